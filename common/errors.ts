@@ -1,0 +1,18 @@
+/** Stable error codes of the HTTP API. The body of every error response is `{ code, message }`. */
+export const ErrorCode = {
+  badRequest: 'bad-request',
+  invalidJson: 'invalid-json',
+  payloadTooLarge: 'payload-too-large',
+  notFound: 'not-found',
+  productNotFound: 'product-not-found',
+  shopifyUnavailable: 'shopify-unavailable',
+  shopifyError: 'shopify-error',
+  syncInProgress: 'sync-in-progress',
+  internal: 'internal-error',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
+
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+}

@@ -1,0 +1,148 @@
+/**
+ * The one place the environment is read. Every setting is parsed and validated here; every
+ * embedded default (PGlite, the Shopify emulator, …) is decided here and announced once at start.
+ * Production (`NODE_ENV=production`) refuses to start while a real setting is missing and lists
+ * all of them at once.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
+
+const urlString = z.url({ protocol: /^https?$/ });
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: optional(urlString),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('data'),
+  DATABASE_URL: optional(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')),
+  DATABASE_SSL: z.enum(['true', 'false']).default('false'),
+  SHOPIFY_STORE_DOMAIN: optional(z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, 'must look like your-shop.myshopify.com')),
+  SHOPIFY_ADMIN_TOKEN: optional(z.string().min(10)),
+  SHOPIFY_API_VERSION: z.string().regex(/^\d{4}-(01|04|07|10)$/, 'must be a quarterly version like 2026-07').default(DEFAULT_SHOPIFY_API_VERSION),
+  SHOPIFY_CLIENT_SECRET: optional(z.string().min(8)),
+  CATALOGUE_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
+  BASE_RPC_URL: optional(urlString),
+  POG_TOKEN_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
+  STORE_WALLET_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
+  EXPLORER_URL: urlString.default('https://basescan.org'),
+  COMMUNITY_URL: urlString.default('https://discord.gg/pogs'),
+  BRAND_URL: urlString.default('https://pogs.com'),
+  WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
+});
+
+/** Settings a real deployment must give; production refuses to start without them. */
+export const PRODUCTION_REQUIRED = [
+  'DATABASE_URL',
+  'PUBLIC_URL',
+  'SHOPIFY_STORE_DOMAIN',
+  'SHOPIFY_ADMIN_TOKEN',
+  'SHOPIFY_CLIENT_SECRET',
+  'BASE_RPC_URL',
+  'POG_TOKEN_ADDRESS',
+  'STORE_WALLET_ADDRESS',
+] as const;
+
+export type DatabaseConfig =
+  | { kind: 'postgres'; url: string; ssl: boolean }
+  | { kind: 'pglite'; dir: string };
+
+export type ShopifyConfig =
+  | { kind: 'store'; storeDomain: string; accessToken: string; apiVersion: string; clientSecret?: string }
+  | { kind: 'emulator'; apiVersion: string; accessToken: string; clientSecret: string; mountPath: string };
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** Origin browsers use to reach this server (no trailing slash). */
+  publicUrl: string;
+  logLevel: string;
+  database: DatabaseConfig;
+  shopify: ShopifyConfig;
+  catalogueSyncIntervalMs: number;
+  publicLinks: { explorerUrl: string; communityUrl: string; brandUrl: string };
+  walletConnectProjectId: string | null;
+  chain: { rpcUrl?: string; tokenAddress?: string; storeWallet?: string };
+  /** One human sentence per embedded default in use, announced at start. */
+  defaults: string[];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Configuration problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
+  }
+  const production = (env.NODE_ENV ?? '') === 'production';
+  if (production) {
+    const missing = PRODUCTION_REQUIRED.filter((key) => !env[key] || env[key]!.trim() === '');
+    if (missing.length) problems.push(`missing required settings for production: ${missing.join(', ')}`);
+  }
+  const shopifyPartial = Boolean(env.SHOPIFY_STORE_DOMAIN) !== Boolean(env.SHOPIFY_ADMIN_TOKEN);
+  if (shopifyPartial) problems.push('SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN must be set together');
+  if (problems.length || !parsed.success) throw new ConfigError(problems);
+
+  const e = parsed.data;
+  const defaults: string[] = [];
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  if (!e.PUBLIC_URL) defaults.push(`public URL: ${publicUrl} (set PUBLIC_URL to the address shoppers use)`);
+
+  let database: DatabaseConfig;
+  if (e.DATABASE_URL) {
+    database = { kind: 'postgres', url: e.DATABASE_URL, ssl: e.DATABASE_SSL === 'true' };
+  } else {
+    const dir = path.resolve(e.DATA_DIR, 'pglite');
+    database = { kind: 'pglite', dir };
+    defaults.push(`database: embedded PGlite, data kept in ${dir} (set DATABASE_URL to use Postgres)`);
+  }
+
+  let shopify: ShopifyConfig;
+  if (e.SHOPIFY_STORE_DOMAIN && e.SHOPIFY_ADMIN_TOKEN) {
+    shopify = {
+      kind: 'store',
+      storeDomain: e.SHOPIFY_STORE_DOMAIN,
+      accessToken: e.SHOPIFY_ADMIN_TOKEN,
+      apiVersion: e.SHOPIFY_API_VERSION,
+      clientSecret: e.SHOPIFY_CLIENT_SECRET,
+    };
+  } else {
+    shopify = {
+      kind: 'emulator',
+      apiVersion: e.SHOPIFY_API_VERSION,
+      accessToken: 'shpat_local_emulator_token',
+      clientSecret: e.SHOPIFY_CLIENT_SECRET ?? 'local-emulator-client-secret',
+      mountPath: '/shopify-emulator',
+    };
+    defaults.push(
+      `shopify: bundled emulator with the demo catalogue at ${publicUrl}/shopify-emulator (set SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN for a real store)`,
+    );
+  }
+
+  return Object.freeze({
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl,
+    logLevel: e.LOG_LEVEL,
+    database,
+    shopify,
+    catalogueSyncIntervalMs: e.CATALOGUE_SYNC_INTERVAL_MINUTES * 60_000,
+    publicLinks: { explorerUrl: e.EXPLORER_URL.replace(/\/+$/, ''), communityUrl: e.COMMUNITY_URL, brandUrl: e.BRAND_URL },
+    walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
+    chain: { rpcUrl: e.BASE_RPC_URL, tokenAddress: e.POG_TOKEN_ADDRESS, storeWallet: e.STORE_WALLET_ADDRESS },
+    defaults,
+  });
+}

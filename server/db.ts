@@ -1,0 +1,48 @@
+/**
+ * Database access: knex on Postgres (`pg`) or on embedded PGlite, bound to Objection. The same
+ * migrations and queries run on both; tests run on both.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import { Model } from 'objection';
+import type { DatabaseConfig } from './config';
+
+export type Db = Knex;
+
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+
+export function createDb(config: DatabaseConfig, opts: { searchPath?: string } = {}): Db {
+  let db: Db;
+  if (config.kind === 'postgres') {
+    db = knexFactory({
+      client: 'pg',
+      connection: { connectionString: config.url, ssl: config.ssl ? { rejectUnauthorized: true } : undefined },
+      searchPath: opts.searchPath ? [opts.searchPath] : undefined,
+      pool: { min: 0, max: 10 },
+    });
+  } else {
+    if (config.dir !== ':memory:') fs.mkdirSync(config.dir, { recursive: true });
+    db = knexFactory({
+      // knex-pglite's types predate knex 3's Client typing
+      client: ClientPgLite as unknown as typeof knexFactory.Client,
+      dialect: 'postgres',
+      connection: config.dir === ':memory:' ? {} : { filename: config.dir },
+    } as Knex.Config);
+  }
+  Model.knex(db);
+  return db;
+}
+
+/** Runs every pending migration; safe to call on every start. */
+export async function migrate(db: Db): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ directory: MIGRATIONS_DIR, loadExtensions: ['.ts'] })) as [number, string[]];
+  return applied;
+}
+
+/** Postgres `count(*)` is a bigint: pg answers a string, PGlite a number. */
+export function toCount(value: unknown): number {
+  return Number(value ?? 0);
+}

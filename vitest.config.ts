@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+
+// Two layers, run separately by `npm test`:
+//  unit        *.test.ts(x) beside the code: pure logic, no I/O
+//  integration *.int.test.ts: the Koa app over HTTP against a real database (PGlite, and Postgres
+//              when TEST_DATABASE_URL is set) and the Shopify emulator
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['{client,common,server}/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.int.test.ts', 'node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['server/**/*.int.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // two cores: files run in parallel, each with its own database
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
