@@ -13,6 +13,7 @@ export default defineConfig({
           include: ['{client,common,server}/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -24,6 +25,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           // two cores: files run in parallel, each with its own database
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -3,16 +3,19 @@
  * migrations and queries run on both; tests run on both.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
 import { Model } from 'objection';
 import type { DatabaseConfig } from './config';
+import { migrations } from '../migrations';
 
 export type Db = Knex;
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../migrations');
+const migrationSource: Knex.MigrationSource<[string, Knex.Migration]> = {
+  getMigrations: async () => migrations,
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};
 
 export function createDb(config: DatabaseConfig, opts: { searchPath?: string } = {}): Db {
   let db: Db;
@@ -38,7 +41,7 @@ export function createDb(config: DatabaseConfig, opts: { searchPath?: string } =
 
 /** Runs every pending migration; safe to call on every start. */
 export async function migrate(db: Db): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ directory: MIGRATIONS_DIR, loadExtensions: ['.ts'] })) as [number, string[]];
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
 }
 

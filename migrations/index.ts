@@ -1,0 +1,8 @@
+/**
+ * The ordered list of migrations. Listed explicitly (rather than read from the folder by knex) so
+ * the same code runs under tsx, vitest and a bundler; add each new migration here.
+ */
+import type { Knex } from 'knex';
+import * as catalogue from './20261122000000_catalogue';
+
+export const migrations: Array<[name: string, migration: Knex.Migration]> = [['20261122000000_catalogue.ts', catalogue]];

@@ -1,0 +1,164 @@
+/**
+ * The Koa app factory, used by main.ts and by the integration tests. Everything it needs comes in
+ * through `deps`; it starts nothing in the background.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import compress from 'koa-compress';
+import mount from 'koa-mount';
+import serve from 'koa-static';
+import type { Health, PublicConfig } from '../common/api';
+import { ErrorCode, type ApiErrorBody } from '../common/errors';
+import type { Config } from './config';
+import type { Db } from './db';
+import { toCount } from './db';
+import { AppError } from './lib/errors';
+import type { Logger } from './lib/logger';
+import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  catalogue: CatalogueService;
+  /** The built client (dist/); when absent only the API is served. */
+  staticDir?: string;
+  /** Extra Koa apps mounted under a path, e.g. the Shopify emulator in local mode. */
+  mounts?: Array<{ path: string; app: Koa }>;
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const { config, db, logger, catalogue } = deps;
+  const app = new Koa({ proxy: config.env === 'production' });
+
+  app.use(errorHandler(logger));
+  app.use(compress({ threshold: 1024 }));
+  for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: '32kb',
+      // Only objects and arrays are JSON bodies worth parsing for this API.
+      jsonStrict: true,
+    }),
+  );
+
+  const api = new Router();
+  api.get('/api/config', (ctx) => {
+    const body: PublicConfig = {
+      shopName: 'POGS Shop',
+      productName: 'POGS',
+      tokenSymbol: 'POG',
+      currencyLabel: '$POGS',
+      tokenDecimals: 18,
+      chainId: 8453,
+      chainName: 'Base',
+      explorerUrl: config.publicLinks.explorerUrl,
+      communityUrl: config.publicLinks.communityUrl,
+      brandUrl: config.publicLinks.brandUrl,
+      walletConnectProjectId: config.walletConnectProjectId,
+      mode: config.shopify.kind === 'emulator' ? 'local' : 'live',
+    };
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = body;
+  });
+  api.get('/api/health', async (ctx) => {
+    let dbOk = true;
+    let products = 0;
+    try {
+      const [row] = await db('products').whereNull('removed_at').count({ n: '*' });
+      products = toCount(row?.n);
+    } catch (err) {
+      dbOk = false;
+      logger.error({ err }, 'health: database check failed');
+    }
+    const last = dbOk ? await catalogue.lastSync().catch(() => undefined) : undefined;
+    const body: Health = {
+      status: dbOk ? 'ok' : 'degraded',
+      database: config.database.kind,
+      shopify: config.shopify.kind,
+      catalogue: { products, lastSyncAt: last?.finishedAt ?? null },
+    };
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = dbOk ? 200 : 503;
+    ctx.body = body;
+  });
+
+  const catalogueRouter = catalogueRoutes(catalogue);
+  app.use(api.routes()).use(api.allowedMethods({ throw: true }));
+  app.use(catalogueRouter.routes()).use(catalogueRouter.allowedMethods({ throw: true }));
+
+  if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
+    app.use(staticClient(deps.staticDir));
+  }
+  return app;
+}
+
+function errorHandler(logger: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      // Nothing answered an /api path (the routers' allowedMethods already turned a known path
+      // with the wrong method into a 405).
+      if (ctx.status === 404 && ctx.body == null && (ctx.path === '/api' || ctx.path.startsWith('/api/'))) {
+        throw new AppError(404, ErrorCode.notFound, `There is no API endpoint ${ctx.method} ${ctx.path}`);
+      }
+    } catch (err) {
+      const body = toErrorBody(err);
+      if (body.status >= 500) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      ctx.status = body.status;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { code: body.code, message: body.message } satisfies ApiErrorBody;
+    }
+  };
+}
+
+function toErrorBody(err: unknown): { status: number; code: string; message: string } {
+  if (err instanceof AppError) {
+    return err.expose
+      ? { status: err.status, code: err.code, message: err.message }
+      : { status: err.status, code: ErrorCode.internal, message: 'Something went wrong on our side. Please try again.' };
+  }
+  // http-errors thrown by Koa, the body parser and the router
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  const status = e.status ?? e.statusCode;
+  if (status && status >= 400 && status < 500) {
+    if (status === 413) return { status, code: ErrorCode.payloadTooLarge, message: 'The request body is too large (at most 32 KB).' };
+    if (status === 400 && /json/i.test(e.message ?? '')) {
+      return { status, code: ErrorCode.invalidJson, message: 'The request body is not valid JSON.' };
+    }
+    if (status === 405) return { status, code: 'method-not-allowed', message: e.message ?? 'Method not allowed' };
+    if (status === 501) return { status, code: 'not-implemented', message: e.message ?? 'Not implemented' };
+    return { status, code: ErrorCode.badRequest, message: e.expose && e.message ? e.message : 'Bad request' };
+  }
+  return { status: 500, code: ErrorCode.internal, message: 'Something went wrong on our side. Please try again.' };
+}
+
+/**
+ * Serves the built client. Hashed assets are cached for a year; index.html and the service worker
+ * are always revalidated so a release reaches shoppers. Unknown paths get index.html (SPA routes).
+ */
+function staticClient(dir: string): Koa.Middleware {
+  const files = serve(dir, {
+    index: 'index.html',
+    setHeaders(res, filePath) {
+      const rel = path.relative(dir, filePath);
+      if (rel.startsWith(`assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      else res.setHeader('Cache-Control', 'no-cache');
+    },
+  });
+  const indexHtml = fs.readFileSync(path.join(dir, 'index.html'));
+  return async (ctx, next) => {
+    await files(ctx, next);
+    if (ctx.body != null || ctx.status !== 404) return;
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('html') === 'html' && !path.extname(ctx.path)) {
+      ctx.status = 200;
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.body = indexHtml;
+    }
+  };
+}

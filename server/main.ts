@@ -1,0 +1,108 @@
+/**
+ * `npm start`: read the configuration, open the database and migrate it, start the Shopify
+ * emulator when no store is configured, sync the catalogue, and serve the built shop and the API
+ * on one port.
+ */
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './config';
+import { createDb, migrate } from './db';
+import { createApp } from './app';
+import { createLogger } from './lib/logger';
+import { CatalogueService, ShopifyGraphql } from './modules/catalogue';
+import { createShopifyEmulator } from './shopify-emulator';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`POGS Shop cannot start.\n${err.message}\nSee the configuration table in README.md.`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger({ level: config.logLevel, pretty: config.env !== 'production' });
+  for (const line of config.defaults) logger.info(`default ${line}`);
+
+  const db = createDb(config.database);
+  const applied = await migrate(db);
+  if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+
+  let listeningPort = config.port;
+  const mounts = [];
+  let shopify: ShopifyGraphql;
+  if (config.shopify.kind === 'emulator') {
+    const { mountPath, accessToken, clientSecret, apiVersion } = config.shopify;
+    const emulator = createShopifyEmulator({ publicOrigin: config.publicUrl + mountPath, accessToken, clientSecret });
+    mounts.push({ path: mountPath, app: emulator.app });
+    shopify = new ShopifyGraphql({
+      storeDomain: 'pogs-demo.myshopify.com',
+      apiVersion,
+      accessToken,
+      // The emulator lives in this very process, behind the same port.
+      originOverride: () => `http://127.0.0.1:${listeningPort}${mountPath}`,
+      logger,
+    });
+  } else {
+    shopify = new ShopifyGraphql({
+      storeDomain: config.shopify.storeDomain,
+      apiVersion: config.shopify.apiVersion,
+      accessToken: config.shopify.accessToken,
+      logger,
+    });
+  }
+
+  const catalogue = new CatalogueService(db, shopify, logger);
+  const app = createApp({ config, db, logger, catalogue, staticDir: path.join(ROOT, 'dist'), mounts });
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  listeningPort = (server.address() as AddressInfo).port;
+
+  const runSync = async (why: string) => {
+    try {
+      const result = await catalogue.sync();
+      logger.info({ why, products: result.products, variants: result.variants, removed: result.deactivated }, 'catalogue synced');
+    } catch (err) {
+      logger.error({ err, why }, 'catalogue sync failed; the shop keeps serving the last synced catalogue');
+    }
+  };
+  if (config.shopify.kind === 'emulator') {
+    // Local mode: the first start imports the demo catalogue and prices it so the shop is not empty.
+    if (!(await catalogue.lastSync())) {
+      await runSync('first start');
+      const seeded = await catalogue.seedDemoPrices();
+      if (seeded) logger.info(`default demo prices: ${seeded} demo variants priced in POG and activated`);
+    }
+  } else {
+    void runSync('start');
+  }
+  const timer =
+    config.catalogueSyncIntervalMs > 0 ? setInterval(() => void runSync('schedule'), config.catalogueSyncIntervalMs) : null;
+  timer?.unref();
+
+  const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? config.publicUrl.replace(`:${config.port}`, `:${listeningPort}`) : config.publicUrl;
+  logger.info(`POGS Shop is running at ${url}`);
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    if (timer) clearInterval(timer);
+    server.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error('POGS Shop failed to start:', err);
+  process.exit(1);
+});

@@ -1,0 +1,150 @@
+/**
+ * The shop's catalogue as shoppers see it: only products Shopify lists as ACTIVE, and of those only
+ * variants an admin activated and priced in POG; a product with none is hidden.
+ *
+ * The product list is served from memory and rebuilt only when the catalogue version (bumped in the
+ * same transaction as every change, by any server instance) moves on.
+ */
+import { createHash } from 'node:crypto';
+import type { Product, SyncResult, Variant } from '../../../common/api';
+import { productIdSchema } from '../../../common/api';
+import { ErrorCode } from '../../../common/errors';
+import { normalizeDecimal, parseUnits } from '../../../common/money';
+import type { Db } from '../../db';
+import { NotFoundError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { ProductModel, type VariantModel } from './models';
+import type { ShopifyGraphql } from './shopify-client';
+import { bumpCatalogueVersion, getState, setState, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
+
+export interface ProductListSnapshot {
+  version: string;
+  products: Product[];
+  byId: Map<string, Product>;
+  body: string;
+  etag: string;
+}
+
+export class CatalogueService {
+  private snapshot: ProductListSnapshot | null = null;
+  private building: Promise<ProductListSnapshot> | null = null;
+  private running: Promise<SyncResult> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly shopify: ShopifyGraphql,
+    private readonly logger?: Logger,
+    private readonly syncOptions: SyncOptions = {},
+  ) {}
+
+  /** The listed products, JSON body and ETag; rebuilt only when the catalogue changed. */
+  async list(): Promise<ProductListSnapshot> {
+    const version = String((await getState<number>(this.db, 'catalogue_version')) ?? 0);
+    if (this.snapshot?.version === version) return this.snapshot;
+    // Concurrent requests share one rebuild.
+    this.building ??= this.build(version).finally(() => {
+      this.building = null;
+    });
+    const snap = await this.building;
+    this.snapshot = snap;
+    return snap;
+  }
+
+  async get(id: string): Promise<Product> {
+    if (!productIdSchema.safeParse(id).success) {
+      throw new NotFoundError(ErrorCode.productNotFound, `No product with id "${truncate(id)}": product ids are whole numbers`);
+    }
+    const product = (await this.list()).byId.get(id);
+    if (!product) throw new NotFoundError(ErrorCode.productNotFound, `No product with id ${id} is for sale`);
+    return product;
+  }
+
+  /** Runs one sync at a time per process; the database lock covers other processes. */
+  sync(): Promise<SyncResult> {
+    if (this.running) return Promise.reject(new SyncInProgressError());
+    this.running = syncCatalogue(this.db, this.shopify, this.logger, this.syncOptions).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  get isSyncing(): boolean {
+    return this.running !== null;
+  }
+
+  async lastSync(): Promise<SyncResult | undefined> {
+    return getState<SyncResult>(this.db, 'last_sync');
+  }
+
+  /**
+   * Local (demo) mode only: give every synced variant that has no POG price one (ten times its
+   * Shopify price) and activate it, once, so a newcomer's shop is not empty. Later admin changes win.
+   */
+  async seedDemoPrices(): Promise<number> {
+    if (await getState(this.db, 'demo_prices_seeded')) return 0;
+    return this.db.transaction(async (trx) => {
+      const updated = await trx('variants')
+        .whereNull('pog_price')
+        .whereNull('removed_at')
+        .whereNotNull('shopify_price')
+        .update({ pog_price: trx.raw('shopify_price * 10'), is_active: true, updated_at: trx.fn.now() });
+      await setState(trx, 'demo_prices_seeded', { at: new Date().toISOString(), variants: updated });
+      await bumpCatalogueVersion(trx);
+      return updated;
+    });
+  }
+
+  private async build(version: string): Promise<ProductListSnapshot> {
+    const rows = await ProductModel.query(this.db)
+      .whereNull('removed_at')
+      .where('shopify_status', 'ACTIVE')
+      .withGraphFetched('variants(listed)')
+      .modifiers({
+        listed: (q) =>
+          q.whereNull('removed_at').where('is_active', true).whereNotNull('pog_price').orderBy('position').orderBy('id'),
+      })
+      .orderBy('id');
+    const products = rows.map(toApiProduct).filter((p): p is Product => p !== null);
+    const body = JSON.stringify(products);
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    return { version, products, byId: new Map(products.map((p) => [p.id, p])), body, etag };
+  }
+}
+
+export function toApiVariant(v: VariantModel): Variant {
+  const known = v.availableStock ?? v.inventoryQuantity ?? 0;
+  return {
+    id: v.shopifyId,
+    title: v.title,
+    price: normalizeDecimal(String(v.pogPrice)),
+    isSoldOut: v.isSoldOut || !v.availableForSale,
+    availableStock: Math.max(0, known),
+    sku: v.sku,
+  };
+}
+
+export function toApiProduct(p: ProductModel): Product | null {
+  const variants = (p.variants ?? []).map(toApiVariant);
+  if (variants.length === 0) return null;
+  const min = variants.reduce((lo, v) => (parseUnits(v.price) < parseUnits(lo) ? v.price : lo), variants[0].price);
+  const images = (p.images ?? []).map((i) => ({ url: i.url, alt: i.alt ?? null }));
+  const featured = p.featuredImageUrl ?? images[0]?.url ?? null;
+  return {
+    id: p.shopifyId,
+    title: p.customTitle?.trim() || p.title,
+    description: p.descriptionHtml ?? '',
+    images,
+    featuredImage: featured ? { url: featured } : null,
+    variants,
+    vendor: p.vendor ?? '',
+    productType: p.productType ?? '',
+    tags: p.tags ?? [],
+    updatedAt: (p.shopifyUpdatedAt ?? p.updatedAt).toISOString(),
+    price: min,
+    priceRange: { minVariantPrice: { amount: min, currencyCode: 'POG' } },
+  };
+}
+
+function truncate(s: string, n = 40): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}

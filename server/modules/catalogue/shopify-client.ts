@@ -1,0 +1,153 @@
+/**
+ * Shopify Admin GraphQL access through the real `@shopify/admin-api-client`, pointed either at a
+ * configured store or, via `customFetchApi`, at the bundled emulator (the client forces https on
+ * `storeDomain`, so rewriting the origin is the only way to reach a plain-HTTP stand-in).
+ *
+ * The client itself does not retry a THROTTLED answer (it is HTTP 200) and misreads Retry-After as
+ * milliseconds, so it runs with `retries: 0` and this wrapper owns the retry policy:
+ *  - THROTTLED: wait until the leaky bucket holds the requested cost again,
+ *    ceil((requested − available) / restoreRate) seconds, then retry;
+ *  - HTTP 429: wait Retry-After seconds (or back off exponentially);
+ *  - HTTP 5xx / network failure: exponential back-off (only for read queries).
+ */
+import { createAdminApiClient, type AdminApiClient } from '@shopify/admin-api-client';
+import { ErrorCode } from '../../../common/errors';
+import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { sleep as realSleep, type Sleep } from '../../lib/sleep';
+
+export interface ThrottleStatus {
+  maximumAvailable: number;
+  currentlyAvailable: number;
+  restoreRate: number;
+}
+export interface QueryCost {
+  requestedQueryCost: number;
+  actualQueryCost: number | null;
+  throttleStatus: ThrottleStatus;
+}
+
+export interface ShopifyGraphqlOptions {
+  storeDomain: string;
+  apiVersion: string;
+  accessToken: string;
+  /** Where requests really go (the emulator's origin + mount path); unset for a real store. */
+  originOverride?: string | (() => string);
+  logger?: Logger;
+  sleep?: Sleep;
+  maxAttempts?: number;
+  /** Lower bound of a throttle wait (Shopify advises ≥ 1 s). */
+  minThrottleWaitMs?: number;
+  /** Called for every wait, with its reason; sync statistics and tests read it. */
+  onWait?: (reason: 'throttled' | 'rate-limited' | 'unavailable', ms: number) => void;
+}
+
+export class ShopifyRequestError extends AppError {
+  constructor(
+    message: string,
+    readonly graphQLCodes: string[] = [],
+    readonly httpStatus?: number,
+  ) {
+    super(502, ErrorCode.shopifyError, message, true);
+    this.name = 'ShopifyRequestError';
+  }
+}
+
+export class ShopifyGraphql {
+  private readonly client: AdminApiClient;
+  private readonly sleep: Sleep;
+  private readonly maxAttempts: number;
+  private readonly minThrottleWaitMs: number;
+  /** Waits so far, by reason (the sync reports them). */
+  readonly waits = { throttled: 0, 'rate-limited': 0, unavailable: 0 };
+
+  constructor(private readonly opts: ShopifyGraphqlOptions) {
+    this.sleep = opts.sleep ?? realSleep;
+    this.maxAttempts = opts.maxAttempts ?? 6;
+    this.minThrottleWaitMs = opts.minThrottleWaitMs ?? 1000;
+    const override = opts.originOverride;
+    this.client = createAdminApiClient({
+      storeDomain: opts.storeDomain,
+      apiVersion: opts.apiVersion,
+      accessToken: opts.accessToken,
+      retries: 0,
+      userAgentPrefix: 'pogs-shop/0.1',
+      customFetchApi: override
+        ? (url, init) => {
+            const u = new URL(url);
+            const origin = (typeof override === 'function' ? override() : override).replace(/\/+$/, '');
+            return fetch(origin + u.pathname + u.search, init as RequestInit);
+          }
+        : (url, init) => fetch(url, init as RequestInit),
+    });
+  }
+
+  /** Runs a read query, waiting out throttling and transient failures. */
+  async query<T>(query: string, variables: Record<string, unknown>): Promise<{ data: T; cost?: QueryCost }> {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
+      let response: Awaited<ReturnType<AdminApiClient['request']>>;
+      try {
+        response = await this.client.request(query, { variables });
+      } catch (err) {
+        lastError = err;
+        await this.wait('unavailable', backoffMs(attempt));
+        continue;
+      }
+      const cost = (response.extensions as { cost?: QueryCost } | undefined)?.cost;
+      const errors = response.errors;
+      if (!errors) return { data: response.data as T, cost };
+
+      const codes = (errors.graphQLErrors ?? [])
+        .map((e) => (e as { extensions?: { code?: string } }).extensions?.code)
+        .filter((c): c is string => Boolean(c));
+      const status = errors.networkStatusCode;
+
+      if (codes.includes('THROTTLED')) {
+        lastError = new ShopifyRequestError('Shopify throttled the request', codes, status);
+        await this.wait('throttled', this.throttleWaitMs(cost));
+        continue;
+      }
+      if (status === 429) {
+        lastError = new ShopifyRequestError('Shopify rate limit (HTTP 429)', codes, status);
+        const retryAfter = Number.parseFloat(errors.response?.headers.get('Retry-After') ?? '');
+        await this.wait('rate-limited', Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : backoffMs(attempt));
+        continue;
+      }
+      if (status === undefined || status >= 500) {
+        lastError = new ShopifyRequestError(errors.message ?? 'Shopify is unavailable', codes, status);
+        await this.wait('unavailable', backoffMs(attempt));
+        continue;
+      }
+      const detail = (errors.graphQLErrors ?? []).map((e) => e.message).join('; ');
+      throw new ShopifyRequestError(
+        status === 401 || status === 403
+          ? `Shopify refused the access token (HTTP ${status}); check SHOPIFY_ADMIN_TOKEN`
+          : `Shopify query failed: ${detail || errors.message || `HTTP ${status}`}`,
+        codes,
+        status,
+      );
+    }
+    const message = lastError instanceof Error ? lastError.message : 'Shopify is unavailable';
+    throw new AppError(503, ErrorCode.shopifyUnavailable, `${message} (gave up after ${this.maxAttempts} attempts)`);
+  }
+
+  /** How long until the bucket again holds what the throttled query asked for. */
+  throttleWaitMs(cost: QueryCost | undefined): number {
+    if (!cost?.throttleStatus || !(cost.throttleStatus.restoreRate > 0)) return Math.max(this.minThrottleWaitMs, 1000);
+    const missing = cost.requestedQueryCost - cost.throttleStatus.currentlyAvailable;
+    const seconds = Math.ceil(Math.max(missing, 0) / cost.throttleStatus.restoreRate);
+    return Math.max(this.minThrottleWaitMs, seconds * 1000);
+  }
+
+  private async wait(reason: 'throttled' | 'rate-limited' | 'unavailable', ms: number) {
+    this.waits[reason]++;
+    this.opts.onWait?.(reason, ms);
+    this.opts.logger?.warn({ reason, waitMs: ms }, 'shopify: waiting before retry');
+    await this.sleep(ms);
+  }
+}
+
+function backoffMs(attempt: number): number {
+  return Math.min(30_000, 1000 * 2 ** (attempt - 1));
+}
