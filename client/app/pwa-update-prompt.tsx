@@ -1,0 +1,50 @@
+import { useEffect } from 'react';
+import { useRegisterSW } from 'virtual:pwa-register/react';
+import { ToastAction } from '../components/ui/toast';
+import { toast } from '../components/ui/use-toast';
+
+const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Registers the service worker (registerType 'prompt') and offers a reload when a new version
+ * is waiting, instead of swapping code under a shopper mid-checkout.
+ */
+export function PwaUpdatePrompt() {
+  const {
+    needRefresh: [needRefresh, setNeedRefresh],
+    updateServiceWorker,
+  } = useRegisterSW({
+    onRegisteredSW(_swUrl, registration) {
+      if (!registration) return;
+      // Long-lived tabs and installed apps otherwise only look for updates on navigation.
+      setInterval(() => {
+        if (navigator.onLine) void registration.update();
+      }, UPDATE_CHECK_INTERVAL_MS);
+    },
+    onRegisterError(error) {
+      console.warn('Service worker registration failed', error);
+    },
+  });
+
+  useEffect(() => {
+    if (!needRefresh) return;
+    toast({
+      title: 'New version available',
+      description: 'Reload to use the latest version of the shop.',
+      duration: Number.POSITIVE_INFINITY,
+      action: (
+        <ToastAction
+          altText="Reload to use the new version"
+          onClick={() => {
+            setNeedRefresh(false);
+            void updateServiceWorker(true);
+          }}
+        >
+          Reload
+        </ToastAction>
+      ),
+    });
+  }, [needRefresh, setNeedRefresh, updateServiceWorker]);
+
+  return null;
+}

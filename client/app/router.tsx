@@ -1,0 +1,53 @@
+import { createBrowserRouter } from 'react-router-dom';
+import { ShopHomePage } from '../features/catalogue/routes/shop-home-page';
+import { ComingSoonPage } from '../features/layout/routes/coming-soon-page';
+import { NotFoundPage } from '../features/layout/routes/not-found-page';
+import { AppLayout } from './app-layout';
+import { RouteErrorPage } from './route-error-page';
+
+/** Shown while a lazily loaded page's code arrives on a first visit straight to it. */
+function PageLoading() {
+  return (
+    <p role="status" className="py-16 text-center text-lg text-muted-foreground">
+      Loading...
+    </p>
+  );
+}
+
+/**
+ * Routes (spec §2). The shop home is in the main bundle (it is the usual first page); the
+ * product pages load on demand.
+ */
+export function createRouter() {
+  return createBrowserRouter([
+    {
+      element: <AppLayout />,
+      children: [
+        {
+          errorElement: <RouteErrorPage />,
+          children: [
+            { index: true, element: <ShopHomePage /> },
+            {
+              path: 'product/:id',
+              hydrateFallbackElement: <PageLoading />,
+              lazy: async () => ({ Component: (await import('../features/catalogue/routes/product-page')).ProductPage }),
+            },
+            {
+              path: 'products/:id',
+              hydrateFallbackElement: <PageLoading />,
+              lazy: async () => ({
+                Component: (await import('../features/catalogue/routes/simple-product-page')).SimpleProductPage,
+              }),
+            },
+            // PLACEHOLDERS until their issues land.
+            { path: 'cart', element: <ComingSoonPage topic="cart" /> },
+            { path: 'orders', element: <ComingSoonPage topic="orders" /> },
+            { path: 'order-confirmation', element: <ComingSoonPage topic="order-confirmation" /> },
+            { path: 'admin', element: <ComingSoonPage topic="admin" /> },
+            { path: '*', element: <NotFoundPage /> },
+          ],
+        },
+      ],
+    },
+  ]);
+}

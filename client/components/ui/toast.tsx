@@ -1,0 +1,66 @@
+import * as ToastPrimitive from '@radix-ui/react-toast';
+import { X } from 'lucide-react';
+import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from 'react';
+import { cn } from '../../lib/utils';
+import { dismissToast, TOAST_DURATION_MS, useToasts } from './use-toast';
+
+export const ToastAction = forwardRef<
+  ElementRef<typeof ToastPrimitive.Action>,
+  ComponentPropsWithoutRef<typeof ToastPrimitive.Action>
+>(function ToastAction({ className, ...props }, ref) {
+  return (
+    <ToastPrimitive.Action
+      ref={ref}
+      className={cn(
+        'inline-flex h-11 shrink-0 items-center justify-center rounded-full border border-current/30 px-4 text-sm font-semibold',
+        'hover:bg-black/5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+        className,
+      )}
+      {...props}
+    />
+  );
+});
+
+/** Renders the toast queue (mount once, inside the app's providers). */
+export function Toaster() {
+  const toasts = useToasts();
+  return (
+    <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right">
+      {toasts.map(({ id, title, description, action, variant = 'default', open, duration }) => (
+        <ToastPrimitive.Root
+          key={id}
+          open={open}
+          duration={duration}
+          onOpenChange={(next) => {
+            if (!next) dismissToast(id);
+          }}
+          data-testid="toast"
+          data-variant={variant}
+          className={cn(
+            'group pointer-events-auto relative flex w-full items-start gap-3 rounded-2xl border p-4 pr-12 shadow-lg',
+            'motion-safe:data-[state=open]:animate-toast-in motion-safe:data-[state=closed]:animate-toast-out',
+            'data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=cancel]:translate-x-0',
+            variant === 'destructive'
+              ? 'border-destructive bg-destructive text-destructive-foreground'
+              : 'border-border bg-card text-foreground',
+          )}
+        >
+          <div className="grid min-w-0 flex-1 gap-1">
+            {title && <ToastPrimitive.Title className="text-sm font-semibold">{title}</ToastPrimitive.Title>}
+            {description && (
+              <ToastPrimitive.Description className="text-sm break-words opacity-90">{description}</ToastPrimitive.Description>
+            )}
+          </div>
+          {action}
+          <ToastPrimitive.Close
+            aria-label="Close"
+            className="absolute top-1 right-1 inline-flex size-11 items-center justify-center rounded-full opacity-80 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-ring"
+          >
+            <X className="size-4" aria-hidden />
+          </ToastPrimitive.Close>
+        </ToastPrimitive.Root>
+      ))}
+      <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] flex w-full flex-col gap-2 p-4 outline-none sm:max-w-sm" />
+    </ToastPrimitive.Provider>
+  );
+}

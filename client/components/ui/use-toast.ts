@@ -1,0 +1,55 @@
+import { useSyncExternalStore, type ReactElement } from 'react';
+
+/** Spec §9: one toast visible at a time, 5 s by default. */
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+/** How long a dismissed toast stays mounted so its exit animation can play. */
+const REMOVE_DELAY_MS = 300;
+
+export type ToastVariant = 'default' | 'destructive';
+
+export interface ToastOptions {
+  title?: string;
+  description?: string;
+  variant?: ToastVariant;
+  /** A ToastAction element (Radix needs its altText). */
+  action?: ReactElement;
+  /** Milliseconds; Infinity keeps it until closed. */
+  duration?: number;
+}
+
+export interface ToastRecord extends ToastOptions {
+  id: string;
+  open: boolean;
+}
+
+let toasts: ToastRecord[] = [];
+const listeners = new Set<() => void>();
+let counter = 0;
+
+function emit(next: ToastRecord[]) {
+  toasts = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function dismissToast(id?: string) {
+  emit(toasts.map((t) => (id === undefined || t.id === id ? { ...t, open: false } : t)));
+  setTimeout(() => emit(toasts.filter((t) => t.open || (id !== undefined && t.id !== id))), REMOVE_DELAY_MS);
+}
+
+/** Shows a toast; a newer one replaces the visible one (TOAST_LIMIT). */
+export function toast(options: ToastOptions): { id: string; dismiss: () => void } {
+  counter += 1;
+  const id = String(counter);
+  emit([{ ...options, id, open: true }, ...toasts].slice(0, TOAST_LIMIT));
+  return { id, dismiss: () => dismissToast(id) };
+}
+
+export function useToasts(): ToastRecord[] {
+  return useSyncExternalStore(subscribe, () => toasts, () => toasts);
+}

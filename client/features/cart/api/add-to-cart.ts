@@ -1,0 +1,63 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { errorFromResponse } from '../../../lib/api-client';
+import { toast } from '../../../components/ui/use-toast';
+import { cartQueryKey } from './get-cart';
+
+export const ADD_TO_CART_FALLBACK_ERROR = 'Failed to add item to cart';
+
+/** Window events other parts of the app listen to (the cart drawer opens on 'open-cart'). */
+export const CART_UPDATED_EVENT = 'cart-updated';
+export const OPEN_CART_EVENT = 'open-cart';
+
+export interface AddToCartInput {
+  variantId: string;
+  quantity: number;
+}
+
+/**
+ * POST /api/cart/add with the session cookie. A failure's message is the server's text
+ * (its `message` when the body is `{ code, message }` JSON, else the raw body), or
+ * 'Failed to add item to cart' when the body is empty or the network failed (spec §8).
+ */
+export async function addToCart(variantId: string, quantity: number): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch('/api/cart/add', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ variantId, quantity }),
+    });
+  } catch {
+    throw new Error(ADD_TO_CART_FALLBACK_ERROR);
+  }
+  if (!response.ok) {
+    const error = await errorFromResponse(response);
+    throw new Error(error.serverMessage?.trim() || error.bodyText.trim() || ADD_TO_CART_FALLBACK_ERROR);
+  }
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The add-to-cart mutation with the spec's success and failure effects (§4, §8). */
+export function useAddToCart() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['cart', 'add'],
+    mutationFn: ({ variantId, quantity }: AddToCartInput) => addToCart(variantId, quantity),
+    onSuccess: async (_data, { quantity }) => {
+      await queryClient.invalidateQueries({ queryKey: cartQueryKey });
+      window.dispatchEvent(new Event(CART_UPDATED_EVENT));
+      window.dispatchEvent(new Event(OPEN_CART_EVENT));
+      toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });
+    },
+    onError: (error) => {
+      toast({ title: 'Error', description: error.message || ADD_TO_CART_FALLBACK_ERROR, variant: 'destructive' });
+    },
+  });
+}

@@ -1,0 +1,49 @@
+import type { Product } from '../../../../common/api';
+import { formatPogPrice } from '../../../lib/format-pog-price';
+import type { ProductPurchase } from '../hooks/use-product-purchase';
+import { HeritageNote } from './heritage-note';
+import { ProductDescription } from './product-description';
+import { HeritageCollectionTable, ProductDetailsTable } from './product-spec-tables';
+import { PurchaseControls } from './purchase-controls';
+
+/** Price with 'Exclusive {product} pricing'. */
+export function DetailPrice({ price, productName }: { price: string; productName: string }) {
+  return (
+    <div>
+      <p className="text-3xl font-extrabold text-brand tabular-nums" data-testid="detail-price">
+        {formatPogPrice(price)}
+      </p>
+      <p className="text-sm font-medium text-muted-foreground">Exclusive {productName} pricing</p>
+    </div>
+  );
+}
+
+interface DetailBodyProps {
+  product: Product;
+  purchase: ProductPurchase;
+  productName: string;
+}
+
+/** Price, controls and description: the part beside the gallery. */
+export function DetailPurchaseSection({ product, purchase, productName }: DetailBodyProps) {
+  return (
+    <div className="grid gap-5">
+      <DetailPrice price={purchase.selectedVariant?.price ?? product.price} productName={productName} />
+      <PurchaseControls purchase={purchase} variant="detail" />
+      <section aria-label="Description">
+        <ProductDescription description={product.description} />
+      </section>
+    </div>
+  );
+}
+
+/** The tables and heritage note below. */
+export function DetailSpecSection({ product, productName }: Omit<DetailBodyProps, 'purchase'>) {
+  return (
+    <div className="grid gap-4">
+      <HeritageCollectionTable product={product} productName={productName} />
+      <ProductDetailsTable product={product} productName={productName} />
+      <HeritageNote productName={productName} />
+    </div>
+  );
+}

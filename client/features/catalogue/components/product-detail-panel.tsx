@@ -1,0 +1,48 @@
+import { ExternalLink } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import type { Product } from '../../../../common/api';
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
+import { useShopNames } from '../api/get-config';
+import type { ProductPurchase } from '../hooks/use-product-purchase';
+import { DetailPurchaseSection, DetailSpecSection } from './product-detail-body';
+import { ProductGallery } from './product-gallery';
+
+interface ProductDetailPanelProps {
+  product: Product;
+  /** Shared with the card, so the choice made in one shows in the other. */
+  purchase: ProductPurchase;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** The detail side panel (spec §2): a sheet from the right, full width on phones. */
+export function ProductDetailPanel({ product, purchase, open, onOpenChange }: ProductDetailPanelProps) {
+  const { productName } = useShopNames();
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetContent data-testid="detail-panel" aria-describedby={`detail-${product.id}-description`}>
+        <header className="border-b border-border px-5 pt-5 pr-16 pb-4">
+          <SheetDescription id={`detail-${product.id}-description`} className="text-xs font-semibold tracking-wide text-brand uppercase">
+            Product Details and Specifications
+          </SheetDescription>
+          <SheetTitle className="mt-1">{product.title}</SheetTitle>
+        </header>
+        <div className="flex-1 overflow-y-auto overscroll-contain px-5 py-5">
+          <div className="grid gap-6">
+            <ProductGallery product={product} eager />
+            <DetailPurchaseSection product={product} purchase={purchase} productName={productName} />
+            <DetailSpecSection product={product} productName={productName} />
+            <Link
+              to={`/product/${encodeURIComponent(product.id)}`}
+              onClick={() => onOpenChange(false)}
+              className="inline-flex h-11 items-center justify-center gap-2 rounded-full border border-input font-semibold hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+            >
+              Open full page
+              <ExternalLink aria-hidden className="size-4" />
+            </Link>
+          </div>
+        </div>
+      </SheetContent>
+    </Sheet>
+  );
+}

@@ -1,0 +1,61 @@
+import { PackageOpen, RefreshCw, TriangleAlert } from 'lucide-react';
+import type { Product } from '../../../../common/api';
+import { Button } from '../../../components/ui/button';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { ProductCard } from './product-card';
+
+const GRID = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4';
+
+export function ProductGrid({ products }: { products: Product[] }) {
+  return (
+    <div className={GRID} data-testid="product-grid">
+      {products.map((product, index) => (
+        <ProductCard key={product.id} product={product} index={index} />
+      ))}
+    </div>
+  );
+}
+
+export function ProductGridSkeleton({ count = 8 }: { count?: number }) {
+  return (
+    <div className={GRID} data-testid="product-grid-loading" role="status" aria-live="polite">
+      <span className="sr-only">Loading products…</span>
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className="overflow-hidden rounded-(--radius-cap) border border-border bg-card">
+          <Skeleton className="aspect-square rounded-none" />
+          <div className="grid gap-3 p-4">
+            <Skeleton className="h-6 w-3/4" />
+            <Skeleton className="h-4 w-full" />
+            <Skeleton className="h-7 w-1/3" />
+            <Skeleton className="h-11 w-full rounded-full" />
+            <Skeleton className="h-12 w-full rounded-full" />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function ProductGridError({ message, onRetry, retrying }: { message: string; onRetry: () => void; retrying: boolean }) {
+  return (
+    <div role="alert" data-testid="products-error" className="mx-auto grid max-w-md justify-items-center gap-3 rounded-(--radius-cap) border border-border bg-card p-8 text-center">
+      <TriangleAlert aria-hidden className="size-10 text-destructive" />
+      <h3 className="text-lg font-bold">We couldn&apos;t load the products</h3>
+      <p className="text-sm break-words text-muted-foreground">{message}</p>
+      <Button onClick={onRetry} disabled={retrying}>
+        <RefreshCw aria-hidden className={retrying ? 'motion-safe:animate-spin' : undefined} />
+        Try Again
+      </Button>
+    </div>
+  );
+}
+
+export function ProductGridEmpty() {
+  return (
+    <div data-testid="products-empty" className="mx-auto grid max-w-md justify-items-center gap-3 rounded-(--radius-cap) border border-dashed border-input bg-card p-8 text-center">
+      <PackageOpen aria-hidden className="size-10 text-muted-foreground" />
+      <h3 className="text-lg font-bold">No products yet</h3>
+      <p className="text-sm text-muted-foreground">New heritage pieces are on their way. Check back soon.</p>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+
+/** Session-storage key marking that the celebration already ran in this browser session. */
+export const CELEBRATION_STORAGE_KEY = 'pogs-shop:celebrated';
+const DELAY_MS = 1500;
+const DURATION_MS = 2500;
+const PIECES = 40;
+
+function alreadyCelebrated(): boolean {
+  try {
+    return window.sessionStorage.getItem(CELEBRATION_STORAGE_KEY) !== null;
+  } catch {
+    return true; // storage blocked: do not risk showing it on every visit
+  }
+}
+
+/**
+ * Confetti once per browser session (spec §4): 1.5 s after the product list first loads
+ * non-empty, a 40-piece burst with sparkles for 2.5 s, then it stops. Skipped when the user
+ * prefers reduced motion. canvas-confetti is loaded only when it is about to run.
+ */
+export function useCelebration(ready: boolean): void {
+  useEffect(() => {
+    if (!ready || alreadyCelebrated()) return;
+    if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+
+    let stopTimer: ReturnType<typeof setTimeout> | undefined;
+    let reset: (() => void) | undefined;
+    const startTimer = setTimeout(async () => {
+      try {
+        window.sessionStorage.setItem(CELEBRATION_STORAGE_KEY, new Date().toISOString());
+      } catch {
+        // ignore: worst case it shows again next visit
+      }
+      const { default: confetti } = await import('canvas-confetti');
+      reset = () => confetti.reset();
+      const colors = ['#6d28d9', '#fde047', '#f472b6', '#38bdf8', '#ffffff'];
+      const base = { disableForReducedMotion: true, colors, zIndex: 60, ticks: 150 };
+      // The burst: round "caps"…
+      confetti({ ...base, particleCount: PIECES - 10, spread: 75, startVelocity: 42, origin: { x: 0.5, y: 0.55 }, shapes: ['circle', 'square'] });
+      // …and sparkles: star pieces from both sides.
+      confetti({ ...base, particleCount: 5, angle: 60, spread: 55, origin: { x: 0, y: 0.65 }, shapes: ['star'], scalar: 1.2 });
+      confetti({ ...base, particleCount: 5, angle: 120, spread: 55, origin: { x: 1, y: 0.65 }, shapes: ['star'], scalar: 1.2 });
+      stopTimer = setTimeout(() => confetti.reset(), DURATION_MS);
+    }, DELAY_MS);
+
+    return () => {
+      clearTimeout(startTimer);
+      clearTimeout(stopTimer);
+      reset?.();
+    };
+  }, [ready]);
+}

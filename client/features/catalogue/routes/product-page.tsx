@@ -1,0 +1,75 @@
+import { useParams } from 'react-router-dom';
+import type { Product } from '../../../../common/api';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useShopNames } from '../api/get-config';
+import { useProduct } from '../api/get-product';
+import { DetailPurchaseSection, DetailSpecSection } from '../components/product-detail-body';
+import { ProductGallery } from '../components/product-gallery';
+import { BackToShop, isNotFound, ProductLoadError, ProductNotFound } from '../components/product-not-found';
+import { useProductPurchase } from '../hooks/use-product-purchase';
+
+/** /product/:id — the full detail (the side panel's content) as a page. */
+export function ProductPage() {
+  const { id = '' } = useParams();
+  const { data: product, error, isError, isFetching, refetch } = useProduct(id);
+  const { shopName } = useShopNames();
+  useDocumentTitle(product?.title ?? null, shopName);
+
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8">
+      {product ? (
+        <ProductDetailView key={product.id} product={product} />
+      ) : isError ? (
+        isNotFound(error) ? (
+          <ProductNotFound />
+        ) : (
+          <ProductLoadError error={error} onRetry={() => void refetch()} retrying={isFetching} />
+        )
+      ) : (
+        <ProductPageSkeleton />
+      )}
+    </div>
+  );
+}
+
+function ProductDetailView({ product }: { product: Product }) {
+  const purchase = useProductPurchase(product);
+  const { productName } = useShopNames();
+  return (
+    <article data-testid="product-page" className="grid gap-8">
+      <div className="-ml-4">
+        <BackToShop />
+      </div>
+      <div className="grid gap-8 md:grid-cols-2 md:items-start">
+        <ProductGallery product={product} eager />
+        <div className="grid gap-5">
+          <div>
+            <p className="text-xs font-semibold tracking-wide text-brand uppercase">Product Details and Specifications</p>
+            <h1 className="mt-1 text-3xl font-black tracking-tight">{product.title}</h1>
+          </div>
+          <DetailPurchaseSection product={product} purchase={purchase} productName={productName} />
+        </div>
+      </div>
+      <DetailSpecSection product={product} productName={productName} />
+    </article>
+  );
+}
+
+function ProductPageSkeleton() {
+  return (
+    <div className="grid gap-8 md:grid-cols-2" role="status" aria-live="polite">
+      <span className="sr-only">Loading product…</span>
+      <Skeleton className="aspect-square rounded-(--radius-cap)" />
+      <div className="grid content-start gap-4">
+        <Skeleton className="h-9 w-3/4" />
+        <Skeleton className="h-8 w-1/3" />
+        <Skeleton className="h-11 w-full rounded-full" />
+        <Skeleton className="h-12 w-full rounded-full" />
+        <Skeleton className="h-24 w-full" />
+      </div>
+    </div>
+  );
+}
+
+export { ProductPage as Component };

@@ -1,0 +1,95 @@
+import { Receipt, ShoppingCart, UserCog, Wallet } from 'lucide-react';
+import { Link, NavLink } from 'react-router-dom';
+import { cn } from '../../../lib/utils';
+import { CapLogo } from './cap-logo';
+
+interface SiteHeaderProps {
+  shopName: string;
+  cartCount: number;
+}
+
+const navItem =
+  'relative inline-flex h-11 min-w-11 items-center justify-center gap-1.5 rounded-full px-0 sm:px-3 text-sm font-semibold text-foreground ' +
+  'hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring [&_svg]:size-5 [&_svg]:shrink-0';
+
+/**
+ * Sticky header (spec §2): store name home link, wallet control, Orders, Admin, 'Cart (n)'.
+ * Below 640 px the wallet, Orders and Admin controls show icons only (their names stay for
+ * assistive technology) and below 400 px the cap logo is dropped so the store name fits.
+ */
+export function SiteHeader({ shopName, cartCount }: SiteHeaderProps) {
+  return (
+    <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-1 px-1.5 sm:gap-2 sm:px-6 lg:px-8">
+        <Link
+          to="/"
+          data-testid="home-link"
+          className="inline-flex h-11 min-w-0 items-center gap-2 rounded-full px-1.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          <CapLogo className="hidden size-8 shrink-0 min-[400px]:block" />
+          <span className="truncate text-lg font-black tracking-tight">{shopName}</span>
+        </Link>
+
+        <nav aria-label="Main" className="flex shrink-0 items-center gap-0.5 sm:gap-1">
+          <WalletPlaceholder />
+          <NavLink to="/orders" className={({ isActive }) => cn(navItem, isActive && 'text-brand')} data-testid="orders-link">
+            <Receipt aria-hidden />
+            <span className="sr-only sm:not-sr-only">Orders</span>
+          </NavLink>
+          <NavLink to="/admin" className={({ isActive }) => cn(navItem, isActive && 'text-brand')} data-testid="admin-link">
+            <UserCog aria-hidden />
+            <span className="sr-only sm:not-sr-only">Admin</span>
+          </NavLink>
+          <Link
+            to="/cart"
+            data-testid="cart-button"
+            className={cn(navItem, 'ml-0.5 bg-brand px-3 text-brand-foreground hover:bg-brand-hover sm:px-4')}
+          >
+            <span className="relative">
+              <ShoppingCart aria-hidden />
+              {cartCount > 0 && (
+                <span
+                  data-testid="cart-badge"
+                  aria-hidden
+                  className="absolute -top-2 -right-2.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs font-bold text-sale-foreground ring-2 ring-brand"
+                >
+                  {cartCount}
+                </span>
+              )}
+            </span>
+            <span>
+              Cart (<span data-testid="cart-count">{cartCount}</span>)
+            </span>
+          </Link>
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+/**
+ * PLACEHOLDER: the wallet control arrives with the wallet release. Disabled on purpose; the
+ * title and the hidden description say why.
+ */
+function WalletPlaceholder() {
+  const why = 'Wallet connection arrives with the wallet release';
+  return (
+    <span title={why} className="inline-flex">
+      <button
+        type="button"
+        disabled
+        data-testid="wallet-button"
+        data-placeholder="true"
+        title={why}
+        aria-describedby="wallet-placeholder-why"
+        className={cn(navItem, 'border border-dashed border-input disabled:cursor-not-allowed disabled:opacity-60')}
+      >
+        <Wallet aria-hidden />
+        <span className="sr-only md:not-sr-only">Connect Wallet</span>
+      </button>
+      <span id="wallet-placeholder-why" className="sr-only">
+        {why}
+      </span>
+    </span>
+  );
+}

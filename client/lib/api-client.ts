@@ -1,0 +1,86 @@
+/** An HTTP failure from the shop's API, with the spec's default message (§8). */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's stable error code (`{ code, message }` bodies), when it sent one. */
+  readonly code: string | null;
+  /** The server's human-readable message, when the body carried one. */
+  readonly serverMessage: string | null;
+  readonly bodyText: string;
+
+  constructor(status: number, message: string, details: { code?: string | null; serverMessage?: string | null; bodyText?: string } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = details.code ?? null;
+    this.serverMessage = details.serverMessage ?? null;
+    this.bodyText = details.bodyText ?? '';
+  }
+}
+
+/** Status 0: the request never got an HTTP answer (offline, DNS, CORS…). */
+export const NETWORK_ERROR_MESSAGE = 'Network error: check your connection and try again.';
+
+/** Reads `{ code, message }` out of an error body, if it is one. */
+export function parseErrorBody(bodyText: string): { code: string | null; message: string | null } {
+  try {
+    const body: unknown = JSON.parse(bodyText);
+    if (body && typeof body === 'object') {
+      const { code, message } = body as Record<string, unknown>;
+      return { code: typeof code === 'string' ? code : null, message: typeof message === 'string' ? message : null };
+    }
+  } catch {
+    // not JSON: plain text body
+  }
+  return { code: null, message: null };
+}
+
+/**
+ * The spec's default text for a failed response: '{status}: {statusText}' from 500 up,
+ * '{status}: {body text}' otherwise.
+ */
+export function defaultErrorMessage(status: number, statusText: string, bodyText: string): string {
+  return status >= 500 ? `${status}: ${statusText}` : `${status}: ${bodyText}`;
+}
+
+/** Builds the ApiError for a non-success response (reads the body). */
+export async function errorFromResponse(response: Response): Promise<ApiError> {
+  const bodyText = await response.text().catch(() => '');
+  const { code, message } = parseErrorBody(bodyText);
+  return new ApiError(response.status, defaultErrorMessage(response.status, response.statusText, bodyText), {
+    code,
+    serverMessage: message,
+    bodyText,
+  });
+}
+
+export interface ApiRequestInit extends Omit<RequestInit, 'body'> {
+  /** Sent as JSON. */
+  json?: unknown;
+}
+
+/**
+ * fetch for the shop's API: same-origin cookies included, JSON in and out, non-success answers
+ * thrown as ApiError with the spec's default message.
+ */
+export async function apiFetch<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
+  const { json, headers, ...rest } = init;
+  const requestHeaders = new Headers(headers);
+  requestHeaders.set('Accept', 'application/json');
+  if (json !== undefined) requestHeaders.set('Content-Type', 'application/json');
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      credentials: 'include',
+      ...rest,
+      headers: requestHeaders,
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    throw new ApiError(0, NETWORK_ERROR_MESSAGE);
+  }
+  if (!response.ok) throw await errorFromResponse(response);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+}

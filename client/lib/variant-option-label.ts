@@ -1,0 +1,24 @@
+import { formatPogPrice } from './format-pog-price';
+
+export interface LabelledVariant {
+  title?: string | null;
+  price?: string | null;
+  isSoldOut?: boolean | null;
+  availableStock?: number | null;
+}
+
+/**
+ * The variant select's option text (spec §5): the title (or 'Unknown Variant'), the price in
+ * brackets unless it is zero, then ' - SOLD OUT' or ' - {n} left' when stock is known.
+ * A sold-out option is also rendered disabled by the caller.
+ */
+export function variantOptionLabel(variant: LabelledVariant): string {
+  const title = variant.title?.trim() || 'Unknown Variant';
+  const price = variant.price?.trim() ?? '';
+  // '0' means "no price to show"; '0.00' is the same amount, so it is omitted too.
+  const showPrice = price !== '' && !/^[+-]?0*(\.0*)?$/.test(price);
+  let label = showPrice ? `${title} (${formatPogPrice(price)})` : title;
+  if (variant.isSoldOut) label += ' - SOLD OUT';
+  else if (typeof variant.availableStock === 'number' && variant.availableStock > 0) label += ` - ${variant.availableStock} left`;
+  return label;
+}

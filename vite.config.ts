@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const apiTarget = process.env.DEV_API_ORIGIN ?? 'http://127.0.0.1:3001';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+/** Busts the persisted query cache when a new build ships (BUILD_ID: e.g. the commit, set by CI). */
+const appVersion = process.env.BUILD_ID ? `${pkg.version}+${process.env.BUILD_ID}` : pkg.version;
+
+const THEME_COLOR = '#6d28d9'; // keep equal to <meta name="theme-color"> in client/index.html
+
+export default defineConfig({
+  root: 'client',
+  publicDir: '../public',
+  define: {
+    __APP_VERSION__: JSON.stringify(appVersion),
+  },
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      registerType: 'prompt',
+      // Registered from React (client/app/pwa-update-prompt.tsx via useRegisterSW).
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'robots.txt', 'icons/apple-touch-icon.png', 'icons/favicon-32.png'],
+      manifest: {
+        id: '/',
+        name: 'POGS Shop',
+        short_name: 'POGS',
+        description: 'Heritage merchandise priced and paid in $POGS on the Base network.',
+        theme_color: THEME_COLOR,
+        background_color: '#ffffff',
+        display: 'standalone',
+        orientation: 'portrait-primary',
+        start_url: '/',
+        scope: '/',
+        categories: ['shopping'],
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,txt}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/shopify-emulator(\/|$)/],
+        cleanupOutdatedCaches: true,
+        // Take control on first install so this visit's catalogue and images are cached too.
+        // Updates still wait for the shopper's "Reload" (registerType 'prompt').
+        clientsClaim: true,
+        runtimeCaching: [
+          {
+            // Catalogue + public config: fresh when online, last good answer when offline.
+            urlPattern: ({ url, sameOrigin }) =>
+              sameOrigin && (url.pathname === '/api/products' || /^\/api\/products\/[^/]+$/.test(url.pathname) || url.pathname === '/api/config'),
+            handler: 'NetworkFirst',
+            method: 'GET',
+            options: {
+              cacheName: 'pogs-api-catalogue',
+              networkTimeoutSeconds: 5,
+              expiration: { maxEntries: 300, maxAgeSeconds: 7 * 24 * 60 * 60 },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+          {
+            // Product photos: from the emulator's CDN, Shopify's CDN, or any image request.
+            urlPattern: ({ url, request }) =>
+              url.pathname.startsWith('/shopify-emulator/cdn/') ||
+              url.hostname === 'cdn.shopify.com' ||
+              (request.destination === 'image' && !url.pathname.startsWith('/api/')),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'pogs-images',
+              expiration: { maxEntries: 250, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true },
+              cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+          {
+            // Cart, orders, checkout, admin: always live, never from a cache.
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/api/'),
+            handler: 'NetworkOnly',
+          },
+        ],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  build: { outDir: '../dist', emptyOutDir: true },
+  server: {
+    port: 3000,
+    proxy: {
+      '/api': apiTarget,
+      '/shopify-emulator': apiTarget,
+    },
+  },
+});
