@@ -1,0 +1,151 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { Product } from '../common/api';
+
+// The shop runs on a fresh embedded database with the emulator's demo catalogue (see
+// playwright.config.ts). Tests pick their products from the live API rather than hard-coding them.
+let products: Product[];
+
+test.beforeAll(async ({ request }) => {
+  const res = await request.get('/api/products');
+  expect(res.ok()).toBe(true);
+  products = await res.json();
+  expect(products.length).toBeGreaterThan(20);
+});
+
+const card = (page: Page, product: Product) =>
+  page.getByTestId('product-card').filter({ has: page.locator(`#product-${product.id}-title`) });
+
+test('home shows the hero, the notices and every synced product', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByText('Curated Selection')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'POGS Shop' })).toBeVisible();
+  await expect(page.getByText('FLASH SALES: Will be open for 42 hours each')).toBeVisible();
+  await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+  for (const p of products.slice(0, 3)) await expect(card(page, p)).toContainText(p.title);
+  await expect(page.getByTestId('faq')).toBeVisible();
+  await expect(page.getByTestId('community-link')).toHaveAttribute('href', /^https:\/\//);
+});
+
+test('tapping a card image cycles through its images, with 5 dots and +N beyond', async ({ page }) => {
+  const many = products.find((p) => p.images.length > 5)!;
+  await page.goto('/');
+  const c = card(page, many);
+  await c.scrollIntoViewIfNeeded();
+  await expect(c.getByTestId('image-dot')).toHaveCount(5);
+  await expect(c.getByTestId('image-more')).toHaveText(`+${many.images.length - 5}`);
+  const image = c.getByTestId('card-image');
+  await expect(image).toHaveAttribute('data-image-index', '0');
+  await expect(image.locator('img')).toHaveAttribute('src', many.images[0].url);
+  await image.locator('button').first().click();
+  await expect(image).toHaveAttribute('data-image-index', '1');
+  await expect(image.locator('img')).toHaveAttribute('src', many.images[1].url);
+  // Wraps around after the last image.
+  for (let i = 2; i <= many.images.length; i++) await image.locator('button').first().click();
+  await expect(image).toHaveAttribute('data-image-index', '0');
+});
+
+test('a product without images shows the package placeholder', async ({ page }) => {
+  const none = products.find((p) => p.images.length === 0)!;
+  await page.goto('/');
+  const c = card(page, none);
+  await c.scrollIntoViewIfNeeded();
+  await expect(c.getByTestId('image-placeholder')).toContainText('📦');
+});
+
+test('variant select labels, sold-out options and the quantity stepper limits', async ({ page }) => {
+  const multi = products.find((p) => p.variants.length > 3 && p.variants.some((v) => v.isSoldOut) && !p.variants[0].isSoldOut)!;
+  await page.goto('/');
+  const c = card(page, multi);
+  await c.scrollIntoViewIfNeeded();
+  const select = c.getByTestId('variant-select');
+  await expect(select.locator('option:not([value=""])')).toHaveCount(multi.variants.length);
+  const soldOut = multi.variants.find((v) => v.isSoldOut)!;
+  const soldOption = select.locator(`option[value="${soldOut.id}"]`);
+  await expect(soldOption).toBeDisabled();
+  await expect(soldOption).toHaveText(/ - SOLD OUT$/);
+  const inStock = multi.variants.find((v) => !v.isSoldOut && v.availableStock > 0)!;
+  await expect(select.locator(`option[value="${inStock.id}"]`)).toHaveText(new RegExp(` - ${inStock.availableStock} left$`));
+
+  const minus = c.getByTestId('qty-minus');
+  const plus = c.getByTestId('qty-plus');
+  const qty = c.getByTestId('qty-input');
+  await expect(qty).toHaveValue('1');
+  await expect(minus).toBeDisabled();
+  for (let i = 0; i < 12; i++) if (await plus.isEnabled()) await plus.click();
+  await expect(qty).toHaveValue('10');
+  await expect(plus).toBeDisabled();
+  await qty.fill('abc');
+  await qty.blur();
+  await expect(qty).toHaveValue('1');
+  await qty.fill('25');
+  await qty.blur();
+  await expect(qty).toHaveValue('10');
+});
+
+test('a sold-out product shows the overlay and cannot be added', async ({ page }) => {
+  const soldOut = products.find((p) => p.variants.every((v) => v.isSoldOut))!;
+  await page.goto('/');
+  const c = card(page, soldOut);
+  await c.scrollIntoViewIfNeeded();
+  await expect(c.getByTestId('sold-out-overlay')).toHaveText('SOLD OUT');
+  await expect(c.getByTestId('add-to-cart')).toBeDisabled();
+  await expect(c.getByTestId('add-to-cart')).toHaveText(/SOLD OUT/);
+});
+
+test('the detail panel shows both tables and the product facts', async ({ page }) => {
+  const p = products.find((x) => x.images.length > 5 && x.tags.length > 0)!;
+  await page.goto('/');
+  const c = card(page, p);
+  await c.scrollIntoViewIfNeeded();
+  await c.getByTestId('details-button').click();
+  const panel = page.getByTestId('detail-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel).toContainText('Product Details and Specifications');
+  await expect(panel).toContainText('Exclusive POGS pricing');
+  await expect(panel.getByTestId('detail-thumbnail')).toHaveCount(4);
+  await expect(panel.getByTestId('detail-more-images')).toHaveText(`+${p.images.length - 4} more images`);
+  const heritage = panel.getByTestId('heritage-table');
+  await expect(heritage).toContainText('POGS Only');
+  await expect(heritage).toContainText('Base Blockchain');
+  await expect(heritage).toContainText('Heritage Members');
+  const details = panel.getByTestId('product-details-table');
+  await expect(details).toContainText(p.id);
+  await expect(details).toContainText('Worldwide Available');
+  await expect(panel.getByTestId('add-to-cart')).toHaveText(/Add 1 to Cart/);
+  await panel.getByTestId('qty-plus').click();
+  await expect(panel.getByTestId('add-to-cart')).toHaveText(/Add 2 to Cart/);
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+});
+
+test('/product/:id is the full detail page; /products/:id the simple page', async ({ page }) => {
+  const p = products[1];
+  await page.goto(`/product/${p.id}`);
+  await expect(page.getByTestId('product-page')).toContainText(p.title);
+  await expect(page.getByTestId('heritage-table')).toBeVisible();
+
+  await page.goto(`/products/${p.id}`);
+  const simple = page.getByTestId('simple-product');
+  await expect(simple).toContainText(p.title);
+  await expect(simple).toContainText('$POGS');
+  await expect(simple.getByRole('button', { name: /Add to Cart/ })).toBeVisible();
+});
+
+test('an unknown product and an unknown route get their not-found screens', async ({ page }) => {
+  await page.goto('/product/12345');
+  await expect(page.getByTestId('product-not-found')).toBeVisible();
+  await page.goto('/no/such/page');
+  await expect(page.getByText('404 Page Not Found')).toBeVisible();
+  await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+});
+
+test('the shop still browses offline after one visit', async ({ page, context }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+  await page.evaluate(async () => navigator.serviceWorker?.ready);
+  await page.waitForTimeout(1500); // the persister writes at most once a second
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+  await context.setOffline(false);
+});

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+// Debian's Chromium (`npx playwright install` cannot download here); Playwright's own browser
+// when that is what the machine has.
+const debianChromium = '/usr/bin/chromium';
+const executablePath = fs.existsSync(debianChromium) ? debianChromium : undefined;
+if (!executablePath && !process.env.PLAYWRIGHT_BROWSERS_PATH && !fs.existsSync(path.join(os.homedir(), '.cache/ms-playwright'))) {
+  throw new Error('No Chromium found: install Debian\'s "chromium" package (apt-get install chromium).');
+}
+
+const PORT = Number(process.env.E2E_PORT ?? 4319);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-e2e-'));
+
+const launchOptions = {
+  executablePath,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    { name: 'phone', use: { ...devices['Pixel 7'], launchOptions } },
+    { name: 'tablet', testMatch: /layout\.spec\.ts/, use: { viewport: { width: 820, height: 1180 }, hasTouch: true, launchOptions } },
+  ],
+  webServer: {
+    // The built shop (npm run test:e2e builds first) on a fresh embedded database each run.
+    command: 'npx tsx server/main.ts',
+    url: `http://localhost:${PORT}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'test',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://localhost:${PORT}`,
+      DATA_DIR: dataDir,
+      CATALOGUE_SYNC_INTERVAL_MINUTES: '0',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
