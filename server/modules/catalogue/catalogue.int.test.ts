@@ -88,6 +88,16 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
     expect(again.status).toBe(304);
   });
 
+  it('serves the list compressed (br or gzip) with the same content', async () => {
+    const plain = await (await h.api('/api/products', { headers: { 'Accept-Encoding': 'identity' } })).text();
+    for (const encoding of ['br', 'gzip']) {
+      const res = await h.api('/api/products', { headers: { 'Accept-Encoding': encoding } });
+      expect(res.headers.get('content-encoding')).toBe(encoding);
+      expect(res.headers.get('vary')).toMatch(/Accept-Encoding/i);
+      expect(await res.text()).toBe(plain); // fetch decodes it
+    }
+  });
+
   it('rebuilds the list when the catalogue changes (any instance bumps the version)', async () => {
     const before = await h.api('/api/products');
     const etag = before.headers.get('etag')!;

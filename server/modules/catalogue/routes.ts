@@ -14,7 +14,15 @@ export function catalogueRoutes(catalogue: CatalogueService): Router {
       return;
     }
     ctx.type = 'application/json';
-    ctx.body = snap.body;
+    ctx.vary('Accept-Encoding');
+    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
+    if (encoding === 'br' || encoding === 'gzip') {
+      ctx.compress = false; // already compressed, once per catalogue version
+      ctx.set('Content-Encoding', encoding);
+      ctx.body = snap.encoded(encoding);
+    } else {
+      ctx.body = snap.body;
+    }
   });
 
   router.get('/api/products/:id', async (ctx) => {

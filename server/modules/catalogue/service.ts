@@ -6,6 +6,7 @@
  * same transaction as every change, by any server instance) moves on.
  */
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Product, SyncResult, Variant } from '../../../common/api';
 import { productIdSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
@@ -23,6 +24,8 @@ export interface ProductListSnapshot {
   byId: Map<string, Product>;
   body: string;
   etag: string;
+  /** The body compressed once per catalogue version, not once per request. */
+  encoded(encoding: 'br' | 'gzip'): Buffer;
 }
 
 export class CatalogueService {
@@ -107,7 +110,19 @@ export class CatalogueService {
     const products = rows.map(toApiProduct).filter((p): p is Product => p !== null);
     const body = JSON.stringify(products);
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    return { version, products, byId: new Map(products.map((p) => [p.id, p])), body, etag };
+    const cache: Partial<Record<'br' | 'gzip', Buffer>> = {};
+    return {
+      version,
+      products,
+      byId: new Map(products.map((p) => [p.id, p])),
+      body,
+      etag,
+      encoded: (encoding) =>
+        (cache[encoding] ??=
+          encoding === 'br'
+            ? brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } })
+            : gzipSync(body, { level: 9 })),
+    };
   }
 }
 
