@@ -88,7 +88,8 @@ async function main() {
     config.catalogueSyncIntervalMs > 0 ? setInterval(() => void runSync('schedule'), config.catalogueSyncIntervalMs) : null;
   timer?.unref();
 
-  const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? config.publicUrl.replace(`:${config.port}`, `:${listeningPort}`) : config.publicUrl;
+  // Without PUBLIC_URL, print the port actually bound (PORT=0 picks a free one).
+  const url = process.env.PUBLIC_URL ? config.publicUrl : `http://localhost:${listeningPort}`;
   logger.info(`POGS Shop is running at ${url}`);
 
   const shutdown = async (signal: string) => {

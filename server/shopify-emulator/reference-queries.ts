@@ -1,5 +1,6 @@
-// The contract's catalogue queries (reference §2.1), kept here so the emulator's own tests price
-// and page exactly what the sync sends.
+// The contract's catalogue queries (reference §2.1), verbatim: the emulator must answer the full
+// query the reference documents. The sync's own, smaller query (modules/catalogue/sync.ts) is
+// exercised end to end by the catalogue integration tests.
 
 export const CATALOGUE_PAGE_QUERY = /* GraphQL */ `
   query CatalogPage($first: Int!, $after: String, $query: String, $variantsFirst: Int!, $mediaFirst: Int!) {
