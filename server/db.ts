@@ -11,6 +11,17 @@ import { migrations } from '../migrations';
 
 export type Db = Knex;
 
+/**
+ * knex-pglite names knex's `del` method "DEL" where knex's Postgres dialect expects "DELETE", so a
+ * delete answered the raw result instead of its row count (and `if (deleted)` was always true).
+ */
+const PgLiteClient = class extends (ClientPgLite as unknown as new (config: Knex.Config) => object) {
+  processResponse(obj: { method?: string } | null, runner: unknown) {
+    const fixed = obj?.method === 'del' ? { ...obj, method: 'delete' } : obj;
+    return (ClientPgLite.prototype as unknown as { processResponse: (o: unknown, r: unknown) => unknown }).processResponse.call(this, fixed, runner);
+  }
+};
+
 const migrationSource: Knex.MigrationSource<[string, Knex.Migration]> = {
   getMigrations: async () => migrations,
   getMigrationName: ([name]) => name,
@@ -30,7 +41,7 @@ export function createDb(config: DatabaseConfig, opts: { searchPath?: string } =
     if (config.dir !== ':memory:') fs.mkdirSync(config.dir, { recursive: true });
     db = knexFactory({
       // knex-pglite's types predate knex 3's Client typing
-      client: ClientPgLite as unknown as typeof knexFactory.Client,
+      client: PgLiteClient as unknown as typeof knexFactory.Client,
       dialect: 'postgres',
       connection: config.dir === ':memory:' ? {} : { filename: config.dir },
     } as Knex.Config);
