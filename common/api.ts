@@ -76,3 +76,47 @@ export const syncResultSchema = z.object({
   finishedAt: z.string(),
 });
 export type SyncResult = z.infer<typeof syncResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Cart (anonymous session cookie). Every price and total is re-read from the catalogue on each
+// read; nothing the client sends decides a price.
+
+export const cartItemSchema = z.object({
+  /** The line's id (use it to remove the line). */
+  id: z.string(),
+  variantId: z.string(),
+  productId: z.string(),
+  /** Product title, plus the variant title unless it is Shopify's "Default Title". */
+  title: z.string(),
+  image: z.string().nullable(),
+  /** Current POG unit price, decimal string. */
+  price: z.string(),
+  quantity: z.number().int(),
+  /** price × quantity, exact decimal string. */
+  lineTotal: z.string(),
+  /**
+   * Why this line cannot be bought as it stands, in the spec's words ('This item is sold out',
+   * 'Only {n} items available', 'This item is no longer available'), or null.
+   */
+  problem: z.string().nullable(),
+});
+export type CartItem = z.infer<typeof cartItemSchema>;
+
+export const cartSchema = z.object({
+  items: z.array(cartItemSchema),
+  /** Sum of the lines that can be bought (problem === null), POG decimal string. */
+  total: z.string(),
+});
+export type Cart = z.infer<typeof cartSchema>;
+
+export const MAX_QUANTITY = 10;
+
+export const addToCartSchema = z.strictObject({
+  variantId: z.string().regex(/^[1-9]\d{0,19}$/, 'variantId must be a variant id (a whole number, as a string)'),
+  quantity: z
+    .number({ error: 'quantity must be a whole number from 1 to 10' })
+    .int('quantity must be a whole number from 1 to 10')
+    .min(1, 'quantity must be at least 1')
+    .max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`),
+});
+export type AddToCartRequest = z.infer<typeof addToCartSchema>;

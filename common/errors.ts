@@ -16,3 +16,13 @@ export interface ApiErrorBody {
   code: ErrorCode;
   message: string;
 }
+
+/** Cart error codes (messages in the spec's words where it has them). */
+export const CartErrorCode = {
+  variantNotFound: 'variant-not-found',
+  variantSoldOut: 'variant-sold-out',
+  insufficientStock: 'insufficient-stock',
+  quantityLimit: 'quantity-limit',
+  itemNotFound: 'cart-item-not-found',
+  unsupportedMediaType: 'unsupported-media-type',
+} as const;

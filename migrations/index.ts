@@ -4,5 +4,9 @@
  */
 import type { Knex } from 'knex';
 import * as catalogue from './20261122000000_catalogue';
+import * as sessionsAndCarts from './20261122010000_sessions_and_carts';
 
-export const migrations: Array<[name: string, migration: Knex.Migration]> = [['20261122000000_catalogue.ts', catalogue]];
+export const migrations: Array<[name: string, migration: Knex.Migration]> = [
+  ['20261122000000_catalogue.ts', catalogue],
+  ['20261122010000_sessions_and_carts.ts', sessionsAndCarts],
+];

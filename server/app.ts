@@ -18,12 +18,16 @@ import { toCount } from './db';
 import { AppError } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
+import { cartRoutes, type CartService } from './modules/cart';
+import { sessionMiddleware, type SessionService } from './modules/session';
 
 export interface AppDeps {
   config: Config;
   db: Db;
   logger: Logger;
   catalogue: CatalogueService;
+  sessions: SessionService;
+  carts: CartService;
   /** The built client (dist/); when absent only the API is served. */
   staticDir?: string;
   /** Extra Koa apps mounted under a path, e.g. the Shopify emulator in local mode. */
@@ -31,7 +35,7 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps): Koa {
-  const { config, db, logger, catalogue } = deps;
+  const { config, db, logger, catalogue, sessions, carts } = deps;
   const app = new Koa({ proxy: config.env === 'production' });
 
   app.use(errorHandler(logger));
@@ -87,9 +91,11 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = body;
   });
 
-  const catalogueRouter = catalogueRoutes(catalogue);
-  app.use(api.routes()).use(api.allowedMethods({ throw: true }));
-  app.use(catalogueRouter.routes()).use(catalogueRouter.allowedMethods({ throw: true }));
+  const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
+  app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? session(ctx, next) : next()));
+  for (const router of [api, catalogueRoutes(catalogue), cartRoutes(carts)]) {
+    app.use(router.routes()).use(router.allowedMethods({ throw: true }));
+  }
 
   if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
     app.use(staticClient(deps.staticDir));

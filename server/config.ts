@@ -27,6 +27,7 @@ const envSchema = z.object({
   SHOPIFY_API_VERSION: z.string().regex(/^\d{4}-(01|04|07|10)$/, 'must be a quarterly version like 2026-07').default(DEFAULT_SHOPIFY_API_VERSION),
   SHOPIFY_CLIENT_SECRET: optional(z.string().min(8)),
   CATALOGUE_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
+  SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
   BASE_RPC_URL: optional(urlString),
   POG_TOKEN_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
   STORE_WALLET_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
@@ -66,6 +67,8 @@ export interface Config {
   database: DatabaseConfig;
   shopify: ShopifyConfig;
   catalogueSyncIntervalMs: number;
+  /** How long an anonymous shopper session (and its cart) lives after its last use. */
+  sessionTtlMs: number;
   publicLinks: { explorerUrl: string; communityUrl: string; brandUrl: string };
   walletConnectProjectId: string | null;
   chain: { rpcUrl?: string; tokenAddress?: string; storeWallet?: string };
@@ -140,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database,
     shopify,
     catalogueSyncIntervalMs: e.CATALOGUE_SYNC_INTERVAL_MINUTES * 60_000,
+    sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
     publicLinks: { explorerUrl: e.EXPLORER_URL.replace(/\/+$/, ''), communityUrl: e.COMMUNITY_URL, brandUrl: e.BRAND_URL },
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
     chain: { rpcUrl: e.BASE_RPC_URL, tokenAddress: e.POG_TOKEN_ADDRESS, storeWallet: e.STORE_WALLET_ADDRESS },

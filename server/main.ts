@@ -11,6 +11,8 @@ import { createDb, migrate } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
 import { CatalogueService, ShopifyGraphql } from './modules/catalogue';
+import { CartService } from './modules/cart';
+import { SessionService } from './modules/session';
 import { createShopifyEmulator } from './shopify-emulator';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,7 +60,9 @@ async function main() {
   }
 
   const catalogue = new CatalogueService(db, shopify, logger);
-  const app = createApp({ config, db, logger, catalogue, staticDir: path.join(ROOT, 'dist'), mounts });
+  const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs });
+  const carts = new CartService(db, catalogue);
+  const app = createApp({ config, db, logger, catalogue, sessions, carts, staticDir: path.join(ROOT, 'dist'), mounts });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -87,6 +91,14 @@ async function main() {
   const timer =
     config.catalogueSyncIntervalMs > 0 ? setInterval(() => void runSync('schedule'), config.catalogueSyncIntervalMs) : null;
   timer?.unref();
+  // Expired shopper sessions (and their carts) are swept hourly.
+  const sweep = async () => {
+    const swept = await sessions.sweep().catch((err) => logger.error({ err }, 'session sweep failed'));
+    if (swept) logger.info({ swept }, 'expired sessions removed');
+  };
+  void sweep();
+  const sweeper = setInterval(() => void sweep(), 60 * 60 * 1000);
+  sweeper.unref();
 
   // Without PUBLIC_URL, print the port actually bound (PORT=0 picks a free one).
   const url = process.env.PUBLIC_URL ? config.publicUrl : `http://localhost:${listeningPort}`;
@@ -95,6 +107,7 @@ async function main() {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     if (timer) clearInterval(timer);
+    clearInterval(sweeper);
     server.close();
     await db.destroy();
     process.exit(0);

@@ -10,6 +10,8 @@ import { loadConfig, type Config } from '../config';
 import { createApp } from '../app';
 import { createLogger } from '../lib/logger';
 import { CatalogueService, ShopifyGraphql } from '../modules/catalogue';
+import { CartService } from '../modules/cart';
+import { SessionService } from '../modules/session';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../shopify-emulator';
 import { createTestDatabase, type TestDatabase } from './databases';
 
@@ -19,6 +21,8 @@ export interface Harness {
   emulator: ShopifyEmulator;
   shopify: ShopifyGraphql;
   catalogue: CatalogueService;
+  sessions: SessionService;
+  carts: CartService;
   baseUrl: string;
   /** Every wait the Shopify client asked for, in ms, with its reason. */
   waits: Array<{ reason: string; ms: number }>;
@@ -68,7 +72,9 @@ export async function startHarness(
     variantsFirst: opts.variantsFirst ?? 10,
   });
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent' });
-  const app = createApp({ config, db: database.db, logger, catalogue });
+  const sessions = new SessionService(database.db, { ttlMs: config.sessionTtlMs, now: () => new Date(clock.now) });
+  const carts = new CartService(database.db, catalogue);
+  const app = createApp({ config, db: database.db, logger, catalogue, sessions, carts });
   const appServer = await listen(createServer(app.callback()));
   servers.push(appServer);
   const baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
@@ -79,6 +85,8 @@ export async function startHarness(
     emulator,
     shopify,
     catalogue,
+    sessions,
+    carts,
     baseUrl,
     waits,
     clock,

@@ -18,10 +18,17 @@ import { ProductModel, type VariantModel } from './models';
 import type { ShopifyGraphql } from './shopify-client';
 import { bumpCatalogueVersion, getState, setState, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
 
+export interface ListedVariant {
+  product: Product;
+  variant: Variant;
+}
+
 export interface ProductListSnapshot {
   version: string;
   products: Product[];
   byId: Map<string, Product>;
+  /** Every listed variant by its id, with its product. */
+  variantsById: Map<string, ListedVariant>;
   body: string;
   etag: string;
   /** The body compressed once per catalogue version, not once per request. */
@@ -60,6 +67,11 @@ export class CatalogueService {
     const product = (await this.list()).byId.get(id);
     if (!product) throw new NotFoundError(ErrorCode.productNotFound, `No product with id ${id} is for sale`);
     return product;
+  }
+
+  /** A variant shoppers can buy right now (listed, active, priced), with its product. */
+  async findListedVariant(variantId: string): Promise<ListedVariant | undefined> {
+    return (await this.list()).variantsById.get(variantId);
   }
 
   /** Runs one sync at a time per process; the database lock covers other processes. */
@@ -115,6 +127,7 @@ export class CatalogueService {
       version,
       products,
       byId: new Map(products.map((p) => [p.id, p])),
+      variantsById: new Map(products.flatMap((product) => product.variants.map((variant) => [variant.id, { product, variant }]))),
       body,
       etag,
       encoded: (encoding) =>
