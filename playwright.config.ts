@@ -50,7 +50,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://localhost:${PORT}`,
       DATA_DIR: dataDir,
-      CATALOGUE_SYNC_INTERVAL_MINUTES: '0',
+      // Short, so a test can change Shopify (the emulator) and see the shop follow.
+      CATALOGUE_SYNC_INTERVAL_MINUTES: '0.05',
       LOG_LEVEL: 'warn',
     },
   },

@@ -39,8 +39,12 @@ export function createRouter() {
                 Component: (await import('../features/catalogue/routes/simple-product-page')).SimpleProductPage,
               }),
             },
+            {
+              path: 'cart',
+              hydrateFallbackElement: <PageLoading />,
+              lazy: async () => ({ Component: (await import('../features/cart/routes/cart-page')).CartPage }),
+            },
             // PLACEHOLDERS until their issues land.
-            { path: 'cart', element: <ComingSoonPage topic="cart" /> },
             { path: 'orders', element: <ComingSoonPage topic="orders" /> },
             { path: 'order-confirmation', element: <ComingSoonPage topic="order-confirmation" /> },
             { path: 'admin', element: <ComingSoonPage topic="admin" /> },

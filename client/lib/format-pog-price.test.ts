@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPogPrice } from './format-pog-price';
+import { formatPogAmount, formatPogPrice } from './format-pog-price';
 
 describe('formatPogPrice', () => {
   it('shows two decimals followed by $POGS', () => {
@@ -61,5 +61,15 @@ describe('formatPogPrice', () => {
     expect(formatPogPrice(Number.NaN)).toBe('0 $POGS');
     expect(formatPogPrice(Number.POSITIVE_INFINITY)).toBe('0 $POGS');
     expect(formatPogPrice({} as unknown as string)).toBe('0 $POGS');
+  });
+});
+
+describe('formatPogAmount', () => {
+  it('is the number part of formatPogPrice', () => {
+    expect(formatPogAmount('649.9')).toBe('649.90');
+    expect(formatPogAmount('1234567.891')).toBe('1,234,567.89');
+    expect(formatPogAmount('0.00')).toBe('0.00');
+    expect(formatPogAmount(null)).toBe('0');
+    expect(formatPogAmount('abc')).toBe('0');
   });
 });

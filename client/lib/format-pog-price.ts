@@ -11,9 +11,16 @@ const PLAIN_DECIMAL = /^([+-])?(\d*)(?:\.(\d*))?$/;
  * strings are grouped and rounded by string arithmetic (half away from zero), never via Number.
  */
 export function formatPogPrice(value: string | number | null | undefined): string {
+  return `${formatPogAmount(value)} ${POG_CURRENCY_LABEL}`;
+}
+
+/**
+ * The number part of {@link formatPogPrice} alone ('1,234.50'; '0' when missing or
+ * non-numeric), for places that put their own unit after it (the cart drawer's 'POG').
+ */
+export function formatPogAmount(value: string | number | null | undefined): string {
   const normalized = normalizeDecimal(value);
-  if (normalized === null) return `0 ${POG_CURRENCY_LABEL}`;
-  return `${roundAndGroup(normalized)} ${POG_CURRENCY_LABEL}`;
+  return normalized === null ? '0' : roundAndGroup(normalized);
 }
 
 interface Decimal {

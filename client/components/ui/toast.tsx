@@ -60,7 +60,9 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed right-0 bottom-0 z-[100] flex w-full flex-col gap-2 p-4 outline-none sm:max-w-sm" />
+      {/* Bottom, full width on phones; bottom left on wider screens, clear of the right-hand cart
+          drawer whose footer holds the total and the pay button. */}
+      <ToastPrimitive.Viewport className="fixed bottom-0 left-0 z-[100] flex w-full flex-col gap-2 p-4 pb-[max(1rem,env(safe-area-inset-bottom))] outline-none sm:max-w-sm" />
     </ToastPrimitive.Provider>
   );
 }

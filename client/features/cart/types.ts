@@ -1,14 +1,2 @@
-/** Cart shapes from spec §3 (the cart API arrives with the cart issue; not in common/api.ts yet). */
-export interface CartItem {
-  id: string;
-  title: string;
-  image: string | null;
-  price: string;
-  quantity: number;
-}
-
-export interface Cart {
-  items: CartItem[];
-  /** Total in POG, a decimal string. */
-  total: string;
-}
+/** The cart's wire shapes live in common/api.ts (shared with the server); re-exported here. */
+export type { Cart, CartItem } from '../../../common/api';

@@ -1,13 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { errorFromResponse } from '../../../lib/api-client';
 import { toast } from '../../../components/ui/use-toast';
-import { cartQueryKey } from './get-cart';
+import { notifyCartUpdated, openCart } from '../lib/cart-events';
+import { applyCartResponse } from './get-cart';
 
 export const ADD_TO_CART_FALLBACK_ERROR = 'Failed to add item to cart';
-
-/** Window events other parts of the app listen to (the cart drawer opens on 'open-cart'). */
-export const CART_UPDATED_EVENT = 'cart-updated';
-export const OPEN_CART_EVENT = 'open-cart';
 
 export interface AddToCartInput {
   variantId: string;
@@ -15,9 +12,9 @@ export interface AddToCartInput {
 }
 
 /**
- * POST /api/cart/add with the session cookie. A failure's message is the server's text
- * (its `message` when the body is `{ code, message }` JSON, else the raw body), or
- * 'Failed to add item to cart' when the body is empty or the network failed (spec §8).
+ * POST /api/cart/add with the session cookie; answers the whole cart. A failure's message is
+ * the server's text (its `message` when the body is `{ code, message }` JSON, else the raw
+ * body), or 'Failed to add item to cart' when the body is empty or the network failed (spec §8).
  */
 export async function addToCart(variantId: string, quantity: number): Promise<unknown> {
   let response: Response;
@@ -50,10 +47,10 @@ export function useAddToCart() {
   return useMutation({
     mutationKey: ['cart', 'add'],
     mutationFn: ({ variantId, quantity }: AddToCartInput) => addToCart(variantId, quantity),
-    onSuccess: async (_data, { quantity }) => {
-      await queryClient.invalidateQueries({ queryKey: cartQueryKey });
-      window.dispatchEvent(new Event(CART_UPDATED_EVENT));
-      window.dispatchEvent(new Event(OPEN_CART_EVENT));
+    onSuccess: async (cart, { quantity }) => {
+      await applyCartResponse(queryClient, cart);
+      notifyCartUpdated();
+      openCart();
       toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });
     },
     onError: (error) => {

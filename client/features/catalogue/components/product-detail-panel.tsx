@@ -1,7 +1,9 @@
 import { ExternalLink } from 'lucide-react';
+import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
+import { OPEN_CART_EVENT } from '../../cart';
 import { useShopNames } from '../api/get-config';
 import type { ProductPurchase } from '../hooks/use-product-purchase';
 import { DetailPurchaseSection, DetailSpecSection } from './product-detail-body';
@@ -18,6 +20,14 @@ interface ProductDetailPanelProps {
 /** The detail side panel (spec §2): a sheet from the right, full width on phones. */
 export function ProductDetailPanel({ product, purchase, open, onOpenChange }: ProductDetailPanelProps) {
   const { productName } = useShopNames();
+  // When the cart drawer opens (after an add), this modal panel steps aside: left open, it would
+  // keep the page's scroll lock and focus trap under the drawer.
+  useEffect(() => {
+    if (!open) return;
+    const close = () => onOpenChange(false);
+    window.addEventListener(OPEN_CART_EVENT, close);
+    return () => window.removeEventListener(OPEN_CART_EVENT, close);
+  }, [open, onOpenChange]);
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetContent data-testid="detail-panel" aria-describedby={`detail-${product.id}-description`}>

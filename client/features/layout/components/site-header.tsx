@@ -6,6 +6,9 @@ import { CapLogo } from './cap-logo';
 interface SiteHeaderProps {
   shopName: string;
   cartCount: number;
+  /** Whether the cart drawer is open (the cart button toggles it). */
+  cartOpen: boolean;
+  onCartClick: () => void;
 }
 
 const navItem =
@@ -13,11 +16,12 @@ const navItem =
   'hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring [&_svg]:size-5 [&_svg]:shrink-0';
 
 /**
- * Sticky header (spec §2): store name home link, wallet control, Orders, Admin, 'Cart (n)'.
+ * Sticky header (spec §2): store name home link, wallet control, Orders, Admin, and 'Cart (n)'
+ * (n = cart lines), which opens and closes the cart drawer; its badge shows when n > 0.
  * Below 640 px the wallet, Orders and Admin controls show icons only (their names stay for
  * assistive technology) and below 400 px the cap logo is dropped so the store name fits.
  */
-export function SiteHeader({ shopName, cartCount }: SiteHeaderProps) {
+export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick }: SiteHeaderProps) {
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-1 px-1.5 sm:gap-2 sm:px-6 lg:px-8">
@@ -40,9 +44,14 @@ export function SiteHeader({ shopName, cartCount }: SiteHeaderProps) {
             <UserCog aria-hidden />
             <span className="sr-only sm:not-sr-only">Admin</span>
           </NavLink>
-          <Link
-            to="/cart"
+          <button
+            type="button"
             data-testid="cart-button"
+            data-cart-toggle=""
+            aria-haspopup="dialog"
+            aria-expanded={cartOpen}
+            aria-controls={cartOpen ? 'cart-drawer' : undefined}
+            onClick={onCartClick}
             className={cn(navItem, 'ml-0.5 bg-brand px-3 text-brand-foreground hover:bg-brand-hover sm:px-4')}
           >
             <span className="relative">
@@ -51,7 +60,7 @@ export function SiteHeader({ shopName, cartCount }: SiteHeaderProps) {
                 <span
                   data-testid="cart-badge"
                   aria-hidden
-                  className="absolute -top-2 -right-2.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs font-bold text-sale-foreground ring-2 ring-brand"
+                  className="absolute -top-2 -right-1 flex h-5 min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs font-bold text-sale-foreground ring-2 ring-brand"
                 >
                   {cartCount}
                 </span>
@@ -60,7 +69,7 @@ export function SiteHeader({ shopName, cartCount }: SiteHeaderProps) {
             <span>
               Cart (<span data-testid="cart-count">{cartCount}</span>)
             </span>
-          </Link>
+          </button>
         </nav>
       </div>
     </header>

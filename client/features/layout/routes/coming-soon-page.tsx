@@ -2,10 +2,9 @@ import { Construction } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
-export type ComingSoonTopic = 'cart' | 'orders' | 'order-confirmation' | 'admin';
+export type ComingSoonTopic = 'orders' | 'order-confirmation' | 'admin';
 
 const TOPICS: Record<ComingSoonTopic, { title: string; text: string }> = {
-  cart: { title: 'Your Cart', text: 'The cart arrives with the cart release.' },
   orders: { title: 'Your Orders', text: 'Order history arrives with the wallet release.' },
   'order-confirmation': { title: 'Order Confirmation', text: 'Payment confirmation arrives with the checkout release.' },
   admin: { title: 'Admin', text: 'Product management arrives with the admin release.' },

@@ -1,0 +1,186 @@
+import { Info, RefreshCw, ShoppingCart, Wallet } from 'lucide-react';
+import { useRef } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { toast } from '../../../components/ui/use-toast';
+import { formatPogAmount } from '../../../lib/format-pog-price';
+import { useCart } from '../api/get-cart';
+import { payPrecheck } from '../lib/pay-precheck';
+import type { Cart } from '../types';
+import { CartLineItem } from './cart-line-item';
+
+/** Elements that open/close the drawer themselves (the header's cart button). */
+export const CART_TOGGLE_ATTRIBUTE = 'data-cart-toggle';
+export const CART_DRAWER_ID = 'cart-drawer';
+
+/** The drawer shows amounts in POG (spec: "Shows total in POG"). */
+export const formatPog = (value: string | null | undefined) => `${formatPogAmount(value)} POG`;
+
+/**
+ * PLACEHOLDER until the wallet release: no wallet can be connected yet, so the pay pre-check
+ * always asks for one. The wallet issue replaces this with the real connection state.
+ */
+const WALLET_CONNECTED = false;
+
+interface CartDrawerProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/**
+ * The cart drawer (spec §2 "Cart drawer"): a non-modal sheet from the right, 3/4 of the width
+ * up to a small maximum. The page behind stays scrollable and usable; Escape, the close button
+ * and a tap outside close it. Focus moves in on open and back to what opened it on close.
+ * Mounted once in the app layout, opened by the header's cart button and the 'open-cart' event.
+ */
+export function CartDrawer({ open, onOpenChange }: CartDrawerProps) {
+  const returnFocusRef = useRef<HTMLElement | null>(null);
+  const interactedOutsideRef = useRef(false);
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange} modal={false}>
+      <SheetContent
+        id={CART_DRAWER_ID}
+        data-testid="cart-drawer"
+        className="w-3/4 max-w-sm border-l border-border sm:max-w-sm"
+        onOpenAutoFocus={() => {
+          // Runs before focus moves in: remember where it was.
+          const active = document.activeElement;
+          returnFocusRef.current = active instanceof HTMLElement && active !== document.body ? active : null;
+          interactedOutsideRef.current = false;
+        }}
+        onInteractOutside={(event) => {
+          const target = event.target instanceof Element ? event.target : null;
+          // The cart button toggles the drawer itself; closing here would reopen it on click.
+          if (target?.closest(`[${CART_TOGGLE_ATTRIBUTE}]`)) event.preventDefault();
+          else interactedOutsideRef.current = true;
+        }}
+        onCloseAutoFocus={(event) => {
+          const back = returnFocusRef.current;
+          returnFocusRef.current = null;
+          // After a tap elsewhere, focus stays where the shopper put it.
+          if (!interactedOutsideRef.current && back?.isConnected) {
+            event.preventDefault();
+            back.focus();
+          }
+        }}
+      >
+        <header className="border-b border-border px-4 pt-4 pr-14 pb-3">
+          <SheetTitle className="text-lg leading-tight">Your Shopping Cart</SheetTitle>
+          <SheetDescription className="mt-1">View your items and proceed to checkout</SheetDescription>
+        </header>
+        <CartDrawerBody />
+      </SheetContent>
+    </Sheet>
+  );
+}
+
+function CartDrawerBody() {
+  const { data: cart, isPending, isError, isFetching, refetch } = useCart();
+  const hasItems = Boolean(cart && cart.items.length > 0);
+
+  return (
+    <>
+      <div className="flex-1 overflow-y-auto overscroll-contain px-4" aria-busy={isPending || undefined}>
+        {cart ? (
+          hasItems ? (
+            <ul className="divide-y divide-border" aria-label="Items in your cart" data-testid="cart-items">
+              {cart.items.map((item) => (
+                <CartLineItem key={item.id} item={item} formatPrice={formatPog} revealRemoveOnHover />
+              ))}
+            </ul>
+          ) : (
+            <CartDrawerEmpty />
+          )
+        ) : isError ? (
+          <div role="alert" data-testid="cart-error" className="grid justify-items-center gap-3 py-10 text-center">
+            <p className="font-semibold">Failed to fetch cart</p>
+            <Button variant="outline" size="sm" onClick={() => void refetch()} disabled={isFetching}>
+              <RefreshCw aria-hidden className={isFetching ? 'motion-safe:animate-spin' : undefined} />
+              Try Again
+            </Button>
+          </div>
+        ) : (
+          <CartDrawerSkeleton />
+        )}
+      </div>
+      <CartDrawerFooter cart={cart} loading={isPending} />
+    </>
+  );
+}
+
+function CartDrawerFooter({ cart, loading }: { cart: Cart | undefined; loading: boolean }) {
+  const hasItems = Boolean(cart && cart.items.length > 0);
+  const excluded = cart?.items.filter((item) => item.problem).length ?? 0;
+  const onPay = () => {
+    const problem = payPrecheck({ walletConnected: WALLET_CONNECTED, total: cart?.total });
+    if (problem) {
+      toast({ ...problem, variant: 'destructive' });
+      return;
+    }
+    // The payment itself arrives with the checkout release.
+  };
+
+  return (
+    <footer className="grid gap-3 border-t border-border bg-surface px-4 pt-3 pb-[max(1rem,env(safe-area-inset-bottom))]">
+      <div className="flex items-baseline justify-between gap-2">
+        <span className="text-sm font-semibold text-muted-foreground">Total</span>
+        <span className="text-xl font-extrabold text-brand tabular-nums" data-testid="cart-total">
+          {loading ? '…' : formatPog(cart?.total ?? '0')}
+        </span>
+      </div>
+      {excluded > 0 && (
+        <p className="text-xs text-destructive" data-testid="cart-total-note">
+          {excluded === 1 ? 'The item marked above is' : `The ${excluded} items marked above are`} not included in the total.
+        </p>
+      )}
+      <p className="flex items-start gap-1.5 text-xs text-muted-foreground" data-testid="base-network-note">
+        <Info aria-hidden className="mt-px size-4 shrink-0 text-brand" />
+        <span>Make sure your wallet is on the Base Network before paying.</span>
+      </p>
+      <Button size="lg" className="w-full" data-testid="pay-button" disabled={!hasItems} onClick={onPay}>
+        <Wallet aria-hidden />
+        Pay with POG
+      </Button>
+    </footer>
+  );
+}
+
+function CartDrawerEmpty() {
+  return (
+    <div className="grid justify-items-center gap-3 py-12 text-center">
+      <span className="flex size-16 items-center justify-center rounded-full bg-brand-soft text-brand">
+        <ShoppingCart aria-hidden className="size-8" />
+      </span>
+      <p className="font-semibold" data-testid="cart-empty">
+        Your cart is empty
+      </p>
+      <SheetClose asChild>
+        <Link
+          to="/"
+          className="inline-flex h-11 items-center rounded-full px-4 text-sm font-semibold text-brand hover:bg-brand-soft focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          Continue shopping
+        </Link>
+      </SheetClose>
+    </div>
+  );
+}
+
+function CartDrawerSkeleton() {
+  return (
+    <div role="status" className="grid gap-4 py-4">
+      <span className="sr-only">Loading your cart…</span>
+      {[0, 1].map((i) => (
+        <div key={i} className="flex gap-3">
+          <Skeleton className="size-16 shrink-0" />
+          <div className="grid flex-1 content-start gap-2">
+            <Skeleton className="h-4 w-4/5" />
+            <Skeleton className="h-4 w-1/2" />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
