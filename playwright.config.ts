@@ -12,6 +12,9 @@ if (!executablePath && !process.env.PLAYWRIGHT_BROWSERS_PATH && !fs.existsSync(p
 }
 
 const PORT = Number(process.env.E2E_PORT ?? 4319);
+// The shop's embedded anvil runs on a fixed port so the e2e test wallet can reach it.
+const CHAIN_PORT = Number(process.env.E2E_CHAIN_PORT ?? 8547);
+process.env.E2E_CHAIN_RPC = `http://127.0.0.1:${CHAIN_PORT}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-e2e-'));
 
 const launchOptions = {
@@ -53,6 +56,7 @@ export default defineConfig({
       // Short, so a test can change Shopify (the emulator) and see the shop follow.
       CATALOGUE_SYNC_INTERVAL_MINUTES: '0.05',
       LOG_LEVEL: 'warn',
+      LOCAL_CHAIN_PORT: String(CHAIN_PORT),
     },
   },
 });

@@ -53,6 +53,10 @@ export const publicConfigSchema = z.object({
   communityUrl: z.string(),
   brandUrl: z.string(),
   walletConnectProjectId: z.string().nullable(),
+  /** Public Base RPC offered to wallets through wallet_addEthereumChain. */
+  chainRpcUrl: z.string(),
+  /** True only with the embedded local chain: a Demo Wallet backed by a funded dev account. */
+  demoWallet: z.boolean(),
   /** 'local' when the embedded demo chain / Shopify emulator are in use. */
   mode: z.enum(['local', 'live']),
 });

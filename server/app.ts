@@ -20,6 +20,8 @@ import type { Logger } from './lib/logger';
 import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
 import { cartRoutes, type CartService } from './modules/cart';
 import { sessionMiddleware, type SessionService } from './modules/session';
+import { demoWalletRoutes } from './chain/demo-wallet';
+import { BASE_PUBLIC_RPC_URL } from './config';
 
 export interface AppDeps {
   config: Config;
@@ -30,6 +32,8 @@ export interface AppDeps {
   carts: CartService;
   /** The built client (dist/); when absent only the API is served. */
   staticDir?: string;
+  /** Local mode only: the Demo Wallet's JSON-RPC, acting as one dev account of the local chain. */
+  demoWallet?: { rpcUrl: string; account: string };
   /** Extra Koa apps mounted under a path, e.g. the Shopify emulator in local mode. */
   mounts?: Array<{ path: string; app: Koa }>;
 }
@@ -64,6 +68,8 @@ export function createApp(deps: AppDeps): Koa {
       communityUrl: config.publicLinks.communityUrl,
       brandUrl: config.publicLinks.brandUrl,
       walletConnectProjectId: config.walletConnectProjectId,
+      chainRpcUrl: BASE_PUBLIC_RPC_URL,
+      demoWallet: Boolean(deps.demoWallet) && config.chain.kind === 'local',
       mode: config.shopify.kind === 'emulator' ? 'local' : 'live',
     };
     ctx.set('Cache-Control', 'no-cache');
@@ -93,7 +99,10 @@ export function createApp(deps: AppDeps): Koa {
 
   const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
   app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? session(ctx, next) : next()));
-  for (const router of [api, catalogueRoutes(catalogue), cartRoutes(carts)]) {
+  const routers = [api, catalogueRoutes(catalogue), cartRoutes(carts)];
+  // Never with a real chain: the Demo Wallet exists only beside the embedded dev chain.
+  if (deps.demoWallet && config.chain.kind === 'local') routers.push(demoWalletRoutes(deps.demoWallet));
+  for (const router of routers) {
     app.use(router.routes()).use(router.allowedMethods({ throw: true }));
   }
 

@@ -22,12 +22,20 @@ describe('loadConfig', () => {
     expect(c.publicUrl).toBe('http://localhost:3000');
     expect(c.defaults.some((d) => d.startsWith('database: embedded PGlite'))).toBe(true);
     expect(c.defaults.some((d) => d.startsWith('shopify: bundled emulator'))).toBe(true);
+    expect(c.chain).toMatchObject({ kind: 'local', port: 0 });
+    expect(c.defaults.some((d) => d.startsWith('chain: local anvil node (chain id 8453)'))).toBe(true);
   });
 
   it('uses the real services when they are configured, with no default announced for them', () => {
     const c = loadConfig({ ...realProduction, NODE_ENV: 'development' });
     expect(c.database).toEqual({ kind: 'postgres', url: realProduction.DATABASE_URL, ssl: false });
     expect(c.shopify).toMatchObject({ kind: 'store', storeDomain: 'pogs-store.myshopify.com', apiVersion: '2026-07' });
+    expect(c.chain).toEqual({
+      kind: 'rpc',
+      rpcUrl: realProduction.BASE_RPC_URL,
+      tokenAddress: realProduction.POG_TOKEN_ADDRESS,
+      storeWallet: realProduction.STORE_WALLET_ADDRESS,
+    });
     expect(c.defaults).toEqual([]);
   });
 
@@ -54,5 +62,6 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
     expect(() => loadConfig({ POG_TOKEN_ADDRESS: '0x123' })).toThrow(/POG_TOKEN_ADDRESS/);
     expect(() => loadConfig({ SHOPIFY_STORE_DOMAIN: 'pogs-store.myshopify.com' })).toThrow(/set together/);
+    expect(() => loadConfig({ BASE_RPC_URL: 'https://mainnet.base.org' })).toThrow(/missing: POG_TOKEN_ADDRESS, STORE_WALLET_ADDRESS/);
   });
 });

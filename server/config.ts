@@ -29,6 +29,7 @@ const envSchema = z.object({
   CATALOGUE_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
   BASE_RPC_URL: optional(urlString),
+  LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   POG_TOKEN_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
   STORE_WALLET_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
   EXPLORER_URL: urlString.default('https://basescan.org'),
@@ -57,6 +58,14 @@ export type ShopifyConfig =
   | { kind: 'store'; storeDomain: string; accessToken: string; apiVersion: string; clientSecret?: string }
   | { kind: 'emulator'; apiVersion: string; accessToken: string; clientSecret: string; mountPath: string };
 
+export type ChainConfig =
+  | { kind: 'rpc'; rpcUrl: string; tokenAddress: string; storeWallet: string }
+  /** The embedded anvil node (chain id 8453); port 0 picks a free one. */
+  | { kind: 'local'; port: number; stateFile: string };
+
+/** Base mainnet's public RPC, offered to wallets that do not know Base yet. */
+export const BASE_PUBLIC_RPC_URL = 'https://mainnet.base.org';
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
@@ -71,7 +80,7 @@ export interface Config {
   sessionTtlMs: number;
   publicLinks: { explorerUrl: string; communityUrl: string; brandUrl: string };
   walletConnectProjectId: string | null;
-  chain: { rpcUrl?: string; tokenAddress?: string; storeWallet?: string };
+  chain: ChainConfig;
   /** One human sentence per embedded default in use, announced at start. */
   defaults: string[];
 }
@@ -96,6 +105,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const shopifyPartial = Boolean(env.SHOPIFY_STORE_DOMAIN) !== Boolean(env.SHOPIFY_ADMIN_TOKEN);
   if (shopifyPartial) problems.push('SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN must be set together');
+  const chainKeys = ['BASE_RPC_URL', 'POG_TOKEN_ADDRESS', 'STORE_WALLET_ADDRESS'] as const;
+  const chainSet = chainKeys.filter((k) => env[k] && env[k]!.trim() !== '');
+  if (chainSet.length && chainSet.length < chainKeys.length && !production) {
+    problems.push(`${chainKeys.join(', ')} must be set together (missing: ${chainKeys.filter((k) => !chainSet.includes(k)).join(', ')})`);
+  }
   if (problems.length || !parsed.success) throw new ConfigError(problems);
 
   const e = parsed.data;
@@ -134,6 +148,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
 
+  let chain: ChainConfig;
+  if (e.BASE_RPC_URL && e.POG_TOKEN_ADDRESS && e.STORE_WALLET_ADDRESS) {
+    chain = { kind: 'rpc', rpcUrl: e.BASE_RPC_URL, tokenAddress: e.POG_TOKEN_ADDRESS, storeWallet: e.STORE_WALLET_ADDRESS };
+  } else {
+    const stateFile = path.resolve(e.DATA_DIR, 'anvil-state.json');
+    chain = { kind: 'local', port: e.LOCAL_CHAIN_PORT, stateFile };
+    defaults.push(
+      `chain: local anvil node (chain id 8453) with funded dev accounts and a Demo Wallet, state kept in ${stateFile} (set BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS for Base)`,
+    );
+  }
+
   return Object.freeze({
     env: e.NODE_ENV,
     host: e.HOST,
@@ -146,7 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
     publicLinks: { explorerUrl: e.EXPLORER_URL.replace(/\/+$/, ''), communityUrl: e.COMMUNITY_URL, brandUrl: e.BRAND_URL },
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
-    chain: { rpcUrl: e.BASE_RPC_URL, tokenAddress: e.POG_TOKEN_ADDRESS, storeWallet: e.STORE_WALLET_ADDRESS },
+    chain,
     defaults,
   });
 }

@@ -14,6 +14,7 @@ import { CatalogueService, ShopifyGraphql } from './modules/catalogue';
 import { CartService } from './modules/cart';
 import { SessionService } from './modules/session';
 import { createShopifyEmulator } from './shopify-emulator';
+import { DEMO_WALLET_ACCOUNT, startLocalChain, type LocalChain } from './chain/local-chain';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,6 +35,11 @@ async function main() {
   const db = createDb(config.database);
   const applied = await migrate(db);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+
+  let localChain: LocalChain | undefined;
+  if (config.chain.kind === 'local') {
+    localChain = await startLocalChain({ port: config.chain.port, stateFile: config.chain.stateFile, logger });
+  }
 
   let listeningPort = config.port;
   const mounts = [];
@@ -62,7 +68,17 @@ async function main() {
   const catalogue = new CatalogueService(db, shopify, logger);
   const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs });
   const carts = new CartService(db, catalogue);
-  const app = createApp({ config, db, logger, catalogue, sessions, carts, staticDir: path.join(ROOT, 'dist'), mounts });
+  const app = createApp({
+    config,
+    db,
+    logger,
+    catalogue,
+    sessions,
+    carts,
+    staticDir: path.join(ROOT, 'dist'),
+    mounts,
+    demoWallet: localChain ? { rpcUrl: localChain.rpcUrl, account: DEMO_WALLET_ACCOUNT } : undefined,
+  });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -109,6 +125,7 @@ async function main() {
     if (timer) clearInterval(timer);
     clearInterval(sweeper);
     server.close();
+    await localChain?.stop();
     await db.destroy();
     process.exit(0);
   };

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../config';
-import { createApp } from '../app';
+import { createApp, type AppDeps } from '../app';
 import { createLogger } from '../lib/logger';
 import { CatalogueService, ShopifyGraphql } from '../modules/catalogue';
 import { CartService } from '../modules/cart';
@@ -35,7 +35,14 @@ const ACCESS_TOKEN = 'shpat_integration_test_token';
 
 export async function startHarness(
   kind: 'pglite' | 'postgres',
-  opts: { bucket?: ShopifyEmulatorOptions['bucket']; pageSize?: number; variantsFirst?: number } = {},
+  opts: {
+    bucket?: ShopifyEmulatorOptions['bucket'];
+    pageSize?: number;
+    variantsFirst?: number;
+    /** Extra environment for loadConfig (e.g. a real chain's settings). */
+    env?: Record<string, string>;
+    demoWallet?: AppDeps['demoWallet'];
+  } = {},
 ): Promise<Harness> {
   const clock = { now: Date.parse('2026-11-01T00:00:00Z') };
   const database = await createTestDatabase(kind);
@@ -71,10 +78,10 @@ export async function startHarness(
     pageSize: opts.pageSize ?? 5,
     variantsFirst: opts.variantsFirst ?? 10,
   });
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', ...opts.env });
   const sessions = new SessionService(database.db, { ttlMs: config.sessionTtlMs, now: () => new Date(clock.now) });
   const carts = new CartService(database.db, catalogue);
-  const app = createApp({ config, db: database.db, logger, catalogue, sessions, carts });
+  const app = createApp({ config, db: database.db, logger, catalogue, sessions, carts, demoWallet: opts.demoWallet });
   const appServer = await listen(createServer(app.callback()));
   servers.push(appServer);
   const baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;

@@ -1,0 +1,77 @@
+/**
+ * The Demo Wallet's JSON-RPC endpoint, mounted ONLY with the embedded local chain: a newcomer can
+ * buy with no extension installed. The browser announces it through EIP-6963 like any wallet;
+ * here every call acts as one unlocked dev account, and only wallet-ish and read methods pass.
+ */
+import Router from '@koa/router';
+import { LOCAL_CHAIN_ID } from './local-chain';
+
+const CHAIN_ID_HEX = `0x${LOCAL_CHAIN_ID.toString(16)}`;
+const READ_METHODS = new Set([
+  'eth_blockNumber', 'eth_call', 'eth_estimateGas', 'eth_gasPrice', 'eth_maxPriorityFeePerGas', 'eth_feeHistory',
+  'eth_getBalance', 'eth_getBlockByNumber', 'eth_getBlockByHash', 'eth_getCode', 'eth_getLogs',
+  'eth_getTransactionByHash', 'eth_getTransactionCount', 'eth_getTransactionReceipt', 'net_version',
+]);
+
+interface RpcRequest { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown }
+type RpcAnswer = { result: unknown } | { error: { code: number; message: string } };
+
+export function demoWalletRoutes(opts: { rpcUrl: string; account: string }): Router {
+  const router = new Router();
+  const account = opts.account;
+
+  async function forward(method: string, params: unknown[]): Promise<RpcAnswer> {
+    const res = await fetch(opts.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+    return body.error ? { error: body.error } : { result: body.result };
+  }
+
+  async function answer(method: string, params: unknown[]): Promise<RpcAnswer> {
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return { result: [account] };
+      case 'eth_chainId':
+        return { result: CHAIN_ID_HEX };
+      case 'wallet_switchEthereumChain': {
+        const chainId = (params[0] as { chainId?: string } | undefined)?.chainId;
+        return chainId?.toLowerCase() === CHAIN_ID_HEX
+          ? { result: null }
+          : { error: { code: 4902, message: `The Demo Wallet only knows chain ${CHAIN_ID_HEX}` } };
+      }
+      case 'wallet_addEthereumChain':
+      case 'wallet_revokePermissions':
+        return { result: null };
+      case 'eth_sendTransaction': {
+        const tx = (params[0] ?? {}) as Record<string, unknown>;
+        return forward(method, [{ ...tx, from: account }]);
+      }
+      case 'personal_sign': {
+        // [message, address]: it can only sign as the demo account.
+        return forward(method, [params[0], account]);
+      }
+      case 'eth_signTypedData_v4':
+        return forward(method, [account, params[1]]);
+      default:
+        if (READ_METHODS.has(method)) return forward(method, params);
+        return { error: { code: 4200, message: `The Demo Wallet does not support ${method}` } };
+    }
+  }
+
+  router.post('/api/dev/wallet', async (ctx) => {
+    const req = ((ctx.request as { body?: unknown }).body ?? {}) as RpcRequest;
+    const id = req.id ?? null;
+    ctx.set('Cache-Control', 'no-store');
+    if (typeof req.method !== 'string' || (req.params !== undefined && !Array.isArray(req.params))) {
+      ctx.status = 400;
+      ctx.body = { jsonrpc: '2.0', id, error: { code: -32600, message: 'Send {"jsonrpc":"2.0","id":1,"method":"…","params":[…]}' } };
+      return;
+    }
+    ctx.body = { jsonrpc: '2.0', id, ...(await answer(req.method, (req.params as unknown[]) ?? [])) };
+  });
+  return router;
+}
