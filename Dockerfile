@@ -2,7 +2,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: npm 11 leaves other platforms' optional packages out of the lockfile
+# and npm ci then refuses it (see .ci/run).
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN npm run build
 
@@ -10,7 +12,7 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm install --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 COPY common ./common
 COPY server ./server
