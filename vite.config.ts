@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -9,6 +9,41 @@ const apiTarget = process.env.DEV_API_ORIGIN ?? 'http://127.0.0.1:3001';
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 /** Busts the persisted query cache when a new build ships (BUILD_ID: e.g. the commit, set by CI). */
 const appVersion = process.env.BUILD_ID ? `${pkg.version}+${process.env.BUILD_ID}` : pkg.version;
+
+/**
+ * Chunks reachable only through WalletConnect's lazy import (client/web3/walletconnect.ts):
+ * ~1.7 MB that only a shopper who picks WalletConnect should download, so the service worker
+ * does not precache them (see workbox.manifestTransforms below).
+ */
+const walletConnectOnly = new Set<string>();
+function findWalletConnectOnlyChunks(): Plugin {
+  return {
+    name: 'pogs:walletconnect-only-chunks',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map<string, { imports: string[]; dynamicImports: string[] }>();
+      for (const item of Object.values(bundle)) if (item.type === 'chunk') chunks.set(item.fileName, item);
+      const reach = (start: string[], skip?: string) => {
+        const seen = new Set<string>();
+        const queue = [...start];
+        while (queue.length) {
+          const file = queue.pop()!;
+          if (seen.has(file) || file === skip) continue;
+          seen.add(file);
+          const chunk = chunks.get(file);
+          if (chunk) queue.push(...chunk.imports, ...chunk.dynamicImports);
+        }
+        return seen;
+      };
+      const wc = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/client/web3/walletconnect.ts'));
+      if (!wc) return;
+      const entries = Object.values(bundle).flatMap((c) => (c.type === 'chunk' && c.isEntry ? [c.fileName] : []));
+      const rest = reach(entries, wc.fileName);
+      walletConnectOnly.clear();
+      for (const file of reach([wc.fileName])) if (!rest.has(file)) walletConnectOnly.add(file);
+    },
+  };
+}
 
 const THEME_COLOR = '#6d28d9'; // keep equal to <meta name="theme-color"> in client/index.html
 
@@ -20,6 +55,7 @@ export default defineConfig({
   },
   plugins: [
     react(),
+    findWalletConnectOnlyChunks(),
     tailwindcss(),
     VitePWA({
       registerType: 'prompt',
@@ -47,6 +83,8 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,txt}'],
+        // WalletConnect loads on demand only; never precache it for every visitor.
+        manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => !walletConnectOnly.has(e.url)), warnings: [] })],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/shopify-emulator(\/|$)/],
         cleanupOutdatedCaches: true,

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { Sheet, SheetClose, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { ToastAction } from '../../../components/ui/toast';
 import { toast } from '../../../components/ui/use-toast';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { useCart } from '../api/get-cart';
@@ -18,15 +19,34 @@ export const CART_DRAWER_ID = 'cart-drawer';
 /** The drawer shows amounts in POG (spec: "Shows total in POG"). */
 export const formatPog = (value: string | null | undefined) => `${formatPogAmount(value)} POG`;
 
+/** What the pay button needs from the wallet (app/ passes the wallet feature's state in). */
+export interface CartDrawerWallet {
+  /** A wallet is connected and its provider is available. */
+  connected: boolean;
+  /** Opens the wallet chooser (offered in the 'Connect Wallet' toast). */
+  openChooser?: () => void;
+}
+
 /**
- * PLACEHOLDER until the wallet release: no wallet can be connected yet, so the pay pre-check
- * always asks for one. The wallet issue replaces this with the real connection state.
+ * Called when the pay pre-check passes (connected wallet, payable total). CHECKOUT HOOK POINT:
+ * the checkout release passes the real payment here; until then the default says so honestly.
  */
-const WALLET_CONNECTED = false;
+export type PayHandler = (cart: Cart) => void;
+
+export const CHECKOUT_UNAVAILABLE = Object.freeze({
+  title: 'Checkout is not available yet',
+  description: 'Paying in POG opens with the next release of the shop. Your cart is kept.',
+});
+
+export const checkoutNotAvailableYet: PayHandler = () => {
+  toast({ ...CHECKOUT_UNAVAILABLE });
+};
 
 interface CartDrawerProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  wallet: CartDrawerWallet;
+  onPay?: PayHandler;
 }
 
 /**
@@ -35,7 +55,7 @@ interface CartDrawerProps {
  * and a tap outside close it. Focus moves in on open and back to what opened it on close.
  * Mounted once in the app layout, opened by the header's cart button and the 'open-cart' event.
  */
-export function CartDrawer({ open, onOpenChange }: CartDrawerProps) {
+export function CartDrawer({ open, onOpenChange, wallet, onPay = checkoutNotAvailableYet }: CartDrawerProps) {
   const returnFocusRef = useRef<HTMLElement | null>(null);
   const interactedOutsideRef = useRef(false);
   return (
@@ -70,13 +90,13 @@ export function CartDrawer({ open, onOpenChange }: CartDrawerProps) {
           <SheetTitle className="text-lg leading-tight">Your Shopping Cart</SheetTitle>
           <SheetDescription className="mt-1">View your items and proceed to checkout</SheetDescription>
         </header>
-        <CartDrawerBody />
+        <CartDrawerBody wallet={wallet} onPay={onPay} />
       </SheetContent>
     </Sheet>
   );
 }
 
-function CartDrawerBody() {
+function CartDrawerBody({ wallet, onPay }: { wallet: CartDrawerWallet; onPay: PayHandler }) {
   const { data: cart, isPending, isError, isFetching, refetch } = useCart();
   const hasItems = Boolean(cart && cart.items.length > 0);
 
@@ -105,21 +125,38 @@ function CartDrawerBody() {
           <CartDrawerSkeleton />
         )}
       </div>
-      <CartDrawerFooter cart={cart} loading={isPending} />
+      <CartDrawerFooter cart={cart} loading={isPending} wallet={wallet} onPay={onPay} />
     </>
   );
 }
 
-function CartDrawerFooter({ cart, loading }: { cart: Cart | undefined; loading: boolean }) {
+interface CartDrawerFooterProps {
+  cart: Cart | undefined;
+  loading: boolean;
+  wallet: CartDrawerWallet;
+  onPay: PayHandler;
+}
+
+function CartDrawerFooter({ cart, loading, wallet, onPay }: CartDrawerFooterProps) {
   const hasItems = Boolean(cart && cart.items.length > 0);
   const excluded = cart?.items.filter((item) => item.problem).length ?? 0;
-  const onPay = () => {
-    const problem = payPrecheck({ walletConnected: WALLET_CONNECTED, total: cart?.total });
+  const pay = () => {
+    const problem = payPrecheck({ walletConnected: wallet.connected, total: cart?.total });
     if (problem) {
-      toast({ ...problem, variant: 'destructive' });
+      const openChooser = wallet.openChooser;
+      toast({
+        ...problem,
+        variant: 'destructive',
+        action:
+          !wallet.connected && openChooser ? (
+            <ToastAction altText="Connect a wallet" data-testid="toast-connect-wallet" onClick={openChooser}>
+              Connect
+            </ToastAction>
+          ) : undefined,
+      });
       return;
     }
-    // The payment itself arrives with the checkout release.
+    if (cart) onPay(cart);
   };
 
   return (
@@ -139,7 +176,7 @@ function CartDrawerFooter({ cart, loading }: { cart: Cart | undefined; loading: 
         <Info aria-hidden className="mt-px size-4 shrink-0 text-brand" />
         <span>Make sure your wallet is on the Base Network before paying.</span>
       </p>
-      <Button size="lg" className="w-full" data-testid="pay-button" disabled={!hasItems} onClick={onPay}>
+      <Button size="lg" className="w-full" data-testid="pay-button" disabled={!hasItems} onClick={pay}>
         <Wallet aria-hidden />
         Pay with POG
       </Button>

@@ -35,7 +35,8 @@ export function useCelebration(ready: boolean): void {
       const { default: confetti } = await import('canvas-confetti');
       reset = () => confetti.reset();
       const colors = ['#6d28d9', '#fde047', '#f472b6', '#38bdf8', '#ffffff'];
-      const base = { disableForReducedMotion: true, colors, zIndex: 60, ticks: 150 };
+      // Above the page and its sticky header (z-40), below dialogs and sheets (z-50).
+      const base = { disableForReducedMotion: true, colors, zIndex: 45, ticks: 150 };
       // The burst: round "caps"…
       confetti({ ...base, particleCount: PIECES - 10, spread: 75, startVelocity: 42, origin: { x: 0.5, y: 0.55 }, shapes: ['circle', 'square'] });
       // …and sparkles: star pieces from both sides.

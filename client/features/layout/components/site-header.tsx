@@ -1,5 +1,7 @@
-import { Receipt, ShoppingCart, UserCog, Wallet } from 'lucide-react';
+import { Receipt, ShoppingCart, UserCog } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
+import { navItemClass as navItem } from '../../../components/ui/nav-item';
 import { cn } from '../../../lib/utils';
 import { CapLogo } from './cap-logo';
 
@@ -9,33 +11,35 @@ interface SiteHeaderProps {
   /** Whether the cart drawer is open (the cart button toggles it). */
   cartOpen: boolean;
   onCartClick: () => void;
+  /** The wallet connect / address / disconnect control (the wallet feature's, composed by app/). */
+  walletControl: ReactNode;
 }
-
-const navItem =
-  'relative inline-flex h-11 min-w-11 items-center justify-center gap-1.5 rounded-full px-0 sm:px-3 text-sm font-semibold text-foreground ' +
-  'hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring [&_svg]:size-5 [&_svg]:shrink-0';
 
 /**
  * Sticky header (spec §2): store name home link, wallet control, Orders, Admin, and 'Cart (n)'
  * (n = cart lines), which opens and closes the cart drawer; its badge shows when n > 0.
  * Below 640 px the wallet, Orders and Admin controls show icons only (their names stay for
- * assistive technology) and below 400 px the cap logo is dropped so the store name fits.
+ * assistive technology). So the store name fits, the cap logo shows only from 430 px (from
+ * 768 px once the wallet shows its address), and below 400 px a connected header sets the name
+ * one size smaller.
  */
-export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick }: SiteHeaderProps) {
+export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick, walletControl }: SiteHeaderProps) {
   return (
-    <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
+    <header className="group/header sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-1 px-1.5 sm:gap-2 sm:px-6 lg:px-8">
         <Link
           to="/"
           data-testid="home-link"
           className="inline-flex h-11 min-w-0 items-center gap-2 rounded-full px-1.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
         >
-          <CapLogo className="hidden size-8 shrink-0 min-[400px]:block" />
-          <span className="truncate text-lg font-black tracking-tight">{shopName}</span>
+          <CapLogo className="hidden size-8 shrink-0 min-[430px]:block max-md:group-has-[[data-wallet-connected]]/header:hidden" />
+          <span className="truncate text-lg font-black tracking-tight max-[400px]:group-has-[[data-wallet-connected]]/header:text-base">
+            {shopName}
+          </span>
         </Link>
 
         <nav aria-label="Main" className="flex shrink-0 items-center gap-0.5 sm:gap-1">
-          <WalletPlaceholder />
+          {walletControl}
           <NavLink to="/orders" className={({ isActive }) => cn(navItem, isActive && 'text-brand')} data-testid="orders-link">
             <Receipt aria-hidden />
             <span className="sr-only sm:not-sr-only">Orders</span>
@@ -76,29 +80,3 @@ export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick }: SiteH
   );
 }
 
-/**
- * PLACEHOLDER: the wallet control arrives with the wallet release. Disabled on purpose; the
- * title and the hidden description say why.
- */
-function WalletPlaceholder() {
-  const why = 'Wallet connection arrives with the wallet release';
-  return (
-    <span title={why} className="inline-flex">
-      <button
-        type="button"
-        disabled
-        data-testid="wallet-button"
-        data-placeholder="true"
-        title={why}
-        aria-describedby="wallet-placeholder-why"
-        className={cn(navItem, 'border border-dashed border-input disabled:cursor-not-allowed disabled:opacity-60')}
-      >
-        <Wallet aria-hidden />
-        <span className="sr-only md:not-sr-only">Connect Wallet</span>
-      </button>
-      <span id="wallet-placeholder-why" className="sr-only">
-        {why}
-      </span>
-    </span>
-  );
-}

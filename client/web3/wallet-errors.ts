@@ -1,0 +1,113 @@
+/**
+ * The wallet's messages (spec §8 "Wallet" and the success notices of §8), and the mapping from
+ * whatever a wallet throws to the toast the shopper sees. Pure.
+ */
+import { shortenAddress } from '../lib/shorten-address';
+import type { WalletNotice } from './types';
+
+export const NO_WALLET_MESSAGE = 'No wallet detected. Please install MetaMask or another Web3 wallet.';
+export const NO_ACCOUNTS_MESSAGE = 'No accounts found';
+export const CONNECT_FAILED_FALLBACK = 'Failed to connect wallet';
+export const DISCONNECT_FAILED_MESSAGE = 'Failed to disconnect wallet';
+export const CONNECT_WALLET_FIRST_MESSAGE = 'Please connect your wallet first';
+export const NO_PROVIDER_MESSAGE = 'No Web3 provider found';
+export const WRONG_NETWORK_MESSAGE = 'Please switch to Base Network in your wallet to make payments...';
+export const MOBILE_WALLET_REQUIRED = Object.freeze({
+  title: 'Mobile Wallet Required',
+  description: 'Please open in MetaMask or Coinbase Wallet browser',
+});
+
+/** EIP-1193 / JSON-RPC codes the shop reacts to. */
+export const USER_REJECTED = 4001;
+export const REQUEST_PENDING = -32002;
+export const UNRECOGNIZED_CHAIN = 4902;
+
+/** A failure the shop raises itself, with the spec's text as its message. */
+export class WalletError extends Error {
+  readonly code: number | null;
+  constructor(message: string, options: { code?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'WalletError';
+    this.code = options.code ?? null;
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+}
+
+function numericCode(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
+  return null;
+}
+
+/**
+ * The EIP-1193 / JSON-RPC error code of a wallet error. Wallets and libraries nest it differently:
+ * `{code}` (EIP-1193), `data.originalError.code` (MetaMask mobile), `info.error.code` and
+ * `error.code` (ethers), `cause.code`. ethers' 'ACTION_REJECTED', a "user rejected/denied"
+ * message and WalletConnect's closed-modal "Connection request reset" count as 4001.
+ */
+export function rpcErrorCode(error: unknown, depth = 0): number | null {
+  const record = asRecord(error);
+  if (!record || depth > 4) return null;
+  const own = numericCode(record.code);
+  if (own !== null) return own;
+  if (record.code === 'ACTION_REJECTED') return USER_REJECTED;
+  const data = asRecord(record.data);
+  for (const nested of [data?.originalError, record.data, asRecord(record.info)?.error, record.error, record.cause]) {
+    const code = rpcErrorCode(nested, depth + 1);
+    if (code !== null) return code;
+  }
+  // WalletConnect rejects with "Connection request reset" when the shopper closes its QR modal.
+  if (depth === 0 && typeof record.message === 'string' && /user (rejected|denied|cancell?ed)|connection request reset/i.test(record.message)) {
+    return USER_REJECTED;
+  }
+  return null;
+}
+
+/** The error's own message, if it has a usable one. */
+export function errorMessage(error: unknown): string | null {
+  if (typeof error === 'string') return error.trim() || null;
+  const record = asRecord(error);
+  const message = record?.message;
+  return typeof message === 'string' && message.trim() ? message.trim() : null;
+}
+
+/** What to show when connecting failed (spec §8 "Wallet"). */
+export function connectErrorNotice(error: unknown): WalletNotice {
+  const code = rpcErrorCode(error);
+  if (code === USER_REJECTED) {
+    return { title: 'Connection Rejected', description: 'Wallet connection was cancelled.', variant: 'destructive' };
+  }
+  if (code === REQUEST_PENDING) {
+    return { title: 'Connection Pending', description: 'Please check your wallet to complete connection', variant: 'default' };
+  }
+  return { title: 'Connection Failed', description: errorMessage(error) ?? CONNECT_FAILED_FALLBACK, variant: 'destructive' };
+}
+
+export function disconnectErrorNotice(): WalletNotice {
+  return { title: 'Disconnect Failed', description: DISCONNECT_FAILED_MESSAGE, variant: 'destructive' };
+}
+
+export function connectedNotice(address: string): WalletNotice {
+  return { title: 'Wallet Connected', description: `Connected to ${shortenAddress(address)}`, variant: 'default' };
+}
+
+export function accountSwitchedNotice(address: string): WalletNotice {
+  return { title: 'Account Switched', description: `Now using ${shortenAddress(address)}`, variant: 'default' };
+}
+
+/** After the shopper's own disconnect: the shop forgot the wallet, the extension may not have. */
+export function disconnectedNotice(): WalletNotice {
+  return {
+    title: 'Wallet Disconnected',
+    description: 'To disconnect completely, also disconnect this site in your wallet extension.',
+    variant: 'default',
+  };
+}
+
+/** After the wallet ended the session (empty account list or its 'disconnect' event). */
+export function walletEndedNotice(): WalletNotice {
+  return { title: 'Wallet Disconnected', description: 'Your wallet ended the connection to the shop.', variant: 'default' };
+}
