@@ -42,6 +42,12 @@ export function createApp(deps: AppDeps): Koa {
   const { config, db, logger, catalogue, sessions, carts } = deps;
   const app = new Koa({ proxy: config.env === 'production' });
 
+  // Koa reports stream errors outside the middleware chain; a shopper closing the tab mid-response
+  // (premature close, reset, broken pipe) is not an error worth a log line.
+  app.on('error', (err: NodeJS.ErrnoException) => {
+    if (['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(err.code ?? '')) return;
+    logger.error({ err }, 'server error');
+  });
   app.use(errorHandler(logger));
   app.use(compress({ threshold: 1024 }));
   for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
