@@ -14,7 +14,8 @@ import { CatalogueService, ShopifyGraphql } from './modules/catalogue';
 import { CartService } from './modules/cart';
 import { SessionService } from './modules/session';
 import { createShopifyEmulator } from './shopify-emulator';
-import { DEMO_WALLET_ACCOUNT, startLocalChain, type LocalChain } from './chain/local-chain';
+import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './chain/local-chain';
+import { ensureDemoToken } from './chain/demo-token';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -39,6 +40,13 @@ async function main() {
   let localChain: LocalChain | undefined;
   if (config.chain.kind === 'local') {
     localChain = await startLocalChain({ port: config.chain.port, stateFile: config.chain.stateFile, logger });
+  }
+
+  if (localChain) {
+    const token = await ensureDemoToken(db, localChain.rpcUrl, logger);
+    logger.info(
+      `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
+    );
   }
 
   let listeningPort = config.port;

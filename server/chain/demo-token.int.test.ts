@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
+import { createTestDatabase, type TestDatabase } from '../test/databases';
+import artifact from './contracts/demo-pogs-token.json';
+import { DEMO_BALANCE, DEMO_TOKEN_ABI, ensureDemoToken, LOCAL_STORE_WALLET } from './demo-token';
+import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './local-chain';
+
+describe('demo POGS token on the local chain', () => {
+  let chain: LocalChain;
+  let t: TestDatabase;
+  let provider: JsonRpcProvider;
+
+  beforeAll(async () => {
+    chain = await startLocalChain({ port: 0 });
+    t = await createTestDatabase('pglite');
+    provider = new JsonRpcProvider(chain.rpcUrl, 8453, { staticNetwork: true });
+  });
+  afterAll(async () => {
+    provider?.destroy();
+    await t?.destroy();
+    await chain?.stop();
+  });
+
+  it('matches its Solidity source (recompile with scripts/compile-token.ts after editing it)', () => {
+    const dir = path.dirname(fileURLToPath(import.meta.url));
+    const source = fs.readFileSync(path.join(dir, 'contracts/DemoPogsToken.sol'), 'utf8');
+    expect(artifact.sourceSha256).toBe(createHash('sha256').update(source).digest('hex'));
+  });
+
+  it('deploys once with 18 decimals and funded buyer accounts, and is reused on the next start', async () => {
+    const first = await ensureDemoToken(t.db, chain.rpcUrl);
+    expect(first.storeWallet).toBe(LOCAL_STORE_WALLET);
+    const token = new Contract(first.tokenAddress, DEMO_TOKEN_ABI, provider);
+    expect(await token.decimals()).toBe(18n);
+    expect(await token.symbol()).toBe('POGS');
+    for (const account of DEV_ACCOUNTS.slice(1)) expect(await token.balanceOf(account)).toBe(DEMO_BALANCE);
+    expect(await token.balanceOf(LOCAL_STORE_WALLET)).toBe(0n);
+
+    const again = await ensureDemoToken(t.db, chain.rpcUrl);
+    expect(again.tokenAddress).toBe(first.tokenAddress);
+  });
+
+  it('moves exact amounts with a standard Transfer event', async () => {
+    const { tokenAddress } = await ensureDemoToken(t.db, chain.rpcUrl);
+    const buyer = await provider.getSigner(DEMO_WALLET_ACCOUNT);
+    const token = new Contract(tokenAddress, DEMO_TOKEN_ABI, buyer);
+    const amount = parseUnits('25.000000000000012345', 18);
+    const receipt = await (await token.transfer(LOCAL_STORE_WALLET, amount, { gasLimit: 150_000 })).wait();
+    expect(receipt.status).toBe(1);
+    const [log] = receipt.logs.map((l: { topics: string[]; data: string }) => token.interface.parseLog(l));
+    expect(log.name).toBe('Transfer');
+    expect(log.args.from).toBe(DEMO_WALLET_ACCOUNT);
+    expect(log.args.to).toBe(LOCAL_STORE_WALLET);
+    expect(log.args.value).toBe(amount);
+  });
+
+  it('redeploys when the chain no longer has the remembered contract', async () => {
+    const before = await ensureDemoToken(t.db, chain.rpcUrl);
+    await t.db('app_state').where({ key: 'local_demo_token' }).update({ value: JSON.stringify({ address: '0x000000000000000000000000000000000000dEaD', rpcUrl: chain.rpcUrl }) });
+    const after = await ensureDemoToken(t.db, chain.rpcUrl);
+    expect(after.tokenAddress).not.toBe('0x000000000000000000000000000000000000dEaD');
+    expect(after.tokenAddress).not.toBe(before.tokenAddress);
+    expect(await provider.getCode(after.tokenAddress)).not.toBe('0x');
+  });
+});
