@@ -1,4 +1,4 @@
-import { Info, RefreshCw, ShoppingCart, Wallet } from 'lucide-react';
+import { Info, RefreshCw, Wallet } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
@@ -10,6 +10,7 @@ import { formatPogAmount } from '../../../lib/format-pog-price';
 import { useCart } from '../api/get-cart';
 import { payPrecheck } from '../lib/pay-precheck';
 import type { Cart } from '../types';
+import { CartEmpty } from './cart-empty';
 import { CartLineItem } from './cart-line-item';
 
 /** Elements that open/close the drawer themselves (the header's cart button). */
@@ -186,13 +187,7 @@ function CartDrawerFooter({ cart, loading, wallet, onPay }: CartDrawerFooterProp
 
 function CartDrawerEmpty() {
   return (
-    <div className="grid justify-items-center gap-3 py-12 text-center">
-      <span className="flex size-16 items-center justify-center rounded-full bg-brand-soft text-brand">
-        <ShoppingCart aria-hidden className="size-8" />
-      </span>
-      <p className="font-semibold" data-testid="cart-empty">
-        Your cart is empty
-      </p>
+    <CartEmpty className="py-12">
       <SheetClose asChild>
         <Link
           to="/"
@@ -201,7 +196,7 @@ function CartDrawerEmpty() {
           Continue shopping
         </Link>
       </SheetClose>
-    </div>
+    </CartEmpty>
   );
 }
 

@@ -1,4 +1,4 @@
-import { ArrowLeft, CreditCard, RefreshCw, ShoppingCart, TriangleAlert } from 'lucide-react';
+import { ArrowLeft, CreditCard, RefreshCw, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -6,6 +6,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCart } from '../api/get-cart';
+import { CartEmpty } from '../components/cart-empty';
 import { CartLineItem } from '../components/cart-line-item';
 import { openCart } from '../lib/cart-events';
 import type { Cart } from '../types';
@@ -106,19 +107,15 @@ function CartPageContent({ cart }: { cart: Cart }) {
 
 function CartPageEmpty() {
   return (
-    <Card className="mx-auto grid w-full max-w-md justify-items-center gap-3 p-8 text-center">
-      <span className="flex size-16 items-center justify-center rounded-full bg-brand-soft text-brand">
-        <ShoppingCart aria-hidden className="size-8" />
-      </span>
-      <p className="text-lg font-bold" data-testid="cart-empty">
-        Your cart is empty
-      </p>
-      <Link
-        to="/"
-        className="inline-flex h-11 items-center rounded-full bg-brand px-5 font-semibold text-brand-foreground hover:bg-brand-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
-      >
-        Continue shopping
-      </Link>
+    <Card className="mx-auto w-full max-w-md p-8">
+      <CartEmpty titleClassName="text-lg font-bold">
+        <Link
+          to="/"
+          className="inline-flex h-11 items-center rounded-full bg-brand px-5 font-semibold text-brand-foreground hover:bg-brand-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+        >
+          Continue shopping
+        </Link>
+      </CartEmpty>
     </Card>
   );
 }
