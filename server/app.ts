@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
-  app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? session(ctx, next) : next()));
+  app.use(session);
   const routers = [api, catalogueRoutes(catalogue), cartRoutes(carts)];
   // Never with a real chain: the Demo Wallet exists only beside the embedded dev chain.
   if (deps.demoWallet && config.chain.kind === 'local') routers.push(demoWalletRoutes(deps.demoWallet));

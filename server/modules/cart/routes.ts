@@ -14,7 +14,7 @@ export function cartRoutes(carts: CartService): Router {
   });
 
   router.get('/', async (ctx) => {
-    ctx.body = await carts.get(ctx.state.session.id);
+    ctx.body = await carts.get(await ctx.state.session.id());
   });
 
   router.post('/add', async (ctx) => {
@@ -23,7 +23,7 @@ export function cartRoutes(carts: CartService): Router {
   });
 
   router.delete('/:itemId', async (ctx) => {
-    ctx.body = await carts.remove(ctx.state.session.id, ctx.params.itemId);
+    ctx.body = await carts.remove(await ctx.state.session.id(), ctx.params.itemId);
   });
 
   return router;

@@ -10,7 +10,7 @@ import { CartErrorCode } from '../../../common/errors';
 import { formatUnits, normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import type { CatalogueService, ListedVariant } from '../catalogue';
+import type { CatalogueService, ListedVariant, ProductListSnapshot } from '../catalogue';
 
 export const SOLD_OUT_MESSAGE = 'This item is sold out';
 export const UNAVAILABLE_MESSAGE = 'This item is no longer available';
@@ -40,7 +40,10 @@ export class CartService {
   ) {}
 
   async get(sessionId: string | null): Promise<Cart> {
-    if (!sessionId) return EMPTY_CART;
+    return sessionId ? this.read(sessionId, await this.catalogue.list()) : EMPTY_CART;
+  }
+
+  private async read(sessionId: string, snapshot: ProductListSnapshot): Promise<Cart> {
     const rows: LineRow[] = await this.db('cart_items as ci')
       .join('variants as v', 'v.shopify_id', 'ci.variant_id')
       .join('products as p', 'p.id', 'v.product_id')
@@ -59,7 +62,6 @@ export class CartService {
         'p.custom_title',
         'p.featured_image_url',
       );
-    const snapshot = await this.catalogue.list();
     let total = 0n;
     const items = rows.map((row) => {
       const item = toCartItem(row, snapshot.variantsById.get(row.variant_id));
@@ -74,7 +76,8 @@ export class CartService {
    * the variant must be for sale, not sold out, and the merged quantity within known stock and 10.
    */
   async add(ensureSession: () => Promise<string>, variantId: string, quantity: number): Promise<Cart> {
-    const listed = await this.catalogue.findListedVariant(variantId);
+    const snapshot = await this.catalogue.list();
+    const listed = snapshot.variantsById.get(variantId);
     if (!listed) throw new AppError(404, CartErrorCode.variantNotFound, `There is no item ${variantId} for sale. Refresh the shop and try again.`);
     const { variant } = listed;
     if (variant.isSoldOut) throw new AppError(409, CartErrorCode.variantSoldOut, SOLD_OUT_MESSAGE);
@@ -102,7 +105,7 @@ export class CartService {
         await trx('cart_items').insert({ id: randomUUID(), session_id: sessionId, variant_id: variantId, quantity });
       }
     });
-    return this.get(sessionId);
+    return this.read(sessionId, snapshot);
   }
 
   async remove(sessionId: string | null, itemId: string): Promise<Cart> {

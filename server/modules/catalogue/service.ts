@@ -69,11 +69,6 @@ export class CatalogueService {
     return product;
   }
 
-  /** A variant shoppers can buy right now (listed, active, priced), with its product. */
-  async findListedVariant(variantId: string): Promise<ListedVariant | undefined> {
-    return (await this.list()).variantsById.get(variantId);
-  }
-
   /** Runs one sync at a time per process; the database lock covers other processes. */
   sync(): Promise<SyncResult> {
     if (this.running) return Promise.reject(new SyncInProgressError());

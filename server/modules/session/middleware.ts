@@ -4,8 +4,8 @@ import type { SessionService } from './service';
 export const SESSION_COOKIE = 'pogs_session';
 
 export interface SessionState {
-  /** The shopper's session id, or null when they have none (yet). */
-  id: string | null;
+  /** The shopper's session id, or null when they have none (yet). Looked up once, on first use. */
+  id(): Promise<string | null>;
   /** The session id, creating the session and its cookie when there is none. */
   ensure(): Promise<string>;
 }
@@ -17,22 +17,28 @@ declare module 'koa' {
 }
 
 /**
- * Resolves the session cookie lazily and creates a session only when a request needs one
- * (adding to the cart), so browsing never writes to the database.
+ * Resolves the session cookie lazily (only routes that need the shopper's session pay for the
+ * lookup, not the catalogue) and creates a session only when a request needs one (adding to the
+ * cart), so browsing never writes to the database.
  */
 export function sessionMiddleware(sessions: SessionService, opts: { secure: boolean }): Middleware {
   return async (ctx, next) => {
-    const token = ctx.cookies.get(SESSION_COOKIE);
-    let id = token ? await sessions.resolve(token) : null;
-    if (token && !id) ctx.cookies.set(SESSION_COOKIE, null); // stale cookie: drop it
+    let resolved: Promise<string | null> | undefined;
+    const id = () =>
+      (resolved ??= (async () => {
+        const token = ctx.cookies.get(SESSION_COOKIE);
+        if (!token) return null;
+        const found = await sessions.resolve(token);
+        if (!found) ctx.cookies.set(SESSION_COOKIE, null); // stale cookie: drop it
+        return found;
+      })());
     ctx.state.session = {
-      get id() {
-        return id;
-      },
+      id,
       async ensure() {
-        if (id) return id;
+        const existing = await id();
+        if (existing) return existing;
         const created = await sessions.create();
-        id = created.id;
+        resolved = Promise.resolve(created.id);
         // Behind a TLS-terminating proxy Koa may not see https itself; production cookies are
         // Secure regardless.
         if (opts.secure) ctx.cookies.secure = true;
@@ -44,7 +50,7 @@ export function sessionMiddleware(sessions: SessionService, opts: { secure: bool
           expires: created.expiresAt,
           overwrite: true,
         });
-        return id;
+        return created.id;
       },
     };
     await next();
