@@ -1,18 +1,12 @@
-import {
-  buildSchema,
-  GraphQLError,
-  isAbstractType,
-  isObjectType,
-  type GraphQLFieldResolver,
-  type GraphQLSchema,
-  type GraphQLTypeResolver,
-} from 'graphql';
+import { buildSchema, isAbstractType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema, type GraphQLTypeResolver } from 'graphql';
 import { ADMIN_SCHEMA_SDL } from './admin-schema';
 import { paginate, type ConnectionArgs, type SortValue } from './connection';
-import type { EmulatorImage, EmulatorProduct, EmulatorState, EmulatorVariant } from './emulator-state';
-import { parseGid, toGid } from './gid';
+import type { EmulatorImage, EmulatorProduct, EmulatorState } from './emulator-state';
+import { toGid } from './gid';
 import { htmlToPlainText } from './html-text';
+import { lookupOrderNode, orderFieldResolvers, type OrderContext } from './order-resolvers';
 import { matchesProductQuery, parseProductQuery } from './product-search';
+import { requireGid, variantRefs, type Resolver, type VariantRef } from './resolver-kit';
 
 export const EMULATOR_SHOP = {
   id: '548380009',
@@ -21,32 +15,22 @@ export const EMULATOR_SHOP = {
   currencyCode: 'USD',
 } as const;
 
-export interface AdminContext {
+export interface AdminContext extends OrderContext {
   state: EmulatorState;
+  /** Numeric id of the shop (Shop.id, invoice URLs). */
+  shopId: string;
   /** Absolute URL under which the emulator serves a generated product image. */
   imageUrl(product: EmulatorProduct, position: number): string;
 }
 
-// Variants and media need their product (URLs, displayName, `product` field), so resolvers pass
-// these small refs around instead of the bare state records. `__typename` lets graphql-js'
-// default type resolver pick the concrete type for the Node/Media interfaces.
-interface VariantRef {
-  __typename: 'ProductVariant';
-  product: EmulatorProduct;
-  variant: EmulatorVariant;
-  position: number;
-}
+// Media need their product (URLs), so resolvers pass this small ref around instead of the bare
+// state record; `__typename` picks the concrete type for the Node/Media interfaces.
 interface MediaRef {
   __typename: 'MediaImage';
   product: EmulatorProduct;
   image: EmulatorImage;
   position: number;
 }
-
-type Resolver<TParent = unknown, TArgs = Record<string, unknown>> = GraphQLFieldResolver<TParent, AdminContext, TArgs>;
-
-const variantRefs = (product: EmulatorProduct): VariantRef[] =>
-  product.variants.map((variant, i) => ({ __typename: 'ProductVariant', product, variant, position: i + 1 }));
 
 const mediaRefs = (product: EmulatorProduct): MediaRef[] =>
   product.images.map((image, i) => ({ __typename: 'MediaImage', product, image, position: i + 1 }));
@@ -63,16 +47,8 @@ function imageObject(ctx: AdminContext, product: EmulatorProduct, position: numb
   };
 }
 
-/** Malformed ids are an error in Shopify; a well-formed id of another type or unknown id is null. */
-function requireGid(id: string): { type: string; legacyId: string } {
-  const gid = parseGid(id);
-  if (!gid) {
-    throw new GraphQLError(`Invalid global id '${id}'`, { extensions: { code: 'argumentLiteralsIncompatible', typeName: 'CoercionError' } });
-  }
-  return gid;
-}
-
-function lookupNode(state: EmulatorState, id: string): unknown {
+function lookupNode(ctx: AdminContext, id: string): unknown {
+  const { state } = ctx;
   const gid = requireGid(id);
   if (gid.type === 'Product') return state.getProduct(gid.legacyId) ?? null;
   if (gid.type === 'ProductVariant') {
@@ -83,7 +59,7 @@ function lookupNode(state: EmulatorState, id: string): unknown {
     const hit = state.findImage(gid.legacyId);
     return hit ? { __typename: 'MediaImage', product: hit.product, image: hit.image, position: hit.position } : null;
   }
-  return null;
+  return lookupOrderNode(ctx, gid);
 }
 
 const totalInventory = (p: EmulatorProduct) => p.variants.reduce((n, v) => n + v.inventoryQuantity, 0);
@@ -114,16 +90,16 @@ export const fieldResolvers: Record<string, Record<string, Resolver<never, never
       return gid.type === 'Product' ? (ctx.state.getProduct(gid.legacyId) ?? null) : null;
     }) as Resolver<unknown, { id: string }>,
     productVariant: ((_root, { id }, ctx) => {
-      const node = lookupNode(ctx.state, id) as { __typename?: string } | null;
+      const node = lookupNode(ctx, id) as { __typename?: string } | null;
       return node?.__typename === 'ProductVariant' ? node : null;
     }) as Resolver<unknown, { id: string }>,
     productsCount: ((_root, { query }, ctx) => ({ count: filterProducts(ctx.state, query).length, precision: 'EXACT' })) as Resolver<
       unknown,
       { query?: string | null }
     >,
-    node: ((_root, { id }, ctx) => lookupNode(ctx.state, id)) as Resolver<unknown, { id: string }>,
-    nodes: ((_root, { ids }, ctx) => ids.map((id) => lookupNode(ctx.state, id))) as Resolver<unknown, { ids: string[] }>,
-    shop: (() => ({ __typename: 'Shop', ...EMULATOR_SHOP, id: toGid('Shop', EMULATOR_SHOP.id) })) as Resolver,
+    node: ((_root, { id }, ctx) => lookupNode(ctx, id)) as Resolver<unknown, { id: string }>,
+    nodes: ((_root, { ids }, ctx) => ids.map((id) => lookupNode(ctx, id))) as Resolver<unknown, { ids: string[] }>,
+    shop: ((_root, _args, ctx) => ({ __typename: 'Shop', ...EMULATOR_SHOP, id: toGid('Shop', ctx.shopId) })) as Resolver,
   },
 
   Product: {
@@ -196,13 +172,15 @@ const byTypename: GraphQLTypeResolver<unknown, AdminContext> = (value) =>
 
 export function createAdminSchema(): GraphQLSchema {
   const schema = buildSchema(ADMIN_SCHEMA_SDL);
-  for (const [typeName, fields] of Object.entries(fieldResolvers)) {
-    const type = schema.getType(typeName);
-    if (!isObjectType(type)) throw new Error(`Resolvers given for unknown object type ${typeName}`);
-    const defs = type.getFields();
-    for (const [fieldName, resolve] of Object.entries(fields)) {
-      if (!defs[fieldName]) throw new Error(`Resolver given for unknown field ${typeName}.${fieldName}`);
-      defs[fieldName].resolve = resolve as GraphQLFieldResolver<unknown, AdminContext>;
+  for (const resolvers of [fieldResolvers, orderFieldResolvers]) {
+    for (const [typeName, fields] of Object.entries(resolvers)) {
+      const type = schema.getType(typeName);
+      if (!isObjectType(type)) throw new Error(`Resolvers given for unknown object type ${typeName}`);
+      const defs = type.getFields();
+      for (const [fieldName, resolve] of Object.entries(fields)) {
+        if (!defs[fieldName]) throw new Error(`Resolver given for unknown field ${typeName}.${fieldName}`);
+        defs[fieldName].resolve = resolve as GraphQLFieldResolver<unknown, AdminContext>;
+      }
     }
   }
   for (const type of Object.values(schema.getTypeMap())) {

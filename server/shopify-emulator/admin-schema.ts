@@ -1,6 +1,9 @@
+import { ORDER_SCHEMA_SDL } from './order-schema';
+
 // Hand-written subset of Shopify's Admin GraphQL schema (names and nullability follow the
 // 2026-07 reference). graphql-js validates against it, so a field Shopify lacks fails here too.
-// Extend by adding types/fields here and their resolvers in admin-resolvers.ts.
+// Extend by adding types/fields here and their resolvers in admin-resolvers.ts; the order side
+// lives in order-schema.ts and order-resolvers.ts.
 
 export const ADMIN_SCHEMA_SDL = /* GraphQL */ `
   scalar DateTime
@@ -232,4 +235,6 @@ export const ADMIN_SCHEMA_SDL = /* GraphQL */ `
     cursor: String!
     node: Media!
   }
+
+  ${ORDER_SCHEMA_SDL}
 `;

@@ -1,8 +1,13 @@
 import { bodyParser } from '@koa/bodyparser';
 import { Router, type RouterContext } from '@koa/router';
 import { z } from 'zod';
+import { isCountryCode } from './countries';
 import type { EmulatorProductInput } from './emulator-state';
+import { toGid } from './gid';
 import type { EmulatorRuntime } from './graphql-endpoint';
+import type { ShopifyEmulator } from './index';
+import { formatDecimal } from './money';
+import { displayFulfillmentStatus, OrderStateError, totalsOf, type EmulatorAddressInput, type EmulatorDraftOrder, type EmulatorOrder } from './order-state';
 
 // Test/dev-only controls, mounted under /__emulator. Inputs are validated strictly so a typo in a
 // test fixture fails loudly instead of silently producing a default.
@@ -58,6 +63,24 @@ const failInput = z.strictObject({
   retryAfter: z.number().min(0).optional(),
 });
 
+const addressInput = z.strictObject({
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  company: z.string().optional(),
+  address1: z.string().optional(),
+  address2: z.string().optional(),
+  city: z.string().optional(),
+  province: z.string().optional(),
+  provinceCode: z.string().optional(),
+  zip: z.string().optional(),
+  countryCode: z.string().refine(isCountryCode, 'ISO 3166 alpha-2 country code such as "US"').optional(),
+  phone: z.string().optional(),
+}) satisfies z.ZodType<EmulatorAddressInput>;
+const completeInput = z.strictObject({ email: z.email().optional(), shippingAddress: addressInput.optional() });
+const fulfillInput = z.strictObject({
+  tracking: z.strictObject({ company: z.string().nullable().optional(), number: z.string().nullable().optional(), url: z.url().nullable().optional() }).optional(),
+});
+
 function parseOr400<T>(ctx: RouterContext, schema: z.ZodType<T>): T | undefined {
   const parsed = schema.safeParse(ctx.request.body ?? {});
   if (parsed.success) return parsed.data;
@@ -66,9 +89,93 @@ function parseOr400<T>(ctx: RouterContext, schema: z.ZodType<T>): T | undefined 
   return undefined;
 }
 
-export function controlRoutes(rt: EmulatorRuntime, emulator: { reset(): void }): Router {
+type ControlledEmulator = Pick<ShopifyEmulator, 'reset' | 'completeDraftOrder' | 'fulfillOrder' | 'redeliver'>;
+
+/** Runs a state change, answering 404/409 for an unknown id or a wrong state. */
+function guarded(ctx: RouterContext, change: () => unknown): void {
+  try {
+    ctx.body = change();
+  } catch (err) {
+    if (!(err instanceof OrderStateError)) throw err;
+    ctx.status = err.status;
+    ctx.body = { error: err.message };
+  }
+}
+
+export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator): Router {
   const router = new Router({ prefix: '/__emulator' });
   router.use(bodyParser({ onError: (_err, ctx) => ctx.throw(400, 'Body must be JSON') }));
+  const { orders, webhooks } = rt.adminContext;
+
+  // Summaries in the Admin API's vocabulary (gids, statuses), for tests and for a look by hand.
+  const draftSummary = (d: EmulatorDraftOrder) => ({
+    id: toGid('DraftOrder', d.legacyId),
+    name: d.name,
+    status: d.status,
+    invoiceUrl: rt.adminContext.invoiceUrl(d),
+    email: d.email,
+    note: d.note,
+    tags: d.tags,
+    customAttributes: d.customAttributes,
+    totalPrice: formatDecimal(totalsOf(d).totalCents),
+    shippingAddress: d.shippingAddress,
+    orderId: d.orderLegacyId ? toGid('Order', d.orderLegacyId) : null,
+    createdAt: d.createdAt,
+    completedAt: d.completedAt,
+  });
+  const orderSummary = (o: EmulatorOrder) => ({
+    id: toGid('Order', o.legacyId),
+    name: o.name,
+    draftOrderId: toGid('DraftOrder', o.draftOrderLegacyId),
+    email: o.email,
+    note: o.note,
+    tags: o.tags,
+    customAttributes: o.customAttributes,
+    displayFinancialStatus: o.financialStatus,
+    displayFulfillmentStatus: displayFulfillmentStatus(o),
+    shippingAddress: o.shippingAddress,
+    fulfillments: o.fulfillments.map((f) => ({ id: toGid('Fulfillment', f.legacyId), status: f.status, tracking: f.tracking, createdAt: f.createdAt })),
+    createdAt: o.createdAt,
+  });
+
+  router.get('/draft-orders', (ctx) => {
+    ctx.body = { draftOrders: orders.listDraftOrders().map(draftSummary) };
+  });
+
+  // What submitting the hosted invoice form does, without the form.
+  router.post('/draft-orders/:id/complete', (ctx) => {
+    const input = parseOr400(ctx, completeInput);
+    if (!input) return;
+    guarded(ctx, () => {
+      const { draftOrder, order } = emulator.completeDraftOrder(ctx.params.id ?? '', input.shippingAddress, input.email);
+      return { draftOrder: draftSummary(draftOrder), order: orderSummary(order) };
+    });
+  });
+
+  router.get('/orders', (ctx) => {
+    ctx.body = { orders: orders.listOrders().map(orderSummary) };
+  });
+
+  router.post('/orders/:id/fulfill', (ctx) => {
+    const input = parseOr400(ctx, fulfillInput);
+    if (!input) return;
+    const tracking = input.tracking ? { company: input.tracking.company ?? null, number: input.tracking.number ?? null, url: input.tracking.url ?? null } : undefined;
+    guarded(ctx, () => ({ order: orderSummary(emulator.fulfillOrder(ctx.params.id ?? '', tracking).order) }));
+  });
+
+  router.get('/webhooks', (ctx) => {
+    ctx.body = { subscriptions: webhooks.listSubscriptions(), deliveries: webhooks.deliveries };
+  });
+
+  router.post('/webhooks/:webhookId/redeliver', (ctx) => {
+    const id = ctx.params.webhookId ?? '';
+    if (!webhooks.deliveries.some((d) => d.webhookId === id)) {
+      ctx.status = 404;
+      ctx.body = { error: `No webhook delivery ${id}` };
+      return;
+    }
+    ctx.body = { delivery: emulator.redeliver(id) };
+  });
 
   router.get('/products', (ctx) => {
     ctx.body = { products: rt.state.listProducts() };

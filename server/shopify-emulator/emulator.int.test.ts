@@ -1,11 +1,21 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdminApiClient, type ClientResponse } from '@shopify/admin-api-client';
+import Koa from 'koa';
+import mount from 'koa-mount';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from './index';
-import { CATALOGUE_PAGE_QUERY, PRODUCT_VARIANTS_PAGE_QUERY } from './reference-queries';
+import {
+  CATALOGUE_PAGE_QUERY,
+  DRAFT_ORDER_CREATE_MUTATION,
+  DRAFT_ORDER_STATUS_QUERY,
+  PRODUCT_VARIANTS_PAGE_QUERY,
+  WEBHOOK_SUBSCRIPTION_CREATE_MUTATION,
+} from './reference-queries';
 
 const TOKEN = 'shpat_emulator_test';
+const SECRET = 'shpss_emulator_test_secret';
 
 interface Running {
   origin: string;
@@ -14,14 +24,15 @@ interface Running {
   close: () => Promise<void>;
 }
 
-// The public origin must be known before the emulator is built (image URLs use it), so the HTTP
-// server is bound to an ephemeral port first and the Koa app attached afterwards.
-async function startEmulator(extra: Partial<ShopifyEmulatorOptions> = {}): Promise<Running> {
+// The public origin must be known before the emulator is built (image and invoice URLs use it),
+// so the HTTP server is bound to an ephemeral port first and the Koa app attached afterwards.
+// With `mountPath` the emulator sits under that prefix, as in the app (/shopify-emulator).
+async function startEmulator(extra: Partial<ShopifyEmulatorOptions> = {}, mountPath = ''): Promise<Running> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const emulator = createShopifyEmulator({ publicOrigin: origin, accessToken: TOKEN, clientSecret: 'shh', ...extra });
-  server.on('request', emulator.app.callback());
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}${mountPath}`;
+  const emulator = createShopifyEmulator({ publicOrigin: origin, accessToken: TOKEN, clientSecret: SECRET, ...extra });
+  server.on('request', (mountPath ? new Koa().use(mount(mountPath, emulator.app)) : emulator.app).callback());
   const client = (token = TOKEN) =>
     createAdminApiClient({
       storeDomain: 'demo-shop.myshopify.com',
@@ -369,6 +380,547 @@ describe('Shopify emulator leaky bucket over HTTP', () => {
     try {
       const { data } = await run.client().request('{ products(first: 5) { nodes { id } pageInfo { hasNextPage endCursor } } }');
       expect(data.products).toEqual({ nodes: [], pageInfo: { hasNextPage: false, endCursor: null } });
+    } finally {
+      await run.close();
+    }
+  });
+});
+
+interface ReceivedWebhook {
+  headers: http.IncomingHttpHeaders;
+  rawBody: Buffer;
+}
+
+interface Receiver {
+  url: string;
+  received: ReceivedWebhook[];
+  /** The next n requests are answered with HTTP 500. */
+  failNext: { count: number };
+  close: () => Promise<void>;
+}
+
+// A stand-in for the app's webhook endpoint: keeps the raw bytes, as an HMAC check must.
+async function startReceiver(): Promise<Receiver> {
+  const received: ReceivedWebhook[] = [];
+  const failNext = { count: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, rawBody: Buffer.concat(chunks) });
+      const fail = failNext.count > 0;
+      if (fail) failNext.count -= 1;
+      res.statusCode = fail ? 500 : 200;
+      res.end(fail ? 'boom' : 'ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/shopify`,
+    received,
+    failNext,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The contract's §5.3 verifier, verbatim in spirit: HMAC over the raw bytes, constant-time compare. */
+function verifyShopifyWebhook(rawBody: Buffer, hmacHeader: string | undefined, secret: string): boolean {
+  if (!hmacHeader || rawBody.length === 0) return false;
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  const got = Buffer.from(hmacHeader, 'base64');
+  return got.length === expected.length && timingSafeEqual(got, expected);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+interface DraftCreated {
+  draftOrderCreate: {
+    draftOrder: { id: string; legacyResourceId: string; name: string; status: string; invoiceUrl: string; totalPriceSet: { shopMoney: { amount: string; currencyCode: string } } } | null;
+    userErrors: Array<{ field: string[] | null; message: string }>;
+  };
+}
+
+const CHECKOUT_FORM = {
+  email: 'buyer@example.com',
+  firstName: 'Priya',
+  lastName: 'Ahir',
+  address1: 'D 10 Sterling Oasis',
+  address2: '',
+  city: 'Bhopal',
+  zip: '462026',
+  country: 'IN',
+};
+
+const ADDRESS = { firstName: 'Priya', lastName: 'Ahir', address1: 'D 10 Sterling Oasis', city: 'Bhopal', zip: '462026', countryCode: 'IN' };
+
+describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () => {
+  let run: Running;
+  let receiver: Receiver;
+  const clock = Date.parse('2026-11-01T00:00:00Z');
+
+  beforeAll(async () => {
+    run = await startEmulator({ now: () => clock, webhookRetryDelaysMs: [5, 5, 5] });
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await run.close();
+    await receiver.close();
+  });
+  beforeEach(() => {
+    run.emulator.reset();
+    receiver.received.length = 0;
+    receiver.failNext.count = 0;
+  });
+
+  const variantGid = (handle: string, index = 0) => gid('ProductVariant', run.emulator.state.getProductByHandle(handle)!.variants[index].legacyId);
+
+  // The contract's §4.1 variables: a paid-in-crypto order, free to the shopper.
+  const paidInput = (payref = 'pay_01JABCDEF') => ({
+    email: 'buyer@example.com',
+    note: `Prepaid in POG. payment_ref=${payref}`,
+    tags: ['crypto-paid', `payref-${payref}`],
+    customAttributes: [
+      { key: 'payment_ref', value: payref },
+      { key: 'chain_tx', value: '0x5f2c0000e91a' },
+    ],
+    lineItems: [
+      { variantId: variantGid('classic-hoodie'), quantity: 1 },
+      { variantId: variantGid('classic-hoodie', 2), quantity: 2 },
+    ],
+    appliedDiscount: { title: 'Paid with POG', description: 'Prepaid off-platform', value: 100.0, valueType: 'PERCENTAGE' },
+    taxExempt: true,
+    shippingLine: { title: 'Free shipping', price: 0 },
+    reserveInventoryUntil: '2026-11-02T12:00:00Z',
+  });
+
+  const createDraft = async (input: Record<string, unknown> = paidInput()) => {
+    const res: ClientResponse<DraftCreated> = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, { variables: { input } });
+    expect(res.errors).toBeUndefined();
+    return res;
+  };
+
+  const subscribe = async (topic: string, uri = receiver.url) =>
+    run.client().request(WEBHOOK_SUBSCRIPTION_CREATE_MUTATION, { variables: { topic, webhookSubscription: { uri, format: 'JSON' } } });
+
+  const submitInvoice = (url: string, form: Record<string, string>) =>
+    fetch(url, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' });
+
+  const received = (topic: string) => receiver.received.filter((r) => r.headers['x-shopify-topic'] === topic);
+  const json = (r: ReceivedWebhook) => JSON.parse(r.rawBody.toString('utf8')) as Record<string, unknown>;
+
+  it('creates the contract’s draft order: 100% discount and $0 shipping make a "0.0" total', async () => {
+    const { data, extensions } = await createDraft();
+    const { draftOrder, userErrors } = data!.draftOrderCreate;
+    expect(userErrors).toEqual([]);
+    expect(draftOrder).toMatchObject({
+      id: expect.stringMatching(/^gid:\/\/shopify\/DraftOrder\/\d+$/),
+      name: '#D1',
+      status: 'OPEN',
+      createdAt: '2026-11-01T00:00:00Z',
+      totalPriceSet: { shopMoney: { amount: '0.0', currencyCode: 'USD' } },
+      customAttributes: [
+        { key: 'payment_ref', value: 'pay_01JABCDEF' },
+        { key: 'chain_tx', value: '0x5f2c0000e91a' },
+      ],
+      tags: ['crypto-paid', 'payref-pay_01JABCDEF'],
+    });
+    expect(draftOrder!.id).toBe(gid('DraftOrder', draftOrder!.legacyResourceId));
+    expect(draftOrder!.invoiceUrl).toMatch(new RegExp(`^${run.origin}/548380009/invoices/[0-9a-f]{32}$`));
+    expect(extensions?.cost).toMatchObject({ requestedQueryCost: 10, actualQueryCost: 10 });
+
+    // Read back with the catalogue prices: 64.99 + 2 × 64.99 before the discount.
+    const { data: read } = await run.client().request(
+      `query ($id: ID!) { draftOrder(id: $id) { note2 taxExempt subtotalPriceSet { shopMoney { amount } } totalDiscountsSet { shopMoney { amount } }
+        appliedDiscount { title value valueType } shippingLine { title } lineItems(first: 5) { nodes { title quantity variant { id } } } order { id } } }`,
+      { variables: { id: draftOrder!.id } },
+    );
+    expect(read.draftOrder).toEqual({
+      note2: 'Prepaid in POG. payment_ref=pay_01JABCDEF',
+      taxExempt: true,
+      subtotalPriceSet: { shopMoney: { amount: '0.0' } },
+      totalDiscountsSet: { shopMoney: { amount: '194.97' } },
+      appliedDiscount: { title: 'Paid with POG', value: 100, valueType: 'PERCENTAGE' },
+      shippingLine: { title: 'Free shipping' },
+      lineItems: {
+        nodes: [
+          { title: 'Classic Hoodie', quantity: 1, variant: { id: variantGid('classic-hoodie') } },
+          { title: 'Classic Hoodie', quantity: 2, variant: { id: variantGid('classic-hoodie', 2) } },
+        ],
+      },
+      order: null,
+    });
+
+    // Without the discount the catalogue price and the shipping line add up.
+    const priced = await createDraft({ lineItems: [{ variantId: variantGid('classic-hoodie'), quantity: 2 }], shippingLine: { title: 'Standard', priceWithCurrency: { amount: '4.50', currencyCode: 'USD' } } });
+    expect(priced.data!.draftOrderCreate.draftOrder!.totalPriceSet.shopMoney.amount).toBe('134.48');
+  });
+
+  it('answers Shopify’s userErrors for bad input and creates nothing', async () => {
+    const errorsFor = async (input: Record<string, unknown>) => (await createDraft(input)).data!.draftOrderCreate;
+    expect(await errorsFor({ lineItems: [{ variantId: 'gid://shopify/ProductVariant/999999', quantity: 1 }] })).toEqual({
+      draftOrder: null,
+      userErrors: [{ field: null, message: 'Product with ID 999999 is no longer available.' }],
+    });
+    expect((await errorsFor({ lineItems: [{ variantId: variantGid('classic-hoodie'), quantity: 0 }] })).userErrors).toEqual([
+      { field: ['lineItems', '0', 'quantity'], message: 'Quantity must be greater than or equal to 1' },
+    ]);
+    expect((await errorsFor({ lineItems: [] })).userErrors).toEqual([{ field: null, message: 'Add at least 1 product' }]);
+    expect((await errorsFor({ ...paidInput(), email: 'not-an-email' })).userErrors).toEqual([{ field: ['email'], message: 'Email is invalid' }]);
+    expect(run.emulator.orders.listDraftOrders()).toEqual([]);
+
+    // Over 499 lines Shopify refuses the request itself: a top-level error and no data.
+    const tooMany = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, {
+      variables: { input: { lineItems: Array.from({ length: 500 }, () => ({ variantId: variantGid('classic-hoodie'), quantity: 1 })) } },
+    });
+    expect(tooMany.data).toBeUndefined();
+    expect(tooMany.errors?.graphQLErrors).toEqual([
+      {
+        message: 'The input array size of 500 is greater than the maximum allowed of 499.',
+        locations: [{ line: 3, column: 5 }],
+        path: ['draftOrderCreate', 'input', 'lineItems'],
+        extensions: { code: 'MAX_INPUT_SIZE_EXCEEDED' },
+      },
+    ]);
+    expect(tooMany.extensions?.cost).toMatchObject({ requestedQueryCost: 10, actualQueryCost: null });
+    expect(run.emulator.orders.listDraftOrders()).toEqual([]);
+  });
+
+  it('finds a draft by its payment-reference tag and by status', async () => {
+    await createDraft(paidInput('pay_A'));
+    const b = (await createDraft(paidInput('pay_B'))).data!.draftOrderCreate.draftOrder!;
+    const { data } = await run.client().request('query ($q: String) { draftOrders(first: 1, query: $q) { nodes { id name tags } } draftOrdersCount(query: $q) { count } }', {
+      variables: { q: 'tag:payref-pay_B' },
+    });
+    expect(data.draftOrders.nodes).toEqual([{ id: b.id, name: '#D2', tags: ['crypto-paid', 'payref-pay_B'] }]);
+    expect(data.draftOrdersCount.count).toBe(1);
+    const open = await run.client().request('{ draftOrders(first: 10, query: "status:open") { edges { node { name } } } }');
+    expect(open.data.draftOrders.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual(['#D1', '#D2']);
+    const none = await run.client().request('{ draftOrders(first: 10, query: "tag:payref-pay_C") { nodes { id } } }');
+    expect(none.data.draftOrders.nodes).toEqual([]);
+  });
+
+  it('subscribes to webhooks, lists them and refuses the same address twice for a topic', async () => {
+    const first = await subscribe('ORDERS_CREATE');
+    expect(first.data.webhookSubscriptionCreate).toEqual({
+      webhookSubscription: { id: expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/), topic: 'ORDERS_CREATE', format: 'JSON', includeFields: [], uri: receiver.url },
+      userErrors: [],
+    });
+    expect((await subscribe('ORDERS_CREATE')).data.webhookSubscriptionCreate).toEqual({
+      webhookSubscription: null,
+      userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' }],
+    });
+    // The older `callbackUrl` spelling works too.
+    const legacy = await run.client().request(
+      'mutation ($url: URL!) { webhookSubscriptionCreate(topic: DRAFT_ORDERS_UPDATE, webhookSubscription: { callbackUrl: $url }) { webhookSubscription { uri } userErrors { message } } }',
+      { variables: { url: receiver.url } },
+    );
+    expect(legacy.data.webhookSubscriptionCreate).toEqual({ webhookSubscription: { uri: receiver.url }, userErrors: [] });
+    const blank = await subscribe('ORDERS_CREATE', '  ');
+    expect(blank.data.webhookSubscriptionCreate.userErrors).toEqual([{ field: ['webhookSubscription', 'callbackUrl'], message: "Address can't be blank" }]);
+
+    const list = await run.client().request('{ webhookSubscriptions(first: 10) { nodes { topic uri } } }');
+    expect(list.data.webhookSubscriptions.nodes).toEqual([
+      { topic: 'ORDERS_CREATE', uri: receiver.url },
+      { topic: 'DRAFT_ORDERS_UPDATE', uri: receiver.url },
+    ]);
+  });
+
+  it('completes the draft through the hosted invoice form and delivers signed webhooks', async () => {
+    await subscribe('DRAFT_ORDERS_UPDATE');
+    await subscribe('ORDERS_CREATE');
+    const draft = (await createDraft()).data!.draftOrderCreate.draftOrder!;
+
+    const opened = await fetch(draft.invoiceUrl);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toMatch(/^text\/html/);
+    const form = await opened.text();
+    expect(form).toContain('POGS Demo Store');
+    expect(form).toMatch(/<dt>Total<\/dt> <dd>\$0\.00<\/dd>/);
+    for (const name of ['email', 'firstName', 'lastName', 'address1', 'city', 'zip', 'country']) {
+      expect(form).toContain(`<label for="checkout-${name}">`);
+      expect(form).toMatch(new RegExp(`id="checkout-${name}" name="${name}"`));
+    }
+    expect(form).toContain('Complete order');
+    // Opening the invoice changes nothing.
+    const before = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
+    expect(before.data.draftOrder).toMatchObject({ status: 'OPEN', completedAt: null, order: null });
+
+    const submitted = await submitInvoice(draft.invoiceUrl, CHECKOUT_FORM);
+    expect(submitted.status).toBe(200);
+    expect(await submitted.text()).toContain('Thank you, your order #1001 is confirmed');
+
+    const after = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
+    const order = after.data.draftOrder.order;
+    expect(after.data.draftOrder).toMatchObject({ id: draft.id, status: 'COMPLETED', completedAt: '2026-11-01T00:00:00Z', invoiceUrl: draft.invoiceUrl });
+    expect(order).toEqual({
+      id: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/),
+      legacyResourceId: expect.stringMatching(/^\d+$/),
+      name: '#1001',
+      displayFinancialStatus: 'PAID',
+      displayFulfillmentStatus: 'UNFULFILLED',
+      shippingAddress: {
+        name: 'Priya Ahir',
+        address1: 'D 10 Sterling Oasis',
+        address2: null,
+        city: 'Bhopal',
+        province: null,
+        provinceCode: null,
+        zip: '462026',
+        country: 'India',
+        countryCodeV2: 'IN',
+        phone: null,
+      },
+      fulfillments: [],
+    });
+    // Reopening shows the order status, not the form.
+    const reopened = await (await fetch(draft.invoiceUrl)).text();
+    expect(reopened).toContain('Thank you, your order #1001 is confirmed');
+    expect(reopened).not.toContain('<form');
+
+    await run.emulator.webhooksIdle();
+    expect(receiver.received).toHaveLength(2);
+    const [update] = received('draft_orders/update');
+    const [created] = received('orders/create');
+    for (const hook of [update, created]) {
+      expect(verifyShopifyWebhook(hook.rawBody, hook.headers['x-shopify-hmac-sha256'] as string, SECRET)).toBe(true);
+      expect(verifyShopifyWebhook(hook.rawBody, hook.headers['x-shopify-hmac-sha256'] as string, 'another-secret')).toBe(false);
+      expect(hook.headers).toMatchObject({
+        'content-type': 'application/json',
+        'x-shopify-shop-domain': 'demo-shop.myshopify.com',
+        'x-shopify-api-version': '2026-07',
+        'x-shopify-webhook-id': expect.stringMatching(UUID),
+        'x-shopify-event-id': expect.stringMatching(UUID),
+        'x-shopify-triggered-at': expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      });
+    }
+    // One merchant action: one event id, a webhook id per delivery.
+    expect(update.headers['x-shopify-event-id']).toBe(created.headers['x-shopify-event-id']);
+    expect(update.headers['x-shopify-webhook-id']).not.toBe(created.headers['x-shopify-webhook-id']);
+
+    expect(json(update)).toMatchObject({
+      id: Number(draft.legacyResourceId),
+      admin_graphql_api_id: draft.id,
+      name: '#D1',
+      status: 'completed',
+      completed_at: '2026-11-01T00:00:00+00:00',
+      order_id: Number(order.legacyResourceId),
+      invoice_url: draft.invoiceUrl,
+      tags: 'crypto-paid, payref-pay_01JABCDEF',
+      note_attributes: [
+        { name: 'payment_ref', value: 'pay_01JABCDEF' },
+        { name: 'chain_tx', value: '0x5f2c0000e91a' },
+      ],
+      total_price: '0.00',
+      shipping_address: { first_name: 'Priya', last_name: 'Ahir', address1: 'D 10 Sterling Oasis', city: 'Bhopal', zip: '462026', country: 'India', country_code: 'IN' },
+      line_items: [
+        { variant_id: Number(variantGid('classic-hoodie').split('/').pop()), quantity: 1, title: 'Classic Hoodie', price: '64.99' },
+        { variant_id: Number(variantGid('classic-hoodie', 2).split('/').pop()), quantity: 2 },
+      ],
+    });
+    expect(json(created)).toMatchObject({
+      id: Number(order.legacyResourceId),
+      admin_graphql_api_id: order.id,
+      name: '#1001',
+      order_number: 1001,
+      email: 'buyer@example.com',
+      note: 'Prepaid in POG. payment_ref=pay_01JABCDEF',
+      note_attributes: [
+        { name: 'payment_ref', value: 'pay_01JABCDEF' },
+        { name: 'chain_tx', value: '0x5f2c0000e91a' },
+      ],
+      tags: 'crypto-paid, payref-pay_01JABCDEF',
+      source_name: 'shopify_draft_order',
+      financial_status: 'paid',
+      fulfillment_status: null,
+      total_price: '0.00',
+      created_at: '2026-11-01T00:00:00+00:00',
+      shipping_address: { name: 'Priya Ahir', country_code: 'IN' },
+      fulfillments: [],
+    });
+    expect((json(created).line_items as unknown[]).length).toBe(2);
+    expect(run.emulator.webhookDeliveries.map((d) => [d.topic, d.status, d.attempts, d.lastStatusCode])).toEqual([
+      ['draft_orders/update', 'delivered', 1, 200],
+      ['orders/create', 'delivered', 1, 200],
+    ]);
+
+    // A second submit (reload, double click) shows the same order and creates nothing.
+    const again = await submitInvoice(draft.invoiceUrl, CHECKOUT_FORM);
+    expect(await again.text()).toContain('#1001 is confirmed');
+    expect(run.emulator.orders.listOrders()).toHaveLength(1);
+  });
+
+  it('re-renders the form with 422 when a required field is missing, and changes nothing', async () => {
+    await subscribe('DRAFT_ORDERS_UPDATE');
+    const draft = (await createDraft()).data!.draftOrderCreate.draftOrder!;
+    const res = await submitInvoice(draft.invoiceUrl, { ...CHECKOUT_FORM, city: '', lastName: '  ' });
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('Enter a city');
+    expect(html).toContain('Enter a last name');
+    expect(html).toContain('value="D 10 Sterling Oasis"');
+    expect(html).toContain('Complete order');
+    const status = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
+    expect(status.data.draftOrder).toMatchObject({ status: 'OPEN', order: null });
+    await run.emulator.webhooksIdle();
+    expect(run.emulator.webhookDeliveries).toEqual([]);
+    expect(run.emulator.orders.listOrders()).toEqual([]);
+  });
+
+  it('serves 404 for an unknown invoice token', async () => {
+    const res = await fetch(`${run.origin}/548380009/invoices/${'0'.repeat(32)}`);
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain('This checkout link isn’t valid');
+    expect((await submitInvoice(`${run.origin}/548380009/invoices/nope`, CHECKOUT_FORM)).status).toBe(404);
+  });
+
+  it('fulfils an order through the control API and fires fulfillments/create and orders/fulfilled', async () => {
+    await subscribe('FULFILLMENTS_CREATE');
+    await subscribe('ORDERS_FULFILLED');
+    const draft = (await createDraft()).data!.draftOrderCreate.draftOrder!;
+    const { order } = run.emulator.completeDraftOrder(draft.id, ADDRESS);
+
+    const res = await fetch(`${run.origin}/__emulator/orders/${order.legacyId}/fulfill`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tracking: { company: 'UPS', number: '1Z827WK74630', url: 'https://www.ups.com/track?n=1Z827WK74630' } }),
+    });
+    expect(res.status).toBe(200);
+    const status = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
+    expect(status.data.draftOrder.order).toMatchObject({
+      displayFulfillmentStatus: 'FULFILLED',
+      fulfillments: [
+        {
+          id: expect.stringMatching(/^gid:\/\/shopify\/Fulfillment\/\d+$/),
+          status: 'SUCCESS',
+          trackingInfo: [{ company: 'UPS', number: '1Z827WK74630', url: 'https://www.ups.com/track?n=1Z827WK74630' }],
+        },
+      ],
+    });
+
+    await run.emulator.webhooksIdle();
+    const [fulfillment] = received('fulfillments/create');
+    const [fulfilled] = received('orders/fulfilled');
+    expect(json(fulfillment)).toMatchObject({ order_id: Number(order.legacyId), status: 'success', name: '#1001.1', tracking_number: '1Z827WK74630' });
+    expect(json(fulfilled)).toMatchObject({ id: Number(order.legacyId), fulfillment_status: 'fulfilled', fulfillments: [{ status: 'success' }] });
+    expect(fulfillment.headers['x-shopify-event-id']).toBe(fulfilled.headers['x-shopify-event-id']);
+
+    // By gid too; a second fulfilment is refused.
+    const twice = await fetch(`${run.origin}/__emulator/orders/${encodeURIComponent(gid('Order', order.legacyId))}/fulfill`, { method: 'POST' });
+    expect(twice.status).toBe(409);
+    expect((await fetch(`${run.origin}/__emulator/orders/123/fulfill`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('retries a delivery the receiver answered with 500, with the same id and body', async () => {
+    await subscribe('ORDERS_CREATE');
+    const draft = (await createDraft()).data!.draftOrderCreate.draftOrder!;
+    receiver.failNext.count = 1;
+    run.emulator.completeDraftOrder(draft.id, ADDRESS);
+    await run.emulator.webhooksIdle();
+    expect(receiver.received).toHaveLength(2);
+    const [failed, retried] = receiver.received;
+    expect(retried.rawBody.equals(failed.rawBody)).toBe(true);
+    expect(retried.headers['x-shopify-webhook-id']).toBe(failed.headers['x-shopify-webhook-id']);
+    expect(retried.headers['x-shopify-hmac-sha256']).toBe(failed.headers['x-shopify-hmac-sha256']);
+    expect(run.emulator.webhookDeliveries).toMatchObject([{ topic: 'orders/create', status: 'delivered', attempts: 2, lastStatusCode: 200 }]);
+
+    // A receiver that keeps failing gets 1 + 3 attempts, then the delivery is marked failed.
+    receiver.failNext.count = 10;
+    const second = (await createDraft(paidInput('pay_2'))).data!.draftOrderCreate.draftOrder!;
+    run.emulator.completeDraftOrder(second.id, ADDRESS);
+    await run.emulator.webhooksIdle();
+    expect(run.emulator.webhookDeliveries[1]).toMatchObject({ status: 'failed', attempts: 4, lastStatusCode: 500, lastError: 'HTTP 500' });
+  });
+
+  it('redelivers a webhook byte for byte, from code and over HTTP', async () => {
+    await subscribe('DRAFT_ORDERS_UPDATE');
+    const draft = (await createDraft()).data!.draftOrderCreate.draftOrder!;
+    await submitInvoice(draft.invoiceUrl, CHECKOUT_FORM);
+    await run.emulator.webhooksIdle();
+    const [original] = run.emulator.webhookDeliveries;
+
+    run.emulator.redeliver(original.webhookId);
+    const viaHttp = await fetch(`${run.origin}/__emulator/webhooks/${original.webhookId}/redeliver`, { method: 'POST' });
+    expect(viaHttp.status).toBe(200);
+    await run.emulator.webhooksIdle();
+    expect(receiver.received).toHaveLength(3);
+    for (const copy of receiver.received.slice(1)) {
+      expect(copy.rawBody.equals(receiver.received[0].rawBody)).toBe(true);
+      for (const header of ['x-shopify-webhook-id', 'x-shopify-event-id', 'x-shopify-hmac-sha256', 'x-shopify-triggered-at']) {
+        expect(copy.headers[header]).toBe(receiver.received[0].headers[header]);
+      }
+    }
+    const log = (await (await fetch(`${run.origin}/__emulator/webhooks`)).json()) as { subscriptions: unknown[]; deliveries: Array<{ webhookId: string; status: string }> };
+    expect(log.subscriptions).toHaveLength(1);
+    expect(log.deliveries.map((d) => [d.webhookId, d.status])).toEqual(Array(3).fill([original.webhookId, 'delivered']));
+    expect((await fetch(`${run.origin}/__emulator/webhooks/nope/redeliver`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('lists drafts over HTTP, completes one through the control API, and reset forgets it all', async () => {
+    await subscribe('ORDERS_CREATE');
+    const draft = (await createDraft()).data!.draftOrderCreate.draftOrder!;
+    const complete = await fetch(`${run.origin}/__emulator/draft-orders/${draft.legacyResourceId}/complete`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'other@example.com', shippingAddress: { lastName: 'Ahir', address1: '1 Main St', city: 'Bhopal', zip: '462026', countryCode: 'IN' } }),
+    });
+    expect(complete.status).toBe(200);
+    const listed = (await (await fetch(`${run.origin}/__emulator/draft-orders`)).json()) as { draftOrders: Array<Record<string, unknown>> };
+    expect(listed.draftOrders).toEqual([
+      expect.objectContaining({
+        id: draft.id,
+        status: 'COMPLETED',
+        invoiceUrl: draft.invoiceUrl,
+        email: 'other@example.com',
+        tags: ['crypto-paid', 'payref-pay_01JABCDEF'],
+        customAttributes: [
+          { key: 'payment_ref', value: 'pay_01JABCDEF' },
+          { key: 'chain_tx', value: '0x5f2c0000e91a' },
+        ],
+        orderId: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/),
+      }),
+    ]);
+    expect((await fetch(`${run.origin}/__emulator/draft-orders/${draft.legacyResourceId}/complete`, { method: 'POST' })).status).toBe(409);
+
+    await run.emulator.webhooksIdle();
+    expect(run.emulator.webhookDeliveries).toHaveLength(1);
+    await fetch(`${run.origin}/__emulator/reset`, { method: 'POST' });
+    expect(run.emulator.orders.listDraftOrders()).toEqual([]);
+    expect(run.emulator.orders.listOrders()).toEqual([]);
+    expect(run.emulator.webhookDeliveries).toEqual([]);
+    expect((await run.client().request('{ webhookSubscriptions(first: 5) { nodes { id } } }')).data.webhookSubscriptions.nodes).toEqual([]);
+    expect((await fetch(draft.invoiceUrl)).status).toBe(404);
+  });
+
+  it('applies failNext and throttleNext to the order operations too', async () => {
+    run.emulator.failNext(1, 503);
+    const failed = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, { variables: { input: paidInput() } });
+    expect(failed.errors?.networkStatusCode).toBe(503);
+    run.emulator.throttleNext(1);
+    const throttled = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, { variables: { input: paidInput() } });
+    expect(throttled.errors?.graphQLErrors?.[0].extensions?.code).toBe('THROTTLED');
+    expect(run.emulator.orders.listDraftOrders()).toEqual([]);
+    await createDraft();
+    expect(run.emulator.orders.listDraftOrders()).toHaveLength(1);
+  });
+});
+
+describe('Shopify emulator mounted under a path, as in the app', () => {
+  it('builds invoice URLs under the mount and completes the form there', async () => {
+    const run = await startEmulator({}, '/shopify-emulator');
+    try {
+      const { data } = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, {
+        variables: { input: { lineItems: [{ variantId: gid('ProductVariant', run.emulator.state.listProducts()[0].variants[0].legacyId), quantity: 1 }] } },
+      });
+      const url: string = data.draftOrderCreate.draftOrder.invoiceUrl;
+      expect(url).toMatch(new RegExp(`^${run.origin}/548380009/invoices/[0-9a-f]{32}$`));
+      expect(url).toContain('/shopify-emulator/548380009/invoices/');
+      const page = await (await fetch(url)).text();
+      // The form posts back to the page's own URL, whatever the mount.
+      expect(page).toMatch(/<form method="post" novalidate>/);
+      expect(page).toContain(`${run.origin}/cdn/images/`);
+      const done = await fetch(url, { method: 'POST', body: new URLSearchParams(CHECKOUT_FORM) });
+      expect(done.status).toBe(200);
+      expect(await done.text()).toContain('Thank you, your order #1001 is confirmed');
     } finally {
       await run.close();
     }

@@ -3,6 +3,7 @@ import type { RouterContext } from '@koa/router';
 import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { AdminContext } from './admin-resolvers';
 import type { EmulatorState } from './emulator-state';
+import { checkInputSizes } from './input-limits';
 import type { LeakyBucket } from './leaky-bucket';
 import { calculateActualCost, calculateRequestedCost, MAX_QUERY_COST, selectOperation } from './query-cost';
 import {
@@ -40,7 +41,8 @@ export interface EmulatorRuntime {
   now: () => number;
   faults: FaultPlan;
   requestLog: RequestLogEntry[];
-  adminContext: AdminContext;
+  /** The resolvers' context, less what each request adds (its API version). */
+  adminContext: Omit<AdminContext, 'apiVersion'>;
 }
 
 interface GraphQLRequestBody {
@@ -144,13 +146,16 @@ export function graphqlEndpoint(rt: EmulatorRuntime) {
       logEntry.throttled = true;
       return errorReply([throttledError()], requested, null);
     }
+    // Shopify charges the requested cost for these and refunds nothing (live captures).
+    const sizeErrors = checkInputSizes(rt.schema, document, request.variables, request.operationName);
+    if (sizeErrors.length) return errorReply(sizeErrors, requested, null);
 
     const result = await execute({
       schema: rt.schema,
       document,
       variableValues: request.variables as Record<string, unknown> | undefined,
       operationName: request.operationName,
-      contextValue: rt.adminContext,
+      contextValue: { ...rt.adminContext, apiVersion: version } satisfies AdminContext,
     });
     const actual = Math.min(
       requested,

@@ -2,17 +2,31 @@
 // Routes, relative to wherever the app is mounted:
 //   POST /admin/api/:version/graphql.json   the Admin API (token, cost, leaky bucket, faults)
 //   GET  /cdn/images/:handle-:n.svg         generated product photos
+//   GET|POST /:shopId/invoices/:token       a draft order's hosted invoice (checkout) page
 //   /__emulator/*                           test/dev controls (see control-routes.ts)
+// State changes (draft created, invoice completed, order fulfilled, product changed) are sent as
+// signed webhooks to the subscriptions made with webhookSubscriptionCreate (webhooks.ts).
 import { randomUUID } from 'node:crypto';
 import { Router } from '@koa/router';
 import Koa from 'koa';
-import { createAdminSchema, type AdminContext } from './admin-resolvers';
+import { createAdminSchema, EMULATOR_SHOP } from './admin-resolvers';
 import { controlRoutes } from './control-routes';
 import { demoCatalogue } from './demo-catalogue';
 import { EmulatorState, type EmulatorProduct, type EmulatorProductInput } from './emulator-state';
 import { graphqlEndpoint, type EmulatorRuntime, type RequestLogEntry } from './graphql-endpoint';
+import { invoiceRoutes } from './invoice-routes';
 import { LeakyBucket } from './leaky-bucket';
+import {
+  EmulatorOrders,
+  type EmulatorAddressInput,
+  type EmulatorDraftOrder,
+  type EmulatorFulfillment,
+  type EmulatorOrder,
+  type EmulatorTracking,
+} from './order-state';
 import { renderProductImageSvg } from './product-image';
+import { orderEventMessages, productEventMessages, type PayloadLinks } from './rest-payloads';
+import { Webhooks, type WebhookDelivery } from './webhooks';
 
 export { EMULATOR_SHOP } from './admin-resolvers';
 export { demoCatalogue } from './demo-catalogue';
@@ -28,17 +42,42 @@ export type {
 } from './emulator-state';
 export { EmulatorState } from './emulator-state';
 export type { RequestLogEntry } from './graphql-endpoint';
+export type {
+  DraftOrderStatus,
+  EmulatorAddress,
+  EmulatorAddressInput,
+  EmulatorAttribute,
+  EmulatorDraftOrder,
+  EmulatorFulfillment,
+  EmulatorLineItem,
+  EmulatorOrder,
+  EmulatorTracking,
+  OrderEvent,
+} from './order-state';
+export { EmulatorOrders, OrderStateError } from './order-state';
+export type { WebhookDelivery, WebhookSubscription, WebhookTopic } from './webhooks';
+export { signWebhookBody, topicHeader, WEBHOOK_TOPICS } from './webhooks';
+
+/** Shopify's retry schedule is 8 tries over 4 hours; a local stand-in needs it shorter. */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000];
 
 export interface ShopifyEmulatorOptions {
-  /** Origin (+ optional path prefix) under which browsers reach this app; image URLs are built from it. */
+  /** Origin (+ optional path prefix) under which browsers reach this app; image and invoice URLs are built from it. */
   publicOrigin: string;
   /** The only accepted X-Shopify-Access-Token; anything else gets HTTP 401. */
   accessToken: string;
-  /** Webhook HMAC key (used once webhooks are emulated). */
+  /** Webhook HMAC key (X-Shopify-Hmac-Sha256), the app's client secret. */
   clientSecret: string;
   catalogue?: 'demo' | 'empty';
   bucket?: { maximumAvailable: number; restoreRate: number };
   now?: () => number;
+  /** Numeric shop id in invoice URLs and Shop.id; default 548380009. */
+  shopId?: string;
+  /**
+   * Pause before each webhook retry after a non-2xx answer or network failure; its length is the
+   * number of retries. Default DEFAULT_WEBHOOK_RETRY_DELAYS_MS; tests pass a few milliseconds.
+   */
+  webhookRetryDelaysMs?: readonly number[];
 }
 
 export interface ShopifyEmulator {
@@ -54,9 +93,33 @@ export interface ShopifyEmulator {
   throttleNext(n: number): void;
   /** The next n GraphQL calls answer with this HTTP status (and Retry-After in seconds, if given). */
   failNext(n: number, status: 429 | 500 | 503, retryAfterSeconds?: number): void;
-  /** Back to the initial catalogue, a full bucket, no pending faults and an empty request log. */
+  /**
+   * Back to the initial catalogue, a full bucket, no pending faults, an empty request log, and no
+   * draft orders, orders, webhook subscriptions or deliveries (pending retries are dropped).
+   */
   reset(): void;
   requestLog: RequestLogEntry[];
+  /** Draft orders, orders and fulfilments. */
+  orders: EmulatorOrders;
+  /**
+   * What "Complete order" on the hosted invoice does: stores the address (and checkout email),
+   * completes the draft, creates a paid order and fires draft_orders/update, orders/create and
+   * orders/paid. `draftId` is a DraftOrder gid or numeric id; without an address the draft's own
+   * shippingAddress is kept. Throws OrderStateError (404 unknown, 409 already completed).
+   */
+  completeDraftOrder(draftId: string, shippingAddress?: EmulatorAddressInput, email?: string): { draftOrder: EmulatorDraftOrder; order: EmulatorOrder };
+  /**
+   * Ships every line in one fulfilment (status SUCCESS, optional tracking) and fires
+   * fulfillments/create, orders/fulfilled and orders/updated. `orderId` is an Order gid or
+   * numeric id. Throws OrderStateError (404 unknown, 409 already fulfilled).
+   */
+  fulfillOrder(orderId: string, tracking?: EmulatorTracking): { order: EmulatorOrder; fulfillment: EmulatorFulfillment };
+  /** Every webhook delivery so far, oldest first (the same array throughout, also after reset). */
+  webhookDeliveries: WebhookDelivery[];
+  /** Resolves once no delivery is in flight or waiting for a retry. */
+  webhooksIdle(): Promise<void>;
+  /** Sends a logged delivery again with the identical body and headers; returns its new log entry. */
+  redeliver(webhookId: string): WebhookDelivery;
 }
 
 const IMAGE_FILE = /^(.+)-(\d+)\.svg$/;
@@ -64,12 +127,31 @@ const IMAGE_FILE = /^(.+)-(\d+)\.svg$/;
 export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmulator {
   const now = opts.now ?? Date.now;
   const origin = opts.publicOrigin.replace(/\/+$/, '');
+  const shopId = opts.shopId ?? EMULATOR_SHOP.id;
   const state = new EmulatorState(() => (opts.catalogue === 'empty' ? [] : demoCatalogue()), now);
+  const orders = new EmulatorOrders(state, now);
+  const webhooks = new Webhooks({
+    clientSecret: opts.clientSecret,
+    shopDomain: EMULATOR_SHOP.myshopifyDomain,
+    retryDelaysMs: opts.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+    now,
+  });
   const bucket = new LeakyBucket(opts.bucket?.maximumAvailable ?? 2000, opts.bucket?.restoreRate ?? 100, now);
-  const adminContext: AdminContext = {
-    state,
-    imageUrl: (product, position) => `${origin}/cdn/images/${product.handle}-${position}.svg`,
+  const imageUrl = (product: EmulatorProduct, position: number) => `${origin}/cdn/images/${product.handle}-${position}.svg`;
+  const invoiceUrl = (draft: EmulatorDraftOrder) => `${origin}/${shopId}/invoices/${draft.invoiceToken}`;
+  const links: PayloadLinks = {
+    invoiceUrl,
+    imageUrl,
+    // The invoice page doubles as the order status page once its draft is completed.
+    orderStatusUrl: (order) => {
+      const draft = orders.getDraftOrder(order.draftOrderLegacyId);
+      if (!draft) throw new Error(`Order ${order.name} has lost its draft order`);
+      return invoiceUrl(draft);
+    },
   };
+  orders.subscribe((event) => webhooks.trigger(orderEventMessages(event, links)));
+  state.subscribe((event) => webhooks.trigger(productEventMessages(event, links)));
+  const adminContext: EmulatorRuntime['adminContext'] = { state, orders, webhooks, shopId, ...links };
   const runtime: EmulatorRuntime = {
     schema: createAdminSchema(),
     state,
@@ -94,12 +176,20 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     },
     reset: () => {
       state.reset();
+      orders.reset();
+      webhooks.reset();
       bucket.reset();
       runtime.faults = { throttle: 0, fail: { count: 0, status: 503 } };
       // In place: callers hold a reference to this array.
       runtime.requestLog.length = 0;
     },
     requestLog: runtime.requestLog,
+    orders,
+    completeDraftOrder: (draftId, shippingAddress, email) => orders.completeDraftOrder(draftId, { shippingAddress, email }),
+    fulfillOrder: (orderId, tracking) => orders.fulfillOrder(orderId, tracking ?? null),
+    webhookDeliveries: webhooks.deliveries,
+    webhooksIdle: () => webhooks.idle(),
+    redeliver: (webhookId) => webhooks.redeliver(webhookId),
   };
 
   const router = new Router();
@@ -119,6 +209,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.body = renderProductImageSvg({ handle: product.handle, title: product.title, productType: product.productType, position });
   });
+  const invoices = invoiceRoutes({ shopId, state, orders, imageUrl });
   const control = controlRoutes(runtime, emulator);
 
   const { app } = emulator;
@@ -134,6 +225,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     }
   });
   app.use(router.routes()).use(router.allowedMethods());
+  app.use(invoices.routes()).use(invoices.allowedMethods());
   app.use(control.routes()).use(control.allowedMethods());
   return emulator;
 }

@@ -3,11 +3,12 @@ import type { EmulatorProduct } from './emulator-state';
 // A small subset of Shopify's search syntax for `products(query:)`: `field:value` terms with
 // optional comparison (`updated_at:>'2026-01-01T00:00:00Z'`), quoted values, a leading `-` to
 // negate, implicit or explicit AND, and OR between groups. Unknown fields match everything, as
-// Shopify ignores them (it only adds a search warning).
+// Shopify ignores them (it only adds a search warning). The parser and the helpers are shared
+// with the draft-order and order searches (order-search.ts).
 
 type Comparator = '=' | '>' | '>=' | '<' | '<=';
 
-interface Term {
+export interface SearchTerm {
   field: string | null;
   op: Comparator;
   value: string;
@@ -26,7 +27,7 @@ function unquote(value: string): string {
   return value.replace(/^(['"])(.*)\1$/, '$2');
 }
 
-function parseTerm(token: string): Term {
+function parseTerm(token: string): SearchTerm {
   const negate = token.startsWith('-');
   const body = negate ? token.slice(1) : token;
   const match = /^([a-z_.]+):(>=|<=|>|<)?(.*)$/i.exec(body);
@@ -35,8 +36,8 @@ function parseTerm(token: string): Term {
 }
 
 /** OR-of-ANDs; an empty or blank query matches everything. */
-export function parseProductQuery(query: string | null | undefined): Term[][] {
-  const groups: Term[][] = [[]];
+export function parseProductQuery(query: string | null | undefined): SearchTerm[][] {
+  const groups: SearchTerm[][] = [[]];
   let negateNext = false;
   for (const token of tokenize(query ?? '')) {
     if (token === 'AND') continue;
@@ -51,7 +52,7 @@ export function parseProductQuery(query: string | null | undefined): Term[][] {
   return groups.filter((g) => g.length > 0);
 }
 
-function compare(actual: number, op: Comparator, wanted: number): boolean {
+export function compare(actual: number, op: Comparator, wanted: number): boolean {
   switch (op) {
     case '>': return actual > wanted;
     case '>=': return actual >= wanted;
@@ -61,13 +62,13 @@ function compare(actual: number, op: Comparator, wanted: number): boolean {
   }
 }
 
-function textMatch(actual: string, wanted: string): boolean {
+export function textMatch(actual: string, wanted: string): boolean {
   const a = actual.toLowerCase();
   const w = wanted.toLowerCase();
   return w.endsWith('*') ? a.startsWith(w.slice(0, -1)) : a === w;
 }
 
-function termMatches(p: EmulatorProduct, t: Term): boolean {
+function termMatches(p: EmulatorProduct, t: SearchTerm): boolean {
   const v = t.value;
   const lower = v.toLowerCase();
   switch (t.field) {
@@ -106,7 +107,12 @@ function termMatches(p: EmulatorProduct, t: Term): boolean {
   }
 }
 
-export function matchesProductQuery(product: EmulatorProduct, groups: Term[][]): boolean {
+/** OR of AND groups, each term possibly negated; no groups matches everything. */
+export function matchesSearch<T>(item: T, groups: SearchTerm[][], termMatches: (item: T, term: SearchTerm) => boolean): boolean {
   if (groups.length === 0) return true;
-  return groups.some((group) => group.every((t) => termMatches(product, t) !== t.negate));
+  return groups.some((group) => group.every((t) => termMatches(item, t) !== t.negate));
+}
+
+export function matchesProductQuery(product: EmulatorProduct, groups: SearchTerm[][]): boolean {
+  return matchesSearch(product, groups, termMatches);
 }

@@ -49,6 +49,24 @@ describe('requested query cost', () => {
   });
 });
 
+describe('mutation cost', () => {
+  const create = 'mutation ($input: DraftOrderInput!) { draftOrderCreate(input: $input) { draftOrder { id totalPriceSet { shopMoney { amount } } lineItems(first: 50) { nodes { id } } } userErrors { field message } } }';
+
+  it('is a flat 10 per mutation field, requested and actual, whatever the payload selects', () => {
+    expect(requested(create, { input: {} })).toBe(10);
+    const two = `mutation {
+      a: draftOrderCreate(input: {}) { draftOrder { id order { id } } userErrors { message } }
+      b: webhookSubscriptionCreate(topic: ORDERS_CREATE, webhookSubscription: { uri: "https://x.test" }) { userErrors { message } }
+    }`;
+    expect(requested(two)).toBe(20);
+    expect(actual(two, { a: { draftOrder: null, userErrors: [] }, b: { userErrors: [] } })).toBe(20);
+  });
+
+  it('still rejects page sizes above 250 inside a payload', () => {
+    expect(() => requested(create.replace('first: 50', 'first: 251'), { input: {} })).toThrow(/invalid value \(251\)/);
+  });
+});
+
 describe('actual query cost', () => {
   const query = '{ products(first: 10) { nodes { featuredMedia { id } variants(first: 5) { nodes { id } } } } }';
 

@@ -25,6 +25,11 @@ import { checkPageSize, type ConnectionArgs } from './connection';
 // gives actualQueryCost, which therefore never exceeds the requested cost.
 
 export const MAX_QUERY_COST = 1000;
+/**
+ * A mutation field costs a flat 10, whatever its payload selects: the contract's draftOrderCreate
+ * example and live captures (API 2026-04: three draft mutations → 30, requested and actual) say so.
+ */
+export const MUTATION_COST = 10;
 
 interface CostContext {
   schema: GraphQLSchema;
@@ -168,7 +173,10 @@ export function calculateRequestedCost(schema: GraphQLSchema, document: Document
   const op = selectOperation(document, operationName);
   const ctx = op && makeContext(schema, document, op, variables);
   const root = op && rootType(schema, op);
-  return op && ctx && root ? requested(ctx, op.selectionSet, root, 1) : 0;
+  if (!op || !ctx || !root) return 0;
+  // Walked for mutations too: it applies the page-size check to connections in the payload.
+  const cost = requested(ctx, op.selectionSet, root, 1);
+  return op.operation === 'mutation' ? MUTATION_COST * collectFields(ctx, op.selectionSet, root).length : cost;
 }
 
 /** Cost of what was actually returned in `data`. */
@@ -182,5 +190,9 @@ export function calculateActualCost(
   const op = selectOperation(document, operationName);
   const ctx = op && makeContext(schema, document, op, variables);
   const root = op && rootType(schema, op);
-  return op && ctx && root && data ? actual(ctx, op.selectionSet, root, [data]) : 0;
+  if (!op || !ctx || !root || !data) return 0;
+  if (op.operation === 'mutation') {
+    return MUTATION_COST * collectFields(ctx, op.selectionSet, root).filter((f) => responseKey(f.field) in data).length;
+  }
+  return actual(ctx, op.selectionSet, root, [data]);
 }
