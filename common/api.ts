@@ -59,6 +59,9 @@ export const publicConfigSchema = z.object({
   demoWallet: z.boolean(),
   /** 'local' when the embedded demo chain / Shopify emulator are in use. */
   mode: z.enum(['local', 'live']),
+  /** The POG token contract and the store wallet every payment goes to (null when payments are off). */
+  tokenAddress: z.string().nullable(),
+  storeWallet: z.string().nullable(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
@@ -124,3 +127,100 @@ export const addToCartSchema = z.strictObject({
     .max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`),
 });
 export type AddToCartRequest = z.infer<typeof addToCartSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Checkout and orders (design/payments.md). The browser only gives hints: every amount is
+// re-derived on the server, and an order exists only for a verified on-chain transfer.
+
+const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a wallet address is 0x followed by 40 hexadecimal characters');
+const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a transaction hash is 0x followed by 64 hexadecimal characters');
+const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a checkout id is a UUID');
+
+export const createCheckoutSchema = z.strictObject({
+  /**
+   * The wallet that will pay. Null or absent for "pay from another wallet": the intent's unique
+   * amount alone then identifies the payment, and the order belongs to whoever sent it.
+   */
+  customerWallet: hexAddress.nullable().optional(),
+});
+export type CreateCheckoutRequest = z.infer<typeof createCheckoutSchema>;
+
+export const checkoutStatusSchema = z.enum(['open', 'paid', 'expired', 'underpaid']);
+export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>;
+
+export const checkoutItemSchema = z.object({
+  variantId: z.string(),
+  title: z.string(),
+  price: z.string(),
+  quantity: z.number().int(),
+});
+
+export const checkoutSchema = z.object({
+  id: z.string(),
+  status: checkoutStatusSchema,
+  /** The exact amount to send, as a POG decimal string with every digit, e.g. "25.000000000000012345". */
+  amount: z.string(),
+  /** The same amount in the token's smallest unit (wei), as a decimal integer string. */
+  amountWei: z.string(),
+  /** The cart total the shopper sees, two decimals, e.g. "25.00". */
+  displayTotal: z.string(),
+  tokenAddress: z.string(),
+  storeWallet: z.string(),
+  chainId: z.number().int(),
+  /** ISO time after which the reservation lapses (a late payment is still honoured when stock allows). */
+  expiresAt: z.string(),
+  /** EIP-681: ethereum:<token>@<chainId>/transfer?address=<store>&uint256=<amountWei>. */
+  paymentUri: z.string(),
+  customerWallet: z.string().nullable(),
+  items: z.array(checkoutItemSchema),
+  /** Set once a verified transfer paid this checkout. */
+  orderId: z.string().nullable(),
+  /** The transaction the shopper's wallet reported, if any (a hint; verification decides). */
+  transactionHash: z.string().nullable(),
+});
+export type Checkout = z.infer<typeof checkoutSchema>;
+
+export const checkoutTransactionSchema = z.strictObject({ transactionHash: txHash });
+
+export const createOrderSchema = z.object({
+  checkoutId: uuid.optional(),
+  /** Sent by the spec's client; ignored (the server re-derives every line from the checkout). */
+  cartItems: z.array(z.unknown()).max(100).optional(),
+  transactionHash: txHash,
+  customerWallet: hexAddress,
+});
+export type CreateOrderRequest = z.infer<typeof createOrderSchema>;
+
+export const orderStatusSchema = z.enum(['pending', 'paid', 'confirmed', 'shipped', 'failed', 'draft']);
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+export const orderItemSchema = z.object({
+  id: z.string(),
+  variantId: z.string(),
+  title: z.string(),
+  price: z.string(),
+  quantity: z.number().int(),
+});
+export type OrderItem = z.infer<typeof orderItemSchema>;
+
+export const orderSchema = z.object({
+  id: z.string(),
+  status: orderStatusSchema,
+  /** Sum of the items, two decimals ("25.00"). */
+  total: z.string(),
+  /** What the transfer actually carried, every digit ("25.000000000000012345"). */
+  amountPaid: z.string(),
+  items: z.array(orderItemSchema),
+  /** True until Shopify reports the shipping details in. */
+  needsShipping: z.boolean(),
+  /** Our own stable link (/orders/<id>/shipping) that forwards to Shopify's page for the address. */
+  shippingUrl: z.string(),
+  /** True once Shopify's page exists, so shippingUrl forwards at once. */
+  shippingReady: z.boolean(),
+  customerWallet: z.string(),
+  transactionHash: z.string(),
+  blockchain: z.object({ chainId: z.number().int(), transactionHash: z.string(), blockNumber: z.number().int() }),
+  createdAt: z.string(),
+  processed_at: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;

@@ -26,3 +26,31 @@ export const CartErrorCode = {
   itemNotFound: 'cart-item-not-found',
   unsupportedMediaType: 'unsupported-media-type',
 } as const;
+
+/** Checkout and order error codes (design/payments.md §1 and §3). */
+export const PaymentErrorCode = {
+  cartEmpty: 'cart-empty',
+  cartItemUnavailable: 'cart-item-unavailable',
+  checkoutNotFound: 'checkout-not-found',
+  checkoutClosed: 'checkout-closed',
+  orderNotFound: 'order-not-found',
+  /** No transaction with that hash on the shop's chain. */
+  transactionNotFound: 'transaction-not-found',
+  /** Mined but reverted (receipt status 0). */
+  transactionFailed: 'transaction-failed',
+  /** 202: pending or not yet deep enough; ask again shortly. */
+  awaitingConfirmations: 'awaiting-confirmations',
+  /** No Transfer of the POG token to the store wallet in that transaction. */
+  transferNotFound: 'transfer-not-found',
+  wrongSender: 'wrong-sender',
+  /** The transfer carried less than the checkout's exact amount (recorded for the admin). */
+  paymentUnderpaid: 'payment-underpaid',
+  /** That transfer already paid another checkout. */
+  transactionAlreadyUsed: 'transaction-already-used',
+  /** The transfer matches no checkout (kept for the admin). */
+  paymentUnmatched: 'payment-unmatched',
+  /** A late payment whose items are gone: recorded for the admin, no order. */
+  paymentNeedsReview: 'payment-needs-review',
+  chainUnavailable: 'chain-unavailable',
+  webhookUnauthorized: 'webhook-unauthorized',
+} as const;

@@ -21,6 +21,8 @@ import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
 import { cartRoutes, type CartService } from './modules/cart';
 import { sessionMiddleware, type SessionService } from './modules/session';
 import { demoWalletRoutes } from './chain/demo-wallet';
+import { paymentRoutes, type CheckoutService, type OrderFromTransaction, type PaymentTarget } from './modules/payments';
+import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules/orders';
 import { BASE_PUBLIC_RPC_URL } from './config';
 
 export interface AppDeps {
@@ -36,6 +38,15 @@ export interface AppDeps {
   demoWallet?: { rpcUrl: string; account: string };
   /** Extra Koa apps mounted under a path, e.g. the Shopify emulator in local mode. */
   mounts?: Array<{ path: string; app: Koa }>;
+  /** Checkout, orders and Shopify webhooks; absent in tests that need no chain. */
+  payments?: {
+    target: PaymentTarget;
+    checkouts: CheckoutService;
+    orderFromTx: OrderFromTransaction;
+    orders: OrdersService;
+    /** The Shopify app's client secret, the webhook HMAC key. */
+    webhookSecret: string | undefined;
+  };
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -51,6 +62,11 @@ export function createApp(deps: AppDeps): Koa {
   app.use(errorHandler(logger));
   app.use(compress({ threshold: 1024 }));
   for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
+  if (deps.payments) {
+    // Before the body parser: the HMAC is computed over the raw bytes.
+    const webhooks = shopifyWebhookRoutes({ db, logger, clientSecret: deps.payments.webhookSecret });
+    app.use(webhooks.routes()).use(webhooks.allowedMethods({ throw: true }));
+  }
   app.use(
     bodyParser({
       enableTypes: ['json'],
@@ -77,6 +93,8 @@ export function createApp(deps: AppDeps): Koa {
       chainRpcUrl: BASE_PUBLIC_RPC_URL,
       demoWallet: Boolean(deps.demoWallet) && config.chain.kind === 'local',
       mode: config.shopify.kind === 'emulator' ? 'local' : 'live',
+      tokenAddress: deps.payments?.target.tokenAddress ?? null,
+      storeWallet: deps.payments?.target.storeWallet ?? null,
     };
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = body;
@@ -106,6 +124,7 @@ export function createApp(deps: AppDeps): Koa {
   const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
   app.use(session);
   const routers = [api, catalogueRoutes(catalogue), cartRoutes(carts)];
+  if (deps.payments) routers.push(paymentRoutes(deps.payments.checkouts, deps.payments.orderFromTx), orderRoutes(deps.payments.orders));
   // Never with a real chain: the Demo Wallet exists only beside the embedded dev chain.
   if (deps.demoWallet && config.chain.kind === 'local') routers.push(demoWalletRoutes(deps.demoWallet));
   for (const router of routers) {

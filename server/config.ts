@@ -32,6 +32,16 @@ const envSchema = z.object({
   LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   POG_TOKEN_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
   STORE_WALLET_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
+  /** Blocks on top of a payment's block before it counts (1 = the block itself). */
+  REQUIRED_CONFIRMATIONS: optional(z.coerce.number().int().min(1).max(1000)),
+  CHECKOUT_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
+  /** How long after expiry a payment for a checkout is still recognised as a (late) payment for it. */
+  LATE_PAYMENT_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  CHAIN_POLL_INTERVAL_MS: optional(z.coerce.number().int().min(100).max(600_000)),
+  /** Largest block range asked of eth_getLogs at once (public RPCs cap it). */
+  CHAIN_LOG_RANGE: z.coerce.number().int().min(1).max(100_000).default(2000),
+  /** First block the watcher scans on a fresh database (default: the head at first start). */
+  CHAIN_START_BLOCK: optional(z.coerce.number().int().min(0)),
   EXPLORER_URL: urlString.default('https://basescan.org'),
   COMMUNITY_URL: urlString.default('https://discord.gg/pogs'),
   BRAND_URL: urlString.default('https://pogs.com'),
@@ -66,6 +76,15 @@ export type ChainConfig =
 /** Base mainnet's public RPC, offered to wallets that do not know Base yet. */
 export const BASE_PUBLIC_RPC_URL = 'https://mainnet.base.org';
 
+export interface PaymentsConfig {
+  requiredConfirmations: number;
+  checkoutTtlMs: number;
+  latePaymentMs: number;
+  pollIntervalMs: number;
+  logRange: number;
+  startBlock: number | null;
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
@@ -81,6 +100,7 @@ export interface Config {
   publicLinks: { explorerUrl: string; communityUrl: string; brandUrl: string };
   walletConnectProjectId: string | null;
   chain: ChainConfig;
+  payments: PaymentsConfig;
   /** One human sentence per embedded default in use, announced at start. */
   defaults: string[];
 }
@@ -172,6 +192,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicLinks: { explorerUrl: e.EXPLORER_URL.replace(/\/+$/, ''), communityUrl: e.COMMUNITY_URL, brandUrl: e.BRAND_URL },
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
     chain,
+    payments: {
+      // Local anvil mines on demand and never reorgs; Base blocks come every ~2 s.
+      requiredConfirmations: e.REQUIRED_CONFIRMATIONS ?? (chain.kind === 'local' ? 1 : 3),
+      checkoutTtlMs: e.CHECKOUT_TTL_MINUTES * 60_000,
+      latePaymentMs: e.LATE_PAYMENT_HOURS * 3_600_000,
+      pollIntervalMs: e.CHAIN_POLL_INTERVAL_MS ?? (chain.kind === 'local' ? 1000 : 2000),
+      logRange: e.CHAIN_LOG_RANGE,
+      startBlock: e.CHAIN_START_BLOCK ?? null,
+    },
     defaults,
   });
 }

@@ -60,3 +60,8 @@ export async function migrate(db: Db): Promise<string[]> {
 export function toCount(value: unknown): number {
   return Number(value ?? 0);
 }
+
+/** Which database a knex instance talks to (a test's config may not say: it is given a Db). */
+export function dbKind(db: Db): 'postgres' | 'pglite' {
+  return db.client.config.client === 'pg' ? 'postgres' : 'pglite';
+}

@@ -16,6 +16,9 @@ import { SessionService } from './modules/session';
 import { createShopifyEmulator } from './shopify-emulator';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './chain/local-chain';
 import { ensureDemoToken } from './chain/demo-token';
+import type { ChainTarget } from './chain/chain-client';
+import { createPaymentSystem } from './modules/payments';
+import { subscribeShopifyWebhooks } from './modules/orders';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -42,11 +45,16 @@ async function main() {
     localChain = await startLocalChain({ port: config.chain.port, stateFile: config.chain.stateFile, logger });
   }
 
+  let target: ChainTarget;
   if (localChain) {
     const token = await ensureDemoToken(db, localChain.rpcUrl, logger);
     logger.info(
       `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
     );
+    target = { rpcUrl: localChain.rpcUrl, chainId: 8453, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet };
+  } else {
+    const { rpcUrl, tokenAddress, storeWallet } = config.chain as Extract<typeof config.chain, { kind: 'rpc' }>;
+    target = { rpcUrl, chainId: 8453, tokenAddress, storeWallet };
   }
 
   let listeningPort = config.port;
@@ -76,6 +84,15 @@ async function main() {
   const catalogue = new CatalogueService(db, shopify, logger);
   const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs });
   const carts = new CartService(db, catalogue);
+  const payments = createPaymentSystem({ config, db, logger, shopify, target });
+  const rpcChainId = await payments.chain.chainId().catch((err) => {
+    logger.error({ err }, 'the chain RPC does not answer; payments wait for it');
+    return null;
+  });
+  if (rpcChainId !== null && rpcChainId !== target.chainId) {
+    logger.fatal(`the RPC at ${target.rpcUrl} serves chain id ${rpcChainId}, not Base (${target.chainId}); refusing to take payments there`);
+    process.exit(1);
+  }
   const app = createApp({
     config,
     db,
@@ -86,6 +103,7 @@ async function main() {
     staticDir: path.join(ROOT, 'dist'),
     mounts,
     demoWallet: localChain ? { rpcUrl: localChain.rpcUrl, account: DEMO_WALLET_ACCOUNT } : undefined,
+    payments: { target, checkouts: payments.checkouts, orderFromTx: payments.orderFromTx, orders: payments.orders, webhookSecret: payments.webhookSecret },
   });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -124,6 +142,22 @@ async function main() {
   const sweeper = setInterval(() => void sweep(), 60 * 60 * 1000);
   sweeper.unref();
 
+  // Payments: the chain watcher finds transfers on its own; the hand-off creates Shopify draft
+  // orders; a slow poll catches Shopify webhooks that never arrived.
+  payments.watcher.start();
+  payments.handoff.start();
+  const webhookUri =
+    config.shopify.kind === 'emulator' ? `http://127.0.0.1:${listeningPort}/api/webhooks/shopify` : `${config.publicUrl}/api/webhooks/shopify`;
+  subscribeShopifyWebhooks(shopify, webhookUri, logger).then(
+    (n) => n && logger.info({ uri: webhookUri, topics: n }, 'Shopify webhooks subscribed'),
+    (err) => logger.warn({ err }, 'could not subscribe Shopify webhooks; the order poller still catches up'),
+  );
+  const reconciler = setInterval(
+    () => void payments.handoff.reconcile().catch((err) => logger.warn({ err }, 'Shopify order poll failed')),
+    5 * 60 * 1000,
+  );
+  reconciler.unref();
+
   // Without PUBLIC_URL, print the port actually bound (PORT=0 picks a free one).
   const url = process.env.PUBLIC_URL ? config.publicUrl : `http://localhost:${listeningPort}`;
   logger.info(`POGS Shop is running at ${url}`);
@@ -132,7 +166,10 @@ async function main() {
     logger.info({ signal }, 'shutting down');
     if (timer) clearInterval(timer);
     clearInterval(sweeper);
+    clearInterval(reconciler);
     server.close();
+    await Promise.all([payments.watcher.stop(), payments.handoff.stop()]);
+    payments.chain.destroy();
     await localChain?.stop();
     await db.destroy();
     process.exit(0);

@@ -9,6 +9,8 @@ import { createDb, migrate, type Db } from '../db';
 export interface TestDatabase {
   kind: 'pglite' | 'postgres';
   db: Db;
+  /** Postgres only: another connection pool on the same schema, as a second server process would have. */
+  connectAgain?(): Db;
   destroy(): Promise<void>;
 }
 
@@ -27,10 +29,17 @@ export async function createTestDatabase(kind: 'pglite' | 'postgres'): Promise<T
   await admin.destroy();
   const db = createDb({ kind: 'postgres', url, ssl: false }, { searchPath: schema });
   await migrate(db);
+  const extra: Db[] = [];
   return {
     kind,
     db,
+    connectAgain() {
+      const again = createDb({ kind: 'postgres', url, ssl: false }, { searchPath: schema });
+      extra.push(again);
+      return again;
+    },
     async destroy() {
+      for (const d of extra) await d.destroy();
       await db.raw('drop schema ?? cascade', [schema]);
       await db.destroy();
     },

@@ -14,6 +14,10 @@ import { CartService } from '../modules/cart';
 import { SessionService } from '../modules/session';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../shopify-emulator';
 import { createTestDatabase, type TestDatabase } from './databases';
+import { ensureDemoToken } from '../chain/demo-token';
+import type { LocalChain } from '../chain/local-chain';
+import { createPaymentSystem, type PaymentSystem } from '../modules/payments';
+import { subscribeShopifyWebhooks } from '../modules/orders';
 
 export interface Harness {
   config: Config;
@@ -27,6 +31,8 @@ export interface Harness {
   /** Every wait the Shopify client asked for, in ms, with its reason. */
   waits: Array<{ reason: string; ms: number }>;
   clock: { now: number };
+  /** With `opts.chain`: checkout, settlement, watcher and hand-off on a fresh demo token. */
+  payments?: PaymentSystem;
   api(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
@@ -42,6 +48,10 @@ export async function startHarness(
     /** Extra environment for loadConfig (e.g. a real chain's settings). */
     env?: Record<string, string>;
     demoWallet?: AppDeps['demoWallet'];
+    /** A running local chain: payments are wired to a demo token freshly deployed on it. */
+    chain?: LocalChain;
+    /** Emulator options beyond the defaults (e.g. fast webhook retries). */
+    emulator?: Partial<ShopifyEmulatorOptions>;
   } = {},
 ): Promise<Harness> {
   const clock = { now: Date.parse('2026-11-01T00:00:00Z') };
@@ -57,6 +67,7 @@ export async function startHarness(
     clientSecret: 'integration-test-secret',
     bucket: opts.bucket,
     now: () => clock.now,
+    ...opts.emulator,
   });
   emulatorServer.on('request', emulator.app.callback());
   servers.push(emulatorServer);
@@ -81,10 +92,31 @@ export async function startHarness(
   const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', ...opts.env });
   const sessions = new SessionService(database.db, { ttlMs: config.sessionTtlMs, now: () => new Date(clock.now) });
   const carts = new CartService(database.db, catalogue);
-  const app = createApp({ config, db: database.db, logger, catalogue, sessions, carts, demoWallet: opts.demoWallet });
+  let payments: PaymentSystem | undefined;
+  if (opts.chain) {
+    const token = await ensureDemoToken(database.db, opts.chain.rpcUrl);
+    payments = createPaymentSystem({
+      config,
+      db: database.db,
+      logger,
+      shopify,
+      target: { rpcUrl: opts.chain.rpcUrl, chainId: 8453, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet },
+    });
+  }
+  const app = createApp({
+    config,
+    db: database.db,
+    logger,
+    catalogue,
+    sessions,
+    carts,
+    demoWallet: opts.demoWallet,
+    payments: payments && { ...payments, webhookSecret: 'integration-test-secret' },
+  });
   const appServer = await listen(createServer(app.callback()));
   servers.push(appServer);
   const baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
+  if (payments) await subscribeShopifyWebhooks(shopify, `${baseUrl}/api/webhooks/shopify`, logger);
 
   return {
     config,
@@ -97,8 +129,11 @@ export async function startHarness(
     baseUrl,
     waits,
     clock,
+    payments,
     api: (path, init) => fetch(baseUrl + path, init),
     async close() {
+      await payments?.watcher.stop(); // releases its lock's connection
+      payments?.chain.destroy();
       for (const s of servers) await new Promise((r) => s.close(r));
       await database.destroy();
     },

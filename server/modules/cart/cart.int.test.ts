@@ -5,39 +5,9 @@ import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { bumpCatalogueVersion } from '../catalogue';
 import { SESSION_COOKIE } from '../session';
+import { Shopper } from '../../test/shopper';
 
 /** A browser-like shopper: keeps the session cookie the server sets. */
-class Shopper {
-  cookie: string | null = null;
-  constructor(private readonly h: Harness) {}
-
-  async request(path: string, init: RequestInit = {}) {
-    const headers = new Headers(init.headers);
-    if (this.cookie) headers.set('cookie', this.cookie);
-    const res = await this.h.api(path, { ...init, headers });
-    for (const set of res.headers.getSetCookie()) {
-      const [pair] = set.split(';');
-      if (pair.startsWith(`${SESSION_COOKIE}=`)) this.cookie = pair.endsWith('=') ? null : pair;
-    }
-    return res;
-  }
-  async cart(): Promise<Cart> {
-    const res = await this.request('/api/cart');
-    expect(res.status).toBe(200);
-    return cartSchema.parse(await res.json());
-  }
-  add(body: unknown, contentType = 'application/json') {
-    return this.request('/api/cart/add', {
-      method: 'POST',
-      headers: { 'content-type': contentType },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-  }
-  remove(itemId: string) {
-    return this.request(`/api/cart/${itemId}`, { method: 'DELETE' });
-  }
-}
-
 describe.each(testDatabaseKinds)('cart on %s', (kind) => {
   let h: Harness;
   let products: Product[];

@@ -82,8 +82,18 @@ export class ShopifyGraphql {
     });
   }
 
-  /** Runs a read query, waiting out throttling and transient failures. */
-  async query<T>(query: string, variables: Record<string, unknown>): Promise<{ data: T; cost?: QueryCost }> {
+  /**
+   * Runs a query, waiting out throttling and transient failures. A mutation that must not run
+   * twice (`idempotent: false`, e.g. draftOrderCreate) is retried only when Shopify certainly did
+   * not run it (THROTTLED, 429); after a network error or a 5xx it fails at once, and the caller
+   * looks up what happened before trying again.
+   */
+  async query<T>(
+    query: string,
+    variables: Record<string, unknown>,
+    opts: { idempotent?: boolean } = {},
+  ): Promise<{ data: T; cost?: QueryCost }> {
+    const idempotent = opts.idempotent ?? true;
     let lastError: unknown;
     for (let attempt = 1; attempt <= this.maxAttempts; attempt++) {
       let response: Awaited<ReturnType<AdminApiClient['request']>>;
@@ -91,6 +101,7 @@ export class ShopifyGraphql {
         response = await this.client.request(query, { variables });
       } catch (err) {
         lastError = err;
+        if (!idempotent) break;
         await this.wait('unavailable', backoffMs(attempt));
         continue;
       }
@@ -116,6 +127,7 @@ export class ShopifyGraphql {
       }
       if (status === undefined || status >= 500) {
         lastError = new ShopifyRequestError(errors.message ?? 'Shopify is unavailable', codes, status);
+        if (!idempotent) break;
         await this.wait('unavailable', backoffMs(attempt));
         continue;
       }
@@ -129,7 +141,7 @@ export class ShopifyGraphql {
       );
     }
     const message = lastError instanceof Error ? lastError.message : 'Shopify is unavailable';
-    throw new AppError(503, ErrorCode.shopifyUnavailable, `${message} (gave up after ${this.maxAttempts} attempts)`);
+    throw new AppError(503, ErrorCode.shopifyUnavailable, idempotent ? `${message} (gave up after ${this.maxAttempts} attempts)` : message);
   }
 
   /** How long until the bucket again holds what the throttled query asked for. */

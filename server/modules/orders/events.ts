@@ -1,0 +1,31 @@
+/**
+ * Applying what Shopify reports to an order, through the status machine. Webhooks and the poller
+ * both come here; an event that does not apply (late, repeated, out of order) changes nothing.
+ */
+import type { OrderStatus } from '../../../common/api';
+import type { Db } from '../../db';
+import { needsShipping, nextStatus, type OrderEvent } from './status';
+
+export async function applyOrderEvent(
+  db: Db,
+  orderId: string,
+  event: OrderEvent,
+  facts: { shopifyOrderId?: string | null } = {},
+): Promise<{ from: OrderStatus; to: OrderStatus } | null> {
+  return db.transaction(async (trx) => {
+    const order = await trx('orders').where({ id: orderId }).forUpdate().first('id', 'status', 'shopify_order_id');
+    if (!order) return null;
+    const now = new Date();
+    const patch: Record<string, unknown> = {};
+    if (facts.shopifyOrderId && !order.shopify_order_id) patch.shopify_order_id = facts.shopifyOrderId;
+    const to = nextStatus(order.status, event);
+    if (to) {
+      patch.status = to;
+      patch.needs_shipping = needsShipping(to);
+      if (to === 'confirmed') patch.confirmed_at = now;
+      if (to === 'shipped') patch.shipped_at = now;
+    }
+    if (Object.keys(patch).length) await trx('orders').where({ id: orderId }).update({ ...patch, updated_at: now });
+    return to ? { from: order.status, to } : null;
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * The Shopify hand-off (design/payments.md §5): for each paid order, the outbox job written with
+ * it creates a Shopify draft order (the items at a 100% discount, $0 shipping, tax exempt, our
+ * order id and the transaction in note, tags and attributes) and stores its invoice URL, the page
+ * where the shopper gives the shipping address. Shopify being down only delays the link: the job
+ * is retried with back-off, and before every retry the draft is looked up by its tag, so a create
+ * whose answer was lost is never repeated. A slower poll catches webhooks that never arrived.
+ */
+import type { Db } from '../../db';
+import type { Logger } from '../../lib/logger';
+import type { ShopifyGraphql } from '../catalogue';
+import { formatUnits } from '../../../common/money';
+import { HANDOFF_JOB } from '../payments/settlement';
+import { applyOrderEvent } from './events';
+import type { OrderRow } from './service';
+
+export const orderTag = (orderId: string) => `pogs-order-${orderId}`;
+
+const DRAFT_FIELDS = /* GraphQL */ `id name status invoiceUrl`;
+export const DRAFT_BY_TAG_QUERY = /* GraphQL */ `
+  query DraftByTag($query: String!) {
+    draftOrders(first: 1, query: $query) { nodes { ${DRAFT_FIELDS} } }
+  }
+`;
+export const DRAFT_CREATE_MUTATION = /* GraphQL */ `
+  mutation DraftOrderCreate($input: DraftOrderInput!) {
+    draftOrderCreate(input: $input) {
+      draftOrder { ${DRAFT_FIELDS} }
+      userErrors { field message }
+    }
+  }
+`;
+export const DRAFT_STATUS_QUERY = /* GraphQL */ `
+  query DraftOrderStatus($id: ID!) {
+    draftOrder(id: $id) {
+      id status invoiceUrl
+      order { id displayFulfillmentStatus }
+    }
+  }
+`;
+
+interface DraftNode {
+  id: string;
+  name: string;
+  status: string;
+  invoiceUrl: string;
+}
+
+/** A lease: a claimed job is invisible to other workers this long (then it is retried). */
+const LEASE_MS = 2 * 60_000;
+
+export function retryDelayMs(attempts: number): number {
+  return Math.min(5_000 * 2 ** Math.max(attempts - 1, 0), 30 * 60_000);
+}
+
+export class ShopifyHandoff {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      shopify: ShopifyGraphql;
+      logger: Logger;
+      intervalMs?: number;
+      now?: () => Date;
+    },
+  ) {}
+
+  private now() {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  start(): void {
+    const loop = async () => {
+      if (this.stopped) return;
+      this.running = this.runDue().catch((err) => this.deps.logger.warn({ err }, 'Shopify hand-off pass failed'));
+      await this.running;
+      if (!this.stopped) this.timer = setTimeout(() => void loop(), this.deps.intervalMs ?? 1000);
+    };
+    void loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Runs every due job once; answers how many succeeded. */
+  async runDue(limit = 20): Promise<number> {
+    let done = 0;
+    for (let i = 0; i < limit; i++) {
+      const job = await this.claim();
+      if (!job) break;
+      if (await this.run(job)) done++;
+    }
+    return done;
+  }
+
+  /** Claims one due job (FOR UPDATE SKIP LOCKED + a lease), so two servers never run the same job at once. */
+  private async claim(): Promise<{ id: number; order_id: string; attempts: number } | null> {
+    const now = this.now();
+    const rows = await this.deps.db('outbox')
+      .whereIn(
+        'id',
+        this.deps.db('outbox').select('id').where({ kind: HANDOFF_JOB }).whereNull('done_at').where('next_attempt_at', '<=', now).orderBy('id').limit(1).forUpdate().skipLocked(),
+      )
+      .update({ attempts: this.deps.db.raw('attempts + 1'), next_attempt_at: new Date(now.getTime() + LEASE_MS), updated_at: now })
+      .returning(['id', 'order_id', 'attempts']);
+    return rows[0] ?? null;
+  }
+
+  private async run(job: { id: number; order_id: string; attempts: number }): Promise<boolean> {
+    const { db, logger } = this.deps;
+    try {
+      const order: OrderRow | undefined = await db('orders').where({ id: job.order_id }).first();
+      if (!order) throw new Error(`order ${job.order_id} is gone`);
+      const draft = await this.findDraft(order.id) ?? (await this.createDraft(order));
+      await db('orders').where({ id: order.id }).update({ shopify_draft_order_id: draft.id, shopify_invoice_url: draft.invoiceUrl, updated_at: this.now() });
+      await db('outbox').where({ id: job.id }).update({ done_at: this.now(), last_error: null, updated_at: this.now() });
+      logger.info({ orderId: order.id, draft: draft.name }, 'Shopify draft order ready for shipping details');
+      return true;
+    } catch (err) {
+      const delay = retryDelayMs(job.attempts);
+      const message = err instanceof Error ? err.message : String(err);
+      await db('outbox').where({ id: job.id }).update({ last_error: message.slice(0, 2000), next_attempt_at: new Date(this.now().getTime() + delay), updated_at: this.now() });
+      logger.warn({ orderId: job.order_id, attempts: job.attempts, retryInMs: delay, err: message }, 'Shopify hand-off failed; will retry');
+      return false;
+    }
+  }
+
+  private async findDraft(orderId: string): Promise<DraftNode | null> {
+    const { data } = await this.deps.shopify.query<{ draftOrders: { nodes: DraftNode[] } }>(DRAFT_BY_TAG_QUERY, { query: `tag:${orderTag(orderId)}` });
+    return data.draftOrders.nodes[0] ?? null;
+  }
+
+  private async createDraft(order: OrderRow): Promise<DraftNode> {
+    const items: Array<{ variant_id: string; quantity: number }> = await this.deps.db('order_items').where({ order_id: order.id }).orderBy('id');
+    const paid = formatUnits(BigInt(order.amount_paid_wei), 18, 2);
+    const input = {
+      lineItems: items.map((i) => ({ variantId: `gid://shopify/ProductVariant/${i.variant_id}`, quantity: i.quantity })),
+      appliedDiscount: { valueType: 'PERCENTAGE', value: 100, title: 'Paid in $POGS', description: `Paid on Base, transaction ${order.tx_hash}` },
+      shippingLine: { title: 'Shipping (paid in $POGS)', priceWithCurrency: { amount: '0.00', currencyCode: 'USD' } },
+      taxExempt: true,
+      note: `POGS Shop order ${order.id}: paid ${paid} POG on Base (chain ${order.chain_id}) in transaction ${order.tx_hash} from ${order.customer_wallet}.`,
+      tags: ['pogs-shop', orderTag(order.id)],
+      customAttributes: [
+        { key: 'pogs_order_id', value: order.id },
+        { key: 'chain_tx', value: order.tx_hash },
+        { key: 'customer_wallet', value: order.customer_wallet },
+      ],
+      sourceName: 'pogs-shop',
+    };
+    const { data } = await this.deps.shopify.query<{
+      draftOrderCreate: { draftOrder: DraftNode | null; userErrors: Array<{ field: string[] | null; message: string }> };
+    }>(DRAFT_CREATE_MUTATION, { input }, { idempotent: false });
+    const { draftOrder, userErrors } = data.draftOrderCreate;
+    if (!draftOrder) throw new Error(`Shopify refused the draft order: ${userErrors.map((e) => `${(e.field ?? []).join('.')} ${e.message}`.trim()).join('; ')}`);
+    return draftOrder;
+  }
+
+  /** Catches up on webhooks that never came: asks Shopify about open hand-offs. */
+  async reconcile(limit = 50): Promise<number> {
+    const rows: Array<{ id: string; shopify_draft_order_id: string }> = await this.deps.db('orders')
+      .whereIn('status', ['paid', 'confirmed'])
+      .whereNotNull('shopify_draft_order_id')
+      .orderBy('updated_at')
+      .limit(limit)
+      .select('id', 'shopify_draft_order_id');
+    let changed = 0;
+    for (const row of rows) {
+      const { data } = await this.deps.shopify.query<{
+        draftOrder: { status: string; order: { id: string; displayFulfillmentStatus: string } | null } | null;
+      }>(DRAFT_STATUS_QUERY, { id: row.shopify_draft_order_id });
+      const draft = data.draftOrder;
+      if (!draft || draft.status !== 'COMPLETED') continue;
+      const shopifyOrderId = draft.order?.id ?? null;
+      if (await applyOrderEvent(this.deps.db, row.id, 'shipping-received', { shopifyOrderId })) changed++;
+      if (draft.order?.displayFulfillmentStatus === 'FULFILLED' && (await applyOrderEvent(this.deps.db, row.id, 'fulfilled', { shopifyOrderId }))) changed++;
+    }
+    return changed;
+  }
+}

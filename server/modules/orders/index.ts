@@ -1,0 +1,7 @@
+/** Orders: the status machine, the shopper's view, the Shopify hand-off and webhooks. */
+export { OrdersService, shippingPath, type OrderRow } from './service';
+export { nextStatus, needsShipping, isListed, type OrderEvent } from './status';
+export { ShopifyHandoff, orderTag } from './handoff';
+export { shopifyWebhookRoutes, subscribeShopifyWebhooks, verifyShopifyHmac, WEBHOOK_TOPICS } from './webhooks';
+export { applyOrderEvent } from './events';
+export { orderRoutes } from './routes';

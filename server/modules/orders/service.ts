@@ -1,0 +1,96 @@
+/**
+ * Orders as the shopper sees them (spec §3 "Order"). Only the buyer may read an order: the browser
+ * session that paid (and, with Sign-In with Ethereum, the paying wallet).
+ */
+import type { Order, OrderStatus } from '../../../common/api';
+import { PaymentErrorCode } from '../../../common/errors';
+import { formatUnits, parseUnits } from '../../../common/money';
+import type { Db } from '../../db';
+import { NotFoundError } from '../../lib/errors';
+
+export interface OrderRow {
+  id: string;
+  intent_id: string;
+  session_id: string | null;
+  customer_wallet: string;
+  status: OrderStatus;
+  total_wei: string;
+  amount_paid_wei: string;
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  block_number: string | number;
+  needs_shipping: boolean;
+  shopify_draft_order_id: string | null;
+  shopify_invoice_url: string | null;
+  shopify_order_id: string | null;
+  paid_at: Date;
+  created_at: Date;
+}
+
+interface OrderItemRow {
+  id: number;
+  order_id: string;
+  variant_id: string;
+  title: string;
+  unit_price: string;
+  quantity: number;
+}
+
+export const ORDER_ID_RE = /^PG[0-9A-Z]{10}$/;
+
+export const orderNotFound = () =>
+  new NotFoundError(PaymentErrorCode.orderNotFound, "We couldn't find that order in this browser session. Please check your order history.");
+
+/** Our stable link to the order's shipping form (forwards to Shopify's page once it exists). */
+export const shippingPath = (orderId: string) => `/orders/${orderId}/shipping`;
+
+export class OrdersService {
+  constructor(private readonly db: Db) {}
+
+  async row(id: string): Promise<OrderRow | undefined> {
+    return ORDER_ID_RE.test(id) ? this.db('orders').where({ id }).first() : undefined;
+  }
+
+  /** The order if `sessionId` is the session that paid it. */
+  async forSession(id: string, sessionId: string | null): Promise<OrderRow | undefined> {
+    const row = await this.row(id);
+    return row && sessionId && row.session_id === sessionId ? row : undefined;
+  }
+
+  async getForSession(id: string, sessionId: string | null): Promise<Order> {
+    const row = await this.forSession(id, sessionId);
+    if (!row) throw orderNotFound();
+    return (await this.toApi([row]))[0]!;
+  }
+
+  async get(id: string): Promise<Order | undefined> {
+    const row = await this.row(id);
+    return row ? (await this.toApi([row]))[0] : undefined;
+  }
+
+  async toApi(rows: OrderRow[]): Promise<Order[]> {
+    if (rows.length === 0) return [];
+    const items: OrderItemRow[] = await this.db('order_items').whereIn('order_id', rows.map((r) => r.id)).orderBy('id');
+    return rows.map((r) => {
+      const createdAt = r.created_at.toISOString();
+      return {
+        id: r.id,
+        status: r.status,
+        total: formatUnits(BigInt(r.total_wei)),
+        amountPaid: formatUnits(BigInt(r.amount_paid_wei), 18, 18),
+        items: items
+          .filter((i) => i.order_id === r.id)
+          .map((i) => ({ id: String(i.id), variantId: i.variant_id, title: i.title, price: formatUnits(parseUnits(i.unit_price)), quantity: i.quantity })),
+        needsShipping: r.needs_shipping,
+        shippingUrl: shippingPath(r.id),
+        shippingReady: Boolean(r.shopify_invoice_url),
+        customerWallet: r.customer_wallet,
+        transactionHash: r.tx_hash,
+        blockchain: { chainId: r.chain_id, transactionHash: r.tx_hash, blockNumber: Number(r.block_number) },
+        createdAt,
+        processed_at: r.paid_at.toISOString(),
+      };
+    });
+  }
+}

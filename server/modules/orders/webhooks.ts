@@ -1,0 +1,159 @@
+/**
+ * Shopify webhooks (design/payments.md §5, reference §5): the HMAC is checked on the raw body
+ * bytes before anything is parsed, each delivery is recorded once by X-Shopify-Webhook-Id (a
+ * retry or a duplicate is acknowledged and ignored), and the event moves the order through the
+ * status machine. Shopify wants a fast 2xx; the work here is one small transaction.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import Router from '@koa/router';
+import { PaymentErrorCode } from '../../../common/errors';
+import type { Db } from '../../db';
+import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import type { ShopifyGraphql } from '../catalogue';
+import { applyOrderEvent } from './events';
+import type { OrderEvent } from './status';
+
+const MAX_BODY = 1024 * 1024;
+
+export function verifyShopifyHmac(rawBody: Buffer, header: string | undefined, secret: string): boolean {
+  if (!header || rawBody.length === 0) return false;
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  const got = Buffer.from(header, 'base64');
+  return got.length === expected.length && timingSafeEqual(got, expected);
+}
+
+interface WebhookPayload {
+  id?: number | string;
+  admin_graphql_api_id?: string;
+  status?: string;
+  order_id?: number | string | null;
+  note_attributes?: Array<{ name?: string; key?: string; value?: string }>;
+  fulfillment_status?: string | null;
+}
+
+/** What a topic means for one of our orders: which order (how to find it) and which event. */
+export function interpretWebhook(topic: string, p: WebhookPayload): { find: OrderLookup; event: OrderEvent; shopifyOrderId?: string } | null {
+  const ourId = p.note_attributes?.find((a) => (a.name ?? a.key) === 'pogs_order_id')?.value;
+  const orderGid = (id: number | string | null | undefined) => (id == null ? undefined : String(id).startsWith('gid://') ? String(id) : `gid://shopify/Order/${id}`);
+  switch (topic) {
+    case 'draft_orders/update':
+      if (p.status !== 'completed' || !p.admin_graphql_api_id) return null;
+      return { find: { draftId: p.admin_graphql_api_id, ourId }, event: 'shipping-received', shopifyOrderId: orderGid(p.order_id) };
+    case 'orders/create':
+      return { find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId }, event: 'shipping-received', shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id) };
+    case 'orders/fulfilled':
+      return { find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId }, event: 'fulfilled' };
+    case 'fulfillments/create':
+      if (p.status && p.status !== 'success') return null;
+      return { find: { shopifyOrderId: orderGid(p.order_id) }, event: 'fulfilled' };
+    default:
+      return null;
+  }
+}
+
+export interface OrderLookup {
+  ourId?: string;
+  draftId?: string;
+  shopifyOrderId?: string;
+}
+
+async function findOrderId(db: Db, find: OrderLookup): Promise<string | undefined> {
+  if (find.ourId) {
+    const row = await db('orders').where({ id: find.ourId }).first('id');
+    if (row) return row.id;
+  }
+  if (find.draftId) {
+    const row = await db('orders').where({ shopify_draft_order_id: find.draftId }).first('id');
+    if (row) return row.id;
+  }
+  if (find.shopifyOrderId) {
+    const row = await db('orders').where({ shopify_order_id: find.shopifyOrderId }).first('id');
+    if (row) return row.id;
+  }
+  return undefined;
+}
+
+export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecret: string | undefined }): Router {
+  const router = new Router();
+  router.post('/api/webhooks/shopify', async (ctx) => {
+    const { db, logger, clientSecret } = deps;
+    const raw = await readRawBody(ctx.req);
+    const header = ctx.get('X-Shopify-Hmac-Sha256') || ctx.get('shopify-hmac-sha256');
+    if (!clientSecret || !verifyShopifyHmac(raw, header || undefined, clientSecret)) {
+      throw new AppError(401, PaymentErrorCode.webhookUnauthorized, 'The webhook signature (X-Shopify-Hmac-Sha256) does not match this shop’s client secret.');
+    }
+    const topic = ctx.get('X-Shopify-Topic') || ctx.get('shopify-topic');
+    const webhookId = ctx.get('X-Shopify-Webhook-Id') || ctx.get('shopify-webhook-id');
+    if (!topic || !webhookId) throw new AppError(400, 'missing-headers', 'X-Shopify-Topic and X-Shopify-Webhook-Id are required.');
+    let payload: WebhookPayload;
+    try {
+      payload = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new AppError(400, 'invalid-json', 'The webhook body is not valid JSON.');
+    }
+
+    // Recording the delivery and acting on it commit together: a failure leaves no trace, so
+    // Shopify's retry is processed; a success makes every later copy a no-op.
+    const outcome = await db.transaction(async (trx) => {
+      const inserted = await trx('webhook_events')
+        .insert({ webhook_id: webhookId, topic, event_id: ctx.get('X-Shopify-Event-Id') || null, resource_id: payload.admin_graphql_api_id ?? null })
+        .onConflict('webhook_id')
+        .ignore()
+        .returning('webhook_id');
+      if (inserted.length === 0) return 'duplicate' as const;
+      const meaning = interpretWebhook(topic, payload);
+      if (!meaning) return 'ignored' as const;
+      const orderId = await findOrderId(trx as unknown as Db, meaning.find);
+      if (!orderId) return 'unknown-order' as const;
+      const change = await applyOrderEvent(trx as unknown as Db, orderId, meaning.event, { shopifyOrderId: meaning.shopifyOrderId });
+      return { orderId, change };
+    });
+    if (outcome === 'duplicate') logger.debug({ topic, webhookId }, 'duplicate Shopify webhook ignored');
+    else if (outcome === 'unknown-order') logger.info({ topic, webhookId }, 'Shopify webhook for an order that is not ours (or not yet known); the poller will catch up');
+    else if (typeof outcome === 'object' && outcome.change) logger.info({ orderId: outcome.orderId, topic, ...outcome.change }, 'order moved by a Shopify webhook');
+    ctx.status = 200;
+    ctx.body = { ok: true };
+  });
+  return router;
+}
+
+async function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    size += buf.length;
+    if (size > MAX_BODY) throw new AppError(413, 'payload-too-large', 'The webhook body is too large.');
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+export const WEBHOOK_TOPICS = ['DRAFT_ORDERS_UPDATE', 'ORDERS_CREATE', 'ORDERS_FULFILLED', 'FULFILLMENTS_CREATE'] as const;
+
+const SUBSCRIBE_MUTATION = /* GraphQL */ `
+  mutation Subscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+    webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
+      webhookSubscription { id }
+      userErrors { field message }
+    }
+  }
+`;
+
+/**
+ * Subscribes the shop's webhook endpoint to the order topics. Idempotent: Shopify answers an
+ * existing subscription with a userError ("already been taken"), which is fine.
+ */
+export async function subscribeShopifyWebhooks(shopify: ShopifyGraphql, uri: string, logger: Logger): Promise<number> {
+  let created = 0;
+  for (const topic of WEBHOOK_TOPICS) {
+    const { data } = await shopify.query<{
+      webhookSubscriptionCreate: { webhookSubscription: { id: string } | null; userErrors: Array<{ message: string }> };
+    }>(SUBSCRIBE_MUTATION, { topic, webhookSubscription: { uri, format: 'JSON' } });
+    const { webhookSubscription, userErrors } = data.webhookSubscriptionCreate;
+    if (webhookSubscription) created++;
+    else if (!userErrors.every((e) => /taken/i.test(e.message))) logger.warn({ topic, userErrors }, 'Shopify refused a webhook subscription');
+  }
+  return created;
+}

@@ -1,0 +1,448 @@
+/**
+ * Payments end to end on a real chain (anvil), the real Shopify client against the emulator, and
+ * each database: a transfer becomes exactly one order, and nothing else does (design/payments.md).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractFactory, Interface, JsonRpcProvider, parseUnits } from 'ethers';
+import { checkoutSchema, orderSchema, type Checkout, type Product } from '../../../common/api';
+import { formatUnits } from '../../../common/money';
+import artifact from '../../chain/contracts/demo-pogs-token.json';
+import { DEV_ACCOUNTS, startLocalChain, type LocalChain } from '../../chain/local-chain';
+import { testDatabaseKinds } from '../../test/databases';
+import { startHarness, type Harness } from '../../test/harness';
+import { Shopper } from '../../test/shopper';
+import { bumpCatalogueVersion } from '../catalogue';
+import { createPaymentSystem } from './system';
+import { MAX_SUFFIX_WEI } from './amount';
+
+const BUYER = DEV_ACCOUNTS[2]!;
+const OTHER_BUYER = DEV_ACCOUNTS[3]!;
+/** Anvil's account #4: ETH for gas, no POGS. */
+const NO_POGS = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
+
+let chain: LocalChain;
+let provider: JsonRpcProvider;
+beforeAll(async () => {
+  chain = await startLocalChain({ port: 0 });
+  provider = new JsonRpcProvider(chain.rpcUrl, 8453, { staticNetwork: true, cacheTimeout: -1 });
+});
+afterAll(async () => {
+  provider?.destroy();
+  await chain?.stop();
+});
+
+describe.each(testDatabaseKinds)('payments on %s', (kind) => {
+  let h: Harness;
+  let products: Product[];
+  let token: string;
+  let store: string;
+
+  beforeAll(async () => {
+    h = await startHarness(kind, {
+      chain,
+      env: { REQUIRED_CONFIRMATIONS: '2' },
+      emulator: { webhookRetryDelaysMs: [20, 50, 100] },
+    });
+    await h.catalogue.sync();
+    await h.catalogue.seedDemoPrices();
+    // One variant without a known stock limit, so the tests never run each other out of stock.
+    const first = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
+    await h.database.db('variants').where({ shopify_id: first.id }).update({ available_stock: null, inventory_quantity: null });
+    await bumpCatalogueVersion(h.database.db);
+    products = (await h.catalogue.list()).products;
+    token = h.payments!.target.tokenAddress;
+    store = h.payments!.target.storeWallet;
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const unlimited = () => {
+    for (const p of products) for (const v of p.variants) if (!v.isSoldOut && v.availableStock === 0) return v;
+    throw new Error('no unlimited variant in the demo catalogue');
+  };
+  const db = () => h.database.db;
+  const mine = (blocks = 1) => provider.send('anvil_mine', [`0x${blocks.toString(16)}`]);
+
+  async function send(from: string, opts: { value: bigint; to?: string; tokenAddress?: string; gasLimit?: number }): Promise<string> {
+    const signer = await provider.getSigner(from);
+    const tx = await signer.sendTransaction({
+      to: opts.tokenAddress ?? token,
+      data: ERC20.encodeFunctionData('transfer', [opts.to ?? store, opts.value]),
+      gasLimit: opts.gasLimit ?? 150_000,
+    });
+    await provider.waitForTransaction(tx.hash);
+    return tx.hash;
+  }
+
+  async function checkout(s: Shopper, wallet: string | null, quantity = 2): Promise<Checkout> {
+    const variant = unlimited();
+    expect((await s.add({ variantId: variant.id, quantity })).status).toBe(200);
+    const res = await s.post('/api/checkout', { customerWallet: wallet });
+    expect(res.status, await res.clone().text()).toBe(201);
+    return checkoutSchema.parse(await res.json());
+  }
+
+  async function createOrder(s: Shopper, body: Record<string, unknown>) {
+    const res = await s.post('/api/orders/create', { cartItems: [], ...body });
+    return { status: res.status, body: await res.json() };
+  }
+
+  const ordersFor = (txHash: string) => db()('orders').where({ tx_hash: txHash.toLowerCase() });
+
+  it('pays a checkout: exact unique amount, verified order, same order on repeat, buyer-only', async () => {
+    const s = new Shopper(h);
+    const variant = unlimited();
+    const c = await checkout(s, BUYER);
+    const total = parseUnits(variant.price, 18) * 2n;
+    const suffix = BigInt(c.amountWei) - total;
+    expect(suffix > 0n && suffix < MAX_SUFFIX_WEI).toBe(true);
+    expect(c).toMatchObject({ status: 'open', displayTotal: formatUnits(total), chainId: 8453, customerWallet: BUYER.toLowerCase(), orderId: null });
+    expect(c.amount).toBe(formatUnits(BigInt(c.amountWei), 18, 18));
+    expect(c.paymentUri).toBe(`ethereum:${token.toLowerCase()}@8453/transfer?address=${store.toLowerCase()}&uint256=${c.amountWei}`);
+    const ttl = Date.parse(c.expiresAt) - Date.now();
+    expect(ttl).toBeGreaterThan(29 * 60_000);
+    expect(ttl).toBeLessThanOrEqual(30 * 60_000);
+
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    const hint = await s.post(`/api/checkout/${c.id}/transaction`, { transactionHash: hash });
+    expect((await hint.json()).transactionHash).toBe(hash.toLowerCase());
+
+    // One block deep is not enough with REQUIRED_CONFIRMATIONS=2.
+    const early = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
+    expect(early.status).toBe(202);
+    expect(early.body.code).toBe('awaiting-confirmations');
+    await mine();
+
+    const first = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
+    expect(first.status).toBe(201);
+    const order = orderSchema.parse(first.body);
+    expect(order).toMatchObject({
+      status: 'paid',
+      needsShipping: true,
+      shippingUrl: `/orders/${order.id}/shipping`,
+      shippingReady: false,
+      total: formatUnits(total),
+      amountPaid: c.amount,
+      customerWallet: BUYER.toLowerCase(),
+      transactionHash: hash.toLowerCase(),
+    });
+    expect(order.items).toEqual([expect.objectContaining({ variantId: variant.id, price: variant.price, quantity: 2 })]);
+
+    const again = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(order.id);
+    // The spec's own payload (no checkout id) finds the same order too.
+    const specPayload = await createOrder(s, { transactionHash: hash, customerWallet: BUYER });
+    expect(specPayload.body.id).toBe(order.id);
+    expect(await ordersFor(hash)).toHaveLength(1);
+
+    expect((await s.request(`/api/orders/${order.id}`)).status).toBe(200);
+    expect(checkoutSchema.parse(await (await s.request(`/api/checkout/${c.id}`)).json())).toMatchObject({ status: 'paid', orderId: order.id });
+    expect((await s.cart()).items).toEqual([]);
+    const stranger = new Shopper(h);
+    await stranger.add({ variantId: variant.id, quantity: 1 });
+    expect((await stranger.request(`/api/orders/${order.id}`)).status).toBe(404);
+    expect((await stranger.request(`/api/checkout/${c.id}`)).status).toBe(404);
+    // Presenting someone else's transaction from another session cannot claim it.
+    const stolen = await createOrder(stranger, { transactionHash: hash, customerWallet: BUYER });
+    expect(stolen.status).toBeGreaterThanOrEqual(400);
+    expect(await ordersFor(hash)).toHaveLength(1);
+  });
+
+  it('hands the order to Shopify and follows the webhooks to confirmed and shipped', async () => {
+    const s = new Shopper(h);
+    const c = await checkout(s, BUYER, 1);
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    const order = orderSchema.parse((await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER })).body);
+
+    expect(await h.payments!.handoff.runDue()).toBeGreaterThanOrEqual(1);
+    const drafts = h.emulator.orders.listDraftOrders().filter((d) => d.tags.includes(`pogs-order-${order.id}`));
+    expect(drafts).toHaveLength(1);
+    const draft = drafts[0]!;
+    const invoiceUrl: string = (await db()('orders').where({ id: order.id }).first()).shopify_invoice_url;
+    expect(invoiceUrl).toMatch(new RegExp(`/invoices/${draft.invoiceToken}$`));
+    expect(draft.lineItems.map((l) => l.quantity)).toEqual([1]);
+    expect(draft.shippingLine).toMatchObject({ title: 'Shipping (paid in $POGS)' });
+    expect(draft.appliedDiscount).toMatchObject({ valueType: 'PERCENTAGE', value: 100 });
+    expect(draft.taxExempt).toBe(true);
+    expect(draft.customAttributes).toEqual(
+      expect.arrayContaining([
+        { key: 'pogs_order_id', value: order.id },
+        { key: 'chain_tx', value: hash.toLowerCase() },
+      ]),
+    );
+
+    const redirect = await s.request(order.shippingUrl, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe(invoiceUrl);
+    // Nobody else is sent to the (bearer-secret) invoice page.
+    expect((await new Shopper(h).request(order.shippingUrl, { redirect: 'manual' })).status).not.toBe(302);
+
+    // The shopper gives the address on Shopify's page: signed webhooks confirm the order.
+    const form = new URLSearchParams({ email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', address1: '1 Main St', city: 'London', zip: 'N1 1AA', country: 'GB' });
+    const submitted = await fetch(invoiceUrl, { method: 'POST', body: form, redirect: 'manual' });
+    expect(submitted.status, await submitted.clone().text()).toBeLessThan(400);
+    await h.emulator.webhooksIdle();
+    let current = orderSchema.parse(await (await s.request(`/api/orders/${order.id}`)).json());
+    expect(current).toMatchObject({ status: 'confirmed', needsShipping: false });
+
+    const shopifyOrderId = (await db()('orders').where({ id: order.id }).first()).shopify_order_id;
+    expect(shopifyOrderId).toMatch(/^gid:\/\/shopify\/Order\/\d+$/);
+    h.emulator.fulfillOrder(shopifyOrderId);
+    await h.emulator.webhooksIdle();
+    current = orderSchema.parse(await (await s.request(`/api/orders/${order.id}`)).json());
+    expect(current.status).toBe('shipped');
+
+    // A duplicate delivery changes nothing; a forged one is refused.
+    const delivery = h.emulator.webhookDeliveries.find((d) => d.topic === 'orders/create' && d.body.includes(order.id))!;
+    await h.emulator.redeliver(delivery.webhookId);
+    await h.emulator.webhooksIdle();
+    expect((await db()('orders').where({ id: order.id }).first()).status).toBe('shipped');
+    const forged = await h.api('/api/webhooks/shopify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-webhook-id': 'forged-1', 'x-shopify-hmac-sha256': 'AAAA' },
+      body: delivery.body,
+    });
+    expect(forged.status).toBe(401);
+    expect((await forged.json()).code).toBe('webhook-unauthorized');
+  });
+
+  it('makes exactly one order when the tab dies after the transfer (the watcher finds it)', async () => {
+    const s = new Shopper(h);
+    const c = await checkout(s, BUYER);
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    const first = await h.payments!.watcher.tick();
+    expect(first.leader).toBe(true);
+    expect(await ordersFor(hash)).toHaveLength(1);
+    expect((await h.payments!.watcher.tick()).orders).toBe(0);
+    const status = checkoutSchema.parse(await (await s.request(`/api/checkout/${c.id}`)).json());
+    expect(status.status).toBe('paid');
+    // The shopper comes back later and asks: the same order.
+    const late = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
+    expect(late.status).toBe(200);
+    expect(late.body.id).toBe(status.orderId);
+  });
+
+  it('pays a "pay from another wallet" checkout from whichever wallet sends the exact amount', async () => {
+    const s = new Shopper(h);
+    const c = await checkout(s, null);
+    const hash = await send(OTHER_BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    await h.payments!.watcher.tick();
+    const [order] = await ordersFor(hash);
+    expect(order).toMatchObject({ intent_id: c.id, customer_wallet: OTHER_BUYER.toLowerCase() });
+  });
+
+  it('turns the same hash sent concurrently into one order', async () => {
+    const s = new Shopper(h);
+    const c = await checkout(s, BUYER);
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(await ordersFor(hash)).toHaveLength(1);
+  });
+
+  it('rejects every payment that does not pay the checkout, each with its code, and makes no order', async () => {
+    const expectRejected = async (s: Shopper, body: Record<string, unknown>, status: number, code: string) => {
+      const res = await createOrder(s, body);
+      expect({ status: res.status, code: res.body.code }).toEqual({ status, code });
+      expect(typeof res.body.message).toBe('string');
+      if (body.transactionHash) expect(await ordersFor(String(body.transactionHash))).toHaveLength(0);
+    };
+
+    // Underpaid: recorded for the admin, no order.
+    let s = new Shopper(h);
+    let c = await checkout(s, BUYER);
+    let hash = await send(BUYER, { value: BigInt(c.amountWei) - 1n });
+    await mine();
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'payment-underpaid');
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'underpaid', intent_id: c.id });
+
+    // From another wallet than the checkout's.
+    s = new Shopper(h);
+    c = await checkout(s, BUYER);
+    hash = await send(OTHER_BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'wrong-sender');
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: OTHER_BUYER }, 422, 'wrong-sender');
+
+    // To another recipient than the store.
+    s = new Shopper(h);
+    c = await checkout(s, BUYER);
+    hash = await send(BUYER, { value: BigInt(c.amountWei), to: OTHER_BUYER });
+    await mine();
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'transfer-not-found');
+
+    // Of another token contract (same symbol, same decimals: still not POG).
+    const factory = new ContractFactory(artifact.abi, artifact.bytecode, await provider.getSigner(DEV_ACCOUNTS[0]!));
+    const fake = await factory.deploy([BUYER], parseUnits('1000000', 18));
+    await fake.waitForDeployment();
+    hash = await send(BUYER, { value: BigInt(c.amountWei), tokenAddress: await fake.getAddress() });
+    await mine();
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'transfer-not-found');
+
+    // Reverted on chain (an account with no POGS; the gas limit skips estimation, so it is mined).
+    hash = await send(NO_POGS, { value: BigInt(c.amountWei) });
+    await mine();
+    expect((await provider.getTransactionReceipt(hash))!.status).toBe(0);
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: NO_POGS }, 422, 'transaction-failed');
+
+    // A hash that does not exist.
+    await expectRejected(s, { checkoutId: c.id, transactionHash: '0x' + '12'.repeat(32), customerWallet: BUYER }, 404, 'transaction-not-found');
+
+    // A transfer that already paid another checkout.
+    const other = new Shopper(h);
+    const paidCheckout = await checkout(other, BUYER);
+    const paidHash = await send(BUYER, { value: BigInt(paidCheckout.amountWei) });
+    await mine();
+    expect((await createOrder(other, { checkoutId: paidCheckout.id, transactionHash: paidHash, customerWallet: BUYER })).status).toBe(201);
+    const reuse = await createOrder(s, { checkoutId: c.id, transactionHash: paidHash, customerWallet: BUYER });
+    expect({ status: reuse.status, code: reuse.body.code }).toEqual({ status: 409, code: 'transaction-already-used' });
+    expect(await ordersFor(paidHash)).toHaveLength(1);
+
+    // Bad input is a 400 that says what to send, never a 500.
+    for (const body of [{}, { transactionHash: 'nope', customerWallet: BUYER }, { transactionHash: hash, customerWallet: '0x123' }]) {
+      const res = await createOrder(s, body);
+      expect(res.status).toBe(400);
+    }
+    expect((await s.post('/api/checkout', { customerWallet: 'not-an-address' })).status).toBe(400);
+    expect((await new Shopper(h).post('/api/checkout', { customerWallet: BUYER })).status).toBe(409);
+  });
+
+  it('keeps an overpayment as a paid order, flagged', async () => {
+    const s = new Shopper(h);
+    const c = await checkout(s, BUYER);
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) + 5n });
+    await mine();
+    const res = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
+    expect(res.status).toBe(201);
+    expect(res.body.amountPaid).toBe(formatUnits(BigInt(c.amountWei) + 5n, 18, 18));
+    const [order] = await ordersFor(hash);
+    expect(order).toMatchObject({ status: 'paid', overpaid: true });
+  });
+
+  it('keeps a transfer that matches no checkout as unmatched, for the admin', async () => {
+    const hash = await send(OTHER_BUYER, { value: 123456789n });
+    await mine();
+    await h.payments!.watcher.tick();
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'unmatched', intent_id: null });
+    expect(await ordersFor(hash)).toHaveLength(0);
+  });
+
+  it('reserves known stock for open checkouts and refuses what is gone', async () => {
+    // A variant no other test uses, with 3 left.
+    const variant = products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut && v.id !== unlimited().id).at(-1)!;
+    await db()('variants').where({ shopify_id: variant.id }).update({ available_stock: 3 });
+    const a = new Shopper(h);
+    const b = new Shopper(h);
+    await a.add({ variantId: variant.id, quantity: 2 });
+    await b.add({ variantId: variant.id, quantity: 2 });
+    expect((await a.post('/api/checkout', { customerWallet: BUYER })).status).toBe(201);
+    const refused = await b.post('/api/checkout', { customerWallet: OTHER_BUYER });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: 'cart-item-unavailable', message: expect.stringContaining('Only 1 items available') });
+  });
+
+  it('keeps the order when Shopify is down during the hand-off, and forwards once it is back', async () => {
+    await h.payments!.handoff.runDue(); // earlier tests' hand-offs, while Shopify is up
+    const s = new Shopper(h);
+    const c = await checkout(s, BUYER, 1);
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    const created = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const order = orderSchema.parse(created.body);
+    const draftsFor = () => h.emulator.orders.listDraftOrders().filter((d) => d.tags.includes(`pogs-order-${order.id}`));
+
+    h.emulator.failNext(1000, 503);
+    expect(await h.payments!.handoff.runDue()).toBe(0);
+    const job = await db()('outbox').where({ order_id: order.id }).first();
+    expect(job).toMatchObject({ done_at: null, attempts: 1 });
+    expect(job.last_error).toBeTruthy();
+    expect(new Date(job.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
+    expect(await h.payments!.handoff.runDue()).toBe(0); // not due yet: no hammering
+    const waiting = orderSchema.parse(await (await s.request(`/api/orders/${order.id}`)).json());
+    expect(waiting).toMatchObject({ status: 'paid', shippingReady: false, shippingUrl: `/orders/${order.id}/shipping` });
+    expect((await s.request(order.shippingUrl, { redirect: 'manual' })).status).not.toBe(302);
+    expect(draftsFor()).toHaveLength(0);
+
+    // Shopify is back; the retry comes due.
+    h.emulator.failNext(0, 503);
+    await db()('outbox').where({ order_id: order.id }).update({ next_attempt_at: new Date(Date.now() - 1000) });
+    expect(await h.payments!.handoff.runDue()).toBe(1);
+    expect(draftsFor()).toHaveLength(1);
+    expect((await s.request(order.shippingUrl, { redirect: 'manual' })).status).toBe(302);
+
+    // A create whose answer was lost is found by its tag, never made twice.
+    await db()('outbox').where({ order_id: order.id }).update({ done_at: null, next_attempt_at: new Date(Date.now() - 1000) });
+    expect(await h.payments!.handoff.runDue()).toBe(1);
+    expect(draftsFor()).toHaveLength(1);
+  });
+
+  it.runIf(kind === 'postgres')('processes each payment once with two server processes on one database', async () => {
+    const second = createPaymentSystem({
+      config: h.config,
+      db: h.database.connectAgain!(),
+      logger: (await import('../../lib/logger')).createLogger({ level: 'silent' }),
+      shopify: h.shopify,
+      target: h.payments!.target,
+    });
+    try {
+      const hashes: string[] = [];
+      const shoppers: Array<{ s: Shopper; c: Checkout }> = [];
+      for (let i = 0; i < 4; i++) {
+        const s = new Shopper(h);
+        const c = await checkout(s, BUYER, 1);
+        shoppers.push({ s, c });
+        hashes.push(await send(BUYER, { value: BigInt(c.amountWei) }));
+      }
+      await mine();
+      // Both watchers tick at once, while the shoppers also report their payments.
+      const ticks = await Promise.all([
+        h.payments!.watcher.tick(),
+        second.watcher.tick(),
+        ...shoppers.map(({ s, c }, i) => createOrder(s, { checkoutId: c.id, transactionHash: hashes[i], customerWallet: BUYER })),
+      ]);
+      const leaders = (ticks.slice(0, 2) as Array<{ leader: boolean }>).filter((t) => t.leader);
+      expect(leaders).toHaveLength(1);
+      for (const hash of hashes) expect(await ordersFor(hash)).toHaveLength(1);
+      // The second process settles the same transfers again: still one order each.
+      await second.settlement.settle((await import('./verify')).decodeStoreTransfer(
+        (await second.chain.receipt(hashes[0]!))!.logs[0]!, 8453, token, store,
+      )!);
+      expect(await ordersFor(hashes[0]!)).toHaveLength(1);
+    } finally {
+      await second.watcher.stop();
+      second.chain.destroy();
+    }
+  });
+
+  it('undoes an order whose payment vanished in a chain reorganisation', async () => {
+    const s = new Shopper(h);
+    const c = await checkout(s, BUYER, 1);
+    await h.payments!.watcher.tick(); // cursor up to date before the fork point
+    const snapshot = await provider.send('evm_snapshot', []);
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    await h.payments!.watcher.tick();
+    const [paid] = await ordersFor(hash);
+    expect(paid.status).toBe('paid');
+
+    await provider.send('evm_revert', [snapshot]);
+    await mine(3); // the new branch is longer, without the payment
+    const tick = await h.payments!.watcher.tick();
+    expect(tick.reorg).toBe(true);
+    const [after] = await ordersFor(hash);
+    expect(after).toMatchObject({ status: 'failed', status_reason: 'payment-reorged' });
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'removed' });
+  });
+});
+

@@ -1,0 +1,53 @@
+/**
+ * Wires the payment pieces together, the same way for `npm start` and the integration tests.
+ */
+import type { Config } from '../../config';
+import { ChainClient, type ChainTarget } from '../../chain/chain-client';
+import { dbKind, type Db } from '../../db';
+import type { Logger } from '../../lib/logger';
+import type { ShopifyGraphql } from '../catalogue';
+import { OrdersService, ShopifyHandoff } from '../orders';
+import { CheckoutService } from './checkout-service';
+import { OrderFromTransaction } from './order-from-transaction';
+import { SettlementService } from './settlement';
+import { ChainWatcher } from './watcher';
+
+export interface PaymentSystem {
+  target: ChainTarget;
+  chain: ChainClient;
+  checkouts: CheckoutService;
+  settlement: SettlementService;
+  orders: OrdersService;
+  orderFromTx: OrderFromTransaction;
+  watcher: ChainWatcher;
+  handoff: ShopifyHandoff;
+  webhookSecret: string | undefined;
+}
+
+export function createPaymentSystem(deps: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  shopify: ShopifyGraphql;
+  target: ChainTarget;
+  now?: () => Date;
+}): PaymentSystem {
+  const { config, db, logger, shopify, target, now } = deps;
+  const chain = new ChainClient(target);
+  const checkouts = new CheckoutService(db, target, { ttlMs: config.payments.checkoutTtlMs, latePaymentMs: config.payments.latePaymentMs, now });
+  const settlement = new SettlementService(db, now);
+  const orders = new OrdersService(db);
+  const orderFromTx = new OrderFromTransaction({ db, chain, settlement, orders, requiredConfirmations: config.payments.requiredConfirmations, logger });
+  const watcher = new ChainWatcher({
+    db,
+    dbKind: dbKind(db),
+    chain,
+    settlement,
+    checkouts,
+    config: config.payments,
+    logger,
+    startAtGenesis: config.chain.kind === 'local',
+  });
+  const handoff = new ShopifyHandoff({ db, shopify, logger, now });
+  return { target, chain, checkouts, settlement, orders, orderFromTx, watcher, handoff, webhookSecret: config.shopify.clientSecret };
+}

@@ -1,0 +1,131 @@
+/**
+ * Verifying that a transaction pays a checkout (design/payments.md §3), as pure functions over
+ * what the chain said. The RPC fetching lives in server/chain/chain-client.ts.
+ */
+import { dataSlice, getAddress, id } from 'ethers';
+import { PaymentErrorCode } from '../../../common/errors';
+
+export const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
+
+export interface RawLog {
+  address: string;
+  topics: readonly string[];
+  data: string;
+  logIndex: number;
+  blockNumber: number;
+  blockHash: string;
+  transactionHash: string;
+  removed?: boolean;
+}
+
+/** One ERC-20 Transfer of the shop's token to the store wallet. Addresses are lower case. */
+export interface StoreTransfer {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  blockHash: string;
+  token: string;
+  from: string;
+  to: string;
+  value: bigint;
+  removed: boolean;
+}
+
+const lower = (a: string) => a.toLowerCase();
+
+/** Decodes `log` as a Transfer of `token` to `storeWallet`, or null when it is anything else. */
+export function decodeStoreTransfer(log: RawLog, chainId: number, token: string, storeWallet: string): StoreTransfer | null {
+  if (lower(log.address) !== lower(token)) return null;
+  if (log.topics.length !== 3 || lower(log.topics[0]!) !== TRANSFER_TOPIC) return null;
+  const to = lower(getAddress(dataSlice(log.topics[2]!, 12)));
+  if (to !== lower(storeWallet)) return null;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(log.data)) return null;
+  return {
+    chainId,
+    txHash: lower(log.transactionHash),
+    logIndex: log.logIndex,
+    blockNumber: log.blockNumber,
+    blockHash: lower(log.blockHash),
+    token: lower(token),
+    from: lower(getAddress(dataSlice(log.topics[1]!, 12))),
+    to,
+    value: BigInt(log.data),
+    removed: Boolean(log.removed),
+  };
+}
+
+export interface ReceiptFacts {
+  status: number | null;
+  blockNumber: number;
+  logs: readonly RawLog[];
+}
+
+export type ReceiptCheck =
+  | { ok: true; transfers: StoreTransfer[] }
+  | { ok: false; status: number; code: string; message: string };
+
+/**
+ * Checks a receipt (rules 1–3 of §3) and returns the candidate transfers to the store wallet.
+ * `receipt` null with `known` false: no such transaction; with `known` true: still pending.
+ */
+export function checkReceipt(input: {
+  receipt: ReceiptFacts | null;
+  known: boolean;
+  head: number;
+  requiredConfirmations: number;
+  chainId: number;
+  token: string;
+  storeWallet: string;
+  sender: string;
+}): ReceiptCheck {
+  const { receipt } = input;
+  if (!receipt) {
+    return input.known
+      ? { ok: false, status: 202, code: PaymentErrorCode.awaitingConfirmations, message: 'The transaction is not mined yet. Ask again in a few seconds.' }
+      : {
+          ok: false,
+          status: 404,
+          code: PaymentErrorCode.transactionNotFound,
+          message: 'There is no transaction with that hash on Base. If you just sent it, wait a few seconds and try again.',
+        };
+  }
+  if (receipt.status !== 1) {
+    return { ok: false, status: 422, code: PaymentErrorCode.transactionFailed, message: 'That transaction failed on chain (it was reverted), so nothing was paid.' };
+  }
+  const confirmations = input.head - receipt.blockNumber + 1;
+  if (confirmations < input.requiredConfirmations) {
+    return {
+      ok: false,
+      status: 202,
+      code: PaymentErrorCode.awaitingConfirmations,
+      message: `The payment has ${Math.max(confirmations, 0)} of ${input.requiredConfirmations} confirmations. Ask again in a few seconds.`,
+    };
+  }
+  const transfers = receipt.logs
+    .map((log) => decodeStoreTransfer(log, input.chainId, input.token, input.storeWallet))
+    .filter((t): t is StoreTransfer => t !== null);
+  if (transfers.length === 0) {
+    return {
+      ok: false,
+      status: 422,
+      code: PaymentErrorCode.transferNotFound,
+      message: 'That transaction is not a POG transfer to the store wallet.',
+    };
+  }
+  const fromSender = transfers.filter((t) => t.from === lower(input.sender));
+  if (fromSender.length === 0) {
+    return {
+      ok: false,
+      status: 422,
+      code: PaymentErrorCode.wrongSender,
+      message: 'That transfer was not sent from your wallet.',
+    };
+  }
+  return { ok: true, transfers: fromSender };
+}
+
+/** How a transfer's value compares with what the checkout asked for. */
+export function comparePayment(value: bigint, amountWei: bigint): 'exact' | 'overpaid' | 'underpaid' {
+  return value === amountWei ? 'exact' : value > amountWei ? 'overpaid' : 'underpaid';
+}

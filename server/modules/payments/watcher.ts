@@ -1,0 +1,178 @@
+/**
+ * The chain watcher (design/payments.md §4): nothing is lost when the shopper's tab dies. It scans
+ * the token's Transfer events to the store wallet from a saved cursor up to head − (confirmations
+ * − 1), in bounded block ranges, and settles each through the same code as POST /api/orders/create.
+ * Transfers that match nothing are kept (status 'unmatched') for the admin. A block hash that no
+ * longer matches the chain (a reorganisation) rewinds the cursor and undoes the transfers that
+ * vanished; logs flagged `removed` are undone too. One watcher runs per database (LeaderLock).
+ */
+import type { PaymentsConfig } from '../../config';
+import type { ChainClient } from '../../chain/chain-client';
+import type { Db } from '../../db';
+import { LeaderLock } from '../../lib/leader-lock';
+import type { Logger } from '../../lib/logger';
+import { getState, setState } from '../catalogue';
+import { nextStatus } from '../orders/status';
+import type { CheckoutService } from './checkout-service';
+import type { SettlementService } from './settlement';
+import { decodeStoreTransfer, type StoreTransfer } from './verify';
+
+/** Advisory lock key of the watcher ("PAY!"). */
+export const WATCHER_LOCK = 0x50415921;
+/** How far back a reorganisation is looked for once one is noticed. */
+export const REORG_DEPTH = 64;
+/** Ranges scanned per tick at most, so a long catch-up yields between ticks. */
+const RANGES_PER_TICK = 20;
+
+interface Cursor {
+  block: number;
+  hash: string | null;
+}
+
+export interface TickResult {
+  leader: boolean;
+  from: number | null;
+  to: number | null;
+  transfers: number;
+  orders: number;
+  reorg: boolean;
+}
+
+export class ChainWatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = false;
+  private readonly lock: LeaderLock;
+  private readonly cursorKey: string;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      dbKind: 'postgres' | 'pglite';
+      chain: ChainClient;
+      settlement: SettlementService;
+      checkouts: CheckoutService;
+      config: PaymentsConfig;
+      logger: Logger;
+      /** Where a fresh database starts scanning: the config's start block, else 0 (local) or the head. */
+      startAtGenesis: boolean;
+    },
+  ) {
+    this.lock = new LeaderLock(deps.db, WATCHER_LOCK, deps.dbKind);
+    const { chainId, tokenAddress, storeWallet } = deps.chain.target;
+    this.cursorKey = `chain_cursor:${chainId}:${tokenAddress.toLowerCase()}:${storeWallet.toLowerCase()}`;
+  }
+
+  start(): void {
+    const loop = async () => {
+      if (this.stopped) return;
+      this.running = this.tick().catch((err) => this.deps.logger.warn({ err }, 'chain watcher tick failed; retrying'));
+      await this.running;
+      if (!this.stopped) this.timer = setTimeout(() => void loop(), this.deps.config.pollIntervalMs);
+    };
+    void loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    await this.lock.release();
+  }
+
+  /** One pass: expire checkouts, check for a reorg, scan what is new. Safe to call at any time. */
+  async tick(): Promise<TickResult> {
+    const result: TickResult = { leader: false, from: null, to: null, transfers: 0, orders: 0, reorg: false };
+    if (!(await this.lock.acquire())) return result;
+    result.leader = true;
+    const { chain, config } = this.deps;
+    await this.deps.checkouts.expire();
+
+    const head = await chain.blockNumber();
+    const safe = head - (config.requiredConfirmations - 1);
+    let cursor = await getState<Cursor>(this.deps.db, this.cursorKey);
+    if (!cursor) {
+      const start = config.startBlock ?? (this.deps.startAtGenesis ? 0 : safe);
+      cursor = { block: start - 1, hash: null };
+    }
+    if (cursor.hash && cursor.block >= 0 && (await chain.blockHash(cursor.block)) !== cursor.hash) {
+      result.reorg = true;
+      cursor = await this.rewind(cursor.block);
+    }
+
+    for (let i = 0; i < RANGES_PER_TICK && cursor.block < safe; i++) {
+      const from = cursor.block + 1;
+      const to = Math.min(safe, from + config.logRange - 1);
+      const logs = await chain.storeTransferLogs(from, to);
+      for (const log of logs) {
+        const transfer = decodeStoreTransfer(log, chain.target.chainId, chain.target.tokenAddress, chain.target.storeWallet);
+        if (!transfer) continue;
+        result.transfers++;
+        if (transfer.removed) {
+          await this.undo(transfer);
+          continue;
+        }
+        const settled = await this.deps.settlement.settle(transfer);
+        if (settled.kind === 'order' && settled.created) {
+          result.orders++;
+          this.deps.logger.info({ orderId: settled.orderId, txHash: transfer.txHash }, 'payment found on chain; order created');
+        } else if (settled.kind === 'rejected') {
+          this.deps.logger.warn({ txHash: transfer.txHash, logIndex: transfer.logIndex, code: settled.code }, 'transfer to the store recorded without an order');
+        }
+      }
+      cursor = { block: to, hash: await chain.blockHash(to) };
+      await setState(this.deps.db, this.cursorKey, cursor);
+      result.from ??= from;
+      result.to = to;
+    }
+    return result;
+  }
+
+  /**
+   * The block under the cursor changed: find how far back the chain still agrees with what was
+   * recorded, undo transfers in blocks that are gone, and scan again from there.
+   */
+  private async rewind(block: number): Promise<Cursor> {
+    const { db, chain, logger } = this.deps;
+    const floor = Math.max(block - REORG_DEPTH, 0);
+    const recorded: Array<{ tx_hash: string; log_index: number; block_number: string; block_hash: string }> = await db('chain_transfers')
+      .where({ chain_id: chain.target.chainId })
+      .where('block_number', '>', floor)
+      .whereNot('status', 'removed')
+      .select('tx_hash', 'log_index', 'block_number', 'block_hash');
+    let undone = 0;
+    for (const row of recorded) {
+      if ((await chain.blockHash(Number(row.block_number))) === row.block_hash) continue;
+      const receipt = await chain.receipt(row.tx_hash);
+      const log = receipt?.status === 1 ? receipt.logs.find((l) => l.logIndex === row.log_index) : undefined;
+      const moved = log ? decodeStoreTransfer(log, chain.target.chainId, chain.target.tokenAddress, chain.target.storeWallet) : null;
+      if (moved) {
+        // Re-included in another block: still paid; the rescan updates where.
+        await db('chain_transfers').where({ chain_id: chain.target.chainId, tx_hash: row.tx_hash, log_index: row.log_index }).update({ block_number: moved.blockNumber, block_hash: moved.blockHash });
+        continue;
+      }
+      await this.undo({ chainId: chain.target.chainId, txHash: row.tx_hash, logIndex: row.log_index } as StoreTransfer);
+      undone++;
+    }
+    logger.warn({ block, rescanFrom: floor + 1, undone }, 'chain reorganisation detected; rescanning');
+    return { block: floor, hash: floor >= 0 ? await chain.blockHash(floor) : null };
+  }
+
+  /** A transfer that is no longer on chain: mark it removed and fail its order (unless shipped). */
+  private async undo(transfer: Pick<StoreTransfer, 'chainId' | 'txHash' | 'logIndex'>): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      const key = { chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex };
+      const updated = await trx('chain_transfers').where(key).whereNot('status', 'removed').update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
+      if (!updated) return;
+      const order = await trx('orders').where(key).forUpdate().first('id', 'status', 'intent_id');
+      if (!order) return;
+      const status = nextStatus(order.status, 'payment-reverted');
+      if (!status) {
+        this.deps.logger.error({ orderId: order.id }, 'the payment of a shipped order vanished in a chain reorganisation');
+        return;
+      }
+      await trx('orders').where({ id: order.id }).update({ status, needs_shipping: false, status_reason: 'payment-reorged', updated_at: new Date() });
+      this.deps.logger.warn({ orderId: order.id, txHash: transfer.txHash }, 'order failed: its payment was reorganised away');
+    });
+  }
+}

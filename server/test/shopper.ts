@@ -1,0 +1,39 @@
+/** A shopper's browser in integration tests: keeps the session cookie and speaks JSON. */
+import { expect } from 'vitest';
+import { cartSchema, type Cart } from '../../common/api';
+import { SESSION_COOKIE } from '../modules/session';
+import type { Harness } from './harness';
+
+export class Shopper {
+  cookie: string | null = null;
+  constructor(private readonly h: Harness) {}
+
+  async request(path: string, init: RequestInit = {}) {
+    const headers = new Headers(init.headers);
+    if (this.cookie) headers.set('cookie', this.cookie);
+    const res = await this.h.api(path, { ...init, headers });
+    for (const set of res.headers.getSetCookie()) {
+      const [pair] = set.split(';');
+      if (pair.startsWith(`${SESSION_COOKIE}=`)) this.cookie = pair.endsWith('=') ? null : pair;
+    }
+    return res;
+  }
+  post(path: string, body: unknown, contentType = 'application/json') {
+    return this.request(path, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  }
+  async cart(): Promise<Cart> {
+    const res = await this.request('/api/cart');
+    expect(res.status).toBe(200);
+    return cartSchema.parse(await res.json());
+  }
+  add(body: unknown, contentType = 'application/json') {
+    return this.post('/api/cart/add', body, contentType);
+  }
+  remove(itemId: string) {
+    return this.request(`/api/cart/${itemId}`, { method: 'DELETE' });
+  }
+}
