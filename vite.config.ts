@@ -86,7 +86,9 @@ export default defineConfig({
         // WalletConnect loads on demand only; never precache it for every visitor.
         manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => !walletConnectOnly.has(e.url)), warnings: [] })],
         navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/shopify-emulator(\/|$)/],
+        // Navigations the server must answer itself: the API, the Shopify emulator, and an
+        // order's shipping link (a redirect to Shopify's form once it exists).
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/orders\/[^/]+\/shipping(\/|$)/, /^\/shopify-emulator(\/|$)/],
         cleanupOutdatedCaches: true,
         // Take control on first install so this visit's catalogue and images are cached too.
         // Updates still wait for the shopper's "Reload" (registerType 'prompt').

@@ -1,17 +1,34 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
-import { CartDrawer, cartItemCount, OPEN_CART_EVENT, useCart, type CartDrawerWallet } from '../features/cart';
-import { useConfig, useShopNames } from '../features/catalogue';
+import { CartDrawer, cartItemCount, cartQueryKey, notifyCartUpdated, OPEN_CART_EVENT, useCart, type CartDrawerWallet, type PayHandler } from '../features/cart';
+import { CheckoutProvider, useCheckout } from '../features/checkout';
 import { SiteHeader } from '../features/layout/components/site-header';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
+import { useConfig, useShopNames } from '../lib/public-config';
 
-/** The wallet session around the layout (it needs the public config: WalletConnect, Demo Wallet). */
+/**
+ * The wallet session and the payment around the layout (they need the public config: WalletConnect,
+ * Demo Wallet, Base's RPC and explorer). The payment's state lives here, above the cart drawer.
+ */
 export function AppLayout() {
   const { data: config, isError } = useConfig();
   const walletConfig = useMemo(() => toWalletConfig(config, isError), [config, isError]);
+  const network = useMemo(
+    () => (walletConfig ? { rpcUrl: walletConfig.chainRpcUrl, explorerUrl: walletConfig.explorerUrl } : null),
+    [walletConfig],
+  );
+  const queryClient = useQueryClient();
+  // After an order the server has emptied the cart: every reader refetches (spec §4).
+  const refreshCart = useCallback(async () => {
+    notifyCartUpdated();
+    await queryClient.invalidateQueries({ queryKey: cartQueryKey }, { cancelRefetch: false });
+  }, [queryClient]);
   return (
     <WalletProvider config={walletConfig}>
-      <AppShell />
+      <CheckoutProvider network={network} refreshCart={refreshCart}>
+        <AppShell />
+      </CheckoutProvider>
     </WalletProvider>
   );
 }
@@ -27,11 +44,19 @@ function AppShell() {
   const [cartOpen, setCartOpen] = useState(false);
   const toggleCart = useCallback(() => setCartOpen((open) => !open), []);
   const wallet = useWallet();
-  const { setChooserOpen } = wallet;
-  const walletConnected = wallet.status === 'connected' && wallet.provider !== null;
+  const { setChooserOpen, address, provider } = wallet;
+  const walletConnected = wallet.status === 'connected' && provider !== null && address !== null;
   const cartWallet = useMemo<CartDrawerWallet>(
     () => ({ connected: walletConnected, openChooser: () => setChooserOpen(true) }),
     [walletConnected, setChooserOpen],
+  );
+  const checkout = useCheckout();
+  const { pay } = checkout;
+  const onPay = useCallback<PayHandler>(
+    (cart) => {
+      if (walletConnected) pay(cart, { address, provider });
+    },
+    [walletConnected, pay, address, provider],
   );
 
   useEffect(() => {
@@ -60,8 +85,14 @@ function AppShell() {
           <Outlet />
         </div>
       </main>
-      {/* onPay: the checkout release plugs the payment in here (default: 'Checkout is not available yet'). */}
-      <CartDrawer open={cartOpen} onOpenChange={setCartOpen} wallet={cartWallet} />
+      <CartDrawer
+        open={cartOpen}
+        onOpenChange={setCartOpen}
+        wallet={cartWallet}
+        onPay={onPay}
+        progress={checkout.progress}
+        onPayElsewhere={checkout.payElsewhere}
+      />
       {/* Fresh page loads all have the key 'default'; key those by path so one page's scroll
           position is not applied to another. */}
       <ScrollRestoration getKey={(loc) => (loc.key === 'default' ? loc.pathname : loc.key)} />

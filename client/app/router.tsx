@@ -16,7 +16,7 @@ function PageLoading() {
 
 /**
  * Routes (spec §2). The shop home is in the main bundle (it is the usual first page); the
- * product pages load on demand.
+ * other pages load on demand.
  */
 export function createRouter() {
   return createBrowserRouter([
@@ -44,9 +44,21 @@ export function createRouter() {
               hydrateFallbackElement: <PageLoading />,
               lazy: async () => ({ Component: (await import('../features/cart/routes/cart-page')).CartPage }),
             },
+            {
+              path: 'order-confirmation',
+              hydrateFallbackElement: <PageLoading />,
+              lazy: async () => ({
+                Component: (await import('../features/orders/routes/order-confirmation-page')).OrderConfirmationPage,
+              }),
+            },
+            {
+              // Reached only when the server could not forward to Shopify's shipping form yet.
+              path: 'orders/:id/shipping',
+              hydrateFallbackElement: <PageLoading />,
+              lazy: async () => ({ Component: (await import('../features/orders/routes/order-shipping-page')).OrderShippingPage }),
+            },
             // PLACEHOLDERS until their issues land.
             { path: 'orders', element: <ComingSoonPage topic="orders" /> },
-            { path: 'order-confirmation', element: <ComingSoonPage topic="order-confirmation" /> },
             { path: 'admin', element: <ComingSoonPage topic="admin" /> },
             { path: '*', element: <NotFoundPage /> },
           ],

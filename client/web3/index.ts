@@ -1,6 +1,7 @@
 /**
  * The wallet code's public surface, loaded with `import()` (never statically from the eager
- * bundle): the page's WalletController, the Base network helper and the wallet messages.
+ * bundle, see load-web3.ts): the page's WalletController, the Base network helper, the token
+ * payment and the wallet messages.
  * ethers is imported here; WalletConnect and the Demo Wallet are further `import()`s inside.
  */
 import { getAddress } from 'ethers';
@@ -10,6 +11,7 @@ export { WalletController } from './wallet-controller';
 export type { WalletOption, WalletSnapshot } from './wallet-controller';
 export { ensureBaseNetwork, isBaseChainId, BASE_CHAIN_ID, BASE_CHAIN_ID_HEX } from './ensure-base-network';
 export * from './wallet-errors';
+export { createTokenPayment, type TokenPayment, type TransferReceipt } from './token-payment';
 export type { Eip1193Provider, WalletConfig, WalletNotice } from './types';
 
 let controller: WalletController | null = null;

@@ -3,6 +3,7 @@ import {
   accountSwitchedNotice,
   connectedNotice,
   connectErrorNotice,
+  declaredRpcErrorCode,
   disconnectedNotice,
   disconnectErrorNotice,
   NO_ACCOUNTS_MESSAGE,
@@ -31,6 +32,15 @@ describe('rpcErrorCode', () => {
 
   it('is null for errors without a code', () => {
     for (const e of [null, undefined, 'boom', 42, new Error('boom'), { message: 'boom' }]) expect(rpcErrorCode(e)).toBeNull();
+  });
+});
+
+describe('declaredRpcErrorCode', () => {
+  it('reads only the code the error carries, never one guessed from its message', () => {
+    expect(declaredRpcErrorCode({ code: 'ACTION_REJECTED', info: { error: { code: 4001 } } })).toBe(4001);
+    expect(declaredRpcErrorCode({ code: 'INSUFFICIENT_FUNDS', error: { code: -32000 } })).toBe(-32000);
+    expect(declaredRpcErrorCode(new Error('User rejected methods.'))).toBeNull();
+    expect(declaredRpcErrorCode('boom')).toBeNull();
   });
 });
 

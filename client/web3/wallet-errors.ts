@@ -43,12 +43,11 @@ function numericCode(value: unknown): number | null {
 }
 
 /**
- * The EIP-1193 / JSON-RPC error code of a wallet error. Wallets and libraries nest it differently:
- * `{code}` (EIP-1193), `data.originalError.code` (MetaMask mobile), `info.error.code` and
- * `error.code` (ethers), `cause.code`. ethers' 'ACTION_REJECTED', a "user rejected/denied"
- * message and WalletConnect's closed-modal "Connection request reset" count as 4001.
+ * The EIP-1193 / JSON-RPC error code a wallet error declares. Wallets and libraries nest it
+ * differently: `{code}` (EIP-1193), `data.originalError.code` (MetaMask mobile), `info.error.code`
+ * and `error.code` (ethers), `cause.code`. ethers' 'ACTION_REJECTED' counts as 4001.
  */
-export function rpcErrorCode(error: unknown, depth = 0): number | null {
+export function declaredRpcErrorCode(error: unknown, depth = 0): number | null {
   const record = asRecord(error);
   if (!record || depth > 4) return null;
   const own = numericCode(record.code);
@@ -56,14 +55,21 @@ export function rpcErrorCode(error: unknown, depth = 0): number | null {
   if (record.code === 'ACTION_REJECTED') return USER_REJECTED;
   const data = asRecord(record.data);
   for (const nested of [data?.originalError, record.data, asRecord(record.info)?.error, record.error, record.cause]) {
-    const code = rpcErrorCode(nested, depth + 1);
+    const code = declaredRpcErrorCode(nested, depth + 1);
     if (code !== null) return code;
   }
-  // WalletConnect rejects with "Connection request reset" when the shopper closes its QR modal.
-  if (depth === 0 && typeof record.message === 'string' && /user (rejected|denied|cancell?ed)|connection request reset/i.test(record.message)) {
-    return USER_REJECTED;
-  }
   return null;
+}
+
+/**
+ * The error code of a wallet error: the declared one, else 4001 for a "user rejected/denied"
+ * message and for WalletConnect's closed-modal "Connection request reset".
+ */
+export function rpcErrorCode(error: unknown): number | null {
+  const declared = declaredRpcErrorCode(error);
+  if (declared !== null) return declared;
+  const message = asRecord(error)?.message;
+  return typeof message === 'string' && /user (rejected|denied|cancell?ed)|connection request reset/i.test(message) ? USER_REJECTED : null;
 }
 
 /** The error's own message, if it has a usable one. */

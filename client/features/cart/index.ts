@@ -4,5 +4,5 @@ export { addToCart, useAddToCart, ADD_TO_CART_FALLBACK_ERROR } from './api/add-t
 export { useRemoveFromCart, REMOVE_FROM_CART_FALLBACK_ERROR } from './api/remove-from-cart';
 export { CART_UPDATED_EVENT, OPEN_CART_EVENT, openCart, notifyCartUpdated } from './lib/cart-events';
 export { payPrecheck } from './lib/pay-precheck';
-export { CartDrawer, checkoutNotAvailableYet, CHECKOUT_UNAVAILABLE, type CartDrawerWallet, type PayHandler } from './components/cart-drawer';
+export { CartDrawer, type CartDrawerWallet, type PayHandler } from './components/cart-drawer';
 export type { Cart, CartItem } from './types';

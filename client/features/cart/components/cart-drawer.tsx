@@ -1,4 +1,4 @@
-import { Info, RefreshCw, Wallet } from 'lucide-react';
+import { Info, LoaderCircle, RefreshCw, Wallet } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
@@ -7,8 +7,10 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { ToastAction } from '../../../components/ui/toast';
 import { toast } from '../../../components/ui/use-toast';
 import { formatPogAmount } from '../../../lib/format-pog-price';
+import { shortenAddress } from '../../../lib/shorten-address';
+import { cn } from '../../../lib/utils';
 import { useCart } from '../api/get-cart';
-import { payPrecheck } from '../lib/pay-precheck';
+import { hasPayableTotal, payPrecheck } from '../lib/pay-precheck';
 import type { Cart } from '../types';
 import { CartEmpty } from './cart-empty';
 import { CartLineItem } from './cart-line-item';
@@ -28,26 +30,30 @@ export interface CartDrawerWallet {
   openChooser?: () => void;
 }
 
-/**
- * Called when the pay pre-check passes (connected wallet, payable total). CHECKOUT HOOK POINT:
- * the checkout release passes the real payment here; until then the default says so honestly.
- */
+/** Called when the pay pre-check passes (connected wallet, payable total). */
 export type PayHandler = (cart: Cart) => void;
 
-export const CHECKOUT_UNAVAILABLE = Object.freeze({
-  title: 'Checkout is not available yet',
-  description: 'Paying in POG opens with the next release of the shop. Your cart is kept.',
-});
+/** A payment under way, as the pay button shows it. */
+export interface CartDrawerPayProgress {
+  /** The current step ('Confirming on chain...'). */
+  label: string;
+  /** The transfer's hash once the wallet returned it. */
+  transactionHash: string | null;
+}
 
-export const checkoutNotAvailableYet: PayHandler = () => {
-  toast({ ...CHECKOUT_UNAVAILABLE });
-};
+interface CartDrawerPayment {
+  /** Pays with the connected wallet (app/ passes the checkout feature's). */
+  onPay: PayHandler;
+  /** The payment under way, or null: the pay button shows its step and stays disabled. */
+  progress: CartDrawerPayProgress | null;
+  /** Opens "Pay from another wallet", offered whenever the cart is payable, wallet or not. */
+  onPayElsewhere: PayHandler;
+}
 
-interface CartDrawerProps {
+interface CartDrawerProps extends CartDrawerPayment {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   wallet: CartDrawerWallet;
-  onPay?: PayHandler;
 }
 
 /**
@@ -56,7 +62,7 @@ interface CartDrawerProps {
  * and a tap outside close it. Focus moves in on open and back to what opened it on close.
  * Mounted once in the app layout, opened by the header's cart button and the 'open-cart' event.
  */
-export function CartDrawer({ open, onOpenChange, wallet, onPay = checkoutNotAvailableYet }: CartDrawerProps) {
+export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawerProps) {
   const returnFocusRef = useRef<HTMLElement | null>(null);
   const interactedOutsideRef = useRef(false);
   return (
@@ -74,7 +80,9 @@ export function CartDrawer({ open, onOpenChange, wallet, onPay = checkoutNotAvai
         onInteractOutside={(event) => {
           const target = event.target instanceof Element ? event.target : null;
           // The cart button toggles the drawer itself; closing here would reopen it on click.
-          if (target?.closest(`[${CART_TOGGLE_ATTRIBUTE}]`)) event.preventDefault();
+          // A dialog opened over the drawer ("Pay from another wallet", the wallet chooser) takes
+          // focus without dismissing it: closing that dialog comes back to the cart.
+          if (target?.closest(`[${CART_TOGGLE_ATTRIBUTE}], [role="dialog"]`)) event.preventDefault();
           else interactedOutsideRef.current = true;
         }}
         onCloseAutoFocus={(event) => {
@@ -91,13 +99,13 @@ export function CartDrawer({ open, onOpenChange, wallet, onPay = checkoutNotAvai
           <SheetTitle className="text-lg leading-tight">Your Shopping Cart</SheetTitle>
           <SheetDescription className="mt-1">View your items and proceed to checkout</SheetDescription>
         </header>
-        <CartDrawerBody wallet={wallet} onPay={onPay} />
+        <CartDrawerBody wallet={wallet} payment={payment} />
       </SheetContent>
     </Sheet>
   );
 }
 
-function CartDrawerBody({ wallet, onPay }: { wallet: CartDrawerWallet; onPay: PayHandler }) {
+function CartDrawerBody({ wallet, payment }: { wallet: CartDrawerWallet; payment: CartDrawerPayment }) {
   const { data: cart, isPending, isError, isFetching, refetch } = useCart();
   const hasItems = Boolean(cart && cart.items.length > 0);
 
@@ -126,7 +134,7 @@ function CartDrawerBody({ wallet, onPay }: { wallet: CartDrawerWallet; onPay: Pa
           <CartDrawerSkeleton />
         )}
       </div>
-      <CartDrawerFooter cart={cart} loading={isPending} wallet={wallet} onPay={onPay} />
+      <CartDrawerFooter cart={cart} loading={isPending} wallet={wallet} payment={payment} />
     </>
   );
 }
@@ -135,11 +143,13 @@ interface CartDrawerFooterProps {
   cart: Cart | undefined;
   loading: boolean;
   wallet: CartDrawerWallet;
-  onPay: PayHandler;
+  payment: CartDrawerPayment;
 }
 
-function CartDrawerFooter({ cart, loading, wallet, onPay }: CartDrawerFooterProps) {
+function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterProps) {
+  const { onPay, progress, onPayElsewhere } = payment;
   const hasItems = Boolean(cart && cart.items.length > 0);
+  const payable = hasItems && hasPayableTotal(cart?.total);
   const excluded = cart?.items.filter((item) => item.problem).length ?? 0;
   const pay = () => {
     const problem = payPrecheck({ walletConnected: wallet.connected, total: cart?.total });
@@ -177,10 +187,38 @@ function CartDrawerFooter({ cart, loading, wallet, onPay }: CartDrawerFooterProp
         <Info aria-hidden className="mt-px size-4 shrink-0 text-brand" />
         <span>Make sure your wallet is on the Base Network before paying.</span>
       </p>
-      <Button size="lg" className="w-full" data-testid="pay-button" disabled={!hasItems} onClick={pay}>
-        <Wallet aria-hidden />
-        Pay with POG
-      </Button>
+      <div className="grid gap-1">
+        <Button
+          size="lg"
+          // Busy is not unavailable: the step stays readable at (almost) full strength.
+          className={cn('w-full', progress && 'disabled:opacity-85')}
+          data-testid="pay-button"
+          data-busy={progress ? 'true' : undefined}
+          aria-busy={progress ? true : undefined}
+          disabled={!hasItems || progress !== null}
+          onClick={pay}
+        >
+          {progress ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <Wallet aria-hidden />}
+          <span aria-live="polite">{progress?.label ?? 'Pay with POG'}</span>
+        </Button>
+        {progress?.transactionHash && (
+          <p className="text-center text-xs text-muted-foreground" data-testid="pay-transaction">
+            Transaction <span className="font-mono">{shortenAddress(progress.transactionHash)}</span>
+          </p>
+        )}
+        {payable && (
+          <Button
+            variant="link"
+            size="sm"
+            className="mx-auto"
+            data-testid="pay-elsewhere-button"
+            disabled={progress !== null}
+            onClick={() => cart && onPayElsewhere(cart)}
+          >
+            Pay from another wallet
+          </Button>
+        )}
+      </div>
     </footer>
   );
 }

@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
 import { OPEN_CART_EVENT } from '../../cart';
-import { useShopNames } from '../api/get-config';
+import { useShopNames } from '../../../lib/public-config';
 import type { ProductPurchase } from '../hooks/use-product-purchase';
 import { DetailPurchaseSection, DetailSpecSection } from './product-detail-body';
 import { ProductGallery } from './product-gallery';

@@ -2,7 +2,7 @@ import { useParams } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useShopNames } from '../api/get-config';
+import { useShopNames } from '../../../lib/public-config';
 import { useProduct } from '../api/get-product';
 import { DetailPurchaseSection, DetailSpecSection } from '../components/product-detail-body';
 import { ProductGallery } from '../components/product-gallery';

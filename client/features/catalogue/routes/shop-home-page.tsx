@@ -1,4 +1,4 @@
-import { useConfig, useShopNames } from '../api/get-config';
+import { useConfig, useShopNames } from '../../../lib/public-config';
 import { useProducts } from '../api/get-products';
 import { CommunityLink } from '../components/community-link';
 import { ExclusiveNotice } from '../components/exclusive-notice';

@@ -2,7 +2,7 @@ import { useParams } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useShopNames } from '../api/get-config';
+import { useShopNames } from '../../../lib/public-config';
 import { useProduct } from '../api/get-product';
 import { AddToCartButton } from '../components/add-to-cart-button';
 import { ProductDescription } from '../components/product-description';

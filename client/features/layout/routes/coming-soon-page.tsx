@@ -2,11 +2,10 @@ import { Construction } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
-export type ComingSoonTopic = 'orders' | 'order-confirmation' | 'admin';
+export type ComingSoonTopic = 'orders' | 'admin';
 
 const TOPICS: Record<ComingSoonTopic, { title: string; text: string }> = {
   orders: { title: 'Your Orders', text: 'Order history arrives with the wallet release.' },
-  'order-confirmation': { title: 'Order Confirmation', text: 'Payment confirmation arrives with the checkout release.' },
   admin: { title: 'Admin', text: 'Product management arrives with the admin release.' },
 };
 

@@ -1,31 +1,16 @@
-import { Check, Copy, ExternalLink, LogOut } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { ExternalLink, LogOut } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
+import { explorerUrl } from '../../../lib/explorer-url';
 import { useWallet } from '../context/wallet-provider';
 import { WalletIcon } from './wallet-icon';
 
 /** The connected wallet: its full address (copyable), the explorer link, and 'Disconnect'. */
 export function WalletAccountDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const wallet = useWallet();
-  const [copied, setCopied] = useState(false);
   const address = wallet.address;
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    if (!address) return;
-    try {
-      await navigator.clipboard.writeText(address);
-      setCopied(true);
-    } catch {
-      // Clipboard blocked: the address is on screen and selectable.
-    }
-  };
+  const addressPage = explorerUrl({ explorerUrl: wallet.explorerUrl }, 'address', address);
 
   return (
     <Dialog open={open && wallet.status === 'connected'} onOpenChange={onOpenChange}>
@@ -40,13 +25,11 @@ export function WalletAccountDialog({ open, onOpenChange }: { open: boolean; onO
             <p className="min-w-0 flex-1 font-mono text-sm break-all select-all" data-testid="wallet-full-address">
               {address}
             </p>
-            <Button variant="ghost" size="icon" onClick={() => void copy()} aria-label={copied ? 'Address copied' : 'Copy address'}>
-              {copied ? <Check aria-hidden className="text-brand" /> : <Copy aria-hidden />}
-            </Button>
+            {address && <CopyButton value={address} label="Copy address" copiedLabel="Address copied" />}
           </div>
-          {wallet.explorerUrl && address && (
+          {addressPage && (
             <a
-              href={`${wallet.explorerUrl.replace(/\/+$/, '')}/address/${address}`}
+              href={addressPage}
               target="_blank"
               rel="noopener noreferrer"
               className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-brand underline-offset-4 hover:underline"

@@ -2,20 +2,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, u
 import { dismissToast, toast } from '../../../components/ui/use-toast';
 import { readLastWalletId } from '../../../web3/wallet-ids';
 import type { Eip1193Provider, WalletConfig } from '../../../web3/types';
+import { loadWeb3 } from '../../../web3/load-web3';
 import type { WalletController, WalletOption, WalletSnapshot } from '../../../web3';
-
-type Web3Module = typeof import('../../../web3');
-
-let web3Loading: Promise<Web3Module> | null = null;
-
-/** Loads the wallet code (ethers and the controller) once; WalletConnect stays separate. */
-function loadWeb3(): Promise<Web3Module> {
-  web3Loading ??= import('../../../web3').catch((error: unknown) => {
-    web3Loading = null; // offline or a stale build: let the next tap try again
-    throw error;
-  });
-  return web3Loading;
-}
 
 export type WalletStatus = WalletSnapshot['status'];
 

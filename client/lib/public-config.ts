@@ -1,9 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PublicConfig } from '../../../../common/api';
-import { apiFetch } from '../../../lib/api-client';
+import type { PublicConfig } from '../../common/api';
+import { apiFetch } from './api-client';
 
 export const configQueryKey = ['config'] as const;
 
+/**
+ * The public config (GET /api/config): names, chain, explorer, token and store wallet. Shared by
+ * every feature (the catalogue's texts, the wallet, checkout and the order pages), so it lives here.
+ */
 export function getConfig(signal?: AbortSignal): Promise<PublicConfig> {
   return apiFetch<PublicConfig>('/api/config', { signal });
 }

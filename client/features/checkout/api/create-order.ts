@@ -1,0 +1,44 @@
+import type { CreateOrderRequest, Order } from '../../../../common/api';
+import { sleep } from '../../../lib/sleep';
+import { readCreateOrderAnswer } from '../lib/order-response';
+import { CheckoutFailure, ORDER_CREATION_FAILED_TITLE, ORDER_CREATION_FALLBACK } from '../lib/payment-failure';
+
+/** 202 'awaiting-confirmations' means "ask again in ~2 s"… */
+export const ORDER_RETRY_DELAY_MS = 2000;
+/** …for up to ~2 minutes; by then the server's chain watcher finishes the order on its own. */
+export const ORDER_RETRY_WINDOW_MS = 120_000;
+
+export interface CreateOrderOptions {
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * POST /api/orders/create for a confirmed transfer. Asked again while the server answers 202 or
+ * cannot be reached (repeating is safe: the same transfer always yields the same order). The
+ * answer is checked as the spec requires; failures are 'Order Creation Failed'.
+ */
+export async function createOrder(request: CreateOrderRequest, options: CreateOrderOptions = {}): Promise<Order> {
+  const { fetch: send = fetch, sleep: pause = sleep, now = Date.now } = options;
+  const deadline = now() + ORDER_RETRY_WINDOW_MS;
+  for (;;) {
+    let response: Response | null = null;
+    try {
+      response = await send('/api/orders/create', {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(request),
+      });
+    } catch {
+      // Offline for a moment: the payment is on chain, so keep asking until the window closes.
+    }
+    if (response) {
+      const answer = readCreateOrderAnswer(response.status, await response.text().catch(() => ''));
+      if (answer.kind === 'order') return answer.order;
+    }
+    if (now() + ORDER_RETRY_DELAY_MS > deadline) throw new CheckoutFailure(ORDER_CREATION_FAILED_TITLE, ORDER_CREATION_FALLBACK);
+    await pause(ORDER_RETRY_DELAY_MS);
+  }
+}

@@ -1,0 +1,131 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import type { Cart } from '../../../../common/api';
+import { toast } from '../../../components/ui/use-toast';
+import { NETWORK_ERROR_MESSAGE } from '../../../lib/api-client';
+import { sleep } from '../../../lib/sleep';
+import type { BaseNetworkOptions } from '../../../web3/ensure-base-network';
+import { loadWeb3 } from '../../../web3/load-web3';
+import type { Eip1193Provider } from '../../../web3/types';
+import { WalletError, WRONG_NETWORK_MESSAGE } from '../../../web3/wallet-errors';
+import { createCheckout } from '../api/create-checkout';
+import { createOrder } from '../api/create-order';
+import { reportTransaction } from '../api/report-transaction';
+import type { PayElsewhereDialogProps } from '../components/pay-elsewhere-dialog';
+import { checkoutReducer, initialCheckoutState, isPaying, PAY_BUTTON_LABELS } from '../lib/checkout-machine';
+import { runPayment, type PaymentDeps } from '../lib/run-payment';
+
+/** A payment under way, as the pay button shows it. */
+interface PayProgress {
+  /** The step, as the pay button says it ('Confirming on chain...'). */
+  label: string;
+  /** Held from the moment the wallet returned it. */
+  transactionHash: string | null;
+}
+
+interface PayingWallet {
+  address: string;
+  provider: Eip1193Provider;
+}
+
+interface CheckoutContextValue {
+  /** Null while idle. */
+  progress: PayProgress | null;
+  /** Pays the cart from the connected wallet (ignored while a payment runs). */
+  pay: (cart: Cart, wallet: PayingWallet) => void;
+  /** Opens "Pay from another wallet" for the cart. */
+  payElsewhere: (cart: Cart) => void;
+}
+
+const CheckoutContext = createContext<CheckoutContextValue | null>(null);
+
+interface CheckoutProviderProps {
+  /** Base's public RPC and explorer, for wallets that must add the network (null until known). */
+  network: BaseNetworkOptions | null;
+  /** Refetches the cart and tells its readers (app/ wires in the cart feature's). */
+  refreshCart: () => Promise<void>;
+  children: ReactNode;
+}
+
+/**
+ * The payment's state for the whole app, above the cart drawer: closing and reopening the drawer
+ * mid-payment shows the same step. Also hosts the "Pay from another wallet" dialog.
+ */
+export function CheckoutProvider({ network, refreshCart, children }: CheckoutProviderProps) {
+  const [state, dispatch] = useReducer(checkoutReducer, initialCheckoutState);
+  const running = useRef(false);
+  const [elsewhere, setElsewhere] = useState<{ open: boolean; cart: Cart | null }>({ open: false, cart: null });
+  // Loaded on first use: few shoppers need it, and it brings the QR code library along.
+  const [ElsewhereDialog, setElsewhereDialog] = useState<ComponentType<PayElsewhereDialogProps> | null>(null);
+
+  // Back from the shipping page through the back/forward cache: the page is as it was left,
+  // 'Redirecting to shipping...'. Start over.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) dispatch({ type: 'reset' });
+    };
+    window.addEventListener('pageshow', onPageShow);
+    return () => window.removeEventListener('pageshow', onPageShow);
+  }, []);
+
+  const pay = useCallback((cart: Cart, wallet: PayingWallet) => {
+    if (running.current) return;
+    running.current = true;
+    const deps: PaymentDeps = {
+      dispatch,
+      createCheckout,
+      connectToken: async (provider, tokenAddress) => {
+        // A wallet connects only once the config is known; without it Base cannot be offered.
+        if (!network) throw new WalletError(WRONG_NETWORK_MESSAGE);
+        const web3 = await loadWeb3();
+        await web3.ensureBaseNetwork(provider, network);
+        return web3.createTokenPayment(provider, tokenAddress);
+      },
+      reportTransaction,
+      createOrder,
+      refreshCart,
+      notify: (notice) => void toast(notice),
+      redirect: (url) => window.location.assign(url),
+      sleep,
+    };
+    void runPayment({ cart, ...wallet }, deps).finally(() => {
+      running.current = false;
+    });
+  }, [network, refreshCart]);
+
+  const payElsewhere = useCallback((cart: Cart) => {
+    import('../components/pay-elsewhere-dialog').then(
+      ({ PayElsewhereDialog }) => {
+        setElsewhereDialog(() => PayElsewhereDialog);
+        setElsewhere({ open: true, cart });
+      },
+      () => toast({ title: 'Pay from another wallet', description: NETWORK_ERROR_MESSAGE, variant: 'destructive' }),
+    );
+  }, []);
+  const closeElsewhere = useCallback((open: boolean) => setElsewhere((current) => ({ ...current, open })), []);
+  const onPaidElsewhere = useCallback(() => void refreshCart().catch(() => undefined), [refreshCart]);
+
+  const paying = isPaying(state.phase);
+  const value = useMemo<CheckoutContextValue>(
+    () => ({
+      progress: paying ? { label: PAY_BUTTON_LABELS[state.phase], transactionHash: state.transactionHash } : null,
+      pay,
+      payElsewhere,
+    }),
+    [paying, state.phase, state.transactionHash, pay, payElsewhere],
+  );
+
+  return (
+    <CheckoutContext.Provider value={value}>
+      {children}
+      {ElsewhereDialog && elsewhere.cart && (
+        <ElsewhereDialog open={elsewhere.open} cart={elsewhere.cart} onOpenChange={closeElsewhere} onPaid={onPaidElsewhere} />
+      )}
+    </CheckoutContext.Provider>
+  );
+}
+
+export function useCheckout(): CheckoutContextValue {
+  const value = useContext(CheckoutContext);
+  if (!value) throw new Error('useCheckout must be used inside <CheckoutProvider>');
+  return value;
+}

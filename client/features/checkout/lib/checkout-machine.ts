@@ -1,0 +1,78 @@
+/**
+ * The wallet payment's state machine (spec §4 "Checkout"):
+ *
+ *   idle → checking-balance → awaiting-wallet → sent → confirming → creating-order → done
+ *
+ * - checking-balance: the checkout is created (POST /api/checkout), the wallet moved to Base and
+ *   the token balance read;
+ * - awaiting-wallet: the transfer waits for the shopper's approval in the wallet;
+ * - sent: the wallet returned the hash (held from here on) and the server is told about it;
+ * - confirming: waiting for the receipt on chain;
+ * - creating-order: receipt status 1, POST /api/orders/create;
+ * - done: the order exists; the cart is refreshed and the shopper sent to shipping after 1.5 s.
+ *
+ * Any failure returns to idle and clears the hash. Pure: the provider performs the side effects
+ * and feeds it events; an event that does not fit the current phase is ignored, so a second tap
+ * cannot start a second payment while one runs.
+ */
+export type CheckoutPhase = 'idle' | 'checking-balance' | 'awaiting-wallet' | 'sent' | 'confirming' | 'creating-order' | 'done';
+
+export interface CheckoutState {
+  phase: CheckoutPhase;
+  /** The transfer's hash, held from 'sent' on. */
+  transactionHash: string | null;
+}
+
+export type CheckoutEvent =
+  | { type: 'start' }
+  | { type: 'balance-ok' }
+  | { type: 'transaction-sent'; transactionHash: string }
+  | { type: 'server-notified' }
+  | { type: 'receipt-confirmed' }
+  | { type: 'order-created' }
+  | { type: 'failed' }
+  /** Back to idle after 'done' (the page came back from the back/forward cache). */
+  | { type: 'reset' };
+
+export const initialCheckoutState: CheckoutState = Object.freeze({
+  phase: 'idle',
+  transactionHash: null,
+});
+
+/** The phases in which a payment is under way (the pay button is disabled). */
+export function isPaying(phase: CheckoutPhase): boolean {
+  return phase !== 'idle';
+}
+
+export function checkoutReducer(state: CheckoutState, event: CheckoutEvent): CheckoutState {
+  switch (event.type) {
+    case 'start':
+      return state.phase === 'idle' ? { phase: 'checking-balance', transactionHash: null } : state;
+    case 'balance-ok':
+      return state.phase === 'checking-balance' ? { ...state, phase: 'awaiting-wallet' } : state;
+    case 'transaction-sent':
+      return state.phase === 'awaiting-wallet' ? { ...state, phase: 'sent', transactionHash: event.transactionHash } : state;
+    case 'server-notified':
+      return state.phase === 'sent' ? { ...state, phase: 'confirming' } : state;
+    case 'receipt-confirmed':
+      return state.phase === 'confirming' ? { ...state, phase: 'creating-order' } : state;
+    case 'order-created':
+      return state.phase === 'creating-order' ? { ...state, phase: 'done' } : state;
+    case 'failed':
+      // 'done' is past failing: the order exists, only the redirect is left.
+      return state.phase === 'idle' || state.phase === 'done' ? state : initialCheckoutState;
+    case 'reset':
+      return state.phase === 'done' ? initialCheckoutState : state;
+  }
+}
+
+/** The pay button's text in each phase ('Pay with POG' when idle). */
+export const PAY_BUTTON_LABELS: Readonly<Record<CheckoutPhase, string>> = Object.freeze({
+  idle: 'Pay with POG',
+  'checking-balance': 'Checking balance...',
+  'awaiting-wallet': 'Confirm in your wallet...',
+  sent: 'Transaction sent...',
+  confirming: 'Confirming on chain...',
+  'creating-order': 'Creating your order...',
+  done: 'Redirecting to shipping...',
+});

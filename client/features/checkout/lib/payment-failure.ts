@@ -1,0 +1,43 @@
+/**
+ * What the shopper is told when a payment stops (spec §8 "Payment" and "Order creation"). Pure.
+ */
+import { ApiError } from '../../../lib/api-client';
+import { PAYMENT_FAILED_FALLBACK, paymentErrorMessage } from '../../../web3/payment-errors';
+import { WalletError } from '../../../web3/wallet-errors';
+
+export const PAYMENT_FAILED_TITLE = 'Payment Failed';
+export const TRANSACTION_FAILED_TITLE = 'Transaction Failed';
+export const ORDER_CREATION_FAILED_TITLE = 'Order Creation Failed';
+export const ORDER_CREATION_FALLBACK = 'Failed to create order. Please contact support.';
+
+/** A failure the checkout raises itself, with its own toast title and the spec's text. */
+export class CheckoutFailure extends Error {
+  readonly title: string;
+  constructor(title: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CheckoutFailure';
+    this.title = title;
+  }
+}
+
+export interface FailureNotice {
+  title: string;
+  description: string;
+}
+
+/**
+ * The destructive toast for a failed payment:
+ * - the checkout's own failures keep their title ('Transaction Failed', 'Order Creation Failed');
+ * - the wallet code's own errors ('Please switch to Base Network…', 'Invalid balance response')
+ *   and the server's checkout refusals ('Your cart is empty…') are shown as they are;
+ * - anything the wallet or ethers threw goes through the spec's payment mapping.
+ */
+export function paymentFailureNotice(error: unknown): FailureNotice {
+  if (error instanceof CheckoutFailure) {
+    const fallback = error.title === ORDER_CREATION_FAILED_TITLE ? ORDER_CREATION_FALLBACK : PAYMENT_FAILED_FALLBACK;
+    return { title: error.title, description: error.message.trim() || fallback };
+  }
+  if (error instanceof WalletError) return { title: PAYMENT_FAILED_TITLE, description: error.message };
+  if (error instanceof ApiError) return { title: PAYMENT_FAILED_TITLE, description: error.serverMessage?.trim() || error.message };
+  return { title: PAYMENT_FAILED_TITLE, description: paymentErrorMessage(error) };
+}

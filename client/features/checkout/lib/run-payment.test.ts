@@ -1,0 +1,228 @@
+import { describe, expect, it } from 'vitest';
+import type { Cart, Checkout, Order } from '../../../../common/api';
+import { ApiError } from '../../../lib/api-client';
+import type { TokenPayment, TransferReceipt } from '../../../web3/token-payment';
+import { WalletError, WRONG_NETWORK_MESSAGE } from '../../../web3/wallet-errors';
+import { checkoutReducer, initialCheckoutState, type CheckoutEvent, type CheckoutState } from './checkout-machine';
+import { CheckoutFailure } from './payment-failure';
+import { runPayment, type PaymentDeps, type PaymentNotice } from './run-payment';
+
+const POG = 10n ** 18n;
+const BUYER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const STORE = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const HASH = '0x' + 'ab'.repeat(32);
+
+const cart: Cart = {
+  items: [{ id: 'l1', variantId: '101', productId: '11', title: 'Cap', image: null, price: '25.00', quantity: 1, lineTotal: '25.00', problem: null }],
+  total: '25.00',
+};
+
+const checkout: Checkout = {
+  id: '6f1c3a52-8d0e-4a59-9a3f-1b2c3d4e5f60',
+  status: 'open',
+  amount: '25.000000000000012345',
+  amountWei: (25n * POG + 12345n).toString(),
+  displayTotal: '25.00',
+  tokenAddress: TOKEN,
+  storeWallet: STORE,
+  chainId: 8453,
+  expiresAt: '2026-01-01T12:30:00Z',
+  paymentUri: `ethereum:${TOKEN}@8453/transfer?address=${STORE}&uint256=25000000000000012345`,
+  customerWallet: BUYER,
+  items: [{ variantId: '101', title: 'Cap', price: '25.00', quantity: 1 }],
+  orderId: null,
+  transactionHash: null,
+};
+
+const order = { id: 'o1', shippingUrl: '/orders/o1/shipping' } as Order;
+
+interface Harness {
+  deps: PaymentDeps;
+  /** Everything that happened, in order. */
+  log: string[];
+  notices: PaymentNotice[];
+  state: () => CheckoutState;
+  phases: string[];
+}
+
+function harness(overrides: { balance?: bigint; receipt?: TransferReceipt | null; payment?: Partial<TokenPayment> } & Partial<PaymentDeps> = {}): Harness {
+  const log: string[] = [];
+  const notices: PaymentNotice[] = [];
+  let state = initialCheckoutState;
+  const phases: string[] = [state.phase];
+  const { balance = 1000n * POG, receipt = { status: 1, blockNumber: 7 }, payment: paymentOverrides, ...depOverrides } = overrides;
+  const payment: TokenPayment = {
+    balanceOf: async (owner) => {
+      log.push(`balanceOf ${owner}`);
+      return balance;
+    },
+    transfer: async (from, to, amount) => {
+      log.push(`transfer ${from} → ${to} ${amount}`);
+      return HASH;
+    },
+    waitForReceipt: async (hash) => {
+      log.push(`waitForReceipt ${hash}`);
+      return receipt;
+    },
+    dispose: () => log.push('dispose'),
+    ...paymentOverrides,
+  };
+  const deps: PaymentDeps = {
+    dispatch: (event: CheckoutEvent) => {
+      state = checkoutReducer(state, event);
+      if (phases.at(-1) !== state.phase) phases.push(state.phase);
+    },
+    createCheckout: async (wallet) => {
+      log.push(`createCheckout ${wallet}`);
+      return checkout;
+    },
+    connectToken: async (_provider, token) => {
+      log.push(`connectToken ${token}`);
+      return payment;
+    },
+    reportTransaction: async (id, hash) => {
+      log.push(`reportTransaction ${id} ${hash}`);
+      return checkout;
+    },
+    createOrder: async (request) => {
+      log.push(`createOrder ${request.checkoutId} ${request.transactionHash} ${request.customerWallet} ${request.cartItems?.length}`);
+      return order;
+    },
+    refreshCart: async () => {
+      log.push('refreshCart');
+    },
+    notify: (notice) => {
+      notices.push(notice);
+      log.push(`toast ${notice.title}`);
+    },
+    redirect: (url) => log.push(`redirect ${url}`),
+    sleep: async (ms) => {
+      log.push(`sleep ${ms}`);
+    },
+    ...depOverrides,
+  };
+  return { deps, log, notices, state: () => state, phases };
+}
+
+const provider = { request: async () => null };
+const request = { cart, address: BUYER, provider };
+
+describe('runPayment', () => {
+  it('pays the exact amount, tells the server, waits, creates the order, refreshes the cart, redirects after 1.5 s', async () => {
+    const h = harness();
+    await runPayment(request, h.deps);
+    expect(h.log).toEqual([
+      `createCheckout ${BUYER}`,
+      `connectToken ${TOKEN}`,
+      `balanceOf ${BUYER}`,
+      `transfer ${BUYER} → ${STORE} 25000000000000012345`,
+      `reportTransaction ${checkout.id} ${HASH}`,
+      `waitForReceipt ${HASH}`,
+      'toast Transaction Confirmed',
+      `createOrder ${checkout.id} ${HASH} ${BUYER} 1`,
+      'refreshCart',
+      'toast Order Created',
+      'sleep 1500',
+      'redirect /orders/o1/shipping',
+      'dispose',
+    ]);
+    expect(h.phases).toEqual(['idle', 'checking-balance', 'awaiting-wallet', 'sent', 'confirming', 'creating-order', 'done']);
+    expect(h.notices).toEqual([
+      { title: 'Transaction Confirmed', description: 'Payment successful! Creating your order...' },
+      { title: 'Order Created', description: 'Payment confirmed! Redirecting to shipping...' },
+    ]);
+  });
+
+  it('goes on when the hint to the server fails', async () => {
+    const h = harness({ reportTransaction: async () => Promise.reject(new Error('offline')) });
+    await runPayment(request, h.deps);
+    expect(h.state().phase).toBe('done');
+    expect(h.log).toContain('redirect /orders/o1/shipping');
+  });
+
+  it('refuses a short balance with the shortfall, before asking the wallet', async () => {
+    const h = harness({ balance: 20n * POG });
+    await runPayment(request, h.deps);
+    expect(h.log.some((l) => l.startsWith('transfer'))).toBe(false);
+    expect(h.state()).toEqual(initialCheckoutState);
+    expect(h.notices).toEqual([
+      { title: 'Payment Failed', description: 'Insufficient POG balance. You need 5.01 more POG', variant: 'destructive' },
+    ]);
+    expect(h.log.at(-1)).toBe('dispose');
+  });
+
+  it('a balance of exactly the amount is enough', async () => {
+    const h = harness({ balance: 25n * POG + 12345n });
+    await runPayment(request, h.deps);
+    expect(h.state().phase).toBe('done');
+  });
+
+  it('the wrong network stops it with the spec text', async () => {
+    const h = harness({
+      connectToken: async () => {
+        throw new WalletError(WRONG_NETWORK_MESSAGE, { code: 4001 });
+      },
+    });
+    await runPayment(request, h.deps);
+    expect(h.notices).toEqual([{ title: 'Payment Failed', description: WRONG_NETWORK_MESSAGE, variant: 'destructive' }]);
+    expect(h.state()).toEqual(initialCheckoutState);
+  });
+
+  it('a rejected transfer returns to idle: "Transaction was rejected by user"', async () => {
+    const h = harness({
+      payment: {
+        transfer: async () => {
+          throw Object.assign(new Error('user rejected action'), { code: 'ACTION_REJECTED', info: { error: { code: 4001 } } });
+        },
+      },
+    });
+    await runPayment(request, h.deps);
+    expect(h.phases).toEqual(['idle', 'checking-balance', 'awaiting-wallet', 'idle']);
+    expect(h.notices.at(-1)).toEqual({ title: 'Payment Failed', description: 'Transaction was rejected by user', variant: 'destructive' });
+  });
+
+  it('no receipt, or a reverted one, is a "Transaction Failed" and clears the hash', async () => {
+    for (const [receipt, text] of [
+      [null, 'Transaction receipt not found'],
+      [{ status: 0, blockNumber: 9 }, 'Transaction failed'],
+    ] as const) {
+      const h = harness({ receipt });
+      await runPayment(request, h.deps);
+      expect(h.phases).toEqual(['idle', 'checking-balance', 'awaiting-wallet', 'sent', 'confirming', 'idle']);
+      expect(h.state().transactionHash).toBeNull();
+      expect(h.notices).toEqual([{ title: 'Transaction Failed', description: text, variant: 'destructive' }]);
+      expect(h.log.some((l) => l.startsWith('createOrder'))).toBe(false);
+    }
+  });
+
+  it('an order that cannot be created says so and does not redirect', async () => {
+    const h = harness({
+      createOrder: async () => {
+        throw new CheckoutFailure('Order Creation Failed', 'Server response missing shipping URL');
+      },
+    });
+    await runPayment(request, h.deps);
+    expect(h.notices.at(-1)).toEqual({ title: 'Order Creation Failed', description: 'Server response missing shipping URL', variant: 'destructive' });
+    expect(h.log.some((l) => l.startsWith('redirect'))).toBe(false);
+    expect(h.state()).toEqual(initialCheckoutState);
+  });
+
+  it("the server's refusal of the checkout is shown in its words, nothing reaches the wallet", async () => {
+    const h = harness({
+      createCheckout: async () => {
+        throw new ApiError(409, '409: …', { code: 'cart-item-unavailable', serverMessage: 'Only 2 items available' });
+      },
+    });
+    await runPayment(request, h.deps);
+    expect(h.log).toEqual(['toast Payment Failed']);
+    expect(h.notices).toEqual([{ title: 'Payment Failed', description: 'Only 2 items available', variant: 'destructive' }]);
+  });
+
+  it('a failed cart refresh does not undo the order', async () => {
+    const h = harness({ refreshCart: async () => Promise.reject(new Error('Failed to fetch cart')) });
+    await runPayment(request, h.deps);
+    expect(h.state().phase).toBe('done');
+    expect(h.log).toContain('redirect /orders/o1/shipping');
+  });
+});

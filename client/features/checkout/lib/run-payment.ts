@@ -1,0 +1,90 @@
+/**
+ * The wallet payment, step by step (spec §4 "Checkout", design/payments.md §2). Every effect is
+ * a dependency (the server calls, the chain, toasts, navigation), so the whole sequence runs in
+ * unit tests with fakes; the state machine only hears what happened.
+ */
+import type { Cart, Checkout, CreateOrderRequest, Order } from '../../../../common/api';
+import type { TokenPayment } from '../../../web3/token-payment';
+import type { Eip1193Provider } from '../../../web3/types';
+import { insufficientBalanceMessage, RECEIPT_NOT_FOUND_MESSAGE, TRANSACTION_FAILED_MESSAGE } from '../../../web3/payment-errors';
+import type { CheckoutEvent } from './checkout-machine';
+import { CheckoutFailure, PAYMENT_FAILED_TITLE, paymentFailureNotice, TRANSACTION_FAILED_TITLE } from './payment-failure';
+
+/** Spec §9: the shopper is sent to the shipping page 1.5 s after the order exists. */
+export const REDIRECT_DELAY_MS = 1500;
+
+export const TRANSACTION_CONFIRMED_NOTICE = Object.freeze({
+  title: 'Transaction Confirmed',
+  description: 'Payment successful! Creating your order...',
+});
+export const ORDER_CREATED_NOTICE = Object.freeze({
+  title: 'Order Created',
+  description: 'Payment confirmed! Redirecting to shipping...',
+});
+
+export interface PaymentRequest {
+  cart: Cart;
+  /** The connected wallet's address: it pays, and the checkout is made for it. */
+  address: string;
+  provider: Eip1193Provider;
+}
+
+export interface PaymentNotice {
+  title: string;
+  description: string;
+  variant?: 'default' | 'destructive';
+}
+
+export interface PaymentDeps {
+  dispatch(event: CheckoutEvent): void;
+  createCheckout(customerWallet: string): Promise<Checkout>;
+  /** Moves the wallet to Base, then binds the checkout's token (client/web3, loaded lazily). */
+  connectToken(provider: Eip1193Provider, tokenAddress: string): Promise<TokenPayment>;
+  reportTransaction(checkoutId: string, transactionHash: string): Promise<unknown>;
+  createOrder(request: CreateOrderRequest): Promise<Order>;
+  /** Refetches the cart (the server emptied it with the order) and tells every reader. */
+  refreshCart(): Promise<void>;
+  notify(notice: PaymentNotice): void;
+  /** A full navigation, so the server can redirect /orders/<id>/shipping to Shopify. */
+  redirect(url: string): void;
+  sleep(ms: number): Promise<void>;
+}
+
+export async function runPayment({ cart, address, provider }: PaymentRequest, deps: PaymentDeps): Promise<void> {
+  const { dispatch } = deps;
+  let payment: TokenPayment | null = null;
+  dispatch({ type: 'start' });
+  try {
+    const checkout = await deps.createCheckout(address);
+    payment = await deps.connectToken(provider, checkout.tokenAddress);
+    const amount = BigInt(checkout.amountWei);
+    const balance = await payment.balanceOf(address);
+    if (balance < amount) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, insufficientBalanceMessage(amount - balance));
+    dispatch({ type: 'balance-ok' });
+
+    const transactionHash = await payment.transfer(address, checkout.storeWallet, amount);
+    dispatch({ type: 'transaction-sent', transactionHash });
+    // From here the server can finish the order on its own, even if this tab dies. A hint only.
+    await deps.reportTransaction(checkout.id, transactionHash).catch(() => undefined);
+    dispatch({ type: 'server-notified' });
+
+    const receipt = await payment.waitForReceipt(transactionHash);
+    if (!receipt) throw new CheckoutFailure(TRANSACTION_FAILED_TITLE, RECEIPT_NOT_FOUND_MESSAGE);
+    if (receipt.status !== 1) throw new CheckoutFailure(TRANSACTION_FAILED_TITLE, TRANSACTION_FAILED_MESSAGE);
+    dispatch({ type: 'receipt-confirmed' });
+    deps.notify(TRANSACTION_CONFIRMED_NOTICE);
+
+    const order = await deps.createOrder({ checkoutId: checkout.id, cartItems: cart.items, transactionHash, customerWallet: address });
+    dispatch({ type: 'order-created' });
+    // The order exists whatever the cart read says; a failed refresh only leaves a stale badge.
+    await deps.refreshCart().catch(() => undefined);
+    deps.notify(ORDER_CREATED_NOTICE);
+    await deps.sleep(REDIRECT_DELAY_MS);
+    deps.redirect(order.shippingUrl);
+  } catch (error) {
+    dispatch({ type: 'failed' });
+    deps.notify({ ...paymentFailureNotice(error), variant: 'destructive' });
+  } finally {
+    payment?.dispose();
+  }
+}

@@ -1,0 +1,16 @@
+import { cn } from '../../../lib/utils';
+import { orderStatusStyle } from '../lib/order-status';
+
+/** An order's status as a badge (spec §4 colours, with the status in words). */
+export function OrderStatusBadge({ status, className }: { status: string; className?: string }) {
+  const { label, className: colours } = orderStatusStyle(status);
+  return (
+    <span
+      data-testid="order-status"
+      data-status={status}
+      className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-bold tracking-wide uppercase', colours, className)}
+    >
+      {label}
+    </span>
+  );
+}

@@ -1,0 +1,135 @@
+import { CircleCheck, ExternalLink, LoaderCircle, Truck } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import type { Order } from '../../../../common/api';
+import { buttonVariants } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { explorerUrl } from '../../../lib/explorer-url';
+import { formatPogAmount } from '../../../lib/format-pog-price';
+import { useConfig, useShopNames } from '../../../lib/public-config';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { cn } from '../../../lib/utils';
+import { isOrderNotFound, useOrder } from '../api/get-order';
+import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
+import { OrderStatusBadge } from '../components/order-status-badge';
+
+/**
+ * /order-confirmation?id=<order id> — the payment-success page (spec §2). Read fresh and again
+ * when the shopper returns to the tab, so 'confirmed' and 'shipped' show up as Shopify reports them.
+ */
+export function OrderConfirmationPage() {
+  const { shopName } = useShopNames();
+  useDocumentTitle('Order Confirmation', shopName);
+  const [params] = useSearchParams();
+  const id = params.get('id')?.trim() ?? '';
+  const { data: order, error, isPending, isFetching, refetch } = useOrder(id);
+
+  let content: ReactNode;
+  if (!id || (error && isOrderNotFound(error))) content = <OrderNotFound />;
+  else if (order) content = <OrderConfirmation order={order} />;
+  else if (error) content = <OrderLoadError error={error} onRetry={() => void refetch()} retrying={isFetching} />;
+  else if (isPending)
+    content = (
+      <p role="status" className="flex items-center justify-center gap-2 py-16 text-lg text-muted-foreground" data-testid="order-loading">
+        <LoaderCircle aria-hidden className="size-6 motion-safe:animate-spin" />
+        Confirming your purchase...
+      </p>
+    );
+
+  return (
+    <div className="min-h-[calc(100dvh-4rem)] bg-surface">
+      <div className="mx-auto grid max-w-2xl grid-cols-[minmax(0,1fr)] gap-5 px-4 py-6 sm:px-6 sm:py-10">{content}</div>
+    </div>
+  );
+}
+
+// Full width, and allowed to wrap: 'Complete Shipping Information' is wider than a small phone.
+const linkButton = (variant: 'default' | 'outline') =>
+  cn(buttonVariants({ variant, size: 'lg' }), 'h-auto min-h-12 w-full px-4 py-2 text-center whitespace-normal');
+
+function OrderConfirmation({ order }: { order: Order }) {
+  const { data: config } = useConfig();
+  const { productName } = useShopNames();
+  const txPage = config && explorerUrl({ explorerUrl: config.explorerUrl, local: config.mode === 'local' }, 'tx', order.transactionHash);
+
+  return (
+    <Card className="grid gap-6 p-4 sm:p-8" data-testid="order-confirmation" data-order-id={order.id}>
+      <header className="grid justify-items-center gap-2 text-center">
+        <span className="flex size-16 items-center justify-center rounded-full bg-green-100 text-green-700">
+          <CircleCheck aria-hidden className="size-9" />
+        </span>
+        <h1 className="text-2xl font-black tracking-tight sm:text-3xl">Payment Successful!</h1>
+        <p className="text-muted-foreground">Your {productName} payment has been confirmed and recorded on the blockchain.</p>
+      </header>
+
+      <dl className="grid gap-3 rounded-2xl border border-border bg-surface p-4 text-sm">
+        <div className="flex items-start justify-between gap-3">
+          <dt className="text-muted-foreground">Order number</dt>
+          <dd className="min-w-0 text-right font-mono font-semibold break-all" data-testid="order-number">
+            {order.id}
+          </dd>
+        </div>
+        <div className="flex items-baseline justify-between gap-3">
+          <dt className="text-muted-foreground">Amount paid</dt>
+          <dd className="text-lg font-extrabold text-brand tabular-nums" title={`${order.amountPaid} POG`} data-testid="order-amount-paid">
+            {formatPogAmount(order.amountPaid)} POG
+          </dd>
+        </div>
+        <div className="flex items-center justify-between gap-3">
+          <dt className="text-muted-foreground">Status</dt>
+          <dd>
+            <OrderStatusBadge status={order.status} />
+          </dd>
+        </div>
+      </dl>
+
+      <section aria-labelledby="items-purchased" className="grid gap-2">
+        <h2 id="items-purchased" className="text-lg font-bold">
+          Items purchased
+        </h2>
+        <ul className="divide-y divide-border" data-testid="order-items">
+          {order.items.map((item) => (
+            <li key={item.id} className="flex items-baseline justify-between gap-3 py-2.5" data-testid="order-item">
+              <span className="min-w-0 font-semibold break-words">{item.title}</span>
+              <span className="shrink-0 text-sm text-muted-foreground tabular-nums">
+                {formatPogAmount(item.price)} POG × {item.quantity}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <div className="grid gap-3">
+        {order.needsShipping && (
+          <>
+            <p className="flex items-start gap-2 rounded-2xl bg-brand-soft p-3 text-sm">
+              <Truck aria-hidden className="mt-px size-5 shrink-0 text-brand" />
+              Please complete your shipping information to fulfill this order
+            </p>
+            {/* A full page load: the server forwards this link to the shipping form. */}
+            <a href={order.shippingUrl} className={linkButton('default')} data-testid="complete-shipping">
+              Complete Shipping Information
+            </a>
+          </>
+        )}
+        {txPage && (
+          <a
+            href={txPage}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex min-h-11 items-center justify-center gap-1.5 text-sm font-semibold text-brand underline-offset-4 hover:underline"
+            data-testid="explorer-link"
+          >
+            View on BaseScan
+            <ExternalLink aria-hidden className="size-4" />
+          </a>
+        )}
+        <Link to="/orders" className={linkButton('outline')}>
+          View All Orders
+        </Link>
+      </div>
+    </Card>
+  );
+}
+
+export { OrderConfirmationPage as Component };

@@ -1,0 +1,50 @@
+/**
+ * The payment's messages (spec §8 "Payment"), and the mapping from whatever the wallet or ethers
+ * throws during a payment to the text the shopper sees. Pure: the eager bundle may import it.
+ */
+import { formatUnits } from '../../common/money';
+import { formatPogAmount } from '../lib/format-pog-price';
+import { declaredRpcErrorCode, USER_REJECTED } from './wallet-errors';
+
+export const INVALID_BALANCE_MESSAGE = 'Invalid balance response';
+export const RECEIPT_NOT_FOUND_MESSAGE = 'Transaction receipt not found';
+export const TRANSACTION_FAILED_MESSAGE = 'Transaction failed';
+export const PAYMENT_FAILED_FALLBACK = 'Failed to process payment';
+
+/** JSON-RPC "server error": what most nodes answer for a transaction the account cannot pay for. */
+export const RPC_SERVER_ERROR = -32000;
+
+/** One cent of POG in wei: the shortfall is shown in whole cents, rounded up. */
+const CENT_WEI = 10n ** 16n;
+
+/**
+ * 'Insufficient POG balance. You need {amount} more POG'. The amount is rounded UP to the cent,
+ * so topping up by what it says is always enough (a shortfall of a few wei reads '0.01', never
+ * '0.00').
+ */
+export function insufficientBalanceMessage(shortfallWei: bigint): string {
+  const cents = (shortfallWei + CENT_WEI - 1n) / CENT_WEI;
+  return `Insufficient POG balance. You need ${formatPogAmount(formatUnits(cents * CENT_WEI))} more POG`;
+}
+
+function textOf(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value.trim() : null;
+}
+
+/**
+ * What a failed payment step says (spec §8, in its order): 4001 'Transaction was rejected by
+ * user'; -32000 'Insufficient funds for gas or token balance'; an "insufficient funds" message
+ * 'Insufficient POG tokens or ETH for gas fees'; a "user rejected" message without a code
+ * 'Transaction was cancelled by user'; else the error's reason or message, or 'Failed to process
+ * payment'. ethers' `shortMessage` stands in for its `message`, which carries a debug dump.
+ */
+export function paymentErrorMessage(error: unknown): string {
+  const code = declaredRpcErrorCode(error);
+  if (code === USER_REJECTED) return 'Transaction was rejected by user';
+  if (code === RPC_SERVER_ERROR) return 'Insufficient funds for gas or token balance';
+  const record = error !== null && typeof error === 'object' ? (error as Record<string, unknown>) : {};
+  const message = textOf(record.shortMessage) ?? textOf(record.message) ?? textOf(error);
+  if (message && /insufficient funds/i.test(message)) return 'Insufficient POG tokens or ETH for gas fees';
+  if (message && /user (rejected|denied|cancell?ed)/i.test(message)) return 'Transaction was cancelled by user';
+  return textOf(record.reason) ?? message ?? PAYMENT_FAILED_FALLBACK;
+}

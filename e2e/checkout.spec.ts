@@ -1,0 +1,296 @@
+import { expect, test, type Page } from '@playwright/test';
+import { Contract, JsonRpcProvider } from 'ethers';
+import type { Checkout, Order, Product, Variant } from '../common/api';
+import { formatPogAmount } from '../client/lib/format-pog-price';
+import { insufficientBalanceMessage } from '../client/web3/payment-errors';
+import { CHAIN_RPC, DEV_ACCOUNTS, TEST_WALLET_RDNS, TestWallet } from './fixtures/test-wallet';
+
+// Paying against the real server in local mode: the embedded anvil chain with its demo POGS, the
+// server's chain watcher, and the Shopify emulator's draft orders and hosted invoice page. The
+// EIP-6963 test wallet signs as an anvil dev account, the way MetaMask would.
+
+let products: Product[];
+
+test.beforeAll(async ({ request }) => {
+  const res = await request.get('/api/products');
+  expect(res.ok()).toBe(true);
+  products = await res.json();
+});
+
+/**
+ * The single-variant product with the most stock: every test reserves some of it (an open
+ * checkout holds its items until it expires), so the pick must not run out over the run.
+ */
+function pick(): { product: Product; variant: Variant } {
+  const candidates = products
+    .filter((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
+    .sort((a, b) => b.variants[0].availableStock - a.variants[0].availableStock);
+  if (!candidates[0]) throw new Error('no single-variant product with stock');
+  return { product: candidates[0], variant: candidates[0].variants[0] };
+}
+
+async function expectToast(page: Page, title: string, description: string | RegExp, variant: 'default' | 'destructive' = 'default') {
+  const toast = page.getByTestId('toast').filter({ hasText: title });
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText(description);
+  await expect(toast).toHaveAttribute('data-variant', variant);
+}
+
+async function closeToasts(page: Page) {
+  const close = page.getByTestId('toast').getByRole('button', { name: 'Close' });
+  if (await close.count()) await close.first().click();
+  await expect(page.getByTestId('toast')).toHaveCount(0);
+}
+
+async function connectTestWallet(page: Page, wallet: TestWallet) {
+  await page.getByTestId('wallet-button').click();
+  const chooser = page.getByTestId('wallet-chooser');
+  await expect(chooser).not.toHaveAttribute('data-searching');
+  await chooser.locator(`[data-testid="wallet-option"][data-rdns="${TEST_WALLET_RDNS}"]`).click();
+  await expect(page.getByTestId('wallet-address')).toHaveText(`${wallet.address.slice(0, 6)}...${wallet.address.slice(-4)}`);
+  await closeToasts(page);
+}
+
+/** Puts one of the product in this browser's cart (the session cookie is shared with the page). */
+async function addToCartByApi(page: Page, variant: Variant) {
+  const added = await page.request.post('/api/cart/add', { data: { variantId: variant.id, quantity: 1 } });
+  expect(added.ok()).toBe(true);
+}
+
+async function openDrawer(page: Page) {
+  const drawer = page.getByTestId('cart-drawer');
+  if (!(await drawer.isVisible())) await page.getByTestId('cart-button').click();
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByTestId('cart-item')).not.toHaveCount(0);
+  return drawer;
+}
+
+/** The checkout the page is about to create (its exact amount is unique to it). */
+function nextCheckout(page: Page): Promise<Checkout> {
+  return page
+    .waitForResponse((r) => new URL(r.url()).pathname === '/api/checkout' && r.request().method() === 'POST' && r.status() === 201)
+    .then((r) => r.json());
+}
+
+async function orderStatus(page: Page, orderId: string): Promise<string> {
+  const res = await page.request.get(`/api/orders/${orderId}`);
+  return res.ok() ? ((await res.json()) as Order).status : `http ${res.status()}`;
+}
+
+test.describe('paying with the browser wallet', () => {
+  test('product → cart → pay → Shopify shipping form → confirmed → shipped', async ({ page }) => {
+    test.setTimeout(180_000);
+    const wallet = await TestWallet.install(page);
+    const { product, variant } = pick();
+
+    await page.goto(`/product/${product.id}`);
+    await connectTestWallet(page, wallet);
+    await page.getByTestId('product-page').getByTestId('add-to-cart').click();
+    await expectToast(page, 'Added to cart', 'Added 1 item(s) to your cart.');
+    await closeToasts(page);
+    const drawer = await openDrawer(page);
+    await expect(drawer.getByTestId('cart-total')).toHaveText(`${formatPogAmount(variant.price)} POG`);
+
+    const checkout = nextCheckout(page);
+    const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/orders/create' && r.status() < 300);
+    await drawer.getByTestId('pay-button').click();
+    await expect(drawer.getByTestId('pay-button')).toBeDisabled();
+    const { amountWei, storeWallet } = await checkout;
+    expect(BigInt(amountWei) / 10n ** 16n).toBe(BigInt(Math.round(Number(variant.price) * 100)));
+
+    const order = (await (await created).json()) as Order;
+    await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
+    expect(order.shippingUrl).toBe(`/orders/${order.id}/shipping`);
+    expect(order.needsShipping).toBe(true);
+
+    // The transfer went out exactly as the spec says: the exact amount to the store wallet, gas 150000.
+    const send = wallet.calls.find((c) => c.method === 'eth_sendTransaction')!;
+    const tx = send.params[0] as { to: string; data: string; gas?: string; gasLimit?: string };
+    expect(BigInt(tx.gas ?? tx.gasLimit ?? 0)).toBe(150_000n);
+    expect(tx.data.toLowerCase()).toBe(
+      '0xa9059cbb' + storeWallet.slice(2).toLowerCase().padStart(64, '0') + BigInt(amountWei).toString(16).padStart(64, '0'),
+    );
+
+    // After 1.5 s: a full navigation to our shipping link, which the server forwards to Shopify's
+    // form (straight away, or once the "preparing" page sees the form exists).
+    await page.waitForURL(/\/shopify-emulator\//, { timeout: 60_000 });
+    // The cart was emptied with the order.
+    expect((await (await page.request.get('/api/cart')).json()).items).toHaveLength(0);
+
+    await page.getByLabel('Email').fill('buyer@example.com');
+    await page.getByLabel(/^Country/).selectOption('US');
+    await page.getByLabel(/^First name/).fill('Pat');
+    await page.getByLabel(/^Last name/).fill('Pogs');
+    await page.getByLabel('Address', { exact: true }).fill('1 Cap Street');
+    await page.getByLabel(/^City/).fill('Springfield');
+    await page.getByLabel(/^ZIP/).fill('12345');
+    await page.getByRole('button', { name: 'Complete order' }).click();
+
+    // Shopify's webhook moves the order to 'confirmed'.
+    await expect.poll(() => orderStatus(page, order.id), { timeout: 30_000 }).toBe('confirmed');
+    await page.goto(`/order-confirmation?id=${order.id}`);
+    const confirmation = page.getByTestId('order-confirmation');
+    await expect(confirmation.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
+    await expect(confirmation).toContainText('Your POGS payment has been confirmed and recorded on the blockchain.');
+    await expect(confirmation.getByTestId('order-number')).toHaveText(order.id);
+    await expect(confirmation.getByTestId('order-amount-paid')).toHaveText(`${formatPogAmount(variant.price)} POG`);
+    await expect(confirmation.getByTestId('order-status')).toHaveAttribute('data-status', 'confirmed');
+    await expect(confirmation.getByTestId('order-status')).toHaveText(/confirmed/i);
+    await expect(confirmation.getByTestId('order-item')).toHaveCount(1);
+    await expect(confirmation.getByTestId('order-item')).toContainText(`${formatPogAmount(variant.price)} POG × 1`);
+    // Shipping details are in: nothing left to complete. No explorer link for the local chain.
+    await expect(confirmation.getByTestId('complete-shipping')).toHaveCount(0);
+    await expect(confirmation.getByTestId('explorer-link')).toHaveCount(0);
+    await expect(confirmation.getByRole('link', { name: 'View All Orders' })).toHaveAttribute('href', '/orders');
+
+    // The warehouse ships it (the emulator's control API), and the page follows.
+    const drafts = (await (await page.request.get('/shopify-emulator/__emulator/draft-orders')).json()) as {
+      draftOrders: Array<{ note: string | null; orderId: string | null }>;
+    };
+    const draft = drafts.draftOrders.find((d) => d.note?.includes(order.id));
+    expect(draft?.orderId).toBeTruthy();
+    const shopifyOrderId = draft!.orderId!.split('/').pop()!;
+    const fulfilled = await page.request.post(`/shopify-emulator/__emulator/orders/${shopifyOrderId}/fulfill`, { data: {} });
+    expect(fulfilled.ok()).toBe(true);
+    await expect.poll(() => orderStatus(page, order.id), { timeout: 30_000 }).toBe('shipped');
+    // Coming back to the tab reads the order again.
+    await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+    await expect(confirmation.getByTestId('order-status')).toHaveAttribute('data-status', 'shipped', { timeout: 15_000 });
+    await expect(confirmation.getByTestId('order-status')).toHaveText(/shipped/i);
+  });
+
+  test('a wallet without POG is told how much more it needs, and nothing is sent', async ({ page }) => {
+    // Dev account #4 has ETH for gas but no demo POGS.
+    const wallet = await TestWallet.install(page, { account: 4 });
+    const { variant } = pick();
+    await page.goto('/');
+    await connectTestWallet(page, wallet);
+    await addToCartByApi(page, variant);
+    const drawer = await openDrawer(page);
+
+    const checkout = nextCheckout(page);
+    await drawer.getByTestId('pay-button').click();
+    const { amountWei } = await checkout;
+    await expectToast(page, 'Payment Failed', insufficientBalanceMessage(BigInt(amountWei)), 'destructive');
+    await expect(page.getByTestId('toast')).toContainText(/Insufficient POG balance\. You need [\d,]+\.\d\d more POG/);
+    await expect(drawer.getByTestId('pay-button')).toBeEnabled();
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Pay with POG');
+    expect(wallet.methods()).not.toContain('eth_sendTransaction');
+  });
+
+  test('the drawer keeps the step when closed mid-payment; a rejected transfer returns to idle', async ({ page }) => {
+    test.setTimeout(90_000);
+    const wallet = await TestWallet.install(page);
+    const { variant } = pick();
+    await page.goto('/');
+    await connectTestWallet(page, wallet);
+    await addToCartByApi(page, variant);
+    const drawer = await openDrawer(page);
+
+    // Hold the checkout's answer a moment so the step can be looked at.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/checkout', async (route) => {
+      await held;
+      await route.continue();
+    });
+    wallet.rejectNextTransaction();
+    await drawer.getByTestId('pay-button').click();
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Checking balance...');
+    await expect(drawer.getByTestId('pay-button')).toBeDisabled();
+    await expect(drawer.getByTestId('pay-elsewhere-button')).toBeDisabled();
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await page.getByTestId('cart-button').click();
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Checking balance...');
+    await expect(drawer.getByTestId('pay-button')).toBeDisabled();
+    release();
+
+    await expectToast(page, 'Payment Failed', 'Transaction was rejected by user', 'destructive');
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Pay with POG');
+    await expect(drawer.getByTestId('pay-button')).toBeEnabled();
+    await expect(drawer.getByTestId('pay-transaction')).toHaveCount(0);
+    expect(wallet.methods()).toContain('eth_sendTransaction');
+
+    // Back to idle for real: the shopper tries again and pays.
+    await closeToasts(page);
+    await drawer.getByTestId('pay-button').click();
+    await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
+  });
+});
+
+test.describe('paying from another wallet', () => {
+  test('shows the exact amount and a wallet link, and turns to "Payment received" when the transfer lands', async ({ page }) => {
+    test.setTimeout(120_000);
+    const { variant } = pick();
+    await page.goto('/');
+    await addToCartByApi(page, variant);
+    const drawer = await openDrawer(page);
+    // Offered with no wallet connected.
+    await expect(page.getByTestId('wallet-button')).toHaveAttribute('data-status', 'disconnected');
+
+    const checkoutPromise = nextCheckout(page);
+    await drawer.getByTestId('pay-elsewhere-button').click();
+    const checkout = await checkoutPromise;
+    expect(checkout.customerWallet).toBeNull();
+    const dialog = page.getByTestId('pay-elsewhere');
+    await expect(dialog.getByRole('heading', { name: 'Pay from another wallet' })).toBeVisible();
+    await expect(dialog.getByTestId('pay-elsewhere-amount')).toHaveText(`${checkout.amount} POG`);
+    await expect(dialog.getByTestId('pay-elsewhere-total')).toHaveText(`${formatPogAmount(variant.price)} $POGS`);
+    await expect(dialog.getByTestId('pay-elsewhere-store-wallet')).toHaveText(`${checkout.storeWallet.slice(0, 6)}...${checkout.storeWallet.slice(-4)}`);
+    await expect(dialog.getByTestId('pay-elsewhere-countdown')).toHaveText(/^\d+:\d\d$/);
+    await expect(dialog.getByTestId('payment-status')).toHaveText('Waiting for payment…');
+    // A phone: a link into the wallet app (EIP-681), no QR code.
+    await expect(dialog.getByTestId('pay-elsewhere-open-wallet')).toHaveAttribute('href', checkout.paymentUri);
+    expect(checkout.paymentUri).toBe(`ethereum:${checkout.tokenAddress}@8453/transfer?address=${checkout.storeWallet}&uint256=${checkout.amountWei}`);
+    await expect(dialog.getByTestId('pay-elsewhere-qr')).toBeHidden();
+
+    // Another wallet (dev account #3) sends exactly the amount, straight on the chain.
+    const provider = new JsonRpcProvider(CHAIN_RPC, 8453, { staticNetwork: true });
+    try {
+      const signer = await provider.getSigner(DEV_ACCOUNTS[3]);
+      const token = new Contract(checkout.tokenAddress, ['function transfer(address to, uint256 amount) returns (bool)'], signer);
+      const tx = await token.getFunction('transfer').send(checkout.storeWallet, BigInt(checkout.amountWei));
+      await tx.wait();
+    } finally {
+      provider.destroy();
+    }
+
+    await expect(dialog.getByTestId('payment-status')).toContainText('Payment received', { timeout: 60_000 });
+    await page.waitForURL(/\/order-confirmation\?id=/, { timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
+    await expect(page.getByTestId('order-status')).toHaveAttribute('data-status', 'paid');
+    await expect(page.getByTestId('complete-shipping')).toHaveAttribute('href', /^\/orders\/[^/]+\/shipping$/);
+    await expect(page.getByTestId('cart-count')).toHaveText('0');
+  });
+
+  test('on a wider screen the dialog shows the QR code of the payment request', async ({ browser, baseURL }) => {
+    const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true, baseURL });
+    try {
+      const page = await tablet.newPage();
+      const { variant } = pick();
+      await page.goto('/');
+      await addToCartByApi(page, variant);
+      const drawer = await openDrawer(page);
+      await drawer.getByTestId('pay-elsewhere-button').click();
+      const dialog = page.getByTestId('pay-elsewhere');
+      await expect(dialog.getByTestId('pay-elsewhere-qr')).toBeVisible();
+      await expect(dialog.getByTestId('pay-elsewhere-open-wallet')).toBeHidden();
+      await expect(dialog.getByRole('button', { name: 'Copy payment link' })).toBeVisible();
+    } finally {
+      await tablet.close();
+    }
+  });
+});
+
+test.describe('order pages', () => {
+  test('an order that is not yours, or not there, is "Order Not Found"', async ({ page }) => {
+    for (const url of ['/order-confirmation?id=00000000-0000-4000-8000-000000000000', '/order-confirmation', '/orders/00000000-0000-4000-8000-000000000000/shipping']) {
+      await page.goto(url);
+      const card = page.getByTestId('order-not-found');
+      await expect(card.getByRole('heading', { name: 'Order Not Found' })).toBeVisible();
+      await expect(card).toContainText("We couldn't find your order. Please check your order history.");
+      await expect(card.getByRole('link', { name: 'View Orders' })).toHaveAttribute('href', '/orders');
+    }
+  });
+});
