@@ -329,6 +329,60 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     expect(order).toMatchObject({ status: 'paid', overpaid: true });
   });
 
+  it('honours a late payment while stock allows, and keeps one for review when it does not', async () => {
+    const expire = (id: string) =>
+      db()('checkout_intents').where({ id }).update({ expires_at: new Date(Date.now() - 60_000), created_at: new Date(Date.now() - 31 * 60_000) });
+
+    // Expired, but the items are still there: an order, flagged late.
+    let s = new Shopper(h);
+    let c = await checkout(s, BUYER, 1);
+    await expire(c.id);
+    await h.payments!.watcher.tick(); // the sweep marks it expired (its amount stays reserved)
+    expect(checkoutSchema.parse(await (await s.request(`/api/checkout/${c.id}`)).json()).status).toBe('expired');
+    let hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    await h.payments!.watcher.tick();
+    expect((await ordersFor(hash))[0]).toMatchObject({ status: 'paid', late: true });
+
+    // Expired, and meanwhile the last unit went to someone else: recorded, no order.
+    const scarce = products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut && v.id !== unlimited().id).at(-2)!;
+    await db()('variants').where({ shopify_id: scarce.id }).update({ available_stock: 1 });
+    s = new Shopper(h);
+    await s.add({ variantId: scarce.id, quantity: 1 });
+    c = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: BUYER })).json());
+    await expire(c.id);
+    const other = new Shopper(h);
+    await other.add({ variantId: scarce.id, quantity: 1 });
+    const taken = checkoutSchema.parse(await (await other.post('/api/checkout', { customerWallet: OTHER_BUYER })).json());
+    hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    const late = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
+    expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'payment-needs-review' });
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'review', intent_id: c.id });
+    expect(await ordersFor(hash)).toHaveLength(0);
+    expect(taken.status).toBe('open');
+  });
+
+  it('catches up with Shopify when its webhooks never arrived', async () => {
+    await h.payments!.handoff.runDue();
+    const s = new Shopper(h);
+    const c = await checkout(s, BUYER, 1);
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    await mine();
+    const order = orderSchema.parse((await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER })).body);
+    await h.payments!.handoff.runDue();
+    const row = await db()('orders').where({ id: order.id }).first();
+    // Shopify completes the draft and fulfils the order, but the shop hears nothing.
+    const { order: shopifyOrder } = h.emulator.completeDraftOrder(row.shopify_draft_order_id);
+    h.emulator.fulfillOrder(shopifyOrder.legacyId);
+    await h.emulator.webhooksIdle();
+    await db()('orders').where({ id: order.id }).update({ status: 'paid', needs_shipping: true, shopify_order_id: null });
+
+    expect(await h.payments!.handoff.reconcile()).toBeGreaterThanOrEqual(2);
+    expect(await db()('orders').where({ id: order.id }).first()).toMatchObject({ status: 'shipped', needs_shipping: false });
+    expect((await db()('orders').where({ id: order.id }).first()).shopify_order_id).toMatch(/^gid:\/\/shopify\/Order\//);
+  });
+
   it('keeps a transfer that matches no checkout as unmatched, for the admin', async () => {
     const hash = await send(OTHER_BUYER, { value: 123456789n });
     await mine();
