@@ -82,9 +82,11 @@ export class CheckoutService {
         if (sameLines(items, lines)) return previous.id;
       }
       // A new checkout replaces the session's older ones: they stop holding stock but stay
-      // payable (a transfer already on its way still finds its checkout) until match_until.
+      // payable until match_until. One whose wallet already reported a transaction keeps its
+      // reservation: that payment is on its way.
       await trx('checkout_intents')
         .where({ session_id: sessionId, status: 'open' })
+        .whereNull('tx_hash_hint')
         .update({ status: 'expired', expires_at: trx.raw('least(expires_at, ?)', [now]), updated_at: now });
 
       const problems: string[] = [];
