@@ -224,3 +224,29 @@ export const orderSchema = z.object({
   processed_at: z.string(),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Sign-In with Ethereum (EIP-4361) for the order history (design/payments.md §6). The server
+// writes the message; the wallet signs it; the session is then bound to that address.
+
+export const siweNonceSchema = z.object({
+  nonce: z.string(),
+  /** The exact EIP-4361 text to sign with personal_sign. */
+  message: z.string(),
+  expiresAt: z.string(),
+});
+export type SiweNonce = z.infer<typeof siweNonceSchema>;
+
+export const siweVerifySchema = z.strictObject({
+  message: z.string().min(1).max(4000),
+  signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'a signature is 0x followed by hexadecimal characters').max(20_000),
+});
+
+export const authSessionSchema = z.object({
+  /** The signed-in wallet (lower case), or null. */
+  address: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+});
+export type AuthSession = z.infer<typeof authSessionSchema>;
+
+export const ordersListSchema = z.array(orderSchema);

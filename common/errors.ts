@@ -54,3 +54,17 @@ export const PaymentErrorCode = {
   chainUnavailable: 'chain-unavailable',
   webhookUnauthorized: 'webhook-unauthorized',
 } as const;
+
+/** Sign-In with Ethereum and order-history codes (issue 6). */
+export const AuthErrorCode = {
+  /** 401: the order history needs a signed-in wallet. */
+  signInRequired: 'sign-in-required',
+  /** 403: signed in as another wallet than the one asked about. */
+  walletMismatch: 'wallet-mismatch',
+  /** 401 on verify: nonce unknown, used, expired, or not this session's. */
+  invalidNonce: 'invalid-nonce',
+  /** 401 on verify: the message is not for this site (domain, URI, chain) or out of its time. */
+  invalidMessage: 'invalid-message',
+  /** 401 on verify: the signature is not the address's. */
+  invalidSignature: 'invalid-signature',
+} as const;

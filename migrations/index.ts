@@ -6,9 +6,11 @@ import type { Knex } from 'knex';
 import * as catalogue from './20261122000000_catalogue';
 import * as sessionsAndCarts from './20261122010000_sessions_and_carts';
 import * as payments from './20261122020000_payments';
+import * as siwe from './20261122030000_siwe';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
   ['20261122010000_sessions_and_carts.ts', sessionsAndCarts],
   ['20261122020000_payments.ts', payments],
+  ['20261122030000_siwe.ts', siwe],
 ];

@@ -23,6 +23,7 @@ import { sessionMiddleware, type SessionService } from './modules/session';
 import { demoWalletRoutes } from './chain/demo-wallet';
 import { paymentRoutes, type CheckoutService, type OrderFromTransaction, type PaymentTarget } from './modules/payments';
 import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules/orders';
+import { authRoutes, type AuthService } from './modules/auth';
 import { BASE_PUBLIC_RPC_URL } from './config';
 
 export interface AppDeps {
@@ -44,6 +45,7 @@ export interface AppDeps {
     checkouts: CheckoutService;
     orderFromTx: OrderFromTransaction;
     orders: OrdersService;
+    auth: AuthService;
     /** The Shopify app's client secret, the webhook HMAC key. */
     webhookSecret: string | undefined;
   };
@@ -124,7 +126,10 @@ export function createApp(deps: AppDeps): Koa {
   const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
   app.use(session);
   const routers = [api, catalogueRoutes(catalogue), cartRoutes(carts)];
-  if (deps.payments) routers.push(paymentRoutes(deps.payments.checkouts, deps.payments.orderFromTx), orderRoutes(deps.payments.orders));
+  if (deps.payments) {
+    const { checkouts, orderFromTx, orders, auth } = deps.payments;
+    routers.push(paymentRoutes(checkouts, orderFromTx), orderRoutes(orders, auth), authRoutes(auth, config));
+  }
   // Never with a real chain: the Demo Wallet exists only beside the embedded dev chain.
   if (deps.demoWallet && config.chain.kind === 'local') routers.push(demoWalletRoutes(deps.demoWallet));
   for (const router of routers) {

@@ -91,6 +91,8 @@ export interface Config {
   port: number;
   /** Origin browsers use to reach this server (no trailing slash). */
   publicUrl: string;
+  /** True when PUBLIC_URL was given (otherwise publicUrl is a guess from the port). */
+  publicUrlConfigured: boolean;
   logLevel: string;
   database: DatabaseConfig;
   shopify: ShopifyConfig;
@@ -184,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     port: e.PORT,
     publicUrl,
+    publicUrlConfigured: Boolean(e.PUBLIC_URL),
     logLevel: e.LOG_LEVEL,
     database,
     shopify,

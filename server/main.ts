@@ -103,7 +103,7 @@ async function main() {
     staticDir: path.join(ROOT, 'dist'),
     mounts,
     demoWallet: localChain ? { rpcUrl: localChain.rpcUrl, account: DEMO_WALLET_ACCOUNT } : undefined,
-    payments: { target, checkouts: payments.checkouts, orderFromTx: payments.orderFromTx, orders: payments.orders, webhookSecret: payments.webhookSecret },
+    payments,
   });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => {
@@ -136,6 +136,7 @@ async function main() {
   // Expired shopper sessions (and their carts) are swept hourly.
   const sweep = async () => {
     const swept = await sessions.sweep().catch((err) => logger.error({ err }, 'session sweep failed'));
+    await payments.auth.sweep().catch((err) => logger.error({ err }, 'sign-in nonce sweep failed'));
     if (swept) logger.info({ swept }, 'expired sessions removed');
   };
   void sweep();

@@ -1,19 +1,44 @@
 import Router from '@koa/router';
-import type { OrdersService } from './service';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { AuthErrorCode } from '../../../common/errors';
+import { AppError, BadRequestError } from '../../lib/errors';
+import type { AuthService } from '../auth';
+import type { OrdersService, Viewer } from './service';
 
-export function orderRoutes(orders: OrdersService): Router {
+const wallet = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+export function orderRoutes(orders: OrdersService, auth: AuthService): Router {
   const router = new Router();
+  const viewer = async (ctx: Context): Promise<Viewer> => {
+    const sessionId = await ctx.state.session.id();
+    return { sessionId, wallet: (await auth.session(sessionId)).address };
+  };
+
+  // The order history of a wallet exposes items and shipping links: only for that wallet, proven
+  // by Sign-In with Ethereum (an address alone is public on-chain).
+  router.get('/api/orders', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const parsed = wallet.safeParse(ctx.query.wallet);
+    if (!parsed.success) throw new BadRequestError('Give the wallet whose orders to list: GET /api/orders?wallet=0x… (40 hexadecimal characters).');
+    const { wallet: signedIn } = await viewer(ctx);
+    if (!signedIn) throw new AppError(401, AuthErrorCode.signInRequired, 'Sign in with your wallet to see its orders.');
+    if (signedIn !== parsed.data.toLowerCase()) {
+      throw new AppError(403, AuthErrorCode.walletMismatch, 'You are signed in with another wallet. Sign in with this one to see its orders.');
+    }
+    ctx.body = await orders.listForWallet(signedIn);
+  });
 
   router.get('/api/orders/:id', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await orders.getForSession(ctx.params.id, await ctx.state.session.id());
+    ctx.body = await orders.getForViewer(ctx.params.id, await viewer(ctx));
   });
 
   // Our stable shipping link: the buyer goes straight to Shopify's page once it exists. Until
   // then (or for anyone else) the shop's page answers: "preparing your shipping form" for the
   // buyer, "order not found" for others. The invoice URL is a bearer secret, never shown to others.
   router.get('/orders/:id/shipping', async (ctx, next) => {
-    const row = await orders.forSession(ctx.params.id, await ctx.state.session.id());
+    const row = await orders.forViewer(ctx.params.id, await viewer(ctx));
     if (row?.shopify_invoice_url) {
       ctx.set('Cache-Control', 'no-store');
       ctx.redirect(row.shopify_invoice_url);

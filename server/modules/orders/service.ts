@@ -37,10 +37,16 @@ interface OrderItemRow {
   quantity: number;
 }
 
+/** Who is asking: the browser session, and the wallet it has proven with Sign-In with Ethereum. */
+export interface Viewer {
+  sessionId: string | null;
+  wallet: string | null;
+}
+
 export const ORDER_ID_RE = /^PG[0-9A-Z]{10}$/;
 
 export const orderNotFound = () =>
-  new NotFoundError(PaymentErrorCode.orderNotFound, "We couldn't find that order in this browser session. Please check your order history.");
+  new NotFoundError(PaymentErrorCode.orderNotFound, "We couldn't find that order for you. Please check your order history.");
 
 /** Our stable link to the order's shipping form (forwards to Shopify's page once it exists). */
 export const shippingPath = (orderId: string) => `/orders/${orderId}/shipping`;
@@ -52,16 +58,25 @@ export class OrdersService {
     return ORDER_ID_RE.test(id) ? this.db('orders').where({ id }).first() : undefined;
   }
 
-  /** The order if `sessionId` is the session that paid it. */
-  async forSession(id: string, sessionId: string | null): Promise<OrderRow | undefined> {
+  /** The order if the viewer is its buyer: the session that paid, or the wallet that paid, signed in. */
+  async forViewer(id: string, viewer: Viewer): Promise<OrderRow | undefined> {
     const row = await this.row(id);
-    return row && sessionId && row.session_id === sessionId ? row : undefined;
+    if (!row) return undefined;
+    const bySession = viewer.sessionId !== null && row.session_id === viewer.sessionId;
+    const byWallet = viewer.wallet !== null && row.customer_wallet === viewer.wallet;
+    return bySession || byWallet ? row : undefined;
   }
 
-  async getForSession(id: string, sessionId: string | null): Promise<Order> {
-    const row = await this.forSession(id, sessionId);
+  async getForViewer(id: string, viewer: Viewer): Promise<Order> {
+    const row = await this.forViewer(id, viewer);
     if (!row) throw orderNotFound();
     return (await this.toApi([row]))[0]!;
+  }
+
+  /** Every order the wallet paid, newest first (the caller has checked the wallet is signed in). */
+  async listForWallet(wallet: string): Promise<Order[]> {
+    const rows: OrderRow[] = await this.db('orders').where({ customer_wallet: wallet.toLowerCase() }).orderBy('paid_at', 'desc').orderBy('id');
+    return this.toApi(rows);
   }
 
   async get(id: string): Promise<Order | undefined> {

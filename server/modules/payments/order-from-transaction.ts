@@ -48,7 +48,7 @@ export class OrderFromTransaction {
     const result = await settlement.settle(transfer, intent.id);
     if (result.kind === 'rejected') throw new AppError(result.status, result.code, result.message);
     // The order belongs to the session that made the checkout, whichever road settled it.
-    const order = await orders.getForSession(result.orderId, intent.session_id);
+    const order = await orders.getForViewer(result.orderId, { sessionId: intent.session_id, wallet: null });
     return { order, created: result.created };
   }
 

@@ -7,6 +7,7 @@ import { dbKind, type Db } from '../../db';
 import type { Logger } from '../../lib/logger';
 import type { ShopifyGraphql } from '../catalogue';
 import { OrdersService, ShopifyHandoff } from '../orders';
+import { AuthService } from '../auth';
 import { CheckoutService } from './checkout-service';
 import { OrderFromTransaction } from './order-from-transaction';
 import { SettlementService } from './settlement';
@@ -21,6 +22,7 @@ export interface PaymentSystem {
   orderFromTx: OrderFromTransaction;
   watcher: ChainWatcher;
   handoff: ShopifyHandoff;
+  auth: AuthService;
   webhookSecret: string | undefined;
 }
 
@@ -49,5 +51,7 @@ export function createPaymentSystem(deps: {
     startAtGenesis: config.chain.kind === 'local',
   });
   const handoff = new ShopifyHandoff({ db, shopify, logger, now });
-  return { target, chain, checkouts, settlement, orders, orderFromTx, watcher, handoff, webhookSecret: config.shopify.clientSecret };
+  // The chain's RPC also checks contract wallets' sign-in signatures (EIP-1271).
+  const auth = new AuthService(db, { chainId: target.chainId, provider: chain.provider, now });
+  return { target, chain, checkouts, settlement, orders, orderFromTx, watcher, handoff, auth, webhookSecret: config.shopify.clientSecret };
 }

@@ -1,0 +1,49 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { siweVerifySchema } from '../../../common/api';
+import type { Config } from '../../config';
+import { BadRequestError } from '../../lib/errors';
+import { parseJsonBody } from '../../lib/validation';
+import type { AuthService, SiteIdentity } from './service';
+
+const VERIFY_EXAMPLE = '{"message": "<the message from GET /api/auth/nonce>", "signature": "0x…"}';
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+/**
+ * The site a message must name: the configured public URL, or (in development without one) the
+ * origin the browser is using, so a shop reached through a dev proxy still signs in.
+ */
+export function siteIdentity(config: Config, ctx: Context): SiteIdentity {
+  const url = new URL(config.publicUrlConfigured || config.env === 'production' ? config.publicUrl : `${ctx.protocol}://${ctx.host}`);
+  return { domain: url.host, uri: url.origin };
+}
+
+export function authRoutes(auth: AuthService, config: Config): Router {
+  const router = new Router({ prefix: '/api/auth' });
+  router.use(async (ctx, next) => {
+    await next();
+    ctx.set('Cache-Control', 'no-store');
+  });
+
+  router.get('/nonce', async (ctx) => {
+    const parsed = address.safeParse(ctx.query.address);
+    if (!parsed.success) throw new BadRequestError('Give the wallet to sign in with: GET /api/auth/nonce?address=0x… (40 hexadecimal characters).');
+    ctx.body = await auth.nonce(await ctx.state.session.ensure(), parsed.data, siteIdentity(config, ctx));
+  });
+
+  router.post('/verify', async (ctx) => {
+    const { message, signature } = parseJsonBody(ctx, siweVerifySchema, VERIFY_EXAMPLE);
+    ctx.body = await auth.verify(await ctx.state.session.id(), message, signature, siteIdentity(config, ctx));
+  });
+
+  router.post('/logout', async (ctx) => {
+    ctx.body = await auth.logout(await ctx.state.session.id());
+  });
+
+  router.get('/session', async (ctx) => {
+    ctx.body = await auth.session(await ctx.state.session.id());
+  });
+
+  return router;
+}

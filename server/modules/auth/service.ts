@@ -1,0 +1,131 @@
+/**
+ * Sign-In with Ethereum (EIP-4361, the `siwe` package) for the order history. Payments to the
+ * store wallet are public on-chain, so a wallet address alone must not show anyone's orders: the
+ * session proves the wallet by signing a message the server wrote, with a single-use, short-lived
+ * nonce stored here. The checks: domain and URI are this shop's, chain id is Base, the nonce is
+ * this session's and unused, the message is within its time, and the signature is the address's
+ * (an EOA, or a contract wallet through EIP-1271 when the RPC answers).
+ */
+import { getAddress, type JsonRpcProvider } from 'ethers';
+import { generateNonce, SiweMessage } from 'siwe';
+import type { AuthSession, SiweNonce } from '../../../common/api';
+import { AuthErrorCode } from '../../../common/errors';
+import type { Db } from '../../db';
+import { AppError } from '../../lib/errors';
+
+export const SIWE_STATEMENT = 'Sign in to POGS Shop to see your orders.';
+/** How long a nonce (and the message carrying it) may be signed and presented. */
+export const NONCE_TTL_MS = 10 * 60_000;
+/** How long a session stays signed in to a wallet. */
+export const SIGNED_IN_TTL_MS = 7 * 24 * 60 * 60_000;
+/** Clock skew tolerated on issued-at. */
+const SKEW_MS = 60_000;
+
+export interface SiteIdentity {
+  /** host[:port] the message must name, e.g. shop.example.com */
+  domain: string;
+  /** origin the message must name, e.g. https://shop.example.com */
+  uri: string;
+}
+
+export class AuthService {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: { chainId: number; provider?: JsonRpcProvider; now?: () => Date },
+  ) {
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  async nonce(sessionId: string, address: string, site: SiteIdentity): Promise<SiweNonce> {
+    const now = this.now();
+    const nonce = generateNonce();
+    const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
+    const message = new SiweMessage({
+      domain: site.domain,
+      address: getAddress(address),
+      statement: SIWE_STATEMENT,
+      uri: site.uri,
+      version: '1',
+      chainId: this.opts.chainId,
+      nonce,
+      issuedAt: now.toISOString(),
+      expirationTime: expiresAt.toISOString(),
+    }).prepareMessage();
+    await this.db('siwe_nonces').insert({ nonce, session_id: sessionId, address: address.toLowerCase(), created_at: now, expires_at: expiresAt });
+    return { nonce, message, expiresAt: expiresAt.toISOString() };
+  }
+
+  async verify(sessionId: string | null, text: string, signature: string, site: SiteIdentity): Promise<AuthSession> {
+    let message: SiweMessage;
+    try {
+      message = new SiweMessage(text);
+    } catch {
+      throw invalid(AuthErrorCode.invalidMessage, 'That is not a Sign-In with Ethereum message. Ask for a new one and sign it.');
+    }
+    const now = this.now();
+    if (message.domain !== site.domain || originOf(message.uri) !== site.uri) {
+      throw invalid(AuthErrorCode.invalidMessage, `The message is for ${message.domain}, not this shop (${site.domain}).`);
+    }
+    if (message.chainId !== this.opts.chainId) {
+      throw invalid(AuthErrorCode.invalidMessage, `The message is for chain ${message.chainId}; this shop signs in on Base (${this.opts.chainId}).`);
+    }
+    const expired = message.expirationTime && Date.parse(message.expirationTime) <= now.getTime();
+    const notYet =
+      (message.notBefore && Date.parse(message.notBefore) > now.getTime()) ||
+      (message.issuedAt && Date.parse(message.issuedAt) > now.getTime() + SKEW_MS);
+    if (expired || notYet || !message.expirationTime) {
+      throw invalid(AuthErrorCode.invalidMessage, 'The sign-in message has expired (or is not valid yet). Sign in again.');
+    }
+
+    // Single use: the nonce is spent by the first request that presents it, valid or not.
+    const spent = sessionId
+      ? await this.db('siwe_nonces')
+          .where({ nonce: message.nonce, session_id: sessionId })
+          .whereNull('used_at')
+          .where('expires_at', '>', now)
+          .update({ used_at: now })
+      : 0;
+    if (!spent) throw invalid(AuthErrorCode.invalidNonce, 'That sign-in message was already used, has expired, or was not issued to this browser. Sign in again.');
+
+    const result = await message.verify(
+      { signature, domain: site.domain, nonce: message.nonce, time: now.toISOString() },
+      { provider: this.opts.provider as never, suppressExceptions: true },
+    );
+    if (!result.success) throw invalid(AuthErrorCode.invalidSignature, 'The signature does not belong to that wallet.');
+
+    const address = message.address.toLowerCase();
+    const walletExpiresAt = new Date(now.getTime() + SIGNED_IN_TTL_MS);
+    await this.db('sessions').where({ id: sessionId }).update({ wallet_address: address, wallet_expires_at: walletExpiresAt });
+    return { address, expiresAt: walletExpiresAt.toISOString() };
+  }
+
+  async logout(sessionId: string | null): Promise<AuthSession> {
+    if (sessionId) await this.db('sessions').where({ id: sessionId }).update({ wallet_address: null, wallet_expires_at: null });
+    return { address: null, expiresAt: null };
+  }
+
+  /** The wallet this session has proven, if still valid. */
+  async session(sessionId: string | null): Promise<AuthSession> {
+    if (!sessionId) return { address: null, expiresAt: null };
+    const row = await this.db('sessions').where({ id: sessionId }).first('wallet_address', 'wallet_expires_at');
+    if (!row?.wallet_address || !row.wallet_expires_at || row.wallet_expires_at <= this.now()) return { address: null, expiresAt: null };
+    return { address: row.wallet_address, expiresAt: row.wallet_expires_at.toISOString() };
+  }
+
+  /** Spent and expired nonces are worth nothing; swept with the sessions. */
+  async sweep(): Promise<number> {
+    return this.db('siwe_nonces').where('expires_at', '<', this.now()).delete();
+  }
+}
+
+function originOf(uri: string): string | null {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return null;
+  }
+}
+
+const invalid = (code: string, message: string) => new AppError(401, code, message);
