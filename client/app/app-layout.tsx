@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { useSignOutOnWalletChange } from '../features/auth';
 import { CartDrawer, cartItemCount, cartQueryKey, notifyCartUpdated, OPEN_CART_EVENT, useCart, type CartDrawerWallet, type PayHandler } from '../features/cart';
 import { CheckoutProvider, useCheckout } from '../features/checkout';
 import { SiteHeader } from '../features/layout/components/site-header';
+import { clearOrderHistory } from '../features/orders';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
 import { useConfig, useShopNames } from '../lib/public-config';
 
@@ -50,6 +52,10 @@ function AppShell() {
     () => ({ connected: walletConnected, openChooser: () => setChooserOpen(true) }),
     [walletConnected, setChooserOpen],
   );
+  // Another account or a disconnect ends the order history's sign-in, and its data leaves the cache.
+  const queryClient = useQueryClient();
+  const forgetOrders = useCallback(() => clearOrderHistory(queryClient), [queryClient]);
+  useSignOutOnWalletChange(wallet.status === 'connected' ? address : null, forgetOrders);
   const checkout = useCheckout();
   const { pay } = checkout;
   const onPay = useCallback<PayHandler>(

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { authSessionQueryKey } from '../features/auth';
+import { orderHistoryQueryKey } from '../features/orders';
 import { shouldPersistQuery } from './persistence';
 
 const q = (queryKey: unknown[], status: 'success' | 'error' | 'pending' = 'success') =>
@@ -11,9 +13,11 @@ describe('shouldPersistQuery', () => {
     expect(shouldPersistQuery(q(['config']))).toBe(true);
   });
 
-  it('never keeps the cart, orders or failed queries', () => {
+  it('never keeps the cart, orders, the sign-in or failed queries', () => {
     expect(shouldPersistQuery(q(['cart']))).toBe(false);
     expect(shouldPersistQuery(q(['orders', '0xabc']))).toBe(false);
+    expect(shouldPersistQuery(q([...orderHistoryQueryKey, '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc']))).toBe(false);
+    expect(shouldPersistQuery(q([...authSessionQueryKey]))).toBe(false);
     expect(shouldPersistQuery(q(['catalogue', 'products'], 'error'))).toBe(false);
     expect(shouldPersistQuery(q(['config'], 'pending'))).toBe(false);
   });

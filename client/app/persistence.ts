@@ -5,7 +5,7 @@ import { PERSIST_MAX_AGE_MS } from '../lib/query-client';
 
 export const PERSIST_STORAGE_KEY = 'pogs-shop:query-cache';
 
-/** Only the catalogue and the public config are kept for offline browsing; never cart or orders. */
+/** Only the catalogue and the public config are kept for offline browsing; never the cart, orders or the sign-in. */
 export function shouldPersistQuery(query: Pick<Query, 'queryKey' | 'state'>): boolean {
   const domain = query.queryKey[0];
   return query.state.status === 'success' && (domain === 'catalogue' || domain === 'config');

@@ -57,8 +57,12 @@ export function createRouter() {
               hydrateFallbackElement: <PageLoading />,
               lazy: async () => ({ Component: (await import('../features/orders/routes/order-shipping-page')).OrderShippingPage }),
             },
-            // PLACEHOLDERS until their issues land.
-            { path: 'orders', element: <ComingSoonPage topic="orders" /> },
+            {
+              path: 'orders',
+              hydrateFallbackElement: <PageLoading />,
+              lazy: async () => ({ Component: (await import('../features/orders/routes/orders-page')).OrdersPage }),
+            },
+            // PLACEHOLDER until its issue lands.
             { path: 'admin', element: <ComingSoonPage topic="admin" /> },
             { path: '*', element: <NotFoundPage /> },
           ],

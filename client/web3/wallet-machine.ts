@@ -8,6 +8,7 @@
  * - accountsChanged from the connected wallet switches the address; an empty list disconnects.
  * - A disconnect (the shopper's, or the wallet's 'disconnect' event) clears wallet and address.
  */
+import { sameAddress } from '../lib/same-address';
 import { accountSwitchedNotice, walletEndedNotice } from './wallet-errors';
 import type { WalletNotice } from './types';
 
@@ -40,8 +41,6 @@ export const initialWalletState: WalletMachineState = Object.freeze({
   attempt: 0,
   silent: false,
 });
-
-const sameAddress = (a: string | null, b: string | null) => (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
 
 function disconnected(state: WalletMachineState): WalletMachineState {
   return { ...state, status: 'disconnected', walletId: null, address: null, silent: false };

@@ -2,10 +2,9 @@ import { Construction } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
-export type ComingSoonTopic = 'orders' | 'admin';
+export type ComingSoonTopic = 'admin';
 
 const TOPICS: Record<ComingSoonTopic, { title: string; text: string }> = {
-  orders: { title: 'Your Orders', text: 'Order history arrives with the wallet release.' },
   admin: { title: 'Admin', text: 'Product management arrives with the admin release.' },
 };
 

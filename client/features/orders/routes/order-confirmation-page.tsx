@@ -1,15 +1,16 @@
-import { CircleCheck, ExternalLink, LoaderCircle, Truck } from 'lucide-react';
+import { CircleCheck, LoaderCircle, Truck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import type { Order } from '../../../../common/api';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { explorerUrl } from '../../../lib/explorer-url';
 import { formatPogAmount } from '../../../lib/format-pog-price';
-import { useConfig, useShopNames } from '../../../lib/public-config';
+import { useShopNames } from '../../../lib/public-config';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { cn } from '../../../lib/utils';
 import { isOrderNotFound, useOrder } from '../api/get-order';
+import { ExplorerLink } from '../components/explorer-link';
+import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
 import { OrderStatusBadge } from '../components/order-status-badge';
 
@@ -48,9 +49,7 @@ const linkButton = (variant: 'default' | 'outline') =>
   cn(buttonVariants({ variant, size: 'lg' }), 'h-auto min-h-12 w-full px-4 py-2 text-center whitespace-normal');
 
 function OrderConfirmation({ order }: { order: Order }) {
-  const { data: config } = useConfig();
   const { productName } = useShopNames();
-  const txPage = config && explorerUrl({ explorerUrl: config.explorerUrl, local: config.mode === 'local' }, 'tx', order.transactionHash);
 
   return (
     <Card className="grid gap-6 p-4 sm:p-8" data-testid="order-confirmation" data-order-id={order.id}>
@@ -87,16 +86,7 @@ function OrderConfirmation({ order }: { order: Order }) {
         <h2 id="items-purchased" className="text-lg font-bold">
           Items purchased
         </h2>
-        <ul className="divide-y divide-border" data-testid="order-items">
-          {order.items.map((item) => (
-            <li key={item.id} className="flex items-baseline justify-between gap-3 py-2.5" data-testid="order-item">
-              <span className="min-w-0 font-semibold break-words">{item.title}</span>
-              <span className="shrink-0 text-sm text-muted-foreground tabular-nums">
-                {formatPogAmount(item.price)} POG × {item.quantity}
-              </span>
-            </li>
-          ))}
-        </ul>
+        <OrderItems items={order.items} formatPrice={(price) => `${formatPogAmount(price)} POG`} />
       </section>
 
       <div className="grid gap-3">
@@ -112,18 +102,7 @@ function OrderConfirmation({ order }: { order: Order }) {
             </a>
           </>
         )}
-        {txPage && (
-          <a
-            href={txPage}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="inline-flex min-h-11 items-center justify-center gap-1.5 text-sm font-semibold text-brand underline-offset-4 hover:underline"
-            data-testid="explorer-link"
-          >
-            View on BaseScan
-            <ExternalLink aria-hidden className="size-4" />
-          </a>
-        )}
+        <ExplorerLink transactionHash={order.transactionHash} />
         <Link to="/orders" className={linkButton('outline')}>
           View All Orders
         </Link>

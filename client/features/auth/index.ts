@@ -1,0 +1,7 @@
+/**
+ * Sign-In with Ethereum for the order history (issue 6, design/payments.md §6): the session's
+ * proven wallet, the one-tap sign-in, and dropping it when the wallet changes.
+ */
+export { authSessionQueryKey, SIGNED_OUT, useAuthSession } from './api/auth';
+export { useSignIn, type SigningWallet } from './hooks/use-sign-in';
+export { useSignOutOnWalletChange } from './hooks/use-sign-out-on-wallet-change';

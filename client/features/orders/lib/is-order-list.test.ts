@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { isOrderList } from './is-order-list';
+
+const order = {
+  id: '6f1c3a52-8d0e-4a59-9a3f-1b2c3d4e5f60',
+  status: 'paid',
+  total: '25.00',
+  amountPaid: '25.000000000000012345',
+  items: [{ id: 'i1', variantId: '1', title: 'Cap', price: '25.00', quantity: 1 }],
+  needsShipping: true,
+  shippingUrl: '/orders/6f1c3a52-8d0e-4a59-9a3f-1b2c3d4e5f60/shipping',
+  shippingReady: false,
+  customerWallet: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+  transactionHash: '0x' + 'ab'.repeat(32),
+  blockchain: { chainId: 8453, transactionHash: '0x' + 'ab'.repeat(32), blockNumber: 12 },
+  createdAt: '2024-06-01T00:00:00Z',
+  processed_at: '2024-06-01T00:00:00Z',
+};
+
+describe('isOrderList', () => {
+  it('accepts a list of orders, and the empty list', () => {
+    expect(isOrderList([order, { ...order, id: 'o2', status: 'shipped', needsShipping: false }])).toBe(true);
+    expect(isOrderList([])).toBe(true);
+  });
+
+  it('refuses what the page could not render', () => {
+    expect(isOrderList(null)).toBe(false);
+    expect(isOrderList({ orders: [order] })).toBe(false);
+    expect(isOrderList([{ ...order, items: null }])).toBe(false);
+    expect(isOrderList([{ ...order, items: [{ title: 'Cap', price: 25, quantity: 1 }] }])).toBe(false);
+    expect(isOrderList([{ ...order, total: 25 }])).toBe(false);
+    expect(isOrderList([{ ...order, blockchain: 'x' }])).toBe(false);
+  });
+});

@@ -1,0 +1,106 @@
+import type { ReactNode } from 'react';
+import type { Order } from '../../../../common/api';
+import { useShopNames } from '../../../lib/public-config';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useAuthSession, type SigningWallet } from '../../auth';
+import { useWallet } from '../../wallet';
+import { isSignInRequired, useOrderHistory } from '../api/get-orders';
+import { OrderCard } from '../components/order-card';
+import { ConnectWalletCard, OrdersEmpty, OrdersError, OrdersLoading } from '../components/orders-states';
+import { SignInStep } from '../components/sign-in-step';
+import { orderHistoryAccess } from '../lib/order-history-access';
+import { groupOrders, type OrderSectionGroup } from '../lib/order-sections';
+
+/**
+ * /orders (spec §2 "Orders page", issue 6): connect a wallet, prove it once (Sign-In with
+ * Ethereum), then the wallet's orders in three sections. Nothing of an order history outlives the
+ * wallet it belongs to on the page: another account or a disconnect shows the first steps again.
+ */
+export function OrdersPage() {
+  const { shopName } = useShopNames();
+  useDocumentTitle('Your Orders', shopName);
+  const wallet = useWallet();
+  const signer: SigningWallet | null =
+    wallet.status === 'connected' && wallet.address && wallet.provider ? { address: wallet.address, provider: wallet.provider } : null;
+  const session = useAuthSession(signer !== null);
+  const access = orderHistoryAccess({
+    wallet: { status: wallet.status, address: wallet.address, hasProvider: wallet.provider !== null, silent: wallet.silent },
+    session: session.data,
+    sessionFailed: session.isError,
+  });
+
+  let content: ReactNode;
+  switch (access) {
+    case 'connect':
+      content = <ConnectWalletCard />;
+      break;
+    case 'checking':
+      content = <OrdersLoading />;
+      break;
+    case 'session-error':
+      content = <OrdersError onRetry={() => void session.refetch()} retrying={session.isFetching} />;
+      break;
+    case 'sign-in':
+      // Keyed by wallet: a sign-in under way for the previous account does not show as this one's.
+      content = signer && <SignInStep key={signer.address} signer={signer} />;
+      break;
+    case 'signed-in':
+      content = signer && <OrderHistory address={signer.address} />;
+      break;
+  }
+
+  return (
+    <div className="min-h-[calc(100dvh-4rem)] bg-surface">
+      <div className="mx-auto grid max-w-3xl grid-cols-[minmax(0,1fr)] gap-6 px-4 py-6 sm:px-6 sm:py-10" data-testid="orders-page">
+        {content}
+      </div>
+    </div>
+  );
+}
+
+function OrderHistory({ address }: { address: string }) {
+  const { data: orders, error, isFetching, refetch } = useOrderHistory(address);
+  if (orders) {
+    const groups = groupOrders(orders);
+    return groups.length === 0 ? <OrdersEmpty /> : <OrderSections address={address} groups={groups} />;
+  }
+  // A refused read (signed out meanwhile) shows the sign-in step in a moment, not an error.
+  if (error && !isSignInRequired(error)) return <OrdersError onRetry={() => void refetch()} retrying={isFetching} />;
+  return <OrdersLoading />;
+}
+
+function OrderSections({ address, groups }: { address: string; groups: OrderSectionGroup<Order>[] }) {
+  return (
+    <>
+      <header className="grid gap-1">
+        <h1 className="text-3xl font-black tracking-tight">Your Orders</h1>
+        <p className="text-sm text-muted-foreground">
+          Connected Wallet:{' '}
+          <span className="font-mono font-semibold break-all text-foreground" data-testid="orders-wallet">
+            {address}
+          </span>
+        </p>
+      </header>
+      {groups.map(({ id, title, orders }) => (
+        <section key={id} aria-labelledby={`orders-${id}`} className="grid gap-3" data-testid="order-section" data-section={id}>
+          <h2 id={`orders-${id}`} className="text-lg font-bold">
+            {title}
+            {/* Inline, so it follows the title's last word when the title wraps. */}
+            <span aria-hidden className="ml-2 inline-block rounded-full bg-muted px-2 py-0.5 align-middle text-xs font-bold text-muted-foreground tabular-nums">
+              {orders.length}
+            </span>
+          </h2>
+          <ul className="grid gap-4">
+            {orders.map((order) => (
+              <li key={order.id}>
+                <OrderCard order={order} needsShipping={id === 'needs-shipping'} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+export { OrdersPage as Component };
