@@ -8,10 +8,10 @@
  * Printed as Markdown rows for bench/README.md.
  */
 import { performance } from 'node:perf_hooks';
-import { Interface, JsonRpcProvider } from 'ethers';
 import { startHarness, type Harness } from '../server/test/harness';
 import { Shopper } from '../server/test/shopper';
-import { DEV_ACCOUNTS, startLocalChain } from '../server/chain/local-chain';
+import { DEV_ACCOUNTS } from '../server/chain/local-chain';
+import { sendTokenTransfer, startTestChain } from '../server/test/chain';
 import { bumpCatalogueVersion } from '../server/modules/catalogue';
 import { checkoutSchema, type Checkout } from '../common/api';
 
@@ -19,7 +19,6 @@ const DB = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 10);
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 100);
 const POLL_MS = Number(process.env.CHAIN_POLL_INTERVAL_MS ?? 1000);
-const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
 const BUYER = DEV_ACCOUNTS[2]!;
 
 const pct = (xs: number[], p: number) => {
@@ -28,8 +27,8 @@ const pct = (xs: number[], p: number) => {
 };
 
 async function main() {
-  const chain = await startLocalChain({ port: 0 });
-  const provider = new JsonRpcProvider(chain.rpcUrl, 8453, { staticNetwork: true, cacheTimeout: -1 });
+  const testChain = await startTestChain();
+  const { chain, provider } = testChain;
   let h: Harness | undefined;
   try {
     h = await startHarness(DB, { chain, env: { CHAIN_POLL_INTERVAL_MS: String(POLL_MS), REQUIRED_CONFIRMATIONS: '1' } });
@@ -40,7 +39,6 @@ async function main() {
     await harness.database.db('variants').where({ shopify_id: variant.id }).update({ available_stock: null, inventory_quantity: null });
     await bumpCatalogueVersion(harness.database.db);
     const payments = harness.payments!;
-    const signer = await provider.getSigner(BUYER);
     let nonce = await provider.getTransactionCount(BUYER, 'pending');
 
     const newCheckout = async (): Promise<{ s: Shopper; c: Checkout }> => {
@@ -50,8 +48,7 @@ async function main() {
       if (res.status !== 201) throw new Error(`checkout failed: ${res.status} ${await res.text()}`);
       return { s, c: checkoutSchema.parse(await res.json()) };
     };
-    const pay = (c: Checkout) =>
-      signer.sendTransaction({ to: c.tokenAddress, data: ERC20.encodeFunctionData('transfer', [c.storeWallet, BigInt(c.amountWei)]), gasLimit: 150_000, nonce: nonce++ });
+    const pay = (c: Checkout) => sendTokenTransfer(provider, BUYER, { token: c.tokenAddress, to: c.storeWallet, value: BigInt(c.amountWei), nonce: nonce++ });
     const orderRow = (hash: string) => harness.database.db('orders').where({ tx_hash: hash.toLowerCase() }).first('id');
 
     // 1a. The tab died: the watcher (polling) makes the order.
@@ -118,8 +115,7 @@ async function main() {
   } finally {
     await h?.payments?.watcher.stop();
     await h?.close();
-    provider.destroy();
-    await chain.stop();
+    await testChain.stop();
   }
 }
 

@@ -1,6 +1,7 @@
 import { devices, expect, test, type Locator, type Page } from '@playwright/test';
 import type { Cart, Product, Variant } from '../common/api';
 import { formatPogAmount, formatPogPrice } from '../client/lib/format-pog-price';
+import { expectToast } from './fixtures/ui';
 
 // The cart against the real server (fresh embedded database, the emulator's demo catalogue).
 // Products are picked from the live API; every test has its own browser context, so its own
@@ -55,13 +56,6 @@ async function choose(scope: Locator, { product, variant }: Pick, quantity: numb
   const plus = scope.getByTestId('qty-plus');
   for (let i = 1; i < quantity; i++) await plus.click();
   await expect(scope.getByTestId('qty-input')).toHaveValue(String(quantity));
-}
-
-async function expectToast(page: Page, title: string, description: string | RegExp, variant: 'default' | 'destructive' = 'default') {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  await expect(toast).toContainText(description);
-  await expect(toast).toHaveAttribute('data-variant', variant);
 }
 
 async function expectCount(page: Page, n: number) {

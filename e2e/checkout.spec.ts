@@ -3,7 +3,8 @@ import { Contract, JsonRpcProvider } from 'ethers';
 import type { Checkout, Order, Product, Variant } from '../common/api';
 import { formatPogAmount } from '../client/lib/format-pog-price';
 import { insufficientBalanceMessage } from '../client/web3/payment-errors';
-import { CHAIN_RPC, DEV_ACCOUNTS, TEST_WALLET_RDNS, TestWallet } from './fixtures/test-wallet';
+import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
+import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
 
 // Paying against the real server in local mode: the embedded anvil chain with its demo POGS, the
 // server's chain watcher, and the Shopify emulator's draft orders and hosted invoice page. The
@@ -29,25 +30,9 @@ function pick(): { product: Product; variant: Variant } {
   return { product: candidates[0], variant: candidates[0].variants[0] };
 }
 
-async function expectToast(page: Page, title: string, description: string | RegExp, variant: 'default' | 'destructive' = 'default') {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  await expect(toast).toContainText(description);
-  await expect(toast).toHaveAttribute('data-variant', variant);
-}
-
-async function closeToasts(page: Page) {
-  const close = page.getByTestId('toast').getByRole('button', { name: 'Close' });
-  if (await close.count()) await close.first().click();
-  await expect(page.getByTestId('toast')).toHaveCount(0);
-}
-
 async function connectTestWallet(page: Page, wallet: TestWallet) {
   await page.getByTestId('wallet-button').click();
-  const chooser = page.getByTestId('wallet-chooser');
-  await expect(chooser).not.toHaveAttribute('data-searching');
-  await chooser.locator(`[data-testid="wallet-option"][data-rdns="${TEST_WALLET_RDNS}"]`).click();
-  await expect(page.getByTestId('wallet-address')).toHaveText(`${wallet.address.slice(0, 6)}...${wallet.address.slice(-4)}`);
+  await pickTestWallet(page, wallet);
   await closeToasts(page);
 }
 

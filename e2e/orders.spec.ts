@@ -2,7 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
 import type { AuthSession, Order, Product, PublicConfig, Variant } from '../common/api';
 import { formatPogPrice } from '../client/lib/format-pog-price';
-import { CHAIN_RPC, DEV_ACCOUNTS, TEST_WALLET_RDNS, TestWallet } from './fixtures/test-wallet';
+import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
+import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
 
 // The orders page against the real server in local mode: Sign-In with Ethereum with the EIP-6963
 // test wallet (personal_sign through anvil as the dev account), a real purchase, and the wallet
@@ -37,24 +38,8 @@ function pick(): Variant {
   return candidates[0].variants[0];
 }
 
-async function expectToast(page: Page, title: string, description: string, variant: 'default' | 'destructive' = 'default') {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  await expect(toast).toContainText(description);
-  await expect(toast).toHaveAttribute('data-variant', variant);
-}
-
-async function closeToasts(page: Page) {
-  const close = page.getByTestId('toast').getByRole('button', { name: 'Close' });
-  if (await close.count()) await close.first().click();
-  await expect(page.getByTestId('toast')).toHaveCount(0);
-}
-
 async function chooseTestWallet(page: Page, wallet: TestWallet) {
-  const chooser = page.getByTestId('wallet-chooser');
-  await expect(chooser).not.toHaveAttribute('data-searching');
-  await chooser.locator(`[data-testid="wallet-option"][data-rdns="${TEST_WALLET_RDNS}"]`).click();
-  await expect(page.getByTestId('wallet-address')).toHaveText(short(wallet.address));
+  await pickTestWallet(page, wallet);
   await closeToasts(page);
 }
 

@@ -1,6 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import type { Product, PublicConfig } from '../common/api';
 import { DEV_ACCOUNTS, TEST_WALLET_NAME, TEST_WALLET_RDNS, TestWallet } from './fixtures/test-wallet';
+import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
 
 // The wallet against the real server in local mode (embedded anvil chain, Demo Wallet on).
 // Most tests inject the EIP-6963 test wallet (e2e/fixtures/test-wallet.ts) before the shop loads,
@@ -9,19 +10,6 @@ import { DEV_ACCOUNTS, TEST_WALLET_NAME, TEST_WALLET_RDNS, TestWallet } from './
 
 const short = (address: string) => `${address.slice(0, 6)}...${address.slice(-4)}`;
 const DEMO_WALLET_RDNS = 'shop.pogs.demo-wallet';
-
-async function expectToast(page: Page, title: string, description: string | RegExp, variant: 'default' | 'destructive' = 'default') {
-  const toast = page.getByTestId('toast').filter({ hasText: title });
-  await expect(toast).toBeVisible();
-  await expect(toast).toContainText(description);
-  await expect(toast).toHaveAttribute('data-variant', variant);
-}
-
-async function closeToasts(page: Page) {
-  const close = page.getByTestId('toast').getByRole('button', { name: 'Close' });
-  if (await close.count()) await close.first().click();
-  await expect(page.getByTestId('toast')).toHaveCount(0);
-}
 
 const walletButton = (page: Page) => page.getByTestId('wallet-button');
 
@@ -35,9 +23,8 @@ async function openChooser(page: Page) {
 }
 
 async function connectTestWallet(page: Page, wallet: TestWallet) {
-  const chooser = await openChooser(page);
-  await chooser.locator(`[data-testid="wallet-option"][data-rdns="${TEST_WALLET_RDNS}"]`).click();
-  await expect(page.getByTestId('wallet-address')).toHaveText(short(wallet.address));
+  await openChooser(page);
+  await pickTestWallet(page, wallet);
 }
 
 async function expectDisconnected(page: Page) {

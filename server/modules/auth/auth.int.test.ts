@@ -3,10 +3,11 @@
  * accounts), over HTTP, on each database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Interface, JsonRpcProvider } from 'ethers';
 import { SiweMessage } from 'siwe';
 import { authSessionSchema, checkoutSchema, orderSchema, ordersListSchema, siweNonceSchema, type Order } from '../../../common/api';
-import { DEV_ACCOUNTS, startLocalChain, type LocalChain } from '../../chain/local-chain';
+import { DEV_ACCOUNTS } from '../../chain/local-chain';
+import { sendTokenTransfer } from '../../test/chain';
+import { useTestChain } from '../../test/use-test-chain';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
@@ -14,18 +15,7 @@ import { bumpCatalogueVersion } from '../catalogue';
 
 const ALICE = DEV_ACCOUNTS[2]!;
 const BOB = DEV_ACCOUNTS[3]!;
-const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
-
-let chain: LocalChain;
-let provider: JsonRpcProvider;
-beforeAll(async () => {
-  chain = await startLocalChain({ port: 0 });
-  provider = new JsonRpcProvider(chain.rpcUrl, 8453, { staticNetwork: true, cacheTimeout: -1 });
-});
-afterAll(async () => {
-  provider?.destroy();
-  await chain?.stop();
-});
+const testChain = useTestChain();
 
 describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
   let h: Harness;
@@ -33,7 +23,7 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
   const orders: Record<string, Order> = {};
 
   beforeAll(async () => {
-    h = await startHarness(kind, { chain });
+    h = await startHarness(kind, { chain: testChain.chain });
     await h.catalogue.sync();
     await h.catalogue.seedDemoPrices();
     variantId = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!.id;
@@ -44,11 +34,7 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
       const s = new Shopper(h);
       await s.add({ variantId, quantity: 1 });
       const c = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: buyer })).json());
-      const tx = await (await provider.getSigner(buyer)).sendTransaction({
-        to: c.tokenAddress,
-        data: ERC20.encodeFunctionData('transfer', [c.storeWallet, BigInt(c.amountWei)]),
-        gasLimit: 150_000,
-      });
+      const tx = await sendTokenTransfer(testChain.provider, buyer, { token: c.tokenAddress, to: c.storeWallet, value: BigInt(c.amountWei) });
       await tx.wait();
       const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: tx.hash, customerWallet: buyer });
       orders[buyer] = orderSchema.parse(await res.json());
@@ -64,7 +50,7 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
     expect(res.status).toBe(200);
     return siweNonceSchema.parse(await res.json());
   }
-  const sign = async (address: string, message: string) => (await provider.getSigner(address)).signMessage(message);
+  const sign = async (address: string, message: string) => (await testChain.provider.getSigner(address)).signMessage(message);
   const verify = (s: Shopper, message: string, signature: string) => s.post('/api/auth/verify', { message, signature });
   async function signIn(s: Shopper, address: string) {
     const { message } = await nonceFor(s, address);

@@ -3,11 +3,13 @@
  * each database: a transfer becomes exactly one order, and nothing else does (design/payments.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContractFactory, Interface, JsonRpcProvider, parseUnits } from 'ethers';
+import { ContractFactory, parseUnits } from 'ethers';
 import { checkoutSchema, orderSchema, type Checkout, type Product } from '../../../common/api';
 import { formatUnits } from '../../../common/money';
 import artifact from '../../chain/contracts/demo-pogs-token.json';
-import { DEV_ACCOUNTS, startLocalChain, type LocalChain } from '../../chain/local-chain';
+import { DEV_ACCOUNTS } from '../../chain/local-chain';
+import { sendTokenTransfer } from '../../test/chain';
+import { useTestChain } from '../../test/use-test-chain';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
@@ -19,18 +21,7 @@ const BUYER = DEV_ACCOUNTS[2]!;
 const OTHER_BUYER = DEV_ACCOUNTS[3]!;
 /** Anvil's account #4: ETH for gas, no POGS. */
 const NO_POGS = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
-const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
-
-let chain: LocalChain;
-let provider: JsonRpcProvider;
-beforeAll(async () => {
-  chain = await startLocalChain({ port: 0 });
-  provider = new JsonRpcProvider(chain.rpcUrl, 8453, { staticNetwork: true, cacheTimeout: -1 });
-});
-afterAll(async () => {
-  provider?.destroy();
-  await chain?.stop();
-});
+const testChain = useTestChain();
 
 describe.each(testDatabaseKinds)('payments on %s', (kind) => {
   let h: Harness;
@@ -40,7 +31,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
 
   beforeAll(async () => {
     h = await startHarness(kind, {
-      chain,
+      chain: testChain.chain,
       env: { REQUIRED_CONFIRMATIONS: '2' },
       emulator: { webhookRetryDelaysMs: [20, 50, 100] },
     });
@@ -63,16 +54,11 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     throw new Error('no unlimited variant in the demo catalogue');
   };
   const db = () => h.database.db;
-  const mine = (blocks = 1) => provider.send('anvil_mine', [`0x${blocks.toString(16)}`]);
+  const mine = (blocks = 1) => testChain.provider.send('anvil_mine', [`0x${blocks.toString(16)}`]);
 
-  async function send(from: string, opts: { value: bigint; to?: string; tokenAddress?: string; gasLimit?: number }): Promise<string> {
-    const signer = await provider.getSigner(from);
-    const tx = await signer.sendTransaction({
-      to: opts.tokenAddress ?? token,
-      data: ERC20.encodeFunctionData('transfer', [opts.to ?? store, opts.value]),
-      gasLimit: opts.gasLimit ?? 150_000,
-    });
-    await provider.waitForTransaction(tx.hash);
+  async function send(from: string, opts: { value: bigint; to?: string; tokenAddress?: string }): Promise<string> {
+    const tx = await sendTokenTransfer(testChain.provider, from, { token: opts.tokenAddress ?? token, to: opts.to ?? store, value: opts.value });
+    await testChain.provider.waitForTransaction(tx.hash);
     return tx.hash;
   }
 
@@ -282,7 +268,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'transfer-not-found');
 
     // Of another token contract (same symbol, same decimals: still not POG).
-    const factory = new ContractFactory(artifact.abi, artifact.bytecode, await provider.getSigner(DEV_ACCOUNTS[0]!));
+    const factory = new ContractFactory(artifact.abi, artifact.bytecode, await testChain.provider.getSigner(DEV_ACCOUNTS[0]!));
     const fake = await factory.deploy([BUYER], parseUnits('1000000', 18));
     await fake.waitForDeployment();
     hash = await send(BUYER, { value: BigInt(c.amountWei), tokenAddress: await fake.getAddress() });
@@ -292,7 +278,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     // Reverted on chain (an account with no POGS; the gas limit skips estimation, so it is mined).
     hash = await send(NO_POGS, { value: BigInt(c.amountWei) });
     await mine();
-    expect((await provider.getTransactionReceipt(hash))!.status).toBe(0);
+    expect((await testChain.provider.getTransactionReceipt(hash))!.status).toBe(0);
     await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: NO_POGS }, 422, 'transaction-failed');
 
     // A hash that does not exist.
@@ -484,14 +470,14 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     const s = new Shopper(h);
     const c = await checkout(s, BUYER, 1);
     await h.payments!.watcher.tick(); // cursor up to date before the fork point
-    const snapshot = await provider.send('evm_snapshot', []);
+    const snapshot = await testChain.provider.send('evm_snapshot', []);
     const hash = await send(BUYER, { value: BigInt(c.amountWei) });
     await mine();
     await h.payments!.watcher.tick();
     const [paid] = await ordersFor(hash);
     expect(paid.status).toBe('paid');
 
-    await provider.send('evm_revert', [snapshot]);
+    await testChain.provider.send('evm_revert', [snapshot]);
     await mine(3); // the new branch is longer, without the payment
     const tick = await h.payments!.watcher.tick();
     expect(tick.reorg).toBe(true);
