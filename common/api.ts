@@ -132,9 +132,12 @@ export type AddToCartRequest = z.infer<typeof addToCartSchema>;
 // Checkout and orders (design/payments.md). The browser only gives hints: every amount is
 // re-derived on the server, and an order exists only for a verified on-chain transfer.
 
-const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a wallet address is 0x followed by 40 hexadecimal characters');
+export const walletAddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a wallet address is 0x followed by 40 hexadecimal characters');
+const hexAddress = walletAddressSchema;
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a transaction hash is 0x followed by 64 hexadecimal characters');
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a checkout id is a UUID');
+/** Server-made ids (cart lines, checkouts) are random UUIDs. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const uuid = z.string().regex(UUID_RE, 'a checkout id is a UUID');
 
 export const createCheckoutSchema = z.strictObject({
   /**

@@ -143,6 +143,10 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
     await h.database.db('orders').where({ id: orders[ALICE]!.id }).update({ status: 'confirmed', needs_shipping: false });
     const after = ordersListSchema.parse(await (await s.request(`/api/orders?wallet=${ALICE}`)).json());
     expect(after[0]).toMatchObject({ status: 'confirmed', needsShipping: false });
+    // A failed order (its payment reorganised away) is not listed (spec §4).
+    await h.database.db('orders').where({ id: orders[ALICE]!.id }).update({ status: 'failed' });
+    expect(ordersListSchema.parse(await (await s.request(`/api/orders?wallet=${ALICE}`)).json())).toEqual([]);
+    await h.database.db('orders').where({ id: orders[ALICE]!.id }).update({ status: 'confirmed' });
 
     // Logging out forgets the wallet.
     expect(authSessionSchema.parse(await (await s.post('/api/auth/logout', {})).json()).address).toBeNull();

@@ -1,14 +1,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { siweVerifySchema } from '../../../common/api';
+import { siweVerifySchema, walletAddressSchema } from '../../../common/api';
 import type { Config } from '../../config';
 import { BadRequestError } from '../../lib/errors';
 import { parseJsonBody } from '../../lib/validation';
 import type { AuthService, SiteIdentity } from './service';
 
 const VERIFY_EXAMPLE = '{"message": "<the message from GET /api/auth/nonce>", "signature": "0x…"}';
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
 /**
  * The site a message must name: the configured public URL, or (in development without one) the
@@ -27,7 +25,7 @@ export function authRoutes(auth: AuthService, config: Config): Router {
   });
 
   router.get('/nonce', async (ctx) => {
-    const parsed = address.safeParse(ctx.query.address);
+    const parsed = walletAddressSchema.safeParse(ctx.query.address);
     if (!parsed.success) throw new BadRequestError('Give the wallet to sign in with: GET /api/auth/nonce?address=0x… (40 hexadecimal characters).');
     ctx.body = await auth.nonce(await ctx.state.session.ensure(), parsed.data, siteIdentity(config, ctx));
   });

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Cart, CartItem } from '../../../common/api';
-import { MAX_QUANTITY } from '../../../common/api';
+import { MAX_QUANTITY, UUID_RE } from '../../../common/api';
 import { CartErrorCode } from '../../../common/errors';
 import { formatUnits, normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
@@ -15,8 +15,6 @@ import type { CatalogueService, ListedVariant, ProductListSnapshot } from '../ca
 export const SOLD_OUT_MESSAGE = 'This item is sold out';
 export const UNAVAILABLE_MESSAGE = 'This item is no longer available';
 export const onlyAvailableMessage = (n: number) => `Only ${n} items available`;
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const EMPTY_CART: Cart = Object.freeze({ items: [], total: '0.00' }) as Cart;
 

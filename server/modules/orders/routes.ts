@@ -1,12 +1,10 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
+import { walletAddressSchema } from '../../../common/api';
 import { AuthErrorCode } from '../../../common/errors';
 import { AppError, BadRequestError } from '../../lib/errors';
 import type { AuthService } from '../auth';
 import type { OrdersService, Viewer } from './service';
-
-const wallet = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
 export function orderRoutes(orders: OrdersService, auth: AuthService): Router {
   const router = new Router();
@@ -19,7 +17,7 @@ export function orderRoutes(orders: OrdersService, auth: AuthService): Router {
   // by Sign-In with Ethereum (an address alone is public on-chain).
   router.get('/api/orders', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const parsed = wallet.safeParse(ctx.query.wallet);
+    const parsed = walletAddressSchema.safeParse(ctx.query.wallet);
     if (!parsed.success) throw new BadRequestError('Give the wallet whose orders to list: GET /api/orders?wallet=0x… (40 hexadecimal characters).');
     const { wallet: signedIn } = await viewer(ctx);
     if (!signedIn) throw new AppError(401, AuthErrorCode.signInRequired, 'Sign in with your wallet to see its orders.');

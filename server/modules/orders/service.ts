@@ -7,6 +7,7 @@ import { PaymentErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { NotFoundError } from '../../lib/errors';
+import { LISTED_STATUSES } from './status';
 
 export interface OrderRow {
   id: string;
@@ -73,15 +74,14 @@ export class OrdersService {
     return (await this.toApi([row]))[0]!;
   }
 
-  /** Every order the wallet paid, newest first (the caller has checked the wallet is signed in). */
+  /** The wallet's orders the orders page lists, newest first (the caller has checked the wallet is signed in). */
   async listForWallet(wallet: string): Promise<Order[]> {
-    const rows: OrderRow[] = await this.db('orders').where({ customer_wallet: wallet.toLowerCase() }).orderBy('paid_at', 'desc').orderBy('id');
+    const rows: OrderRow[] = await this.db('orders')
+      .where({ customer_wallet: wallet.toLowerCase() })
+      .whereIn('status', LISTED_STATUSES)
+      .orderBy('paid_at', 'desc')
+      .orderBy('id');
     return this.toApi(rows);
-  }
-
-  async get(id: string): Promise<Order | undefined> {
-    const row = await this.row(id);
-    return row ? (await this.toApi([row]))[0] : undefined;
   }
 
   async toApi(rows: OrderRow[]): Promise<Order[]> {

@@ -38,6 +38,8 @@ export function needsShipping(status: OrderStatus): boolean {
 }
 
 /** Statuses the orders page lists (spec §4: pending, failed and draft are not listed). */
+export const LISTED_STATUSES: readonly OrderStatus[] = ['paid', 'confirmed', 'shipped'];
+
 export function isListed(status: OrderStatus): boolean {
-  return status === 'paid' || status === 'confirmed' || status === 'shipped';
+  return LISTED_STATUSES.includes(status);
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Checkout, CheckoutStatus } from '../../../common/api';
+import { UUID_RE, type Checkout, type CheckoutStatus } from '../../../common/api';
 import { PaymentErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
@@ -134,14 +134,14 @@ export class CheckoutService {
 
   /** The checkout, for the session that made it only. */
   async get(sessionId: string | null, id: string): Promise<Checkout | null> {
-    if (!sessionId || !isUuid(id)) return null;
+    if (!sessionId || !UUID_RE.test(id)) return null;
     const row: IntentRow | undefined = await this.db('checkout_intents').where({ id, session_id: sessionId }).first();
     return row ? this.toApi(row) : null;
   }
 
   async recordTransactionHint(sessionId: string | null, id: string, txHash: string): Promise<Checkout> {
     const row: IntentRow | undefined =
-      sessionId && isUuid(id) ? await this.db('checkout_intents').where({ id, session_id: sessionId }).first() : undefined;
+      sessionId && UUID_RE.test(id) ? await this.db('checkout_intents').where({ id, session_id: sessionId }).first() : undefined;
     if (!row) throw checkoutNotFound();
     if (row.tx_hash_hint !== txHash.toLowerCase()) {
       await this.db('checkout_intents').where({ id }).update({ tx_hash_hint: txHash.toLowerCase(), updated_at: this.now() });
@@ -313,8 +313,6 @@ async function insertWithUniqueAmount(trx: Knex.Transaction, row: Record<string,
     }
   }
 }
-
-const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(s);
 
 const cartEmpty = () => new AppError(409, PaymentErrorCode.cartEmpty, 'Your cart is empty. Add items to your cart before proceeding with payment.');
 export const checkoutNotFound = () => new AppError(404, PaymentErrorCode.checkoutNotFound, 'There is no such checkout in this browser session. Start the payment again from your cart.');

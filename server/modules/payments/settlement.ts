@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { PaymentErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { bumpCatalogueVersion } from '../catalogue';
-import { nextStatus } from '../orders/status';
+import { needsShipping, nextStatus } from '../orders/status';
 import type { IntentRow } from './checkout-service';
 import { knownStock, lineProblem, reservedElsewhere } from './checkout-service';
 import { comparePayment, type StoreTransfer } from './verify';
@@ -76,7 +76,7 @@ export class SettlementService {
         const order = await trx('orders').where({ chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex }).forUpdate().first('id', 'status', 'status_reason');
         if (order) {
           const status = order.status_reason === 'payment-reorged' ? nextStatus(order.status, 'payment-restored') : null;
-          if (status) await trx('orders').where({ id: order.id }).update({ status, needs_shipping: true, status_reason: null, updated_at: now });
+          if (status) await trx('orders').where({ id: order.id }).update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
           await mark('matched', row.intent_id, null);
           return { kind: 'order', orderId: order.id, created: false };
         }

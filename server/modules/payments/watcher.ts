@@ -12,7 +12,7 @@ import type { Db } from '../../db';
 import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
 import { getState, setState } from '../catalogue';
-import { nextStatus } from '../orders/status';
+import { needsShipping, nextStatus } from '../orders/status';
 import type { CheckoutService } from './checkout-service';
 import type { SettlementService } from './settlement';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
@@ -171,7 +171,7 @@ export class ChainWatcher {
         this.deps.logger.error({ orderId: order.id }, 'the payment of a shipped order vanished in a chain reorganisation');
         return;
       }
-      await trx('orders').where({ id: order.id }).update({ status, needs_shipping: false, status_reason: 'payment-reorged', updated_at: new Date() });
+      await trx('orders').where({ id: order.id }).update({ status, needs_shipping: needsShipping(status), status_reason: 'payment-reorged', updated_at: new Date() });
       this.deps.logger.warn({ orderId: order.id, txHash: transfer.txHash }, 'order failed: its payment was reorganised away');
     });
   }
