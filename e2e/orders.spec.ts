@@ -206,7 +206,7 @@ test.describe('the orders page, with scripted API answers', () => {
     await page.route('**/api/config', async (route) => {
       const response = await route.fetch();
       const config = (await response.json()) as PublicConfig;
-      await route.fulfill({ response, json: { ...config, mode: 'live', explorerUrl: 'https://basescan.org' } });
+      await route.fulfill({ response, json: { ...config, mode: 'live', demoWallet: false, explorerUrl: 'https://basescan.org' } });
     });
 
     await page.goto('/orders');

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useSignOutOnWalletChange } from '../features/auth';
-import { CartDrawer, cartItemCount, cartQueryKey, notifyCartUpdated, OPEN_CART_EVENT, useCart, type CartDrawerWallet, type PayHandler } from '../features/cart';
+import { CartDrawer, cartItemCount, notifyCartUpdated, refreshCart, OPEN_CART_EVENT, useCart, type CartDrawerWallet, type PayHandler } from '../features/cart';
 import { CheckoutProvider, useCheckout } from '../features/checkout';
 import { SiteHeader } from '../features/layout/components/site-header';
 import { clearOrderHistory } from '../features/orders';
@@ -22,13 +22,13 @@ export function AppLayout() {
   );
   const queryClient = useQueryClient();
   // After an order the server has emptied the cart: every reader refetches (spec §4).
-  const refreshCart = useCallback(async () => {
+  const refreshAfterOrder = useCallback(() => {
     notifyCartUpdated();
-    await queryClient.invalidateQueries({ queryKey: cartQueryKey }, { cancelRefetch: false });
+    return refreshCart(queryClient);
   }, [queryClient]);
   return (
     <WalletProvider config={walletConfig}>
-      <CheckoutProvider network={network} refreshCart={refreshCart}>
+      <CheckoutProvider network={network} refreshCart={refreshAfterOrder}>
         <AppShell />
       </CheckoutProvider>
     </WalletProvider>

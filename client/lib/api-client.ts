@@ -17,6 +17,11 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell a person about a failed call: the server's own message when it sent one, else the spec's default. */
+export function apiErrorText(error: ApiError): string {
+  return error.serverMessage?.trim() || error.message;
+}
+
 /** Status 0: the request never got an HTTP answer (offline, DNS, CORS…). */
 export const NETWORK_ERROR_MESSAGE = 'Network error: check your connection and try again.';
 

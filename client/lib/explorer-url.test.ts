@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explorerUrl } from './explorer-url';
+import { explorerUrl, publicExplorerUrl } from './explorer-url';
 
 const hash = '0x' + 'ab'.repeat(32);
 
@@ -13,6 +13,8 @@ describe('explorerUrl', () => {
     expect(explorerUrl({ explorerUrl: '' }, 'tx', hash)).toBeNull();
     expect(explorerUrl({ explorerUrl: null }, 'tx', hash)).toBeNull();
     expect(explorerUrl({ explorerUrl: 'https://basescan.org' }, 'tx', null)).toBeNull();
-    expect(explorerUrl({ explorerUrl: 'https://basescan.org', local: true }, 'tx', hash)).toBeNull();
+    const local = publicExplorerUrl({ explorerUrl: 'https://basescan.org', demoWallet: true });
+    expect(explorerUrl({ explorerUrl: local }, 'tx', hash)).toBeNull();
+    expect(publicExplorerUrl({ explorerUrl: 'https://basescan.org', demoWallet: false })).toBe('https://basescan.org');
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, apiErrorText } from '../../../lib/api-client';
 import type { WalletNotice } from '../../../web3/types';
 import { errorMessage, rpcErrorCode, USER_REJECTED } from '../../../web3/wallet-errors';
 
@@ -17,7 +17,7 @@ export const SIGN_IN_FAILED_FALLBACK = 'Failed to sign in. Please try again.';
  */
 export function signInFailureNotice(error: unknown): WalletNotice {
   if (error instanceof ApiError) {
-    return { title: SIGN_IN_FAILED_TITLE, description: error.serverMessage ?? error.message, variant: 'destructive' };
+    return { title: SIGN_IN_FAILED_TITLE, description: apiErrorText(error), variant: 'destructive' };
   }
   if (rpcErrorCode(error) === USER_REJECTED) return SIGNATURE_REJECTED_NOTICE;
   return { title: SIGN_IN_FAILED_TITLE, description: errorMessage(error) ?? SIGN_IN_FAILED_FALLBACK, variant: 'destructive' };

@@ -5,7 +5,7 @@ import type { Cart, Checkout } from '../../../../common/api';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, apiErrorText } from '../../../lib/api-client';
 import { createCheckout } from '../api/create-checkout';
 import { checkoutQueryKey } from '../api/get-checkout';
 import { canReuseCheckout, cartSignature } from '../lib/pay-elsewhere';
@@ -36,7 +36,6 @@ export function PayElsewhereDialog({ open, onOpenChange, cart, onPaid }: PayElse
   const queryClient = useQueryClient();
   const signature = cartSignature(cart);
   const create = useMutation({
-    mutationKey: ['checkout', 'create'],
     mutationFn: () => createCheckout(null),
     onSuccess: (checkout) => setCurrent({ checkout, signature }),
   });
@@ -49,7 +48,7 @@ export function PayElsewhereDialog({ open, onOpenChange, cart, onPaid }: PayElse
       checkout: queryClient.getQueryData<Checkout>(checkoutQueryKey(current.checkout.id)) ?? current.checkout,
       signature: current.signature,
     };
-    if (canReuseCheckout(known, signature, Date.now())) return;
+    if (canReuseCheckout(known, signature, Date.now()) || create.isPending) return;
     setCurrent(null);
     mutate();
   }, [open]);
@@ -80,7 +79,7 @@ export function PayElsewhereDialog({ open, onOpenChange, cart, onPaid }: PayElse
             <div role="alert" data-testid="pay-elsewhere-error" className="grid justify-items-start gap-3 rounded-2xl border border-destructive/40 p-4">
               <p className="flex items-start gap-2 text-sm font-semibold">
                 <TriangleAlert aria-hidden className="mt-px size-5 shrink-0 text-destructive" />
-                {create.error instanceof ApiError ? create.error.serverMessage || create.error.message : create.error.message}
+                {create.error instanceof ApiError ? apiErrorText(create.error) : create.error.message}
               </p>
               <Button variant="outline" size="sm" onClick={startAgain}>
                 <RefreshCw aria-hidden />

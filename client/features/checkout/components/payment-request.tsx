@@ -141,10 +141,13 @@ function PaymentStatus({
   }
 }
 
-function PaymentInstructions({ checkout }: { checkout: Checkout }) {
-  const now = useNow();
-  const msLeft = Date.parse(checkout.expiresAt) - now;
+/** The time left, ticking on its own so the rest of the instructions (the QR code) is not redrawn every second. */
+function Countdown({ expiresAt }: { expiresAt: string }) {
+  const msLeft = Date.parse(expiresAt) - useNow();
+  return <>{msLeft > 0 ? formatCountdown(msLeft) : 'Expired'}</>;
+}
 
+function PaymentInstructions({ checkout }: { checkout: Checkout }) {
   return (
     <>
       <section aria-labelledby="amount-label" className="grid gap-1 rounded-2xl border border-border bg-surface p-4">
@@ -182,7 +185,7 @@ function PaymentInstructions({ checkout }: { checkout: Checkout }) {
           <dt className="text-muted-foreground">Time left</dt>
           <dd className="flex items-center gap-1.5 font-semibold tabular-nums" data-testid="pay-elsewhere-countdown">
             <Clock aria-hidden className="size-4 text-muted-foreground" />
-            {msLeft > 0 ? formatCountdown(msLeft) : 'Expired'}
+            <Countdown expiresAt={checkout.expiresAt} />
           </dd>
         </div>
       </dl>

@@ -1,7 +1,7 @@
 /**
  * What the shopper is told when a payment stops (spec §8 "Payment" and "Order creation"). Pure.
  */
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, apiErrorText } from '../../../lib/api-client';
 import { PAYMENT_FAILED_FALLBACK, paymentErrorMessage } from '../../../web3/payment-errors';
 import { WalletError } from '../../../web3/wallet-errors';
 
@@ -38,6 +38,6 @@ export function paymentFailureNotice(error: unknown): FailureNotice {
     return { title: error.title, description: error.message.trim() || fallback };
   }
   if (error instanceof WalletError) return { title: PAYMENT_FAILED_TITLE, description: error.message };
-  if (error instanceof ApiError) return { title: PAYMENT_FAILED_TITLE, description: error.serverMessage?.trim() || error.message };
+  if (error instanceof ApiError) return { title: PAYMENT_FAILED_TITLE, description: apiErrorText(error) };
   return { title: PAYMENT_FAILED_TITLE, description: paymentErrorMessage(error) };
 }

@@ -1,5 +1,5 @@
 import { ExternalLink } from 'lucide-react';
-import { explorerUrl } from '../../../lib/explorer-url';
+import { explorerUrl, publicExplorerUrl } from '../../../lib/explorer-url';
 import { useConfig } from '../../../lib/public-config';
 import { cn } from '../../../lib/utils';
 
@@ -9,7 +9,7 @@ import { cn } from '../../../lib/utils';
  */
 export function ExplorerLink({ transactionHash, className }: { transactionHash: string | null | undefined; className?: string }) {
   const { data: config } = useConfig();
-  const href = config && explorerUrl({ explorerUrl: config.explorerUrl, local: config.mode === 'local' }, 'tx', transactionHash);
+  const href = config && explorerUrl({ explorerUrl: publicExplorerUrl(config) }, 'tx', transactionHash);
   if (!href) return null;
   return (
     <a

@@ -3,6 +3,7 @@ import { dismissToast, toast } from '../../../components/ui/use-toast';
 import { readLastWalletId } from '../../../web3/wallet-ids';
 import type { Eip1193Provider, WalletConfig } from '../../../web3/types';
 import { loadWeb3 } from '../../../web3/load-web3';
+import { publicExplorerUrl } from '../../../lib/explorer-url';
 import type { WalletController, WalletOption, WalletSnapshot } from '../../../web3';
 
 export type WalletStatus = WalletSnapshot['status'];
@@ -144,7 +145,7 @@ export function WalletProvider({ config, children }: { config: WalletConfig | nu
       wallets: effective.wallets,
       discovering: !controller || !config || effective.discovering,
       walletConnectAvailable: effective.walletConnectAvailable,
-      explorerUrl: config && !config.demoWallet ? config.explorerUrl : null,
+      explorerUrl: config ? publicExplorerUrl(config) : null,
       loadFailed,
       connect,
       disconnect,
