@@ -161,12 +161,22 @@ export const checkoutItemSchema = z.object({
 export const checkoutSchema = z.object({
   id: z.string(),
   status: checkoutStatusSchema,
-  /** The exact amount to send, as a POG decimal string with every digit, e.g. "25.000000000000012345". */
+  /**
+   * The exact amount to send now, as a POG decimal string with every digit, e.g.
+   * "25.000000012345678912"; after an underpayment, the remainder's own exact amount.
+   */
   amount: z.string(),
   /** The same amount in the token's smallest unit (wei), as a decimal integer string. */
   amountWei: z.string(),
   /** The cart total the shopper sees, two decimals, e.g. "25.00". */
   displayTotal: z.string(),
+  /** What the chain has delivered for this checkout so far (every digit; "0.00" before any payment). */
+  amountReceived: z.string(),
+  /**
+   * What is still due of displayTotal, rounded up to the cent ("0.00" once paid). After an
+   * underpayment `amount` is this plus a new suffix.
+   */
+  amountDue: z.string(),
   tokenAddress: z.string(),
   storeWallet: z.string(),
   chainId: z.number().int(),
@@ -190,7 +200,11 @@ export const createOrderSchema = z.object({
   /** Sent by the spec's client; ignored (the server re-derives every line from the checkout). */
   cartItems: z.array(z.unknown()).max(100).optional(),
   transactionHash: txHash,
-  customerWallet: hexAddress,
+  /**
+   * Sent by the spec's client; checked for form only. It decides nothing: the transfer's exact
+   * amount names the checkout it pays, whoever sent it and whoever asks.
+   */
+  customerWallet: hexAddress.optional(),
 });
 export type CreateOrderRequest = z.infer<typeof createOrderSchema>;
 
@@ -220,6 +234,11 @@ export const orderSchema = z.object({
   shippingUrl: z.string(),
   /** True once Shopify's page exists, so shippingUrl forwards at once. */
   shippingReady: z.boolean(),
+  /**
+   * Set while the order waits for the shop instead of going to shipping: 'out-of-stock' when the
+   * payment arrived after the items were gone (the shop restocks or refunds). `message` says so plainly.
+   */
+  hold: z.object({ reason: z.enum(['out-of-stock']), message: z.string() }).nullable(),
   customerWallet: z.string(),
   transactionHash: z.string(),
   blockchain: z.object({ chainId: z.number().int(), transactionHash: z.string(), blockNumber: z.number().int() }),

@@ -42,7 +42,6 @@ export const PaymentErrorCode = {
   awaitingConfirmations: 'awaiting-confirmations',
   /** No Transfer of the POG token to the store wallet in that transaction. */
   transferNotFound: 'transfer-not-found',
-  wrongSender: 'wrong-sender',
   /** The transfer carried less than the checkout's exact amount (recorded for the admin). */
   paymentUnderpaid: 'payment-underpaid',
   /** That transfer already paid another checkout. */
@@ -52,6 +51,10 @@ export const PaymentErrorCode = {
   /** A late payment whose items are gone: recorded for the admin, no order. */
   paymentNeedsReview: 'payment-needs-review',
   chainUnavailable: 'chain-unavailable',
+  /** 503: every amount tried for this total was taken (practically never: 10^12 per price). */
+  checkoutBusy: 'checkout-busy',
+  /** 429: this browser session already has as many unpaid payment requests open as it may. */
+  tooManyCheckouts: 'too-many-checkouts',
   webhookUnauthorized: 'webhook-unauthorized',
 } as const;
 

@@ -187,6 +187,7 @@ test.describe('the orders page, with scripted API answers', () => {
       needsShipping,
       shippingUrl: `/orders/${id}/shipping`,
       shippingReady: true,
+      hold: null,
       customerWallet: wallet.address.toLowerCase(),
       transactionHash: hash(n),
       blockchain: { chainId: 8453, transactionHash: hash(n), blockNumber: n },

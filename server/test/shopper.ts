@@ -1,6 +1,7 @@
 /** A shopper's browser in integration tests: keeps the session cookie and speaks JSON. */
 import { expect } from 'vitest';
-import { cartSchema, type Cart } from '../../common/api';
+import type { JsonRpcProvider } from 'ethers';
+import { authSessionSchema, cartSchema, siweNonceSchema, type AuthSession, type Cart } from '../../common/api';
 import { SESSION_COOKIE } from '../modules/session';
 import type { Harness } from './harness';
 
@@ -35,5 +36,15 @@ export class Shopper {
   }
   remove(itemId: string) {
     return this.request(`/api/cart/${itemId}`, { method: 'DELETE' });
+  }
+  /** Signs this browser in as `address` (Sign-In with Ethereum), signing with the node's unlocked account. */
+  async signIn(provider: JsonRpcProvider, address: string): Promise<AuthSession> {
+    const nonce = await this.request(`/api/auth/nonce?address=${address}`);
+    expect(nonce.status).toBe(200);
+    const { message } = siweNonceSchema.parse(await nonce.json());
+    const signature = await (await provider.getSigner(address)).signMessage(message);
+    const res = await this.post('/api/auth/verify', { message, signature });
+    expect(res.status).toBe(200);
+    return authSessionSchema.parse(await res.json());
   }
 }

@@ -33,7 +33,13 @@ export class AuthService {
 
   constructor(
     private readonly db: Db,
-    private readonly opts: { chainId: number; provider?: JsonRpcProvider; now?: () => Date },
+    private readonly opts: {
+      chainId: number;
+      provider?: JsonRpcProvider;
+      now?: () => Date;
+      /** Told when a session has proved a wallet (payments match that wallet's transfers then). */
+      onSignedIn?: (sessionId: string, address: string) => Promise<unknown>;
+    },
   ) {
     this.now = opts.now ?? (() => new Date());
   }
@@ -98,6 +104,7 @@ export class AuthService {
     const address = message.address.toLowerCase();
     const walletExpiresAt = new Date(now.getTime() + SIGNED_IN_TTL_MS);
     await this.db('sessions').where({ id: sessionId }).update({ wallet_address: address, wallet_expires_at: walletExpiresAt });
+    await this.opts.onSignedIn?.(sessionId!, address);
     return { address, expiresAt: walletExpiresAt.toISOString() };
   }
 

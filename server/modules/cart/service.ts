@@ -11,10 +11,8 @@ import { formatUnits, normalizeDecimal, parseUnits } from '../../../common/money
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { CatalogueService, ListedVariant, ProductListSnapshot } from '../catalogue';
+import { onlyAvailableMessage, SOLD_OUT_MESSAGE, UNAVAILABLE_MESSAGE } from '../stock';
 
-export const SOLD_OUT_MESSAGE = 'This item is sold out';
-export const UNAVAILABLE_MESSAGE = 'This item is no longer available';
-export const onlyAvailableMessage = (n: number) => `Only ${n} items available`;
 
 export const EMPTY_CART: Cart = Object.freeze({ items: [], total: '0.00' }) as Cart;
 

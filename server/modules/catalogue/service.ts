@@ -14,6 +14,7 @@ import { normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { NotFoundError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { heldFor, heldUnits, unitsLeft, type Held } from '../stock';
 import { ProductModel, type VariantModel } from './models';
 import type { ShopifyGraphql } from './shopify-client';
 import { bumpCatalogueVersion, getState, setState, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
@@ -114,7 +115,9 @@ export class CatalogueService {
           q.whereNull('removed_at').where('is_active', true).whereNotNull('pog_price').orderBy('position').orderBy('id'),
       })
       .orderBy('id');
-    const products = rows.map(toApiProduct).filter((p): p is Product => p !== null);
+    // Read after the version: a change to what is held bumps the version, so this is never older.
+    const held = await heldUnits(this.db, new Date());
+    const products = rows.map((p) => toApiProduct(p, held)).filter((p): p is Product => p !== null);
     const body = JSON.stringify(products);
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     const cache: Partial<Record<'br' | 'gzip', Buffer>> = {};
@@ -134,20 +137,24 @@ export class CatalogueService {
   }
 }
 
-export function toApiVariant(v: VariantModel): Variant {
-  const known = v.availableStock ?? v.inventoryQuantity ?? 0;
+/**
+ * A variant as shoppers see it: the stock left after what is held for payments on their way and
+ * orders Shopify does not have yet (the stock module's rule); none left means sold out.
+ */
+export function toApiVariant(v: VariantModel, held?: Held): Variant {
+  const left = unitsLeft({ available_stock: v.availableStock, inventory_quantity: v.inventoryQuantity }, held);
   return {
     id: v.shopifyId,
     title: v.title,
     price: normalizeDecimal(String(v.pogPrice)),
-    isSoldOut: v.isSoldOut || !v.availableForSale,
-    availableStock: Math.max(0, known),
+    isSoldOut: v.isSoldOut || !v.availableForSale || left === 0,
+    availableStock: left ?? 0,
     sku: v.sku,
   };
 }
 
-export function toApiProduct(p: ProductModel): Product | null {
-  const variants = (p.variants ?? []).map(toApiVariant);
+export function toApiProduct(p: ProductModel, held: Map<string, Held> = new Map()): Product | null {
+  const variants = (p.variants ?? []).map((v) => toApiVariant(v, heldFor(held, v.shopifyId)));
   if (variants.length === 0) return null;
   const min = variants.reduce((lo, v) => (parseUnits(v.price) < parseUnits(lo) ? v.price : lo), variants[0].price);
   const images = (p.images ?? []).map((i) => ({ url: i.url, alt: i.alt ?? null }));

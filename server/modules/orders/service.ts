@@ -25,6 +25,7 @@ export interface OrderRow {
   shopify_draft_order_id: string | null;
   shopify_invoice_url: string | null;
   shopify_order_id: string | null;
+  hold_reason: string | null;
   paid_at: Date;
   created_at: Date;
 }
@@ -43,6 +44,9 @@ export interface Viewer {
   sessionId: string | null;
   wallet: string | null;
 }
+
+export const OUT_OF_STOCK_MESSAGE =
+  'Your payment arrived after the last of these items was sold, so this order is on hold. Your payment is safe: the shop will restock the items and send you the shipping form, or refund you in full. Contact support with your order number if you have questions.';
 
 export const ORDER_ID_RE = /^PG[0-9A-Z]{10}$/;
 
@@ -97,9 +101,11 @@ export class OrdersService {
         items: items
           .filter((i) => i.order_id === r.id)
           .map((i) => ({ id: String(i.id), variantId: i.variant_id, title: i.title, price: formatUnits(parseUnits(i.unit_price)), quantity: i.quantity })),
-        needsShipping: r.needs_shipping,
+        // An order on hold cannot take shipping details until the shop decides (restock or refund).
+        needsShipping: r.needs_shipping && !r.hold_reason,
         shippingUrl: shippingPath(r.id),
         shippingReady: Boolean(r.shopify_invoice_url),
+        hold: r.hold_reason === 'out-of-stock' ? { reason: 'out-of-stock', message: OUT_OF_STOCK_MESSAGE } : null,
         customerWallet: r.customer_wallet,
         transactionHash: r.tx_hash,
         blockchain: { chainId: r.chain_id, transactionHash: r.tx_hash, blockNumber: Number(r.block_number) },

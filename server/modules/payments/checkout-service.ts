@@ -1,7 +1,9 @@
 /**
- * Checkout intents (design/payments.md §1): the session's cart turned into an exact, uniquely
- * identifiable amount with its stock reserved until it expires. Every number is re-read from the
- * database here; nothing the browser says about prices is used.
+ * Checkout intents (docs/payments.md §1): the session's cart turned into an exact, uniquely
+ * identifiable amount at a price held until it expires. Every number is re-read from the
+ * database here; nothing the browser says about prices is used. Opening a checkout holds no
+ * stock: stock is claimed when money is on its way (settlement.ts), so unpaid checkouts never
+ * lock a paying shopper out.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -10,8 +12,8 @@ import { PaymentErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { onlyAvailableMessage, SOLD_OUT_MESSAGE, UNAVAILABLE_MESSAGE } from '../cart';
-import { paymentUri, randomSuffix } from './amount';
+import { heldFor, heldUnits, lineProblem, unitsLeft } from '../stock';
+import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
 
 export interface PaymentTarget {
   chainId: number;
@@ -23,6 +25,10 @@ export interface CheckoutOptions {
   ttlMs: number;
   latePaymentMs: number;
   now?: () => Date;
+  /** Unpaid checkouts one browser session may have payable at once (default 5). */
+  maxPayablePerSession?: number;
+  /** Where amount suffixes come from (tests force collisions with it). */
+  suffix?: () => bigint;
 }
 
 export interface IntentRow {
@@ -33,11 +39,14 @@ export interface IntentRow {
   token_address: string;
   store_wallet: string;
   total_wei: string;
+  /** The checkout's full amount (total + suffix). */
   amount_wei: string;
   status: CheckoutStatus | 'closed';
   expires_at: Date;
   match_until: Date;
   tx_hash_hint: string | null;
+  stock_claimed_until: Date | null;
+  created_at: Date;
 }
 
 interface IntentItemRow {
@@ -47,12 +56,17 @@ interface IntentItemRow {
   quantity: number;
 }
 
+/** Statuses in which a checkout can still be paid (until match_until). */
+export const PAYABLE: ReadonlyArray<IntentRow['status']> = ['open', 'expired', 'underpaid'];
+
 /** A checkout reused for a repeated request (double tap, dialog reopened) needs this long left. */
 const REUSE_MIN_REMAINING_MS = 5 * 60_000;
-const SUFFIX_ATTEMPTS = 8;
+const DEFAULT_MAX_PAYABLE = 5;
 
 export class CheckoutService {
   private readonly now: () => Date;
+  private readonly suffix: () => bigint;
+  private readonly maxPayable: number;
 
   constructor(
     private readonly db: Db,
@@ -60,39 +74,37 @@ export class CheckoutService {
     private readonly options: CheckoutOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+    this.suffix = options.suffix ?? randomSuffix;
+    this.maxPayable = options.maxPayablePerSession ?? DEFAULT_MAX_PAYABLE;
   }
 
   async create(sessionId: string | null, customerWallet: string | null): Promise<Checkout> {
     if (!sessionId) throw cartEmpty();
     const wallet = customerWallet?.toLowerCase() ?? null;
     const id = await this.db.transaction(async (trx) => {
-      // Serialises with this shopper's cart changes and other checkouts.
+      // Serialises with this shopper's cart changes and other checkouts. No variant is locked
+      // here: opening a checkout decides nothing about stock.
       await trx('sessions').where({ id: sessionId }).forUpdate().first('id');
       const lines = await readCartLines(trx, sessionId);
       if (lines.length === 0) throw cartEmpty();
       const now = this.now();
 
-      const previous: IntentRow | undefined = await trx('checkout_intents')
-        .where({ session_id: sessionId, status: 'open' })
-        .where('expires_at', '>', now)
-        .orderBy('created_at', 'desc')
-        .first();
-      if (previous && previous.customer_wallet === wallet && previous.expires_at.getTime() - now.getTime() > REUSE_MIN_REMAINING_MS) {
-        const items: IntentItemRow[] = await trx('checkout_intent_items').where({ intent_id: previous.id });
-        if (sameLines(items, lines)) return previous.id;
-      }
-      // A new checkout replaces the session's older ones: they stop holding stock but stay
-      // payable until match_until. One whose wallet already reported a transaction keeps its
-      // reservation: that payment is on its way.
+      const reusable = await this.reusable(trx, sessionId, wallet, lines, now);
+      if (reusable) return reusable;
+
+      // A new checkout replaces the session's open ones: their price hold ends, but they stay
+      // payable until match_until (someone may be paying one from another device). One whose
+      // wallet already reported a transaction stays open: that payment is on its way.
       await trx('checkout_intents')
         .where({ session_id: sessionId, status: 'open' })
         .whereNull('tx_hash_hint')
         .update({ status: 'expired', expires_at: trx.raw('least(expires_at, ?)', [now]), updated_at: now });
 
+      const held = await heldUnits(trx, now, { variantIds: lines.map((l) => l.variant_id) });
       const problems: string[] = [];
       let totalWei = 0n;
       for (const line of lines) {
-        const problem = lineProblem(line, await reservedElsewhere(trx, line.variant_id, now, line.shopify_tracked));
+        const problem = lineProblem(line, unitsLeft(line, heldFor(held, line.variant_id)));
         if (problem) problems.push(`${line.title}: ${problem}`);
         else totalWei += parseUnits(line.pog_price!) * BigInt(line.quantity);
       }
@@ -100,9 +112,10 @@ export class CheckoutService {
         throw new AppError(409, PaymentErrorCode.cartItemUnavailable, `Some items cannot be bought as they are. ${problems.join('. ')}. Update your cart and try again.`);
       }
       if (totalWei === 0n) throw cartEmpty();
+      await this.makeRoom(trx, sessionId, now);
 
       const intentId = randomUUID();
-      const base = {
+      await trx('checkout_intents').insert({
         id: intentId,
         session_id: sessionId,
         customer_wallet: wallet,
@@ -110,13 +123,20 @@ export class CheckoutService {
         token_address: this.target.tokenAddress.toLowerCase(),
         store_wallet: this.target.storeWallet.toLowerCase(),
         total_wei: totalWei.toString(),
+        // Replaced by the issued amount below (the amount row needs the checkout to exist).
+        amount_wei: totalWei.toString(),
         status: 'open',
         expires_at: new Date(now.getTime() + this.options.ttlMs),
         match_until: new Date(now.getTime() + this.options.ttlMs + this.options.latePaymentMs),
         created_at: now,
         updated_at: now,
-      };
-      await insertWithUniqueAmount(trx, base, totalWei);
+      });
+      const amountWei = await issueAmount(
+        trx,
+        { intentId, chainId: this.target.chainId, baseWei: totalWei, purpose: 'full', now },
+        this.suffix,
+      );
+      await trx('checkout_intents').where({ id: intentId }).update({ amount_wei: amountWei.toString() });
       await trx('checkout_intent_items').insert(
         lines.map((l) => ({
           intent_id: intentId,
@@ -132,44 +152,130 @@ export class CheckoutService {
     return (await this.get(sessionId, id))!;
   }
 
+  /**
+   * The checkout a repeated request gets back: the newest open one for the same cart and wallet
+   * with time to spare, or a partly paid one for the same cart (whatever its wallet or price hold:
+   * the money already sent belongs to it).
+   */
+  private async reusable(trx: Knex.Transaction, sessionId: string, wallet: string | null, lines: CartLine[], now: Date): Promise<string | null> {
+    const candidates: IntentRow[] = await trx('checkout_intents')
+      .where({ session_id: sessionId })
+      .where((q) =>
+        q
+          .where((o) => o.where({ status: 'open', customer_wallet: wallet }).where('expires_at', '>', new Date(now.getTime() + REUSE_MIN_REMAINING_MS)))
+          .orWhere((u) => u.where({ status: 'underpaid' }).where('match_until', '>', now)),
+      )
+      .orderByRaw("case when status = 'underpaid' then 0 else 1 end")
+      .orderBy('created_at', 'desc')
+      .limit(4);
+    for (const candidate of candidates) {
+      const items: IntentItemRow[] = await trx('checkout_intent_items').where({ intent_id: candidate.id });
+      // A partly paid checkout keeps the prices it was made at.
+      if (sameLines(items, lines, candidate.status !== 'underpaid')) return candidate.id;
+    }
+    return null;
+  }
+
+  /**
+   * Bounds what one browser session holds of the amount space: at most `maxPayable` unpaid
+   * checkouts stay payable. Beyond that the oldest ones nobody reported a payment for are closed
+   * and their amounts freed; when every one of them has a payment on its way, the answer is 429.
+   */
+  private async makeRoom(trx: Knex.Transaction, sessionId: string, now: Date): Promise<void> {
+    const payable: Array<Pick<IntentRow, 'id' | 'status' | 'tx_hash_hint'>> = await trx('checkout_intents')
+      .where({ session_id: sessionId })
+      .whereIn('status', PAYABLE)
+      .where('match_until', '>', now)
+      .orderBy('created_at', 'asc')
+      .select('id', 'status', 'tx_hash_hint');
+    let excess = payable.length - (this.maxPayable - 1);
+    if (excess <= 0) return;
+    const closable = payable.filter((c) => c.status !== 'underpaid' && !c.tx_hash_hint).slice(0, excess);
+    if (closable.length) {
+      const ids = closable.map((c) => c.id);
+      await trx('checkout_intents').whereIn('id', ids).update({ status: 'closed', updated_at: now });
+      await releaseAmounts(trx, ids, now);
+      excess -= closable.length;
+    }
+    if (excess > 0) {
+      throw new AppError(
+        429,
+        PaymentErrorCode.tooManyCheckouts,
+        'You have several payments on their way already. Wait for them to arrive (see your orders), then try again.',
+      );
+    }
+  }
+
   /** The checkout, for the session that made it only. */
   async get(sessionId: string | null, id: string): Promise<Checkout | null> {
-    if (!sessionId || !UUID_RE.test(id)) return null;
-    const row: IntentRow | undefined = await this.db('checkout_intents').where({ id, session_id: sessionId }).first();
+    const row = await this.own(sessionId, id);
     return row ? this.toApi(row) : null;
   }
 
-  async recordTransactionHint(sessionId: string | null, id: string, txHash: string): Promise<Checkout> {
-    const row: IntentRow | undefined =
-      sessionId && UUID_RE.test(id) ? await this.db('checkout_intents').where({ id, session_id: sessionId }).first() : undefined;
-    if (!row) throw checkoutNotFound();
-    if (row.tx_hash_hint !== txHash.toLowerCase()) {
-      await this.db('checkout_intents').where({ id }).update({ tx_hash_hint: txHash.toLowerCase(), updated_at: this.now() });
-    }
-    return (await this.get(sessionId, id))!;
+  /** The session's own checkout row, or undefined (never another session's). */
+  async own(sessionId: string | null, id: string): Promise<IntentRow | undefined> {
+    if (!sessionId || !UUID_RE.test(id)) return undefined;
+    return this.db('checkout_intents').where({ id, session_id: sessionId }).first();
   }
 
-  /** Open intents past their time stop holding stock; expired ones past match_until stop matching. */
-  async expire(): Promise<{ expired: number; closed: number }> {
+  /** Whether this session has made any checkout at all (nothing to pay, nothing to look up). */
+  async sessionHasCheckouts(sessionId: string | null): Promise<boolean> {
+    if (!sessionId) return false;
+    return Boolean(await this.db('checkout_intents').where({ session_id: sessionId }).first('id'));
+  }
+
+  /** Records the hash the shopper's wallet returned: a hint (the chain decides what it paid). */
+  async recordTransactionHint(sessionId: string | null, id: string, txHash: string): Promise<IntentRow> {
+    const row = await this.own(sessionId, id);
+    if (!row) throw checkoutNotFound();
+    const hash = txHash.toLowerCase();
+    if (row.tx_hash_hint !== hash) await this.db('checkout_intents').where({ id }).update({ tx_hash_hint: hash, updated_at: this.now() });
+    return { ...row, tx_hash_hint: hash };
+  }
+
+  /**
+   * The sweep (every watcher tick): open checkouts past their time end their price hold; payable
+   * ones past match_until close and free their amounts (paid ones free them too: a duplicate
+   * payment is no longer recognised after that); claims whose payment never settled lapse.
+   * Returns how many claims lapsed (the product list must be rebuilt then).
+   */
+  async expire(): Promise<{ expired: number; closed: number; claimsLapsed: number }> {
     const now = this.now();
-    const expired = await this.db('checkout_intents').where({ status: 'open' }).where('expires_at', '<=', now).update({ status: 'expired', updated_at: now });
-    const closed = await this.db('checkout_intents').where({ status: 'expired' }).where('match_until', '<=', now).update({ status: 'closed', updated_at: now });
-    return { expired, closed };
+    return this.db.transaction(async (trx) => {
+      const expired = await trx('checkout_intents').where({ status: 'open' }).where('expires_at', '<=', now).update({ status: 'expired', updated_at: now });
+      const ending = trx('checkout_intents').whereIn('status', [...PAYABLE, 'paid']).where('match_until', '<=', now).select('id');
+      await releaseAmounts(trx, ending, now);
+      const closed = await trx('checkout_intents').whereIn('status', PAYABLE).where('match_until', '<=', now).update({ status: 'closed', updated_at: now });
+      const claimsLapsed = await trx('checkout_intents')
+        .whereNot('status', 'paid')
+        .where('stock_claimed_until', '<=', now)
+        .update({ stock_claimed_until: null, updated_at: now });
+      return { expired, closed, claimsLapsed };
+    });
   }
 
   async toApi(row: IntentRow): Promise<Checkout> {
-    const [items, order] = await Promise.all([
+    const [items, order, amounts, received] = await Promise.all([
       this.db('checkout_intent_items').where({ intent_id: row.id }).orderBy('id') as Promise<IntentItemRow[]>,
       this.db('orders').where({ intent_id: row.id }).first('id') as Promise<{ id: string } | undefined>,
+      this.db('checkout_amounts').where({ intent_id: row.id }).orderBy('id', 'desc').select('amount_wei', 'purpose') as Promise<
+        Array<{ amount_wei: string; purpose: string }>
+      >,
+      receivedWei(this.db, row.id),
     ]);
-    const amountWei = BigInt(row.amount_wei);
+    const totalWei = BigInt(row.total_wei);
+    // After an underpayment the amount to send is the newest remainder; otherwise the full amount.
+    const remainder = row.status === 'underpaid' ? amounts.find((a) => a.purpose === 'remainder') : undefined;
+    const amountWei = BigInt(remainder?.amount_wei ?? row.amount_wei);
     const status: CheckoutStatus = row.status === 'closed' ? 'expired' : row.status;
     return {
       id: row.id,
       status,
       amount: formatUnits(amountWei, 18, 18),
       amountWei: amountWei.toString(),
-      displayTotal: formatUnits(BigInt(row.total_wei)),
+      displayTotal: formatUnits(totalWei),
+      amountReceived: formatUnits(received, 18, 2),
+      amountDue: formatUnits(received >= totalWei || status === 'paid' ? 0n : roundUpToCent(totalWei - received)),
       tokenAddress: row.token_address,
       storeWallet: row.store_wallet,
       chainId: row.chain_id,
@@ -183,6 +289,12 @@ export class CheckoutService {
   }
 }
 
+/** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
+export async function receivedWei(db: Db | Knex.Transaction, intentId: string): Promise<bigint> {
+  const [row] = await db('chain_transfers').where({ intent_id: intentId }).whereIn('status', ['underpaid', 'matched']).sum({ n: 'value_wei' });
+  return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
+}
+
 export interface CartLine {
   variant_id: string;
   product_id: string;
@@ -191,28 +303,18 @@ export interface CartLine {
   pog_price: string | null;
   is_active: boolean;
   is_sold_out: boolean;
-  /** Units the shop can sell (the admin's number, else Shopify's inventory); null = no limit known. */
   available_stock: number | null;
-  /** True when the stock is Shopify's inventory, which only drops once Shopify has the order. */
-  shopify_tracked: boolean;
+  inventory_quantity: number | null;
   for_sale: boolean;
 }
 
-/** The stock rule of the shop's product list (catalogue toApiVariant): the admin's number wins. */
-export function knownStock(v: { available_stock: number | null; inventory_quantity: number | null }) {
-  return v.available_stock != null
-    ? { available_stock: v.available_stock, shopify_tracked: false }
-    : { available_stock: v.inventory_quantity, shopify_tracked: v.inventory_quantity != null };
-}
-
-/** The session's cart lines with their variants locked (in id order, so checkouts never deadlock). */
+/** The session's cart lines with their variants' current prices and stock facts. */
 async function readCartLines(trx: Knex.Transaction, sessionId: string): Promise<CartLine[]> {
   const rows = await trx('cart_items as ci')
     .join('variants as v', 'v.shopify_id', 'ci.variant_id')
     .join('products as p', 'p.id', 'v.product_id')
     .where('ci.session_id', sessionId)
     .orderBy('v.id')
-    .forUpdate('v')
     .select(
       'ci.variant_id',
       'ci.quantity',
@@ -240,79 +342,20 @@ async function readCartLines(trx: Knex.Transaction, sessionId: string): Promise<
       pog_price: r.pog_price,
       is_active: r.is_active,
       is_sold_out: r.is_sold_out || !r.available_for_sale,
-      ...knownStock(r),
+      available_stock: r.available_stock,
+      inventory_quantity: r.inventory_quantity,
       for_sale: !r.variant_removed_at && !r.product_removed_at && r.shopify_status === 'ACTIVE' && r.is_active && r.pog_price != null,
     };
   });
 }
 
-/**
- * Units of a variant held by other shoppers' open checkouts and, when the stock is Shopify's
- * inventory, by paid orders Shopify does not have yet (the admin's own number is lowered at payment).
- */
-export async function reservedElsewhere(
-  trx: Knex.Transaction,
-  variantId: string,
-  now: Date,
-  shopifyTracked: boolean,
-  exceptIntent?: string,
-): Promise<number> {
-  const open = trx('checkout_intent_items as i')
-    .join('checkout_intents as c', 'c.id', 'i.intent_id')
-    .where('i.variant_id', variantId)
-    .where('c.status', 'open')
-    .where('c.expires_at', '>', now);
-  if (exceptIntent) open.whereNot('c.id', exceptIntent);
-  const [held] = await open.sum({ n: 'i.quantity' });
-  let reserved = Number(held?.n ?? 0);
-  if (shopifyTracked) {
-    const [sold] = await trx('order_items as i')
-      .join('orders as o', 'o.id', 'i.order_id')
-      .where('i.variant_id', variantId)
-      .where('o.status', 'paid')
-      .whereNull('o.shopify_order_id')
-      .sum({ n: 'i.quantity' });
-    reserved += Number(sold?.n ?? 0);
-  }
-  return reserved;
-}
-
-/** Why a line cannot be bought now (in the cart's words), or null. Known stock counts reservations. */
-export function lineProblem(
-  line: Pick<CartLine, 'for_sale' | 'is_sold_out' | 'available_stock' | 'quantity' | 'pog_price'>,
-  reserved: number,
-): string | null {
-  if (!line.for_sale || parseUnits(line.pog_price ?? '0') === 0n) return UNAVAILABLE_MESSAGE;
-  if (line.is_sold_out) return SOLD_OUT_MESSAGE;
-  const stock = line.available_stock ?? 0;
-  if (stock > 0 && line.quantity > stock - reserved) {
-    const left = Math.max(stock - reserved, 0);
-    return left === 0 ? SOLD_OUT_MESSAGE : onlyAvailableMessage(left);
-  }
-  return null;
-}
-
-function sameLines(items: IntentItemRow[], lines: CartLine[]): boolean {
-  const key = (v: string, q: number, p: string) => `${v}:${q}:${parseUnits(p)}`;
+function sameLines(items: IntentItemRow[], lines: CartLine[], samePrices: boolean): boolean {
+  const key = (v: string, q: number, p: string) => (samePrices ? `${v}:${q}:${parseUnits(p)}` : `${v}:${q}`);
   const a = items.map((i) => key(i.variant_id, i.quantity, i.unit_price)).sort();
   const b = lines.map((l) => key(l.variant_id, l.quantity, l.pog_price ?? '0')).sort();
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
-/** Inserts the intent with total + a random suffix, retrying (in a savepoint) when the amount is taken. */
-async function insertWithUniqueAmount(trx: Knex.Transaction, row: Record<string, unknown>, totalWei: bigint): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const amountWei = totalWei + randomSuffix();
-    try {
-      await trx.transaction(async (sp) => {
-        await sp('checkout_intents').insert({ ...row, amount_wei: amountWei.toString() });
-      });
-      return;
-    } catch (err) {
-      if ((err as { code?: string }).code !== '23505' || attempt >= SUFFIX_ATTEMPTS) throw err;
-    }
-  }
-}
-
 const cartEmpty = () => new AppError(409, PaymentErrorCode.cartEmpty, 'Your cart is empty. Add items to your cart before proceeding with payment.');
-export const checkoutNotFound = () => new AppError(404, PaymentErrorCode.checkoutNotFound, 'There is no such checkout in this browser session. Start the payment again from your cart.');
+export const checkoutNotFound = () =>
+  new AppError(404, PaymentErrorCode.checkoutNotFound, 'There is no such checkout in this browser session. Start the payment again from your cart.');

@@ -1,25 +1,31 @@
 /**
- * POST /api/orders/create: the shopper presents a transaction hash; the server checks it on chain
- * (design/payments.md §3) and settles it. The hash is only a hint: the receipt decides, and the
- * settlement's unique key makes a repeat return the same order.
+ * A shopper's browser points the server at a transaction hash: POST /api/orders/create, and the
+ * earlier hint POST /api/checkout/:id/transaction. The hash is public on Base the moment it is
+ * mined, so anyone can present it: the server only looks. The chain says what the transaction
+ * carried, and the settlement judges it exactly as the watcher would (the exact amount names the
+ * checkout; what the caller says about the sender or about which checkout it meant decides
+ * nothing). The caller gets the order only if the transfer paid a checkout of their own session;
+ * anyone else gets a 4xx, while the rightful checkout is settled (or left alone) all the same.
  */
 import type { CreateOrderRequest, Order } from '../../../common/api';
 import { PaymentErrorCode } from '../../../common/errors';
-import type { Db } from '../../db';
+import { formatUnits } from '../../../common/money';
 import type { ChainClient } from '../../chain/chain-client';
+import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { OrdersService } from '../orders/service';
-import type { IntentRow } from './checkout-service';
+import type { CheckoutService, IntentRow } from './checkout-service';
 import { checkoutNotFound } from './checkout-service';
-import type { SettlementService } from './settlement';
-import { checkReceipt, comparePayment, type StoreTransfer } from './verify';
+import type { Settlement, SettlementService } from './settlement';
+import { checkReceipt, type ReceiptCheck } from './verify';
 
 export class OrderFromTransaction {
   constructor(
     private readonly deps: {
       db: Db;
       chain: ChainClient;
+      checkouts: CheckoutService;
       settlement: SettlementService;
       orders: OrdersService;
       requiredConfirmations: number;
@@ -28,50 +34,94 @@ export class OrderFromTransaction {
   ) {}
 
   async create(sessionId: string | null, req: CreateOrderRequest): Promise<{ order: Order; created: boolean }> {
-    const { chain, settlement, orders } = this.deps;
-    const intents = await this.candidateIntents(sessionId, req);
+    const { checkouts, settlement, orders } = this.deps;
+    // Only a session with a checkout can be owed an order: anyone else is answered before the
+    // chain is asked (each look costs the shop RPC calls).
+    if (req.checkoutId ? !(await checkouts.own(sessionId, req.checkoutId)) : !(await checkouts.sessionHasCheckouts(sessionId))) {
+      throw checkoutNotFound();
+    }
     const txHash = req.transactionHash.toLowerCase();
+    const check = await this.look(txHash);
+    if (!check.ok) {
+      // Mined but not deep enough yet: the money is on its way, so its checkout claims its stock.
+      if (check.pending.length) await Promise.all(check.pending.map((t) => settlement.claim(t)));
+      throw new AppError(check.status, check.code, check.message);
+    }
 
-    let check;
+    const results: Settlement[] = [];
+    for (const transfer of check.transfers) results.push(await settlement.settle(transfer));
+    const answer = pickAnswer(results, sessionId!, req.checkoutId);
+    switch (answer.kind) {
+      case 'order': {
+        const order = await orders.getForViewer(answer.orderId, { sessionId, wallet: null });
+        return { order, created: answer.created };
+      }
+      case 'underpaid':
+        throw new AppError(
+          422,
+          PaymentErrorCode.paymentUnderpaid,
+          `That transfer carried less than the total. We have received ${formatUnits(answer.receivedWei, 18, 2)} POG; ${formatUnits(answer.dueWei, 18, 2)} POG is still due. Pay the remainder from your cart (the exact amount is shown there) and your order is made.`,
+        );
+      case 'duplicate':
+        throw new AppError(
+          409,
+          PaymentErrorCode.checkoutClosed,
+          'This checkout was already paid by another transaction. This payment has been recorded; contact support with your transaction hash for a refund.',
+        );
+      case 'elsewhere':
+        throw new AppError(409, PaymentErrorCode.transactionAlreadyUsed, 'That transaction pays another checkout, not one of yours.');
+      case 'unmatched':
+        throw new AppError(
+          422,
+          PaymentErrorCode.paymentUnmatched,
+          'That transfer does not carry the exact amount of any of your checkouts. It has been recorded; contact support with your transaction hash.',
+        );
+    }
+  }
+
+  /**
+   * The wallet's hash, reported as soon as the wallet returns it: recorded on the shopper's own
+   * checkout, and, when the chain already shows the transfer, its checkout claims its stock.
+   */
+  async reportHint(sessionId: string | null, checkoutId: string, txHash: string): Promise<IntentRow> {
+    const row = await this.deps.checkouts.recordTransactionHint(sessionId, checkoutId, txHash);
+    try {
+      const check = await this.look(txHash.toLowerCase());
+      const onChain = check.ok ? check.transfers : check.pending;
+      for (const transfer of onChain) await this.deps.settlement.claim(transfer);
+    } catch (err) {
+      // A hint is only a hint: the payment is found later by orders/create or the watcher.
+      this.deps.logger.debug({ err, txHash }, 'could not look at a reported transaction yet');
+    }
+    return row;
+  }
+
+  /** Asks the chain about the transaction (rules 1–3): its transfers to the store, if any. */
+  private async look(txHash: string): Promise<ReceiptCheck> {
+    const { chain } = this.deps;
     try {
       const receipt = await chain.receipt(txHash);
       const [known, head] = await Promise.all([receipt ? true : chain.transactionKnown(txHash), chain.blockNumber()]);
       const { chainId, tokenAddress, storeWallet } = chain.target;
-      check = checkReceipt({ receipt, known, head, requiredConfirmations: this.deps.requiredConfirmations, chainId, token: tokenAddress, storeWallet, sender: req.customerWallet });
+      return checkReceipt({ receipt, known, head, requiredConfirmations: this.deps.requiredConfirmations, chainId, token: tokenAddress, storeWallet });
     } catch (err) {
       this.deps.logger.warn({ err, txHash }, 'chain unavailable while verifying a payment');
       throw new AppError(503, PaymentErrorCode.chainUnavailable, 'We cannot reach the Base network right now. Your payment is safe; try again in a moment.', true);
     }
-    if (!check.ok) throw new AppError(check.status, check.code, check.message);
-
-    const { intent, transfer } = pickPair(intents, check.transfers);
-    const result = await settlement.settle(transfer, intent.id);
-    if (result.kind === 'rejected') throw new AppError(result.status, result.code, result.message);
-    // The order belongs to the session that made the checkout, whichever road settled it.
-    const order = await orders.getForViewer(result.orderId, { sessionId: intent.session_id, wallet: null });
-    return { order, created: result.created };
-  }
-
-  /**
-   * The checkouts this request may be about: the named one, or (the spec's payload has no id)
-   * this session's recent ones, newest first.
-   */
-  private async candidateIntents(sessionId: string | null, req: CreateOrderRequest): Promise<IntentRow[]> {
-    if (!sessionId) throw checkoutNotFound();
-    const q = this.deps.db('checkout_intents').where({ session_id: sessionId });
-    const rows: IntentRow[] = req.checkoutId
-      ? await q.where({ id: req.checkoutId })
-      : await q.whereNot('status', 'closed').orderBy('created_at', 'desc').limit(20);
-    if (rows.length === 0) throw checkoutNotFound();
-    return rows;
   }
 }
 
-/** The checkout and transfer that belong together: an exact amount wins; else the newest checkout and the first transfer (settlement judges it). */
-function pickPair(intents: IntentRow[], transfers: StoreTransfer[]): { intent: IntentRow; transfer: StoreTransfer } {
-  for (const intent of intents) {
-    const transfer = transfers.find((t) => comparePayment(t.value, BigInt(intent.amount_wei)) === 'exact');
-    if (transfer) return { intent, transfer };
-  }
-  return { intent: intents[0]!, transfer: transfers[0]! };
+type Answer = Exclude<Settlement, { kind: 'removed' }> | { kind: 'elsewhere' };
+
+/**
+ * What the caller is told: about their own checkout (the one named, else any of theirs) when the
+ * transaction paid one; otherwise only that it paid someone else's, or nothing.
+ */
+function pickAnswer(results: Settlement[], sessionId: string, checkoutId: string | undefined): Answer {
+  const theirs = results.filter((r): r is Extract<Settlement, { sessionId: string | null }> => 'sessionId' in r && r.sessionId === sessionId);
+  const named = checkoutId ? theirs.find((r) => r.intentId === checkoutId) : undefined;
+  const mine = named ?? theirs.find((r) => r.kind === 'order') ?? theirs[0];
+  if (mine) return mine;
+  if (results.some((r) => 'intentId' in r)) return { kind: 'elsewhere' };
+  return { kind: 'unmatched' };
 }

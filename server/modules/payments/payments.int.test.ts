@@ -15,7 +15,7 @@ import { startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
 import { bumpCatalogueVersion } from '../catalogue';
 import { createPaymentSystem } from './system';
-import { MAX_SUFFIX_WEI } from './amount';
+import { SUFFIX_SPACE_WEI } from './amount';
 
 const BUYER = DEV_ACCOUNTS[2]!;
 const OTHER_BUYER = DEV_ACCOUNTS[3]!;
@@ -83,8 +83,16 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     const c = await checkout(s, BUYER);
     const total = parseUnits(variant.price, 18) * 2n;
     const suffix = BigInt(c.amountWei) - total;
-    expect(suffix > 0n && suffix < MAX_SUFFIX_WEI).toBe(true);
-    expect(c).toMatchObject({ status: 'open', displayTotal: formatUnits(total), chainId: 8453, customerWallet: BUYER.toLowerCase(), orderId: null });
+    expect(suffix > 0n && suffix < SUFFIX_SPACE_WEI).toBe(true);
+    expect(c).toMatchObject({
+      status: 'open',
+      displayTotal: formatUnits(total),
+      amountReceived: '0.00',
+      amountDue: formatUnits(total),
+      chainId: 8453,
+      customerWallet: BUYER.toLowerCase(),
+      orderId: null,
+    });
     expect(c.amount).toBe(formatUnits(BigInt(c.amountWei), 18, 18));
     expect(c.paymentUri).toBe(`ethereum:${token.toLowerCase()}@8453/transfer?address=${store.toLowerCase()}&uint256=${c.amountWei}`);
     const ttl = Date.parse(c.expiresAt) - Date.now();
@@ -115,6 +123,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
       transactionHash: hash.toLowerCase(),
     });
     expect(order.items).toEqual([expect.objectContaining({ variantId: variant.id, price: variant.price, quantity: 2 })]);
+    expect(order.hold).toBeNull();
 
     const again = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
     expect(again.status).toBe(200);
@@ -131,9 +140,12 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     await stranger.add({ variantId: variant.id, quantity: 1 });
     expect((await stranger.request(`/api/orders/${order.id}`)).status).toBe(404);
     expect((await stranger.request(`/api/checkout/${c.id}`)).status).toBe(404);
-    // Presenting someone else's transaction from another session cannot claim it.
+    // Presenting someone else's transaction from another session cannot claim it, nor can the
+    // stranger report it on the buyer's checkout.
     const stolen = await createOrder(stranger, { transactionHash: hash, customerWallet: BUYER });
-    expect(stolen.status).toBeGreaterThanOrEqual(400);
+    expect(stolen).toMatchObject({ status: 404, body: { code: 'checkout-not-found' } });
+    const hinted = await stranger.post(`/api/checkout/${c.id}/transaction`, { transactionHash: hash });
+    expect(hinted.status).toBe(404);
     expect(await ordersFor(hash)).toHaveLength(1);
   });
 
@@ -244,21 +256,26 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
       if (body.transactionHash) expect(await ordersFor(String(body.transactionHash))).toHaveLength(0);
     };
 
-    // Underpaid: recorded for the admin, no order.
+    // Underpaid, from a wallet nobody proved: not the exact amount, so it identifies nothing and is
+    // kept for the admin with its sender. Once this browser signs in with that wallet, the transfer
+    // is counted towards its checkout, which asks for the rest.
     let s = new Shopper(h);
     let c = await checkout(s, BUYER);
-    let hash = await send(BUYER, { value: BigInt(c.amountWei) - 1n });
+    let hash = await send(BUYER, { value: BigInt(c.amountWei) - 10n ** 18n });
     await mine();
-    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'payment-underpaid');
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'payment-unmatched');
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'unmatched', intent_id: null });
+    await s.signIn(testChain.provider, BUYER);
     expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'underpaid', intent_id: c.id });
-
-    // From another wallet than the checkout's.
-    s = new Shopper(h);
-    c = await checkout(s, BUYER);
-    hash = await send(OTHER_BUYER, { value: BigInt(c.amountWei) });
-    await mine();
-    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'wrong-sender');
-    await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: OTHER_BUYER }, 422, 'wrong-sender');
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash }, 422, 'payment-underpaid');
+    // Asked again: the same answer, nothing counted twice.
+    await expectRejected(s, { checkoutId: c.id, transactionHash: hash }, 422, 'payment-underpaid');
+    const after = checkoutSchema.parse(await (await s.request(`/api/checkout/${c.id}`)).json());
+    expect(after).toMatchObject({ status: 'underpaid', amountReceived: formatUnits(BigInt(c.amountWei) - 10n ** 18n, 18, 2), amountDue: '1.00' });
+    // The remainder's own exact amount: 1.00 plus a fresh suffix.
+    expect(BigInt(after.amountWei) - 10n ** 18n).toBeGreaterThan(0n);
+    expect(BigInt(after.amountWei) - 10n ** 18n).toBeLessThan(SUFFIX_SPACE_WEI);
+    await s.request('/api/auth/logout', { method: 'POST' });
 
     // To another recipient than the store.
     s = new Shopper(h);
@@ -303,19 +320,45 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     expect((await new Shopper(h).post('/api/checkout', { customerWallet: BUYER })).status).toBe(409);
   });
 
-  it('keeps an overpayment as a paid order, flagged', async () => {
+  it('pays a checkout from whichever wallet sends its exact amount, whatever wallet it named', async () => {
     const s = new Shopper(h);
     const c = await checkout(s, BUYER);
-    const hash = await send(BUYER, { value: BigInt(c.amountWei) + 5n });
+    const hash = await send(OTHER_BUYER, { value: BigInt(c.amountWei) });
     await mine();
     const res = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
-    expect(res.status).toBe(201);
-    expect(res.body.amountPaid).toBe(formatUnits(BigInt(c.amountWei) + 5n, 18, 18));
-    const [order] = await ordersFor(hash);
-    expect(order).toMatchObject({ status: 'paid', overpaid: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ customerWallet: OTHER_BUYER.toLowerCase(), amountPaid: c.amount });
   });
 
-  it('honours a late payment while stock allows, and keeps one for review when it does not', async () => {
+  it('keeps an overpayment from an unproven wallet for the admin, and makes a flagged order when the wallet is proven', async () => {
+    // Not the exact amount, from a wallet nobody proved: it identifies nothing.
+    let s = new Shopper(h);
+    let c = await checkout(s, BUYER);
+    let hash = await send(BUYER, { value: BigInt(c.amountWei) + 10n ** 18n });
+    await mine();
+    const res = await createOrder(s, { checkoutId: c.id, transactionHash: hash });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'payment-unmatched' });
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({
+      status: 'unmatched',
+      intent_id: null,
+      from_address: BUYER.toLowerCase(),
+      value_wei: String(BigInt(c.amountWei) + 10n ** 18n),
+    });
+
+    // The same from a wallet this browser signed in with: its one payable checkout is paid, flagged.
+    s = new Shopper(h);
+    c = await checkout(s, OTHER_BUYER);
+    await s.signIn(testChain.provider, OTHER_BUYER);
+    hash = await send(OTHER_BUYER, { value: BigInt(c.amountWei) + 10n ** 18n });
+    await mine();
+    const paid = await createOrder(s, { checkoutId: c.id, transactionHash: hash });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.amountPaid).toBe(formatUnits(BigInt(c.amountWei) + 10n ** 18n, 18, 18));
+    expect((await ordersFor(hash))[0]).toMatchObject({ status: 'paid', overpaid: true });
+    await s.request('/api/auth/logout', { method: 'POST' });
+  });
+
+  it('honours a late payment while stock allows, and keeps one on hold for the admin when it does not', async () => {
     const expire = (id: string) =>
       db()('checkout_intents').where({ id }).update({ expires_at: new Date(Date.now() - 60_000), created_at: new Date(Date.now() - 31 * 60_000) });
 
@@ -330,9 +373,11 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     await h.payments!.watcher.tick();
     expect((await ordersFor(hash))[0]).toMatchObject({ status: 'paid', late: true });
 
-    // Expired, and meanwhile the last unit went to someone else: recorded, no order.
+    // Expired, and meanwhile someone else paid for the last unit: an order all the same, on hold
+    // for the admin (restock or refund), with nothing taken from stock and nothing sent to Shopify.
     const scarce = products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut && v.id !== unlimited().id).at(-2)!;
     await db()('variants').where({ shopify_id: scarce.id }).update({ available_stock: 1 });
+    await bumpCatalogueVersion(db());
     s = new Shopper(h);
     await s.add({ variantId: scarce.id, quantity: 1 });
     c = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: BUYER })).json());
@@ -340,13 +385,18 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     const other = new Shopper(h);
     await other.add({ variantId: scarce.id, quantity: 1 });
     const taken = checkoutSchema.parse(await (await other.post('/api/checkout', { customerWallet: OTHER_BUYER })).json());
+    const takenHash = await send(OTHER_BUYER, { value: BigInt(taken.amountWei) });
+    await mine();
+    expect((await createOrder(other, { checkoutId: taken.id, transactionHash: takenHash })).status).toBe(201);
     hash = await send(BUYER, { value: BigInt(c.amountWei) });
     await mine();
     const late = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
-    expect({ status: late.status, code: late.body.code }).toEqual({ status: 409, code: 'payment-needs-review' });
-    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'review', intent_id: c.id });
-    expect(await ordersFor(hash)).toHaveLength(0);
-    expect(taken.status).toBe('open');
+    expect(late.status, JSON.stringify(late.body)).toBe(201);
+    const held = orderSchema.parse(late.body);
+    expect(held).toMatchObject({ status: 'paid', needsShipping: false, hold: { reason: 'out-of-stock', message: expect.stringContaining('refund') } });
+    expect((await ordersFor(hash))[0]).toMatchObject({ late: true, stock_taken: false, hold_reason: 'out-of-stock' });
+    expect(await db()('outbox').where({ order_id: held.id })).toHaveLength(0);
+    expect(await db()('variants').where({ shopify_id: scarce.id }).first()).toMatchObject({ available_stock: 0, is_sold_out: true });
   });
 
   it('catches up with Shopify when its webhooks never arrived', async () => {
@@ -370,7 +420,6 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
   });
 
   it('keeps a transfer that matches no checkout as unmatched, for the admin', async () => {
-    // From a wallet with no checkout at all (so not even its own checkout can be meant).
     const hash = await send(DEV_ACCOUNTS[1]!, { value: 123456789n });
     await mine();
     await h.payments!.watcher.tick();
@@ -378,18 +427,28 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     expect(await ordersFor(hash)).toHaveLength(0);
   });
 
-  it('reserves known stock for open checkouts and refuses what is gone', async () => {
+  it('holds nothing for unpaid checkouts: the first to pay gets the stock, then checkout says what is left', async () => {
     // A variant no other test uses, with 3 left.
     const variant = products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut && v.id !== unlimited().id).at(-1)!;
     await db()('variants').where({ shopify_id: variant.id }).update({ available_stock: 3 });
+    await bumpCatalogueVersion(db());
     const a = new Shopper(h);
     const b = new Shopper(h);
-    await a.add({ variantId: variant.id, quantity: 2 });
-    await b.add({ variantId: variant.id, quantity: 2 });
-    expect((await a.post('/api/checkout', { customerWallet: BUYER })).status).toBe(201);
-    const refused = await b.post('/api/checkout', { customerWallet: OTHER_BUYER });
-    expect(refused.status).toBe(409);
-    expect(await refused.json()).toMatchObject({ code: 'cart-item-unavailable', message: expect.stringContaining('Only 1 items available') });
+    const c = new Shopper(h);
+    for (const s of [a, b, c]) await s.add({ variantId: variant.id, quantity: 2 });
+    const ca = checkoutSchema.parse(await (await a.post('/api/checkout', { customerWallet: BUYER })).json());
+    const cb = await b.post('/api/checkout', { customerWallet: OTHER_BUYER });
+    expect(cb.status).toBe(201);
+    const hash = await send(BUYER, { value: BigInt(ca.amountWei) });
+    await mine();
+    expect((await createOrder(a, { checkoutId: ca.id, transactionHash: hash })).status).toBe(201);
+    const listed = async () => (await h.catalogue.list()).variantsById.get(variant.id)!.variant;
+    expect(await listed()).toMatchObject({ availableStock: 1, isSoldOut: false });
+    const refused = await new Shopper(h).add({ variantId: variant.id, quantity: 2 });
+    expect(await refused.json()).toMatchObject({ code: 'insufficient-stock', message: 'Only 1 items available' });
+    const late = await c.post('/api/checkout', { customerWallet: OTHER_BUYER });
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ code: 'cart-item-unavailable', message: expect.stringContaining('Only 1 items available') });
   });
 
   it('keeps the order when Shopify is down during the hand-off, and forwards once it is back', async () => {

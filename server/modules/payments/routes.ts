@@ -7,7 +7,7 @@ import type { OrderFromTransaction } from './order-from-transaction';
 
 const CHECKOUT_EXAMPLE = '{"customerWallet": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}';
 const TX_EXAMPLE = '{"transactionHash": "0x…64 hex characters"}';
-const ORDER_EXAMPLE = '{"checkoutId": "…", "transactionHash": "0x…", "customerWallet": "0x…"}';
+const ORDER_EXAMPLE = '{"checkoutId": "…", "transactionHash": "0x…"}';
 
 export function paymentRoutes(checkouts: CheckoutService, orderFromTx: OrderFromTransaction): Router {
   const router = new Router();
@@ -31,7 +31,8 @@ export function paymentRoutes(checkouts: CheckoutService, orderFromTx: OrderFrom
 
   router.post('/api/checkout/:id/transaction', async (ctx) => {
     const { transactionHash } = parseJsonBody(ctx, checkoutTransactionSchema, TX_EXAMPLE);
-    ctx.body = await checkouts.recordTransactionHint(await ctx.state.session.id(), ctx.params.id, transactionHash);
+    const row = await orderFromTx.reportHint(await ctx.state.session.id(), ctx.params.id, transactionHash);
+    ctx.body = await checkouts.toApi(row);
   });
 
   router.post('/api/orders/create', async (ctx) => {

@@ -1,48 +1,94 @@
 /**
- * One transfer becomes at most one order (design/payments.md §3–§4). Both roads lead here: the
- * shopper's POST /api/orders/create and the chain watcher. Everything happens in one transaction,
- * keyed by (chain id, tx hash, log index), so however often and however concurrently a transfer
- * is presented, it is recorded once and pays once. The order, its items, the stock it takes and
- * the Shopify hand-off job are written together (transactional outbox).
+ * One transfer is judged once and pays at most one checkout (docs/payments.md §3–§4). Every road
+ * leads here: a shopper's POST /api/orders/create, anyone's, and the chain watcher. The judgment
+ * depends only on the chain and the database, never on who asks:
+ *
+ * - the exact amount identifies the checkout (its full amount, or a remainder issued after an
+ *   underpayment);
+ * - failing that, the sender identifies it only when the checkout's session proved that wallet
+ *   by a signature (Sign-In with Ethereum) and exactly one payable checkout is theirs;
+ * - otherwise the transfer is kept as unmatched, with its sender, for the admin.
+ *
+ * A checkout is paid when what it received covers its total; less leaves it underpaid with a new
+ * exact amount for the remainder. The order, its items, the stock it takes, the transfers that
+ * paid it and the Shopify hand-off job are written in one transaction, keyed by
+ * (chain id, tx hash, log index): however often and however concurrently a transfer is
+ * presented, it is recorded once and counted once.
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { PaymentErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { bumpCatalogueVersion } from '../catalogue';
 import { needsShipping, nextStatus } from '../orders/status';
-import type { IntentRow } from './checkout-service';
-import { knownStock, lineProblem, reservedElsewhere } from './checkout-service';
-import { comparePayment, type StoreTransfer } from './verify';
+import { lockIntentLines, shortLine } from '../stock';
+import { issueAmount, OVERPAID_THRESHOLD_WEI, randomSuffix, roundUpToCent } from './amount';
+import { PAYABLE, receivedWei, type IntentRow } from './checkout-service';
+import type { StoreTransfer } from './verify';
 
 export const HANDOFF_JOB = 'shopify-draft-order';
 
+/** The reason an order waits for the admin instead of going to Shopify. */
+export const OUT_OF_STOCK_HOLD = 'out-of-stock';
+
+/** What a transfer did; `sessionId` is the session of the checkout it was for. */
 export type Settlement =
-  | { kind: 'order'; orderId: string; created: boolean }
-  /** The transfer is recorded but made no order; `code` says why (for the API and the admin). */
-  | { kind: 'rejected'; status: number; code: string; message: string };
+  | { kind: 'order'; orderId: string; intentId: string; sessionId: string | null; created: boolean }
+  /** Counted towards the checkout, which still needs `dueWei`. */
+  | { kind: 'underpaid'; intentId: string; sessionId: string | null; receivedWei: bigint; dueWei: bigint }
+  /** The checkout was already paid by another transfer: kept for a refund. */
+  | { kind: 'duplicate'; intentId: string; sessionId: string | null }
+  /** Identifies no payable checkout: kept for the admin. */
+  | { kind: 'unmatched' }
+  /** Undone by a chain reorganisation and not paying anything now. */
+  | { kind: 'removed' };
+
+type TransferStatus = 'matched' | 'unmatched' | 'underpaid' | 'review' | 'removed';
 
 interface TransferRow {
   id: number;
-  status: 'matched' | 'unmatched' | 'underpaid' | 'review' | 'removed';
+  status: TransferStatus;
   intent_id: string | null;
+  order_id: string | null;
 }
 
+/** How a transfer identifies a checkout. */
+interface Match {
+  intent: IntentRow;
+  by: 'amount' | 'proven-sender';
+}
+
+export interface SettlementOptions {
+  now?: () => Date;
+  /** How long a claim holds stock for a payment seen on chain before it is settled. */
+  claimMs?: number;
+  /** How long a checkout stays payable after a partial payment. */
+  latePaymentMs?: number;
+  suffix?: () => bigint;
+}
+
+const DEFAULT_CLAIM_MS = 15 * 60_000;
+
 export class SettlementService {
+  private readonly now: () => Date;
+  private readonly claimMs: number;
+  private readonly latePaymentMs: number;
+  private readonly suffix: () => bigint;
+
   constructor(
     private readonly db: Db,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    options: SettlementOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.claimMs = options.claimMs ?? DEFAULT_CLAIM_MS;
+    this.latePaymentMs = options.latePaymentMs ?? 24 * 3_600_000;
+    this.suffix = options.suffix ?? randomSuffix;
+  }
 
-  /**
-   * Settles `transfer`. With `intentId` (the shopper names their checkout) the transfer must pay
-   * that checkout; without it (the watcher) it pays the payable checkout with the same exact
-   * amount (and, when the checkout names a wallet, the same sender).
-   */
-  async settle(transfer: StoreTransfer, intentId?: string): Promise<Settlement> {
+  /** Records `transfer` (once) and applies it to the checkout it identifies. */
+  async settle(transfer: StoreTransfer): Promise<Settlement> {
     return this.db.transaction(async (trx) => {
       const now = this.now();
-      await trx('chain_transfers')
+      const inserted = await trx('chain_transfers')
         .insert({
           chain_id: transfer.chainId,
           tx_hash: transfer.txHash,
@@ -58,155 +104,260 @@ export class SettlementService {
           updated_at: now,
         })
         .onConflict(['chain_id', 'tx_hash', 'log_index'])
-        .ignore();
+        .ignore()
+        .returning('id');
       const row: TransferRow = await trx('chain_transfers')
         .where({ chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex })
         .forUpdate()
-        .first('id', 'status', 'intent_id');
-      const mark = (status: TransferRow['status'], intent: string | null, note: string | null) =>
-        trx('chain_transfers').where({ id: row.id }).update({ status, intent_id: intent, note, block_number: transfer.blockNumber, block_hash: transfer.blockHash, updated_at: now });
-
-      if (row.status === 'matched') {
-        const order = await trx('orders').where({ chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex }).first('id', 'intent_id');
-        if (intentId && order && order.intent_id !== intentId) return alreadyUsed();
-        return { kind: 'order', orderId: order.id, created: false };
+        .first('id', 'status', 'intent_id', 'order_id');
+      if (inserted.length === 0) {
+        const known = await this.judged(trx, row, transfer, now);
+        if (known) return known;
       }
-      if (row.status === 'removed') {
-        // Undone by a reorganisation and now on chain again: its order (failed meanwhile) is back.
-        const order = await trx('orders').where({ chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex }).forUpdate().first('id', 'status', 'status_reason');
-        if (order) {
-          const status = order.status_reason === 'payment-reorged' ? nextStatus(order.status, 'payment-restored') : null;
-          if (status) await trx('orders').where({ id: order.id }).update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
-          await mark('matched', row.intent_id, null);
-          return { kind: 'order', orderId: order.id, created: false };
-        }
-      }
-      if (row.status === 'underpaid' || row.status === 'review') {
-        // Already judged; the same answer again.
-        return row.status === 'underpaid' ? underpaid() : needsReview(row.intent_id);
-      }
-
-      const intent = await this.findIntent(trx, transfer, intentId, now);
-      if (!intent) {
-        await mark('unmatched', null, 'no payable checkout has this amount and sender');
-        return intentId
-          ? { kind: 'rejected', status: 404, code: PaymentErrorCode.checkoutNotFound, message: 'That checkout cannot be paid any more. Start again from your cart; if you already paid, contact support with your transaction hash.' }
-          : { kind: 'rejected', status: 422, code: PaymentErrorCode.paymentUnmatched, message: 'That transfer matches no checkout. It has been recorded; contact support with your transaction hash.' };
-      }
-      if (intent.customer_wallet && intent.customer_wallet !== transfer.from) {
-        await mark('unmatched', null, `sent from ${transfer.from}, checkout expects ${intent.customer_wallet}`);
-        return { kind: 'rejected', status: 422, code: PaymentErrorCode.wrongSender, message: 'That transfer was not sent from the wallet this checkout is for.' };
-      }
-      if (intent.status === 'paid') {
-        await mark('review', intent.id, 'second payment for an already paid checkout');
-        return { kind: 'rejected', status: 409, code: PaymentErrorCode.checkoutClosed, message: 'This checkout was already paid by another transaction. This payment has been recorded; contact support for a refund.' };
-      }
-      const amountWei = BigInt(intent.amount_wei);
-      const comparison = comparePayment(transfer.value, amountWei);
-      if (comparison === 'underpaid') {
-        await mark('underpaid', intent.id, `paid ${transfer.value}, expected ${amountWei}`);
-        await trx('checkout_intents').where({ id: intent.id }).update({ status: 'underpaid', updated_at: now });
-        return underpaid();
-      }
-
-      // A late payment (the checkout expired, its reservation lapsed) takes stock only if it is there.
-      const late = intent.status !== 'open' || intent.expires_at <= now;
-      const items = await trx('checkout_intent_items as i')
-        .join('variants as v', 'v.shopify_id', 'i.variant_id')
-        .where('i.intent_id', intent.id)
-        .orderBy('v.id')
-        .forUpdate('v')
-        .select('i.variant_id', 'i.product_id', 'i.title', 'i.unit_price', 'i.quantity', 'v.available_stock', 'v.inventory_quantity', 'v.is_sold_out', 'v.available_for_sale');
-      if (late) {
-        for (const item of items) {
-          const stock = knownStock(item);
-          const problem = lineProblem(
-            { for_sale: true, pog_price: item.unit_price, is_sold_out: item.is_sold_out || !item.available_for_sale, available_stock: stock.available_stock, quantity: item.quantity },
-            await reservedElsewhere(trx, item.variant_id, now, stock.shopify_tracked, intent.id),
-          );
-          if (problem) {
-            await mark('review', intent.id, `late payment; ${item.title}: ${problem}`);
-            return needsReview(intent.id);
-          }
-        }
-      }
-
-      const orderId = newOrderId();
-      const status = nextStatus('pending', 'payment-verified')!;
-      await trx('orders').insert({
-        id: orderId,
-        intent_id: intent.id,
-        session_id: intent.session_id,
-        customer_wallet: transfer.from,
-        status,
-        total_wei: intent.total_wei,
-        amount_paid_wei: transfer.value.toString(),
-        overpaid: comparison === 'overpaid',
-        late,
-        chain_id: transfer.chainId,
-        tx_hash: transfer.txHash,
-        log_index: transfer.logIndex,
-        block_number: transfer.blockNumber,
-        needs_shipping: true,
-        paid_at: now,
-        created_at: now,
-        updated_at: now,
-      });
-      await trx('order_items').insert(
-        items.map((i) => ({ order_id: orderId, variant_id: i.variant_id, product_id: i.product_id, title: i.title, unit_price: i.unit_price, quantity: i.quantity })),
-      );
-      // Sold units leave the admin's stock number; the last one marks the variant sold out.
-      // (Shopify's inventory drops by itself when Shopify gets the order.)
-      let stockChanged = false;
-      for (const item of items) {
-        if (item.available_stock != null && item.available_stock > 0) {
-          const left = Math.max(item.available_stock - item.quantity, 0);
-          await trx('variants').where({ shopify_id: item.variant_id }).update({ available_stock: left, is_sold_out: left === 0 ? true : item.is_sold_out, updated_at: now });
-          stockChanged = true;
-        }
-      }
-      if (stockChanged) await bumpCatalogueVersion(trx as unknown as Db);
-      await trx('checkout_intents').where({ id: intent.id }).update({ status: 'paid', updated_at: now });
-      if (intent.session_id) {
-        // The cart was bought: empty it (lines added after the checkout began are kept).
-        await trx('cart_items')
-          .where({ session_id: intent.session_id })
-          .whereIn('variant_id', items.map((i) => i.variant_id))
-          .delete();
-      }
-      await mark('matched', intent.id, comparison === 'overpaid' ? `overpaid by ${transfer.value - amountWei} wei` : null);
-      await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
-      return { kind: 'order', orderId, created: true };
+      return this.judge(trx, row, transfer, now, now);
     });
   }
 
-  private async findIntent(trx: Knex.Transaction, transfer: StoreTransfer, intentId: string | undefined, now: Date): Promise<IntentRow | undefined> {
-    const payable = (q: Knex.QueryBuilder) =>
-      q.where({ chain_id: transfer.chainId, token_address: transfer.token, store_wallet: transfer.to });
-    if (intentId) {
-      const row: IntentRow | undefined = await payable(trx('checkout_intents').where({ id: intentId })).forUpdate().first();
-      if (!row) return undefined;
-      if (row.status === 'paid' || row.status === 'open' || row.status === 'underpaid') return row;
-      return row.status === 'expired' && row.match_until > now ? row : undefined;
-    }
-    // The watcher: the exact amount identifies the checkout (unique among payable ones)…
-    const exact: IntentRow | undefined = await payable(trx('checkout_intents'))
-      .where({ amount_wei: transfer.value.toString() })
-      .whereIn('status', ['open', 'expired'])
+  /**
+   * A session just proved `wallet` (Sign-In with Ethereum): transfers from that wallet that were
+   * kept as unmatched since this session's oldest payable checkout was opened are judged again,
+   * now that the sender is proven ("I sent the wrong amount" finds its checkout).
+   */
+  async adoptUnmatched(sessionId: string, wallet: string): Promise<Settlement[]> {
+    const now = this.now();
+    const oldest = await this.db('checkout_intents')
+      .where({ session_id: sessionId })
+      .whereIn('status', PAYABLE)
       .where('match_until', '>', now)
-      .forUpdate()
+      .min({ t: 'created_at' })
       .first();
-    if (exact) return exact;
-    // …or, for a wrong amount, the sender's one payable checkout (so over- and underpayments from
-    // a known wallet are recognised rather than left unmatched).
-    const own: IntentRow[] = await payable(trx('checkout_intents'))
-      .where({ customer_wallet: transfer.from })
-      .whereIn('status', ['open', 'expired'])
-      .where('match_until', '>', now)
-      .forUpdate()
-      .limit(2);
-    return own.length === 1 ? own[0] : undefined;
+    if (!oldest?.t) return [];
+    const candidates: Array<{ id: number }> = await this.db('chain_transfers')
+      .where({ status: 'unmatched', from_address: wallet.toLowerCase() })
+      .where('created_at', '>=', oldest.t)
+      .orderBy('id')
+      .select('id');
+    const results: Settlement[] = [];
+    for (const { id } of candidates) {
+      const result = await this.db.transaction(async (trx) => {
+        const row = await trx('chain_transfers').where({ id }).forUpdate().first();
+        if (row.status !== 'unmatched') return null;
+        const transfer: StoreTransfer = {
+          chainId: row.chain_id,
+          txHash: row.tx_hash,
+          logIndex: row.log_index,
+          blockNumber: Number(row.block_number),
+          blockHash: row.block_hash,
+          token: row.token_address,
+          from: row.from_address,
+          to: row.to_address,
+          value: BigInt(row.value_wei),
+          removed: false,
+        };
+        return this.judge(trx, row, transfer, now, row.created_at);
+      });
+      if (result) results.push(result);
+    }
+    return results;
   }
+
+  /**
+   * Claims the stock of the checkout `transfer` pays, when that transfer is on chain but not yet
+   * settled (not deep enough): the first payment seen wins the last units. Nothing is recorded
+   * about the transfer itself; settlement judges it when it is deep enough.
+   */
+  async claim(transfer: StoreTransfer): Promise<boolean> {
+    const claimed = await this.db.transaction(async (trx) => {
+      const now = this.now();
+      const done = await trx('chain_transfers').where({ chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex }).first('id');
+      if (done) return false;
+      const match = await this.match(trx, transfer, now, now);
+      if (!match || match.intent.status === 'paid') return false;
+      const { intent } = match;
+      if (intent.stock_claimed_until && intent.stock_claimed_until > now) return false;
+      if ((await receivedWei(trx, intent.id)) + transfer.value < BigInt(intent.total_wei)) return false;
+      const lines = await lockIntentLines(trx, intent.id);
+      if (await shortLine(trx, intent.id, lines, now)) return false;
+      await trx('checkout_intents')
+        .where({ id: intent.id })
+        .update({ stock_claimed_until: new Date(now.getTime() + this.claimMs), updated_at: now });
+      await bumpCatalogueVersion(trx);
+      return true;
+    });
+    return claimed;
+  }
+
+  /** A transfer judged before: the same answer again (a removed one comes back, see below). */
+  private async judged(trx: Knex.Transaction, row: TransferRow, transfer: StoreTransfer, now: Date): Promise<Settlement | null> {
+    const intent: Pick<IntentRow, 'id' | 'session_id' | 'total_wei'> | undefined = row.intent_id
+      ? await trx('checkout_intents').where({ id: row.intent_id }).first('id', 'session_id', 'total_wei')
+      : undefined;
+    switch (row.status) {
+      case 'matched':
+        return { kind: 'order', orderId: row.order_id!, intentId: intent!.id, sessionId: intent!.session_id, created: false };
+      case 'underpaid': {
+        const received = await receivedWei(trx, intent!.id);
+        return { kind: 'underpaid', intentId: intent!.id, sessionId: intent!.session_id, receivedWei: received, dueWei: BigInt(intent!.total_wei) - received };
+      }
+      case 'review':
+        return intent ? { kind: 'duplicate', intentId: intent.id, sessionId: intent.session_id } : { kind: 'unmatched' };
+      case 'unmatched':
+        // Judged once: a checkout opened after a transfer was mined cannot be what it paid for.
+        return { kind: 'unmatched' };
+      case 'removed':
+        if (!row.order_id) return null; // back on chain after a reorganisation: judged afresh
+        return this.restore(trx, row, transfer, now);
+    }
+  }
+
+  /** A transfer of an order, undone by a reorganisation, is on chain again: the order is back. */
+  private async restore(trx: Knex.Transaction, row: TransferRow, transfer: StoreTransfer, now: Date): Promise<Settlement> {
+    await trx('chain_transfers')
+      .where({ id: row.id })
+      .update({ status: 'matched', note: null, block_number: transfer.blockNumber, block_hash: transfer.blockHash, updated_at: now });
+    const order = await trx('orders').where({ id: row.order_id }).forUpdate().first('id', 'status', 'status_reason', 'total_wei', 'intent_id', 'session_id');
+    const paid = await paidTowardsOrder(trx, order.id);
+    if (order.status_reason === 'payment-reorged' && paid >= BigInt(order.total_wei)) {
+      const status = nextStatus(order.status, 'payment-restored');
+      if (status) await trx('orders').where({ id: order.id }).update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
+    }
+    return { kind: 'order', orderId: order.id, intentId: order.intent_id, sessionId: order.session_id, created: false };
+  }
+
+  /** `seenAt`: when the transfer was first recorded (a checkout opened after it cannot be what it paid). */
+  private async judge(trx: Knex.Transaction, row: TransferRow, transfer: StoreTransfer, now: Date, seenAt: Date): Promise<Settlement> {
+    const mark = (status: TransferStatus, intentId: string | null, note: string | null, orderId: string | null = null) =>
+      trx('chain_transfers')
+        .where({ id: row.id })
+        .update({ status, intent_id: intentId, order_id: orderId, note, block_number: transfer.blockNumber, block_hash: transfer.blockHash, updated_at: now });
+
+    const match = await this.match(trx, transfer, now, seenAt);
+    if (!match) {
+      await mark('unmatched', null, 'no payable checkout has this exact amount, and the sender is no proven wallet of one');
+      return { kind: 'unmatched' };
+    }
+    const { intent, by } = match;
+    const how = by === 'amount' ? null : 'matched by the proven sender (not the exact amount)';
+    if (intent.status === 'paid') {
+      await mark('review', intent.id, 'a further payment for an already paid checkout (refund it)');
+      return { kind: 'duplicate', intentId: intent.id, sessionId: intent.session_id };
+    }
+
+    const totalWei = BigInt(intent.total_wei);
+    const received = (await receivedWei(trx, intent.id)) + transfer.value;
+    if (received < totalWei) {
+      const dueWei = totalWei - received;
+      await mark('underpaid', intent.id, [how, `received ${received} of ${totalWei} wei`].filter(Boolean).join('; '));
+      const matchUntil = new Date(Math.max(intent.match_until.getTime(), now.getTime() + this.latePaymentMs));
+      await trx('checkout_intents').where({ id: intent.id }).update({ status: 'underpaid', match_until: matchUntil, updated_at: now });
+      // The remainder gets its own exact amount (the due rounded up to the cent, plus a suffix), so
+      // the watcher alone can finish the order.
+      await issueAmount(trx, { intentId: intent.id, chainId: intent.chain_id, baseWei: roundUpToCent(dueWei), purpose: 'remainder', now }, this.suffix);
+      return { kind: 'underpaid', intentId: intent.id, sessionId: intent.session_id, receivedWei: received, dueWei };
+    }
+
+    // Paid in full. The stock is the checkout's if it claimed it when its payment was on the way;
+    // otherwise it takes what is left now, and when that is not enough the order is kept for the
+    // admin (refund or restock) rather than sold twice.
+    const lines = await lockIntentLines(trx, intent.id);
+    const claimed = intent.stock_claimed_until != null && intent.stock_claimed_until > now;
+    const short = claimed ? null : await shortLine(trx, intent.id, lines, now);
+    const late = intent.status !== 'open' || intent.expires_at <= now;
+    const excess = received - totalWei;
+    const orderId = newOrderId();
+    const status = nextStatus('pending', 'payment-verified')!;
+    await trx('orders').insert({
+      id: orderId,
+      intent_id: intent.id,
+      session_id: intent.session_id,
+      customer_wallet: transfer.from,
+      status,
+      total_wei: intent.total_wei,
+      amount_paid_wei: received.toString(),
+      // The suffix that identified the payment is not an overpayment.
+      overpaid: excess >= OVERPAID_THRESHOLD_WEI,
+      late,
+      chain_id: transfer.chainId,
+      tx_hash: transfer.txHash,
+      log_index: transfer.logIndex,
+      block_number: transfer.blockNumber,
+      needs_shipping: true,
+      stock_taken: !short,
+      hold_reason: short ? OUT_OF_STOCK_HOLD : null,
+      status_reason: short ? `paid after the stock was gone: ${short}` : null,
+      paid_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+    await trx('order_items').insert(
+      lines.map((i) => ({ order_id: orderId, variant_id: i.variant_id, product_id: i.product_id, title: i.title, unit_price: i.unit_price, quantity: i.quantity })),
+    );
+    if (!short) {
+      // Sold units leave the admin's stock number; the last one marks the variant sold out.
+      // (Shopify's inventory drops by itself when Shopify gets the order.)
+      for (const line of lines) {
+        if (line.available_stock != null && line.available_stock > 0) {
+          const left = Math.max(line.available_stock - line.quantity, 0);
+          await trx('variants').where({ shopify_id: line.variant_id }).update({ available_stock: left, is_sold_out: left === 0 ? true : line.is_sold_out, updated_at: now });
+        }
+      }
+      await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
+    }
+    // Held stock moved (a claim became an order, or stock was sold): the product list follows.
+    await bumpCatalogueVersion(trx);
+    await trx('checkout_intents').where({ id: intent.id }).update({ status: 'paid', updated_at: now });
+    if (intent.session_id) {
+      // The cart was bought: empty it (lines added after the checkout began are kept).
+      await trx('cart_items')
+        .where({ session_id: intent.session_id })
+        .whereIn('variant_id', lines.map((l) => l.variant_id))
+        .delete();
+    }
+    // Every transfer that paid towards it now belongs to the order.
+    await trx('chain_transfers').where({ intent_id: intent.id, status: 'underpaid' }).update({ status: 'matched', order_id: orderId, updated_at: now });
+    const notes = [how, excess >= OVERPAID_THRESHOLD_WEI ? `overpaid by ${excess} wei` : null, short ? 'paid after the stock was gone' : null];
+    await mark('matched', intent.id, notes.filter(Boolean).join('; ') || null, orderId);
+    return { kind: 'order', orderId, intentId: intent.id, sessionId: intent.session_id, created: true };
+  }
+
+  /**
+   * The checkout `transfer` is for, locked: the one an unreleased exact amount names, else the one
+   * payable checkout of a session that proved (signed in as) the sender. Never a guess.
+   */
+  private async match(trx: Knex.Transaction, transfer: StoreTransfer, now: Date, seenAt: Date): Promise<Match | null> {
+    const ours = (q: Knex.QueryBuilder) =>
+      q.where({ 'c.chain_id': transfer.chainId, 'c.token_address': transfer.token, 'c.store_wallet': transfer.to }).where('c.match_until', '>', now);
+    const byAmount: { id: string } | undefined = await ours(
+      trx('checkout_amounts as a')
+        .join('checkout_intents as c', 'c.id', 'a.intent_id')
+        .where({ 'a.chain_id': transfer.chainId, 'a.amount_wei': transfer.value.toString() })
+        .whereNull('a.released_at')
+        .whereIn('c.status', [...PAYABLE, 'paid']),
+    ).first('c.id');
+    if (byAmount) {
+      const intent: IntentRow = await trx('checkout_intents').where({ id: byAmount.id }).forUpdate().first();
+      return { intent, by: 'amount' };
+    }
+    const proven: Array<{ id: string }> = await ours(
+      trx('checkout_intents as c')
+        .join('sessions as s', 's.id', 'c.session_id')
+        .where('s.wallet_address', transfer.from)
+        .where('s.wallet_expires_at', '>', now)
+        .where('c.created_at', '<=', seenAt)
+        .whereIn('c.status', PAYABLE),
+    )
+      .limit(2)
+      .select('c.id');
+    if (proven.length !== 1) return null;
+    const intent: IntentRow = await trx('checkout_intents').where({ id: proven[0]!.id }).forUpdate().first();
+    return PAYABLE.includes(intent.status) ? { intent, by: 'proven-sender' } : null;
+  }
+}
+
+/** What the (not removed) transfers of an order add up to. */
+export async function paidTowardsOrder(trx: Knex.Transaction | Db, orderId: string): Promise<bigint> {
+  const [row] = await trx('chain_transfers').where({ order_id: orderId, status: 'matched' }).sum({ n: 'value_wei' });
+  return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
 }
 
 /** Order ids: "PG" and 10 random Crockford base-32 characters (50 bits): short, unguessable. */
@@ -217,22 +368,3 @@ export function newOrderId(): string {
   for (const b of bytes) id += alphabet[b & 31];
   return id;
 }
-
-const alreadyUsed = (): Settlement => ({
-  kind: 'rejected',
-  status: 409,
-  code: PaymentErrorCode.transactionAlreadyUsed,
-  message: 'That transaction already paid another order.',
-});
-const underpaid = (): Settlement => ({
-  kind: 'rejected',
-  status: 422,
-  code: PaymentErrorCode.paymentUnderpaid,
-  message: 'The transfer carried less than the checkout total, so no order was made. It has been recorded; contact support with your transaction hash.',
-});
-const needsReview = (_intentId: string | null): Settlement => ({
-  kind: 'rejected',
-  status: 409,
-  code: PaymentErrorCode.paymentNeedsReview,
-  message: `Your payment arrived after the checkout expired and some items are no longer available. It has been recorded; contact support with your transaction hash for a refund.`,
-});

@@ -37,9 +37,9 @@ export function createPaymentSystem(deps: {
   const { config, db, logger, shopify, target, now } = deps;
   const chain = new ChainClient(target);
   const checkouts = new CheckoutService(db, target, { ttlMs: config.payments.checkoutTtlMs, latePaymentMs: config.payments.latePaymentMs, now });
-  const settlement = new SettlementService(db, now);
+  const settlement = new SettlementService(db, { now, latePaymentMs: config.payments.latePaymentMs });
   const orders = new OrdersService(db);
-  const orderFromTx = new OrderFromTransaction({ db, chain, settlement, orders, requiredConfirmations: config.payments.requiredConfirmations, logger });
+  const orderFromTx = new OrderFromTransaction({ db, chain, checkouts, settlement, orders, requiredConfirmations: config.payments.requiredConfirmations, logger });
   const watcher = new ChainWatcher({
     db,
     dbKind: dbKind(db),
@@ -52,6 +52,13 @@ export function createPaymentSystem(deps: {
   });
   const handoff = new ShopifyHandoff({ db, shopify, logger, now });
   // The chain's RPC also checks contract wallets' sign-in signatures (EIP-1271).
-  const auth = new AuthService(db, { chainId: target.chainId, provider: chain.provider, now });
+  const auth = new AuthService(db, {
+    chainId: target.chainId,
+    provider: chain.provider,
+    now,
+    // A proven wallet may claim the transfers it sent with a wrong amount (never a typed address).
+    onSignedIn: (sessionId, address) =>
+      settlement.adoptUnmatched(sessionId, address).catch((err) => logger.error({ err }, 'matching a signed-in wallet’s transfers failed')),
+  });
   return { target, chain, checkouts, settlement, orders, orderFromTx, watcher, handoff, auth, webhookSecret: config.shopify.clientSecret };
 }

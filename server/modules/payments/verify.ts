@@ -63,10 +63,12 @@ export interface ReceiptFacts {
 
 export type ReceiptCheck =
   | { ok: true; transfers: StoreTransfer[] }
-  | { ok: false; status: number; code: string; message: string };
+  /** `pending`: the transfers to the store of a mined transaction that is not deep enough yet. */
+  | { ok: false; status: number; code: string; message: string; pending: StoreTransfer[] };
 
 /**
- * Checks a receipt (rules 1–3 of §3) and returns the candidate transfers to the store wallet.
+ * Checks a receipt (rules 1–3 of §3) and returns its transfers of the token to the store wallet,
+ * whoever sent them: which checkout a transfer pays is the settlement's judgment, by amount.
  * `receipt` null with `known` false: no such transaction; with `known` true: still pending.
  */
 export function checkReceipt(input: {
@@ -77,55 +79,31 @@ export function checkReceipt(input: {
   chainId: number;
   token: string;
   storeWallet: string;
-  sender: string;
 }): ReceiptCheck {
   const { receipt } = input;
+  const fail = (status: number, code: string, message: string, pending: StoreTransfer[] = []): ReceiptCheck => ({ ok: false, status, code, message, pending });
   if (!receipt) {
     return input.known
-      ? { ok: false, status: 202, code: PaymentErrorCode.awaitingConfirmations, message: 'The transaction is not mined yet. Ask again in a few seconds.' }
-      : {
-          ok: false,
-          status: 404,
-          code: PaymentErrorCode.transactionNotFound,
-          message: 'There is no transaction with that hash on Base. If you just sent it, wait a few seconds and try again.',
-        };
+      ? fail(202, PaymentErrorCode.awaitingConfirmations, 'The transaction is not mined yet. Ask again in a few seconds.')
+      : fail(404, PaymentErrorCode.transactionNotFound, 'There is no transaction with that hash on Base. If you just sent it, wait a few seconds and try again.');
   }
   if (receipt.status !== 1) {
-    return { ok: false, status: 422, code: PaymentErrorCode.transactionFailed, message: 'That transaction failed on chain (it was reverted), so nothing was paid.' };
-  }
-  const confirmations = input.head - receipt.blockNumber + 1;
-  if (confirmations < input.requiredConfirmations) {
-    return {
-      ok: false,
-      status: 202,
-      code: PaymentErrorCode.awaitingConfirmations,
-      message: `The payment has ${Math.max(confirmations, 0)} of ${input.requiredConfirmations} confirmations. Ask again in a few seconds.`,
-    };
+    return fail(422, PaymentErrorCode.transactionFailed, 'That transaction failed on chain (it was reverted), so nothing was paid.');
   }
   const transfers = receipt.logs
     .map((log) => decodeStoreTransfer(log, input.chainId, input.token, input.storeWallet))
-    .filter((t): t is StoreTransfer => t !== null);
+    .filter((t): t is StoreTransfer => t !== null && !t.removed);
   if (transfers.length === 0) {
-    return {
-      ok: false,
-      status: 422,
-      code: PaymentErrorCode.transferNotFound,
-      message: 'That transaction is not a POG transfer to the store wallet.',
-    };
+    return fail(422, PaymentErrorCode.transferNotFound, 'That transaction is not a POG transfer to the store wallet.');
   }
-  const fromSender = transfers.filter((t) => t.from === lower(input.sender));
-  if (fromSender.length === 0) {
-    return {
-      ok: false,
-      status: 422,
-      code: PaymentErrorCode.wrongSender,
-      message: 'That transfer was not sent from your wallet.',
-    };
+  const confirmations = input.head - receipt.blockNumber + 1;
+  if (confirmations < input.requiredConfirmations) {
+    return fail(
+      202,
+      PaymentErrorCode.awaitingConfirmations,
+      `The payment has ${Math.max(confirmations, 0)} of ${input.requiredConfirmations} confirmations. Ask again in a few seconds.`,
+      transfers,
+    );
   }
-  return { ok: true, transfers: fromSender };
-}
-
-/** How a transfer's value compares with what the checkout asked for. */
-export function comparePayment(value: bigint, amountWei: bigint): 'exact' | 'overpaid' | 'underpaid' {
-  return value === amountWei ? 'exact' : value > amountWei ? 'overpaid' : 'underpaid';
+  return { ok: true, transfers };
 }

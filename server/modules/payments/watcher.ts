@@ -11,10 +11,10 @@ import type { ChainClient } from '../../chain/chain-client';
 import type { Db } from '../../db';
 import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
-import { getState, setState } from '../catalogue';
+import { bumpCatalogueVersion, getState, setState } from '../catalogue';
 import { needsShipping, nextStatus } from '../orders/status';
 import type { CheckoutService } from './checkout-service';
-import type { SettlementService } from './settlement';
+import { paidTowardsOrder, type SettlementService } from './settlement';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
 
 /** Advisory lock key of the watcher ("PAY!"). */
@@ -86,7 +86,8 @@ export class ChainWatcher {
     if (!(await this.lock.acquire())) return result;
     result.leader = true;
     const { chain, config } = this.deps;
-    await this.deps.checkouts.expire();
+    const swept = await this.deps.checkouts.expire();
+    if (swept.claimsLapsed) await bumpCatalogueVersion(this.deps.db);
 
     const head = await chain.blockNumber();
     const safe = head - (config.requiredConfirmations - 1);
@@ -116,8 +117,8 @@ export class ChainWatcher {
         if (settled.kind === 'order' && settled.created) {
           result.orders++;
           this.deps.logger.info({ orderId: settled.orderId, txHash: transfer.txHash }, 'payment found on chain; order created');
-        } else if (settled.kind === 'rejected') {
-          this.deps.logger.warn({ txHash: transfer.txHash, logIndex: transfer.logIndex, code: settled.code }, 'transfer to the store recorded without an order');
+        } else if (settled.kind !== 'order') {
+          this.deps.logger.warn({ txHash: transfer.txHash, logIndex: transfer.logIndex, outcome: settled.kind }, 'transfer to the store recorded without an order');
         }
       }
       cursor = { block: to, hash: await chain.blockHash(to) };
@@ -158,14 +159,19 @@ export class ChainWatcher {
     return { block: floor, hash: floor >= 0 ? await chain.blockHash(floor) : null };
   }
 
-  /** A transfer that is no longer on chain: mark it removed and fail its order (unless shipped). */
+  /**
+   * A transfer that is no longer on chain: mark it removed; an order it helped pay fails (unless
+   * shipped) when what is left no longer covers it. A partial payment simply stops counting.
+   */
   private async undo(transfer: Pick<StoreTransfer, 'chainId' | 'txHash' | 'logIndex'>): Promise<void> {
     await this.deps.db.transaction(async (trx) => {
       const key = { chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex };
-      const updated = await trx('chain_transfers').where(key).whereNot('status', 'removed').update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
-      if (!updated) return;
-      const order = await trx('orders').where(key).forUpdate().first('id', 'status', 'intent_id');
-      if (!order) return;
+      const row = await trx('chain_transfers').where(key).forUpdate().first('id', 'status', 'order_id');
+      if (!row || row.status === 'removed') return;
+      await trx('chain_transfers').where({ id: row.id }).update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
+      if (!row.order_id) return;
+      const order = await trx('orders').where({ id: row.order_id }).forUpdate().first('id', 'status', 'total_wei');
+      if ((await paidTowardsOrder(trx, order.id)) >= BigInt(order.total_wei)) return;
       const status = nextStatus(order.status, 'payment-reverted');
       if (!status) {
         this.deps.logger.error({ orderId: order.id }, 'the payment of a shipped order vanished in a chain reorganisation');

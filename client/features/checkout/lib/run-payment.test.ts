@@ -24,6 +24,8 @@ const checkout: Checkout = {
   amount: '25.000000000000012345',
   amountWei: (25n * POG + 12345n).toString(),
   displayTotal: '25.00',
+  amountReceived: '0.00',
+  amountDue: '25.00',
   tokenAddress: TOKEN,
   storeWallet: STORE,
   chainId: 8453,
