@@ -7,10 +7,12 @@ import * as catalogue from './20261122000000_catalogue';
 import * as sessionsAndCarts from './20261122010000_sessions_and_carts';
 import * as payments from './20261122020000_payments';
 import * as siwe from './20261122030000_siwe';
+import * as rateLimits from './20261122040000_rate_limits';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
   ['20261122010000_sessions_and_carts.ts', sessionsAndCarts],
   ['20261122020000_payments.ts', payments],
   ['20261122030000_siwe.ts', siwe],
+  ['20261122040000_rate_limits.ts', rateLimits],
 ];
