@@ -8,6 +8,8 @@ export const ErrorCode = {
   shopifyUnavailable: 'shopify-unavailable',
   shopifyError: 'shopify-error',
   syncInProgress: 'sync-in-progress',
+  /** 429: over a rate limit; `Retry-After` says in how many seconds to ask again. */
+  rateLimited: 'rate-limited',
   internal: 'internal-error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});

@@ -7,6 +7,7 @@ import * as catalogue from './20261122000000_catalogue';
 import * as sessionsAndCarts from './20261122010000_sessions_and_carts';
 import * as payments from './20261122020000_payments';
 import * as siwe from './20261122030000_siwe';
+import * as rateLimits from './20261122040000_rate_limits';
 import * as paymentIntegrity from './20261122050000_payment_integrity';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
@@ -14,5 +15,6 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122010000_sessions_and_carts.ts', sessionsAndCarts],
   ['20261122020000_payments.ts', payments],
   ['20261122030000_siwe.ts', siwe],
+  ['20261122040000_rate_limits.ts', rateLimits],
   ['20261122050000_payment_integrity.ts', paymentIntegrity],
 ];

@@ -17,6 +17,7 @@ import type { Db } from './db';
 import { toCount } from './db';
 import { AppError } from './lib/errors';
 import type { Logger } from './lib/logger';
+import { rateLimitMiddleware, type RateLimiter } from './lib/rate-limit';
 import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
 import { cartRoutes, type CartService } from './modules/cart';
 import { sessionMiddleware, type SessionService } from './modules/session';
@@ -33,6 +34,8 @@ export interface AppDeps {
   catalogue: CatalogueService;
   sessions: SessionService;
   carts: CartService;
+  /** Counts requests to the rate-limited routes (shared by all instances through the database). */
+  rateLimiter: RateLimiter;
   /** The built client (dist/); when absent only the API is served. */
   staticDir?: string;
   /** Local mode only: the Demo Wallet's JSON-RPC, acting as one dev account of the local chain. */
@@ -53,7 +56,9 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Koa {
   const { config, db, logger, catalogue, sessions, carts } = deps;
-  const app = new Koa({ proxy: config.env === 'production' });
+  // Behind our own proxies only the X-Forwarded-For entries they added are believed: a client
+  // could write anything before them.
+  const app = new Koa({ proxy: config.trustedProxyHops > 0, maxIpsCount: config.trustedProxyHops });
 
   // Koa reports stream errors outside the middleware chain; a shopper closing the tab mid-response
   // (premature close, reset, broken pipe) is not an error worth a log line.
@@ -125,6 +130,9 @@ export function createApp(deps: AppDeps): Koa {
 
   const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
   app.use(session);
+  // Before every router it guards: a refused request creates no session, nonce or checkout and
+  // makes no RPC call.
+  app.use(rateLimitMiddleware(deps.rateLimiter, { logger, sessionId: (ctx) => ctx.state.session.id() }));
   const routers = [api, catalogueRoutes(catalogue), cartRoutes(carts)];
   if (deps.payments) {
     const { checkouts, orderFromTx, orders, auth } = deps.payments;

@@ -63,5 +63,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ POG_TOKEN_ADDRESS: '0x123' })).toThrow(/POG_TOKEN_ADDRESS/);
     expect(() => loadConfig({ SHOPIFY_STORE_DOMAIN: 'pogs-store.myshopify.com' })).toThrow(/set together/);
     expect(() => loadConfig({ BASE_RPC_URL: 'https://mainnet.base.org' })).toThrow(/missing: POG_TOKEN_ADDRESS, STORE_WALLET_ADDRESS/);
+    expect(() => loadConfig({ RATE_LIMIT_SCALE: '-1' })).toThrow(/RATE_LIMIT_SCALE/);
+    expect(() => loadConfig({ TRUSTED_PROXY_HOPS: '1.5' })).toThrow(/TRUSTED_PROXY_HOPS/);
+  });
+
+  it('believes one proxy hop in production and none elsewhere, unless told; rate limits at their real size', () => {
+    expect(loadConfig(realProduction)).toMatchObject({ trustedProxyHops: 1, rateLimitScale: 1 });
+    expect(loadConfig({})).toMatchObject({ trustedProxyHops: 0, rateLimitScale: 1 });
+    expect(loadConfig({ ...realProduction, TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
+    expect(loadConfig({ ...realProduction, TRUSTED_PROXY_HOPS: '0' }).trustedProxyHops).toBe(0);
+    expect(loadConfig({ RATE_LIMIT_SCALE: '0' }).rateLimitScale).toBe(0);
+    expect(loadConfig({ RATE_LIMIT_SCALE: '2.5' }).rateLimitScale).toBe(2.5);
   });
 });

@@ -46,6 +46,10 @@ const envSchema = z.object({
   COMMUNITY_URL: urlString.default('https://discord.gg/pogs'),
   BRAND_URL: urlString.default('https://pogs.com'),
   WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
+  /** Multiplies every rate limit (server/lib/rate-limit.ts); 0 turns them off (load tests). */
+  RATE_LIMIT_SCALE: z.coerce.number().min(0).max(1000).default(1),
+  /** Reverse proxies in front of the server that append to X-Forwarded-For (default 1 in production). */
+  TRUSTED_PROXY_HOPS: optional(z.coerce.number().int().min(0).max(10)),
 });
 
 /** Settings a real deployment must give; production refuses to start without them. */
@@ -101,6 +105,14 @@ export interface Config {
   sessionTtlMs: number;
   publicLinks: { explorerUrl: string; communityUrl: string; brandUrl: string };
   walletConnectProjectId: string | null;
+  /**
+   * How many proxies of our own stand in front of the server. The client's IP is the address the
+   * outermost of them saw (the entry that many from the end of X-Forwarded-For); anything a client
+   * wrote into the header before that is not believed. 0: the socket's address, the header ignored.
+   */
+  trustedProxyHops: number;
+  /** Multiplies every rate limit; 0 turns rate limiting off. */
+  rateLimitScale: number;
   chain: ChainConfig;
   payments: PaymentsConfig;
   /** One human sentence per embedded default in use, announced at start. */
@@ -194,6 +206,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
     publicLinks: { explorerUrl: e.EXPLORER_URL.replace(/\/+$/, ''), communityUrl: e.COMMUNITY_URL, brandUrl: e.BRAND_URL },
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS ?? (e.NODE_ENV === 'production' ? 1 : 0),
+    rateLimitScale: e.RATE_LIMIT_SCALE,
     chain,
     payments: {
       // Local anvil mines on demand and never reorgs; Base blocks come every ~2 s.

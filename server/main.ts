@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from './config';
 import { createDb, migrate } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
+import { RateLimiter } from './lib/rate-limit';
 import { CatalogueService, ShopifyGraphql } from './modules/catalogue';
 import { CartService } from './modules/cart';
 import { SessionService } from './modules/session';
@@ -84,6 +85,8 @@ async function main() {
   const catalogue = new CatalogueService(db, shopify, logger);
   const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs });
   const carts = new CartService(db, catalogue);
+  const rateLimiter = new RateLimiter(db, { scale: config.rateLimitScale });
+  if (!rateLimiter.rules.length) logger.warn('rate limits are off (RATE_LIMIT_SCALE=0)');
   const payments = createPaymentSystem({ config, db, logger, shopify, target });
   const rpcChainId = await payments.chain.chainId().catch((err) => {
     logger.error({ err }, 'the chain RPC does not answer; payments wait for it');
@@ -100,6 +103,7 @@ async function main() {
     catalogue,
     sessions,
     carts,
+    rateLimiter,
     staticDir: path.join(ROOT, 'dist'),
     mounts,
     demoWallet: localChain ? { rpcUrl: localChain.rpcUrl, account: DEMO_WALLET_ACCOUNT } : undefined,
@@ -133,10 +137,11 @@ async function main() {
   const timer =
     config.catalogueSyncIntervalMs > 0 ? setInterval(() => void runSync('schedule'), config.catalogueSyncIntervalMs) : null;
   timer?.unref();
-  // Expired shopper sessions (and their carts) are swept hourly.
+  // Expired shopper sessions (and their carts), sign-in nonces and rate-limit counters are swept hourly.
   const sweep = async () => {
     const swept = await sessions.sweep().catch((err) => logger.error({ err }, 'session sweep failed'));
     await payments.auth.sweep().catch((err) => logger.error({ err }, 'sign-in nonce sweep failed'));
+    await rateLimiter.sweep().catch((err) => logger.error({ err }, 'rate-limit counter sweep failed'));
     if (swept) logger.info({ swept }, 'expired sessions removed');
   };
   void sweep();

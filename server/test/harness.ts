@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../config';
 import { createApp, type AppDeps } from '../app';
 import { createLogger } from '../lib/logger';
+import { RateLimiter } from '../lib/rate-limit';
 import { CatalogueService, ShopifyGraphql } from '../modules/catalogue';
 import { CartService } from '../modules/cart';
 import { SessionService } from '../modules/session';
@@ -27,6 +28,7 @@ export interface Harness {
   catalogue: CatalogueService;
   sessions: SessionService;
   carts: CartService;
+  rateLimiter: RateLimiter;
   baseUrl: string;
   /** Every wait the Shopify client asked for, in ms, with its reason. */
   waits: Array<{ reason: string; ms: number }>;
@@ -34,6 +36,11 @@ export interface Harness {
   /** With `opts.chain`: checkout, settlement, watcher and hand-off on a fresh demo token. */
   payments?: PaymentSystem;
   api(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Postgres only: a second server instance (its own connection pool, as another process would
+   * have) on the same database, without payments. Closed with the harness.
+   */
+  startAnotherInstance(): Promise<{ baseUrl: string; api(path: string, init?: RequestInit): Promise<Response> }>;
   close(): Promise<void>;
 }
 
@@ -89,9 +96,13 @@ export async function startHarness(
     pageSize: opts.pageSize ?? 5,
     variantsFirst: opts.variantsFirst ?? 10,
   });
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', ...opts.env });
-  const sessions = new SessionService(database.db, { ttlMs: config.sessionTtlMs, now: () => new Date(clock.now) });
+  // Every test file sends its many requests from 127.0.0.1: limits 100 times the real ones, unless
+  // a test asks for others (the rate-limit tests use the real ones).
+  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_SCALE: '100', ...opts.env });
+  const now = () => new Date(clock.now);
+  const sessions = new SessionService(database.db, { ttlMs: config.sessionTtlMs, now });
   const carts = new CartService(database.db, catalogue);
+  const rateLimiter = new RateLimiter(database.db, { scale: config.rateLimitScale, now });
   let payments: PaymentSystem | undefined;
   if (opts.chain) {
     const token = await ensureDemoToken(database.db, opts.chain.rpcUrl);
@@ -110,6 +121,7 @@ export async function startHarness(
     catalogue,
     sessions,
     carts,
+    rateLimiter,
     demoWallet: opts.demoWallet,
     payments: payments && { ...payments, webhookSecret: 'integration-test-secret' },
   });
@@ -126,11 +138,33 @@ export async function startHarness(
     catalogue,
     sessions,
     carts,
+    rateLimiter,
     baseUrl,
     waits,
     clock,
     payments,
     api: (path, init) => fetch(baseUrl + path, init),
+    async startAnotherInstance() {
+      if (!database.connectAgain) throw new Error('a second instance needs Postgres (PGlite is one process)');
+      const db = database.connectAgain();
+      const otherCatalogue = new CatalogueService(db, shopify, logger);
+      const server = await listen(
+        createServer(
+          createApp({
+            config,
+            db,
+            logger,
+            catalogue: otherCatalogue,
+            sessions: new SessionService(db, { ttlMs: config.sessionTtlMs, now }),
+            carts: new CartService(db, otherCatalogue),
+            rateLimiter: new RateLimiter(db, { scale: config.rateLimitScale, now }),
+          }).callback(),
+        ),
+      );
+      servers.push(server);
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      return { baseUrl: url, api: (path, init) => fetch(url + path, init) };
+    },
     async close() {
       await payments?.watcher.stop(); // releases its lock's connection
       payments?.chain.destroy();
