@@ -40,7 +40,7 @@ const perHour = (max: number): Limit => ({ max, windowSeconds: 3600 });
  *
  * - cart/add and auth/nonce create a session (and a nonce) for a newcomer: the hourly IP limits
  *   bound the rows one stranger can make.
- * - checkout reserves stock and an amount; a session's new checkout replaces its older ones.
+ * - checkout holds an exact amount (a session keeps at most 5 payable); it reserves no stock.
  * - orders/create costs up to 3 RPC calls; the client asks again every 2 s while it answers 202
  *   (about 30 a minute for up to 2 minutes), so a session gets twice that.
  * - checkout/:id/transaction is one call per payment; auth/verify may call the chain

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import type { JsonRpcProvider } from 'ethers';
 import { authSessionSchema, cartSchema, siweNonceSchema, type AuthSession, type Cart } from '../../common/api';
-import { SESSION_COOKIE } from '../modules/session';
+import { hashToken, SESSION_COOKIE } from '../modules/session';
 import type { Harness } from './harness';
 
 export class Shopper {
@@ -25,6 +25,10 @@ export class Shopper {
       headers: { 'content-type': contentType },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
+  }
+  /** The database id of this browser's session (the stored hash of its cookie), or null. */
+  get sessionId(): string | null {
+    return this.cookie ? hashToken(this.cookie.slice(SESSION_COOKIE.length + 1)) : null;
   }
   async cart(): Promise<Cart> {
     const res = await this.request('/api/cart');

@@ -8,7 +8,7 @@ import { checkoutSchema, orderSchema, type Checkout, type Product } from '../../
 import { formatUnits } from '../../../common/money';
 import artifact from '../../chain/contracts/demo-pogs-token.json';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
-import { sendTokenTransfer } from '../../test/chain';
+import { payingKit, type PayingKit } from '../../test/paying';
 import { useTestChain } from '../../test/use-test-chain';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
@@ -54,28 +54,15 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     throw new Error('no unlimited variant in the demo catalogue');
   };
   const db = () => h.database.db;
-  const mine = (blocks = 1) => testChain.provider.send('anvil_mine', [`0x${blocks.toString(16)}`]);
-
-  async function send(from: string, opts: { value: bigint; to?: string; tokenAddress?: string }): Promise<string> {
-    const tx = await sendTokenTransfer(testChain.provider, from, { token: opts.tokenAddress ?? token, to: opts.to ?? store, value: opts.value });
-    await testChain.provider.waitForTransaction(tx.hash);
-    return tx.hash;
-  }
-
-  async function checkout(s: Shopper, wallet: string | null, quantity = 2): Promise<Checkout> {
-    const variant = unlimited();
-    expect((await s.add({ variantId: variant.id, quantity })).status).toBe(200);
-    const res = await s.post('/api/checkout', { customerWallet: wallet });
-    expect(res.status, await res.clone().text()).toBe(201);
-    return checkoutSchema.parse(await res.json());
-  }
-
-  async function createOrder(s: Shopper, body: Record<string, unknown>) {
-    const res = await s.post('/api/orders/create', { cartItems: [], ...body });
-    return { status: res.status, body: await res.json() };
-  }
-
-  const ordersFor = (txHash: string) => db()('orders').where({ tx_hash: txHash.toLowerCase() });
+  let pay: PayingKit;
+  beforeAll(() => {
+    pay = payingKit(h, testChain);
+  });
+  const mine = (blocks = 1) => pay.mine(blocks);
+  const send = (from: string, opts: { value: bigint; to?: string; tokenAddress?: string }) => pay.send(from, opts);
+  const checkout = (s: Shopper, wallet: string | null, quantity = 2) => pay.checkout(s, unlimited().id, wallet, quantity);
+  const createOrder = (s: Shopper, body: Record<string, unknown>) => pay.createOrder(s, body);
+  const ordersFor = (txHash: string) => pay.ordersFor(txHash);
 
   it('pays a checkout: exact unique amount, verified order, same order on repeat, buyer-only', async () => {
     const s = new Shopper(h);

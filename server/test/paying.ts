@@ -1,0 +1,53 @@
+/**
+ * Shared steps of the payment integration tests: paying on the test chain and asking the shop,
+ * as a shopper's browser (or a stranger's) would.
+ */
+import { expect } from 'vitest';
+import { checkoutSchema, type Checkout } from '../../common/api';
+import { sendTokenTransfer, type TestChain } from './chain';
+import type { Harness } from './harness';
+import type { Shopper } from './shopper';
+
+export interface PayingKit {
+  /** Mines `blocks` empty blocks on the test chain. */
+  mine(blocks?: number): Promise<unknown>;
+  /** Sends `value` of the shop's token (or another) from an unlocked dev account; resolves once mined. */
+  send(from: string, opts: { value: bigint; to?: string; tokenAddress?: string }): Promise<string>;
+  /** Adds `quantity` of the variant to the shopper's cart and opens a checkout (expects 201). */
+  checkout(s: Shopper, variantId: string, wallet: string | null, quantity?: number): Promise<Checkout>;
+  /** The shopper's view of a checkout (expects 200). */
+  checkoutOf(s: Shopper, id: string): Promise<Checkout>;
+  createOrder(s: Shopper, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> & { code?: string } }>;
+  ordersFor(txHash: string): Promise<Array<Record<string, unknown>>>;
+  transferRow(txHash: string): Promise<Record<string, unknown> | undefined>;
+}
+
+export function payingKit(h: Harness, chain: TestChain): PayingKit {
+  const db = () => h.database.db;
+  return {
+    mine: (blocks = 1) => chain.provider.send('anvil_mine', [`0x${blocks.toString(16)}`]),
+    async send(from, opts) {
+      const { tokenAddress, storeWallet } = h.payments!.target;
+      const tx = await sendTokenTransfer(chain.provider, from, { token: opts.tokenAddress ?? tokenAddress, to: opts.to ?? storeWallet, value: opts.value });
+      await chain.provider.waitForTransaction(tx.hash);
+      return tx.hash;
+    },
+    async checkout(s, variantId, wallet, quantity = 1) {
+      expect((await s.add({ variantId, quantity })).status).toBe(200);
+      const res = await s.post('/api/checkout', { customerWallet: wallet });
+      expect(res.status, await res.clone().text()).toBe(201);
+      return checkoutSchema.parse(await res.json());
+    },
+    async checkoutOf(s, id) {
+      const res = await s.request(`/api/checkout/${id}`);
+      expect(res.status).toBe(200);
+      return checkoutSchema.parse(await res.json());
+    },
+    async createOrder(s, body) {
+      const res = await s.post('/api/orders/create', { cartItems: [], ...body });
+      return { status: res.status, body: await res.json() };
+    },
+    ordersFor: (txHash) => db()('orders').where({ tx_hash: txHash.toLowerCase() }),
+    transferRow: (txHash) => db()('chain_transfers').where({ tx_hash: txHash.toLowerCase() }).first(),
+  };
+}
