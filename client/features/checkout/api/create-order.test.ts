@@ -54,6 +54,17 @@ describe('createOrder', () => {
     expect(slept).toEqual([2000, 2000, 2000]);
   });
 
+  it('waits as long as a rate-limited answer says, then asks again', async () => {
+    const limited = new Response(JSON.stringify({ code: 'rate-limited', message: 'Too many requests.' }), {
+      status: 429,
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '7' },
+    });
+    const { options, sent, slept } = rig([limited, json(201, order)]);
+    await expect(createOrder(request, options)).resolves.toEqual(order);
+    expect(sent).toHaveLength(2);
+    expect(slept).toEqual([7000]);
+  });
+
   it('gives up after about 2 minutes with the spec fallback', async () => {
     const { options, sent } = rig([awaiting()]);
     await expect(createOrder(request, options)).rejects.toMatchObject({

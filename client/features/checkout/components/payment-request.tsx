@@ -54,7 +54,7 @@ export function PaymentRequest({ checkout: created, onPaid, onStartAgain, onDone
   return (
     <div className="grid gap-4" data-testid="payment-request" data-status={checkout.status}>
       <PaymentStatus checkout={checkout} onStartAgain={onStartAgain} onViewOrder={orderId ? () => viewOrder(orderId) : null} />
-      {checkout.status === 'open' && <PaymentInstructions checkout={checkout} />}
+      {(checkout.status === 'open' || checkout.status === 'underpaid') && <PaymentInstructions checkout={checkout} />}
     </div>
   );
 }
@@ -104,7 +104,7 @@ function PaymentStatus({
             This payment request has expired
           </p>
           <p className="text-sm text-muted-foreground">
-            No payment arrived in time, so your items are no longer held. Please don&apos;t send this amount now: start again for a new
+            No payment arrived in time, so its prices are no longer held. Please don&apos;t send this amount now: start again for a new
             payment request.
           </p>
           <Button onClick={onStartAgain} data-testid="start-again">
@@ -115,24 +115,25 @@ function PaymentStatus({
       );
     case 'underpaid':
       return (
-        <div role="status" data-testid="payment-status" className="grid gap-3 rounded-2xl border border-destructive/40 p-5">
+        <div role="status" data-testid="payment-status" className="grid gap-2 rounded-2xl border border-amber-300 bg-amber-50 p-4">
           <p className="flex items-center gap-2 font-bold">
-            <TriangleAlert aria-hidden className="size-5 shrink-0 text-destructive" />
-            Less than the amount due arrived
+            <TriangleAlert aria-hidden className="size-5 shrink-0 text-amber-700" />
+            Part of your payment arrived
           </p>
-          <p className="text-sm text-muted-foreground">
-            A payment for this request was short of the exact amount, so no order was created. Please contact support with your
-            transaction and we will sort it out.
+          <p className="text-sm">
+            We received <span className="font-semibold tabular-nums" data-testid="payment-received">{formatPogPrice(checkout.amountReceived)}</span> of{' '}
+            {formatPogPrice(checkout.displayTotal)}. Send the{' '}
+            <span className="font-semibold tabular-nums" data-testid="payment-due">{formatPogPrice(checkout.amountDue)}</span> still due and
+            your order is made.
           </p>
-          {checkout.transactionHash && <p className="font-mono text-xs break-all select-all">{checkout.transactionHash}</p>}
           {config?.communityUrl && (
             <a
               href={config.communityUrl}
               target="_blank"
               rel="noopener noreferrer"
-              className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-brand underline-offset-4 hover:underline"
+              className="inline-flex min-h-11 items-center gap-1.5 justify-self-start text-sm font-semibold text-brand underline-offset-4 hover:underline"
             >
-              Contact support
+              Questions? Contact support
               <ExternalLink aria-hidden className="size-4" />
             </a>
           )}
@@ -162,8 +163,15 @@ function PaymentInstructions({ checkout }: { checkout: Checkout }) {
           <CopyButton value={checkout.amount} label="Copy amount" copiedLabel="Amount copied" className="-my-1.5 -mr-2" />
         </div>
         <p className="text-sm text-muted-foreground">
-          That is <span data-testid="pay-elsewhere-total">{formatPogPrice(checkout.displayTotal)}</span>. Send every digit: the last ones
-          tell the shop the payment is yours.
+          That is{' '}
+          {checkout.status === 'underpaid' ? (
+            <>
+              the <span data-testid="pay-elsewhere-total">{formatPogPrice(checkout.amountDue)}</span> still due
+            </>
+          ) : (
+            <span data-testid="pay-elsewhere-total">{formatPogPrice(checkout.displayTotal)}</span>
+          )}
+          . Send every digit: the last ones tell the shop the payment is yours.
         </p>
       </section>
 

@@ -15,15 +15,15 @@ const line = (variantId: string, quantity: number, problem: string | null = null
 });
 
 describe('checkoutPollInterval', () => {
-  it('polls every 3 s while open, and while paid without an order yet', () => {
+  it('polls every 3 s while open or partly paid, and while paid without an order yet', () => {
     expect(checkoutPollInterval({ status: 'open', orderId: null })).toBe(3000);
+    expect(checkoutPollInterval({ status: 'underpaid', orderId: null })).toBe(3000);
     expect(checkoutPollInterval({ status: 'paid', orderId: null })).toBe(3000);
   });
 
   it('stops once the outcome is known', () => {
     expect(checkoutPollInterval({ status: 'paid', orderId: 'o1' })).toBe(false);
     expect(checkoutPollInterval({ status: 'expired', orderId: null })).toBe(false);
-    expect(checkoutPollInterval({ status: 'underpaid', orderId: null })).toBe(false);
     expect(checkoutPollInterval(undefined)).toBe(false);
   });
 });
@@ -48,6 +48,12 @@ describe('canReuseCheckout', () => {
 
   it('reuses an open checkout for the same cart with time left', () => {
     expect(canReuseCheckout({ checkout: open, signature: 's' }, 's', now)).toBe(true);
+  });
+
+  it('reuses a partly paid checkout for the same cart even past its time: the money sent belongs to it', () => {
+    const partly = { status: 'underpaid' as const, expiresAt: '2026-01-01T11:00:00Z' };
+    expect(canReuseCheckout({ checkout: partly, signature: 's' }, 's', now)).toBe(true);
+    expect(canReuseCheckout({ checkout: partly, signature: 's' }, 'other', now)).toBe(false);
   });
 
   it('makes a new one otherwise', () => {

@@ -10,10 +10,13 @@ export const CHECKOUT_POLL_MS = 3000;
 /** A checkout this close to expiry is not offered again: the shopper needs time to pay it. */
 export const REUSE_MARGIN_MS = 2 * 60_000;
 
-/** Polls while a payment may still arrive, and after it did until the order exists. */
+/**
+ * Polls while a payment may still arrive (also the rest of a partly paid one), and after it did
+ * until the order exists.
+ */
 export function checkoutPollInterval(checkout: Pick<Checkout, 'status' | 'orderId'> | undefined): number | false {
   if (!checkout) return false;
-  if (checkout.status === 'open') return CHECKOUT_POLL_MS;
+  if (checkout.status === 'open' || checkout.status === 'underpaid') return CHECKOUT_POLL_MS;
   if (checkout.status === 'paid' && !checkout.orderId) return CHECKOUT_POLL_MS;
   return false;
 }
@@ -28,15 +31,18 @@ export function cartSignature(cart: Pick<Cart, 'items' | 'total'>): string {
 }
 
 /**
- * Reopening the dialog shows the same checkout (one stock reservation, one amount to pay) while
- * it is still open for the same cart with time to spare; otherwise a new one is made.
+ * Reopening the dialog shows the same checkout (one amount to pay) while it is still open for the
+ * same cart with time to spare, and a partly paid one for the same cart whatever its time (what
+ * was sent belongs to it); otherwise a new one is made.
  */
 export function canReuseCheckout(
   previous: { checkout: Pick<Checkout, 'status' | 'expiresAt'>; signature: string } | null,
   signature: string,
   now: number,
 ): boolean {
-  if (!previous || previous.signature !== signature || previous.checkout.status !== 'open') return false;
+  if (!previous || previous.signature !== signature) return false;
+  if (previous.checkout.status === 'underpaid') return true;
+  if (previous.checkout.status !== 'open') return false;
   const expiresAt = Date.parse(previous.checkout.expiresAt);
   return Number.isFinite(expiresAt) && expiresAt - now > REUSE_MARGIN_MS;
 }

@@ -7,6 +7,7 @@ import { relativeTime } from '../../../lib/relative-time';
 import { cn } from '../../../lib/utils';
 import { orderPlacedAt } from '../lib/order-sections';
 import { ExplorerLink } from './explorer-link';
+import { OrderHoldNotice } from './order-hold-notice';
 import { OrderItems } from './order-items';
 import { OrderStatusBadge } from './order-status-badge';
 
@@ -44,6 +45,7 @@ export function OrderCard({ order, needsShipping }: { order: Order; needsShippin
         </span>
       </p>
 
+      {order.hold && <OrderHoldNotice hold={order.hold} />}
       {needsShipping && (
         <div className="grid gap-3 rounded-2xl bg-brand-soft p-3">
           <p className="flex items-start gap-2 text-sm">

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { cn } from '../../../lib/utils';
 import { isOrderNotFound, useOrder } from '../api/get-order';
 import { ExplorerLink } from '../components/explorer-link';
+import { OrderHoldNotice } from '../components/order-hold-notice';
 import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
 import { OrderStatusBadge } from '../components/order-status-badge';
@@ -90,6 +91,7 @@ function OrderConfirmation({ order }: { order: Order }) {
       </section>
 
       <div className="grid gap-3">
+        {order.hold && <OrderHoldNotice hold={order.hold} />}
         {order.needsShipping && (
           <>
             <p className="flex items-start gap-2 rounded-2xl bg-brand-soft p-3 text-sm">

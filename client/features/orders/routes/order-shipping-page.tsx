@@ -8,6 +8,7 @@ import { useShopNames } from '../../../lib/public-config';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { cn } from '../../../lib/utils';
 import { isOrderNotFound, useOrder } from '../api/get-order';
+import { OrderHoldNotice } from '../components/order-hold-notice';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
 
 /** How often to ask whether Shopify's shipping form exists yet. */
@@ -65,6 +66,8 @@ export function OrderShippingPage() {
         <OrderNotFound />
       ) : error && !order ? (
         <OrderLoadError error={error} onRetry={() => void refetch()} retrying={isFetching} />
+      ) : order?.hold ? (
+        <ShippingOnHold order={order} hold={order.hold} />
       ) : order && !order.needsShipping && !ready ? (
         <ShippingReceived order={order} />
       ) : (
@@ -96,6 +99,18 @@ function Preparing({ id, formReady, shippingUrl }: { id: string; formReady: bool
         </>
       )}
       <Link to={`/order-confirmation?id=${encodeURIComponent(id)}`} className={cn(buttonVariants({ variant: 'link', size: 'sm' }))}>
+        View your order
+      </Link>
+    </Card>
+  );
+}
+
+function ShippingOnHold({ order, hold }: { order: Order; hold: NonNullable<Order['hold']> }) {
+  return (
+    <Card className="grid w-full max-w-md gap-4 p-6 sm:p-8" data-testid="shipping-on-hold">
+      <h1 className="text-xl font-bold">No shipping form yet</h1>
+      <OrderHoldNotice hold={hold} />
+      <Link to={`/order-confirmation?id=${encodeURIComponent(order.id)}`} className={buttonVariants({ variant: 'outline' })}>
         View your order
       </Link>
     </Card>
