@@ -2,9 +2,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { Contract, JsonRpcProvider } from 'ethers';
 import type { Checkout, Order, Product, Variant } from '../common/api';
 import { formatPogAmount } from '../client/lib/format-pog-price';
+import { formatUnits } from '../common/money';
 import { insufficientBalanceMessage } from '../client/web3/payment-errors';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
-import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
+import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
 
 // Paying against the real server in local mode: the embedded anvil chain with its demo POGS, the
 // server's chain watcher, and the Shopify emulator's draft orders and hosted invoice page. The
@@ -18,10 +19,7 @@ test.beforeAll(async ({ request }) => {
   products = await res.json();
 });
 
-/**
- * The single-variant product with the most stock: every test reserves some of it (an open
- * checkout holds its items until it expires), so the pick must not run out over the run.
- */
+/** The single-variant product with the most stock: every paying test buys some of it, so the pick must not run out over the run. */
 function pick(): { product: Product; variant: Variant } {
   const candidates = products
     .filter((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
@@ -63,11 +61,15 @@ async function orderStatus(page: Page, orderId: string): Promise<string> {
 }
 
 test.describe('paying with the browser wallet', () => {
+  // The redirect to shipping is held while the toast is read (holdShippingRedirect).
+  test.use({ serviceWorkers: 'block' });
+
   test('product → cart → pay → Shopify shipping form → confirmed → shipped', async ({ page }) => {
     test.setTimeout(180_000);
     const wallet = await TestWallet.install(page);
     const { product, variant } = pick();
 
+    const releaseRedirect = await holdShippingRedirect(page);
     await page.goto(`/product/${product.id}`);
     await connectTestWallet(page, wallet);
     await page.getByTestId('product-page').getByTestId('add-to-cart').click();
@@ -85,6 +87,7 @@ test.describe('paying with the browser wallet', () => {
 
     const order = (await (await created).json()) as Order;
     await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
+    await releaseRedirect();
     expect(order.shippingUrl).toBe(`/orders/${order.id}/shipping`);
     expect(order.needsShipping).toBe(true);
 
@@ -199,8 +202,10 @@ test.describe('paying with the browser wallet', () => {
 
     // Back to idle for real: the shopper tries again and pays.
     await closeToasts(page);
+    const releaseRedirect = await holdShippingRedirect(page);
     await drawer.getByTestId('pay-button').click();
     await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
+    await releaseRedirect();
   });
 });
 
@@ -247,6 +252,53 @@ test.describe('paying from another wallet', () => {
     await expect(page.getByTestId('order-status')).toHaveAttribute('data-status', 'paid');
     await expect(page.getByTestId('complete-shipping')).toHaveAttribute('href', /^\/orders\/[^/]+\/shipping$/);
     await expect(page.getByTestId('cart-count')).toHaveText('0');
+  });
+
+  test('a payment in two parts: the dialog shows what arrived and the exact rest, then the order', async ({ page }) => {
+    test.setTimeout(120_000);
+    const payer = DEV_ACCOUNTS[3];
+    const provider = new JsonRpcProvider(CHAIN_RPC, 8453, { staticNetwork: true });
+    try {
+      const { variant } = pick();
+      await page.goto('/');
+      await addToCartByApi(page, variant);
+      // This browser proves the paying wallet (Sign-In with Ethereum): only then does an amount
+      // that is not the exact one count for its checkout.
+      const nonce = await page.request.get(`/api/auth/nonce?address=${payer}`);
+      const { message } = await nonce.json();
+      const signature = await (await provider.getSigner(payer)).signMessage(message);
+      expect((await page.request.post('/api/auth/verify', { data: { message, signature } })).ok()).toBe(true);
+
+      const drawer = await openDrawer(page);
+      const checkoutPromise = nextCheckout(page);
+      await drawer.getByTestId('pay-elsewhere-button').click();
+      const checkout = await checkoutPromise;
+      const dialog = page.getByTestId('pay-elsewhere');
+      const token = new Contract(checkout.tokenAddress, ['function transfer(address to, uint256 amount) returns (bool)'], await provider.getSigner(payer));
+      const transfer = async (amount: bigint) => (await token.getFunction('transfer').send(checkout.storeWallet, amount)).wait();
+
+      // A rounded-down amount: less than the total.
+      const part = (BigInt(checkout.amountWei) / 10n ** 18n) * 10n ** 18n - 10n ** 18n;
+      await transfer(part);
+      const status = dialog.getByTestId('payment-status');
+      await expect(status).toContainText('Part of your payment arrived', { timeout: 60_000 });
+      const partly: Checkout = await (await page.request.get(`/api/checkout/${checkout.id}`)).json();
+      expect(partly.status).toBe('underpaid');
+      expect(partly.amountReceived).toBe(formatUnits(part, 18, 2));
+      await expect(dialog.getByTestId('payment-due')).toHaveText(`${formatPogAmount(partly.amountDue)} $POGS`);
+      await expect(dialog.getByTestId('payment-received')).toHaveText(`${formatPogAmount(partly.amountReceived)} $POGS`);
+      await expect(dialog.getByTestId('pay-elsewhere-amount')).toHaveText(`${partly.amount} POG`);
+      await expect(dialog.getByTestId('pay-elsewhere-open-wallet')).toHaveAttribute('href', partly.paymentUri);
+      await page.screenshot({ path: test.info().outputPath('underpaid-dialog.png') });
+
+      await transfer(BigInt(partly.amountWei));
+      await expect(status).toContainText('Payment received', { timeout: 60_000 });
+      await page.waitForURL(/\/order-confirmation\?id=/, { timeout: 30_000 });
+      await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible();
+      await expect(page.getByTestId('order-hold')).toHaveCount(0);
+    } finally {
+      provider.destroy();
+    }
   });
 
   test('on a wider screen the dialog shows the QR code of the payment request', async ({ browser, baseURL }) => {

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import type { Product, PublicConfig } from '../common/api';
 import { DEV_ACCOUNTS, TEST_WALLET_NAME, TEST_WALLET_RDNS, TestWallet } from './fixtures/test-wallet';
-import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
+import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
 
 // The wallet against the real server in local mode (embedded anvil chain, Demo Wallet on).
 // Most tests inject the EIP-6963 test wallet (e2e/fixtures/test-wallet.ts) before the shop loads,
@@ -246,33 +246,39 @@ test.describe('with a browser wallet (EIP-6963)', () => {
     expect(BigInt(answers.balance as string)).toBeGreaterThan(0n);
   });
 
-  test('pay: without a wallet the toast offers to connect; once connected, the payment goes to the wallet', async ({ page }) => {
-    const products: Product[] = await (await page.request.get('/api/products')).json();
-    const product = products.find((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)!;
-    const added = await page.request.post('/api/cart/add', { data: { variantId: product.variants[0].id, quantity: 1 } });
-    expect(added.ok()).toBe(true);
+  test.describe('paying', () => {
+    // Without the service worker: the redirect to shipping is held while the toast is read.
+    test.use({ serviceWorkers: 'block' });
+    test('pay: without a wallet the toast offers to connect; once connected, the payment goes to the wallet', async ({ page }) => {
+      const products: Product[] = await (await page.request.get('/api/products')).json();
+      const product = products.find((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)!;
+      const added = await page.request.post('/api/cart/add', { data: { variantId: product.variants[0].id, quantity: 1 } });
+      expect(added.ok()).toBe(true);
 
-    await page.goto('/');
-    await page.getByTestId('cart-button').click();
-    const drawer = page.getByTestId('cart-drawer');
-    await expect(drawer.getByTestId('cart-item')).toHaveCount(1);
-    await drawer.getByTestId('pay-button').click();
-    await expectToast(page, 'Connect Wallet', "Please connect your wallet and ensure you're on Base Network to proceed with payment", 'destructive');
+      await page.goto('/');
+      await page.getByTestId('cart-button').click();
+      const drawer = page.getByTestId('cart-drawer');
+      await expect(drawer.getByTestId('cart-item')).toHaveCount(1);
+      await drawer.getByTestId('pay-button').click();
+      await expectToast(page, 'Connect Wallet', "Please connect your wallet and ensure you're on Base Network to proceed with payment", 'destructive');
 
-    // The toast's action opens the chooser.
-    await page.getByTestId('toast-connect-wallet').click();
-    const chooser = page.getByTestId('wallet-chooser');
-    await expect(chooser).toBeVisible();
-    await chooser.locator(`[data-rdns="${TEST_WALLET_RDNS}"]`).click();
-    await expect(page.getByTestId('wallet-address')).toHaveText(short(wallet.address));
-    await closeToasts(page);
+      // The toast's action opens the chooser.
+      await page.getByTestId('toast-connect-wallet').click();
+      const chooser = page.getByTestId('wallet-chooser');
+      await expect(chooser).toBeVisible();
+      await chooser.locator(`[data-rdns="${TEST_WALLET_RDNS}"]`).click();
+      await expect(page.getByTestId('wallet-address')).toHaveText(short(wallet.address));
+      await closeToasts(page);
 
-    if (!(await drawer.isVisible())) await page.getByTestId('cart-button').click();
-    await drawer.getByTestId('pay-button').click();
-    // Past the pre-check the wallet is asked to send the transfer (the purchase itself is
-    // covered in checkout.spec.ts).
-    await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
-    expect(wallet.methods()).toContain('eth_sendTransaction');
+      if (!(await drawer.isVisible())) await page.getByTestId('cart-button').click();
+      const releaseRedirect = await holdShippingRedirect(page);
+      await drawer.getByTestId('pay-button').click();
+      // Past the pre-check the wallet is asked to send the transfer (the purchase itself is
+      // covered in checkout.spec.ts).
+      await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
+      await releaseRedirect();
+      expect(wallet.methods()).toContain('eth_sendTransaction');
+    });
   });
 });
 

@@ -189,13 +189,16 @@ function PaymentInstructions({ checkout }: { checkout: Checkout }) {
           <dt className="text-muted-foreground">Network</dt>
           <dd className="font-semibold">Base</dd>
         </div>
-        <div className="flex items-center justify-between gap-3">
-          <dt className="text-muted-foreground">Time left</dt>
-          <dd className="flex items-center gap-1.5 font-semibold tabular-nums" data-testid="pay-elsewhere-countdown">
-            <Clock aria-hidden className="size-4 text-muted-foreground" />
-            <Countdown expiresAt={checkout.expiresAt} />
-          </dd>
-        </div>
+        {/* A partly paid request stays payable for the rest: no countdown to worry about. */}
+        {checkout.status === 'open' && (
+          <div className="flex items-center justify-between gap-3">
+            <dt className="text-muted-foreground">Time left</dt>
+            <dd className="flex items-center gap-1.5 font-semibold tabular-nums" data-testid="pay-elsewhere-countdown">
+              <Clock aria-hidden className="size-4 text-muted-foreground" />
+              <Countdown expiresAt={checkout.expiresAt} />
+            </dd>
+          </div>
+        )}
       </dl>
 
       {/* Wider screens: scan with a phone. Phones: hand the request to the wallet app. */}
