@@ -35,9 +35,12 @@ export interface AppDeps {
   carts: CartService;
   /** The built client (dist/); when absent only the API is served. */
   staticDir?: string;
-  /** Local mode only: the Demo Wallet's JSON-RPC, acting as one dev account of the local chain. */
+  /**
+   * Demo surfaces, served only when `config.mode` is 'local' (ignored otherwise, whoever passes
+   * them): the Demo Wallet's JSON-RPC, acting as one dev account of the local chain, and apps
+   * mounted under a path (the Shopify emulator).
+   */
   demoWallet?: { rpcUrl: string; account: string };
-  /** Extra Koa apps mounted under a path, e.g. the Shopify emulator in local mode. */
   mounts?: Array<{ path: string; app: Koa }>;
   /** Checkout, orders and Shopify webhooks; absent in tests that need no chain. */
   payments?: {
@@ -63,7 +66,12 @@ export function createApp(deps: AppDeps): Koa {
   });
   app.use(errorHandler(logger));
   app.use(compress({ threshold: 1024 }));
-  for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
+  // Demo surfaces exist only in full local mode (config.ts decides it; checked here again).
+  const demo = config.mode === 'local';
+  if (!demo && (deps.mounts?.length || deps.demoWallet)) {
+    logger.error('demo surfaces (Shopify emulator, Demo Wallet) were offered to a live shop; they are not served');
+  }
+  if (demo) for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
   if (deps.payments) {
     // Before the body parser: the HMAC is computed over the raw bytes.
     const webhooks = shopifyWebhookRoutes({ db, logger, clientSecret: deps.payments.webhookSecret });
@@ -93,8 +101,8 @@ export function createApp(deps: AppDeps): Koa {
       brandUrl: config.publicLinks.brandUrl,
       walletConnectProjectId: config.walletConnectProjectId,
       chainRpcUrl: BASE_PUBLIC_RPC_URL,
-      demoWallet: Boolean(deps.demoWallet) && config.chain.kind === 'local',
-      mode: config.shopify.kind === 'emulator' ? 'local' : 'live',
+      demoWallet: demo && Boolean(deps.demoWallet),
+      mode: config.mode,
       tokenAddress: deps.payments?.target.tokenAddress ?? null,
       storeWallet: deps.payments?.target.storeWallet ?? null,
     };
@@ -130,8 +138,8 @@ export function createApp(deps: AppDeps): Koa {
     const { checkouts, orderFromTx, orders, auth } = deps.payments;
     routers.push(paymentRoutes(checkouts, orderFromTx), orderRoutes(orders, auth), authRoutes(auth, config));
   }
-  // Never with a real chain: the Demo Wallet exists only beside the embedded dev chain.
-  if (deps.demoWallet && config.chain.kind === 'local') routers.push(demoWalletRoutes(deps.demoWallet));
+  // Never with a real chain or store: the Demo Wallet exists only in the full local demo.
+  if (demo && deps.demoWallet) routers.push(demoWalletRoutes(deps.demoWallet));
   for (const router of routers) {
     app.use(router.routes()).use(router.allowedMethods({ throw: true }));
   }
