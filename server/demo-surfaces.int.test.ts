@@ -3,6 +3,9 @@
  * invoice pages and /__emulator controls, and the Demo Wallet): with real settings they do not
  * exist, even when main.ts (or a mistake) hands them to createApp. Only the full local demo has them.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WALLET_ACCOUNT } from './chain/local-chain';
 import { signWebhookBody } from './shopify-emulator';
@@ -10,6 +13,11 @@ import { startHarness, type Harness } from './test/harness';
 import { useTestChain } from './test/use-test-chain';
 
 const testChain = useTestChain();
+
+// The built client, as a real start serves it: its index.html must not answer for a demo path.
+const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-dist-'));
+fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>POGS Shop</title><div id="root"></div>');
+afterAll(() => fs.rmSync(staticDir, { recursive: true, force: true }));
 
 /** What a stranger tries, in the order of the attack: find orders, take them over, forge their progress. */
 const probes: Array<{ what: string; method: string; path: string; body?: unknown }> = [
@@ -57,6 +65,7 @@ describe('with a real chain and store configured', () => {
       },
       // Offered anyway, as a wiring mistake would: createApp must refuse them.
       mountEmulator: true,
+      staticDir,
       demoWallet: { rpcUrl: testChain.chain.rpcUrl, account: DEMO_WALLET_ACCOUNT },
     });
     expect(h.config.mode).toBe('live');
@@ -73,6 +82,7 @@ describe('with a real chain and store configured', () => {
   it.each(probes)('cannot $what ($method $path): 404', async (p) => {
     const res = await probe(h, p);
     expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'not-found' });
   });
 
   it('cannot forge a webhook with the emulator secret of old', async () => {
@@ -97,6 +107,7 @@ describe('in the full local demo (nothing real configured)', () => {
   beforeAll(async () => {
     h = await startHarness('pglite', {
       mountEmulator: true,
+      staticDir,
       demoWallet: { rpcUrl: testChain.chain.rpcUrl, account: DEMO_WALLET_ACCOUNT },
     });
     expect(h.config.mode).toBe('local');
@@ -113,5 +124,9 @@ describe('in the full local demo (nothing real configured)', () => {
     expect(await (await probe(h, wallet)).json()).toMatchObject({ result: [DEMO_WALLET_ACCOUNT] });
     const image = probes.find((p) => p.path.includes('/cdn/images/'))!;
     expect((await probe(h, image)).status).toBe(200);
+    // A path the emulator does not know is not the shop's index page either.
+    const unknown = await h.api('/shopify-emulator/no/such/page', { headers: { accept: 'text/html' } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'not-found' });
   });
 });
