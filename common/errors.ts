@@ -4,6 +4,10 @@ export const ErrorCode = {
   invalidJson: 'invalid-json',
   payloadTooLarge: 'payload-too-large',
   notFound: 'not-found',
+  /** 405: the path exists, not with this method. */
+  methodNotAllowed: 'method-not-allowed',
+  /** 501: a request method this server implements for no path (PROPFIND, TRACE, …). */
+  notImplemented: 'not-implemented',
   productNotFound: 'product-not-found',
   shopifyUnavailable: 'shopify-unavailable',
   shopifyError: 'shopify-error',

@@ -7,7 +7,6 @@ import path from 'node:path';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
-import compress from 'koa-compress';
 import mount from 'koa-mount';
 import serve from 'koa-static';
 import type { Health, PublicConfig } from '../common/api';
@@ -15,6 +14,7 @@ import { ErrorCode, type ApiErrorBody } from '../common/errors';
 import type { Config } from './config';
 import type { Db } from './db';
 import { toCount } from './db';
+import { compression } from './lib/compression';
 import { AppError } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { rateLimitMiddleware, type RateLimiter } from './lib/rate-limit';
@@ -38,9 +38,12 @@ export interface AppDeps {
   rateLimiter: RateLimiter;
   /** The built client (dist/); when absent only the API is served. */
   staticDir?: string;
-  /** Local mode only: the Demo Wallet's JSON-RPC, acting as one dev account of the local chain. */
+  /**
+   * Demo surfaces, served only when `config.mode` is 'local' (ignored otherwise, whoever passes
+   * them): the Demo Wallet's JSON-RPC, acting as one dev account of the local chain, and apps
+   * mounted under a path (the Shopify emulator).
+   */
   demoWallet?: { rpcUrl: string; account: string };
-  /** Extra Koa apps mounted under a path, e.g. the Shopify emulator in local mode. */
   mounts?: Array<{ path: string; app: Koa }>;
   /** Checkout, orders and Shopify webhooks; absent in tests that need no chain. */
   payments?: {
@@ -67,8 +70,13 @@ export function createApp(deps: AppDeps): Koa {
     logger.error({ err }, 'server error');
   });
   app.use(errorHandler(logger));
-  app.use(compress({ threshold: 1024 }));
-  for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
+  app.use(compression({ threshold: 1024 }));
+  // Demo surfaces exist only in full local mode (config.ts decides it; checked here again).
+  const demo = config.mode === 'local';
+  if (!demo && (deps.mounts?.length || deps.demoWallet)) {
+    logger.error('demo surfaces (Shopify emulator, Demo Wallet) were offered to a live shop; they are not served');
+  }
+  if (demo) for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
   if (deps.payments) {
     // Before the body parser: the HMAC is computed over the raw bytes.
     const webhooks = shopifyWebhookRoutes({ db, logger, clientSecret: deps.payments.webhookSecret });
@@ -98,8 +106,8 @@ export function createApp(deps: AppDeps): Koa {
       brandUrl: config.publicLinks.brandUrl,
       walletConnectProjectId: config.walletConnectProjectId,
       chainRpcUrl: BASE_PUBLIC_RPC_URL,
-      demoWallet: Boolean(deps.demoWallet) && config.chain.kind === 'local',
-      mode: config.shopify.kind === 'emulator' ? 'local' : 'live',
+      demoWallet: demo && Boolean(deps.demoWallet),
+      mode: config.mode,
       tokenAddress: deps.payments?.target.tokenAddress ?? null,
       storeWallet: deps.payments?.target.storeWallet ?? null,
     };
@@ -138,8 +146,8 @@ export function createApp(deps: AppDeps): Koa {
     const { checkouts, orderFromTx, orders, auth } = deps.payments;
     routers.push(paymentRoutes(checkouts, orderFromTx), orderRoutes(orders, auth), authRoutes(auth, config));
   }
-  // Never with a real chain: the Demo Wallet exists only beside the embedded dev chain.
-  if (deps.demoWallet && config.chain.kind === 'local') routers.push(demoWalletRoutes(deps.demoWallet));
+  // Never with a real chain or store: the Demo Wallet exists only in the full local demo.
+  if (demo && deps.demoWallet) routers.push(demoWalletRoutes(deps.demoWallet));
   for (const router of routers) {
     app.use(router.routes()).use(router.allowedMethods({ throw: true }));
   }
@@ -150,18 +158,23 @@ export function createApp(deps: AppDeps): Koa {
   return app;
 }
 
+/** Paths only the server answers (the API, the local Shopify emulator): never the shop's index.html. */
+const SERVER_PATHS = /^\/(api|shopify-emulator)(\/|$)/i;
+const isApiPath = (p: string) => /^\/api(\/|$)/i.test(p);
+
 function errorHandler(logger: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
-      // Nothing answered an /api path (the routers' allowedMethods already turned a known path
-      // with the wrong method into a 405).
-      if (ctx.status === 404 && ctx.body == null && (ctx.path === '/api' || ctx.path.startsWith('/api/'))) {
-        throw new AppError(404, ErrorCode.notFound, `There is no API endpoint ${ctx.method} ${ctx.path}`);
+      // Nothing answered (the routers' allowedMethods already turned a known path with the wrong
+      // method into a 405, and an unknown method into a 501).
+      if (ctx.status === 404 && ctx.body == null) {
+        const what = isApiPath(ctx.path) ? 'There is no API endpoint' : 'There is nothing at';
+        throw new AppError(404, ErrorCode.notFound, `${what} ${ctx.method} ${ctx.path}`);
       }
     } catch (err) {
       const body = toErrorBody(err);
-      if (body.status >= 500) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      if (body.status >= 500 && body.status !== 501) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = body.status;
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { code: body.code, message: body.message } satisfies ApiErrorBody;
@@ -178,13 +191,15 @@ function toErrorBody(err: unknown): { status: number; code: string; message: str
   // http-errors thrown by Koa, the body parser and the router
   const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
   const status = e.status ?? e.statusCode;
+  // The router's answer to a method it implements for no path at all (PROPFIND, TRACE, …): the
+  // client's doing, so its own code, not an internal error (RFC 9110 §15.6.2).
+  if (status === 501) return { status, code: ErrorCode.notImplemented, message: 'This server does not implement that request method.' };
   if (status && status >= 400 && status < 500) {
     if (status === 413) return { status, code: ErrorCode.payloadTooLarge, message: 'The request body is too large (at most 32 KB).' };
     if (status === 400 && /json/i.test(e.message ?? '')) {
       return { status, code: ErrorCode.invalidJson, message: 'The request body is not valid JSON.' };
     }
-    if (status === 405) return { status, code: 'method-not-allowed', message: e.message ?? 'Method not allowed' };
-    if (status === 501) return { status, code: 'not-implemented', message: e.message ?? 'Not implemented' };
+    if (status === 405) return { status, code: ErrorCode.methodNotAllowed, message: 'This path does not take that request method.' };
     return { status, code: ErrorCode.badRequest, message: e.expose && e.message ? e.message : 'Bad request' };
   }
   return { status: 500, code: ErrorCode.internal, message: 'Something went wrong on our side. Please try again.' };
@@ -192,7 +207,8 @@ function toErrorBody(err: unknown): { status: number; code: string; message: str
 
 /**
  * Serves the built client. Hashed assets are cached for a year; index.html and the service worker
- * are always revalidated so a release reaches shoppers. Unknown paths get index.html (SPA routes).
+ * are always revalidated so a release reaches shoppers. Unknown paths get index.html (SPA routes),
+ * except the server's own (/api, /shopify-emulator): those get the JSON 404.
  */
 function staticClient(dir: string): Koa.Middleware {
   const files = serve(dir, {
@@ -205,6 +221,7 @@ function staticClient(dir: string): Koa.Middleware {
   });
   const indexHtml = fs.readFileSync(path.join(dir, 'index.html'));
   return async (ctx, next) => {
+    if (SERVER_PATHS.test(ctx.path)) return next();
     await files(ctx, next);
     if (ctx.body != null || ctx.status !== 404) return;
     if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('html') === 'html' && !path.extname(ctx.path)) {

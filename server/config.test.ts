@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, PRODUCTION_REQUIRED } from './config';
+import path from 'node:path';
+import { ConfigError, loadConfig, mixedModeProblems, PRODUCTION_REQUIRED, withEmulatorSecrets } from './config';
 
 const realProduction = {
   NODE_ENV: 'production',
@@ -24,6 +25,22 @@ describe('loadConfig', () => {
     expect(c.defaults.some((d) => d.startsWith('shopify: bundled emulator'))).toBe(true);
     expect(c.chain).toMatchObject({ kind: 'local', port: 0 });
     expect(c.defaults.some((d) => d.startsWith('chain: local anvil node (chain id 8453)'))).toBe(true);
+    expect(c.mode).toBe('local');
+    expect(c.defaults.some((d) => d.startsWith('mode: full local demo'))).toBe(true);
+  });
+
+  it('gives the emulator no built-in secrets: they come from a file in the data folder', () => {
+    const c = loadConfig({ DATA_DIR: '/srv/pogs-data' });
+    expect(c.shopify).toEqual({
+      kind: 'emulator',
+      apiVersion: '2026-07',
+      mountPath: '/shopify-emulator',
+      secretsFile: path.resolve('/srv/pogs-data', 'shopify-emulator-secrets.json'),
+    });
+    const filled = withEmulatorSecrets(c, { accessToken: 'shpat_x', clientSecret: 'y' });
+    expect(filled.shopify).toMatchObject({ accessToken: 'shpat_x', clientSecret: 'y' });
+    expect(filled.mode).toBe('local');
+    expect(() => withEmulatorSecrets(loadConfig({ ...realProduction, NODE_ENV: 'development' }), { accessToken: 'a', clientSecret: 'b' })).toThrow(/only in local mode/);
   });
 
   it('uses the real services when they are configured, with no default announced for them', () => {
@@ -37,6 +54,11 @@ describe('loadConfig', () => {
       storeWallet: realProduction.STORE_WALLET_ADDRESS,
     });
     expect(c.defaults).toEqual([]);
+    expect(c.mode).toBe('live');
+  });
+
+  it('is live in production, never local', () => {
+    expect(loadConfig(realProduction).mode).toBe('live');
   });
 
   it('refuses to start in production and lists every missing setting', () => {
@@ -74,5 +96,72 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...realProduction, TRUSTED_PROXY_HOPS: '0' }).trustedProxyHops).toBe(0);
     expect(loadConfig({ RATE_LIMIT_SCALE: '0' }).rateLimitScale).toBe(0);
     expect(loadConfig({ RATE_LIMIT_SCALE: '2.5' }).rateLimitScale).toBe(2.5);
+  });
+
+  describe('refuses a mix of real and demo settings outside production', () => {
+    const chain = {
+      BASE_RPC_URL: 'http://127.0.0.1:8545',
+      POG_TOKEN_ADDRESS: '0x1111111111111111111111111111111111111111',
+      STORE_WALLET_ADDRESS: '0x2222222222222222222222222222222222222222',
+    };
+    const store = { SHOPIFY_STORE_DOMAIN: 'pogs-store.myshopify.com', SHOPIFY_ADMIN_TOKEN: 'shpat_0123456789abcdef' };
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        if (err instanceof ConfigError) return err.problems;
+        throw err;
+      }
+      return [];
+    };
+
+    it.each(['development', 'test'])('a real chain without a store (%s): add the store, or remove the chain', (NODE_ENV) => {
+      const [problem, ...rest] = problems({ NODE_ENV, ...chain });
+      expect(rest).toEqual([]);
+      expect(problem).toMatch(/no Shopify store/);
+      expect(problem).toMatch(/Add SHOPIFY_STORE_DOMAIN, SHOPIFY_ADMIN_TOKEN and SHOPIFY_CLIENT_SECRET to run live/);
+      expect(problem).toMatch(/remove BASE_RPC_URL, POG_TOKEN_ADDRESS, STORE_WALLET_ADDRESS to run the local demo/);
+    });
+
+    it('a real store without a chain: add the chain, or remove the store', () => {
+      const [problem, ...rest] = problems({ ...store, SHOPIFY_CLIENT_SECRET: 'a-client-secret' });
+      expect(rest).toEqual([]);
+      expect(problem).toMatch(/no real chain/);
+      expect(problem).toMatch(/Add BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS to run live/);
+      expect(problem).toMatch(/remove SHOPIFY_STORE_DOMAIN, SHOPIFY_ADMIN_TOKEN to run the local demo/);
+    });
+
+    it('a client secret alone', () => {
+      expect(problems({ SHOPIFY_CLIENT_SECRET: 'a-client-secret' })).toEqual([expect.stringMatching(/SHOPIFY_CLIENT_SECRET .* remove it to run the local demo/)]);
+    });
+
+    it('half a side with nothing on the other is both incomplete and mixed', () => {
+      expect(problems({ BASE_RPC_URL: chain.BASE_RPC_URL })).toEqual([
+        expect.stringMatching(/must be set together \(missing: POG_TOKEN_ADDRESS, STORE_WALLET_ADDRESS\)/),
+        expect.stringMatching(/^real chain settings are given \(BASE_RPC_URL\) but no Shopify store/),
+      ]);
+    });
+
+    it('every combination runs only as all-local or all-live', () => {
+      const chainKeys = Object.keys(chain) as Array<keyof typeof chain>;
+      const storeKeys = [...Object.keys(store), 'SHOPIFY_CLIENT_SECRET'];
+      const all = { ...chain, ...store, SHOPIFY_CLIENT_SECRET: 'a-client-secret' } as Record<string, string>;
+      const keys = [...chainKeys, ...storeKeys];
+      for (let mask = 0; mask < 1 << keys.length; mask++) {
+        const env = Object.fromEntries(keys.filter((_, i) => mask & (1 << i)).map((k) => [k, all[k]!]));
+        const ok = problems(env).length === 0;
+        const set = Object.keys(env);
+        const expectedLocal = set.length === 0;
+        const expectedLive = [...chainKeys, 'SHOPIFY_STORE_DOMAIN', 'SHOPIFY_ADMIN_TOKEN'].every((k) => set.includes(k));
+        expect(ok, set.join(',') || '(nothing)').toBe(expectedLocal || expectedLive);
+        if (ok) expect(loadConfig(env).mode).toBe(expectedLocal ? 'local' : 'live');
+      }
+    });
+
+    it('names what is given on one side', () => {
+      expect(mixedModeProblems({ chain: [], store: [], clientSecret: false })).toEqual([]);
+      expect(mixedModeProblems({ chain: ['BASE_RPC_URL'], store: ['SHOPIFY_ADMIN_TOKEN'], clientSecret: true })).toEqual([]);
+      expect(mixedModeProblems({ chain: [], store: ['SHOPIFY_ADMIN_TOKEN'], clientSecret: false })[0]).toMatch(/given \(SHOPIFY_ADMIN_TOKEN\)/);
+    });
   });
 });

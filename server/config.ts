@@ -2,7 +2,8 @@
  * The one place the environment is read. Every setting is parsed and validated here; every
  * embedded default (PGlite, the Shopify emulator, …) is decided here and announced once at start.
  * Production (`NODE_ENV=production`) refuses to start while a real setting is missing and lists
- * all of them at once.
+ * all of them at once. Elsewhere the shop runs either the full local demo (nothing real set) or
+ * live (a real chain and a real store); a mix of the two is refused (see `Mode`).
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -68,14 +69,51 @@ export type DatabaseConfig =
   | { kind: 'postgres'; url: string; ssl: boolean }
   | { kind: 'pglite'; dir: string };
 
-export type ShopifyConfig =
-  | { kind: 'store'; storeDomain: string; accessToken: string; apiVersion: string; clientSecret?: string }
-  | { kind: 'emulator'; apiVersion: string; accessToken: string; clientSecret: string; mountPath: string };
+export interface StoreShopifyConfig {
+  kind: 'store';
+  storeDomain: string;
+  accessToken: string;
+  apiVersion: string;
+  clientSecret?: string;
+}
+export interface EmulatorShopifyConfig {
+  kind: 'emulator';
+  apiVersion: string;
+  mountPath: string;
+  /** Where the emulator's random access token and webhook secret are kept (made on first start, mode 0600). */
+  secretsFile: string;
+  /**
+   * Read from `secretsFile` at start (see withEmulatorSecrets); absent until then, so nothing is
+   * ever signed or accepted with a guessable constant.
+   */
+  accessToken?: string;
+  clientSecret?: string;
+}
+export type ShopifyConfig = StoreShopifyConfig | EmulatorShopifyConfig;
 
-export type ChainConfig =
-  | { kind: 'rpc'; rpcUrl: string; tokenAddress: string; storeWallet: string }
-  /** The embedded anvil node (chain id 8453); port 0 picks a free one. */
-  | { kind: 'local'; port: number; stateFile: string };
+export interface RpcChainConfig {
+  kind: 'rpc';
+  rpcUrl: string;
+  tokenAddress: string;
+  storeWallet: string;
+}
+/** The embedded anvil node (chain id 8453); port 0 picks a free one. */
+export interface LocalChainConfig {
+  kind: 'local';
+  port: number;
+  stateFile: string;
+}
+export type ChainConfig = RpcChainConfig | LocalChainConfig;
+
+/**
+ * `local`: NOTHING real is configured (no chain, no Shopify store, not production), so the shop
+ * runs its demo: the embedded chain with its demo token, the Shopify emulator and the Demo Wallet.
+ * `live`: a real chain AND a real Shopify store. Anything in between is refused by loadConfig: a
+ * real chain beside the emulator takes real money for orders nobody ships, and a real store beside
+ * the local chain lets free demo tokens create real Shopify orders. The demo surfaces (emulator,
+ * its controls, Demo Wallet) exist only in `local` mode; createApp checks this flag too.
+ */
+export type Mode = 'local' | 'live';
 
 /** Base mainnet's public RPC, offered to wallets that do not know Base yet. */
 export const BASE_PUBLIC_RPC_URL = 'https://mainnet.base.org';
@@ -89,7 +127,7 @@ export interface PaymentsConfig {
   startBlock: number | null;
 }
 
-export interface Config {
+interface ConfigCommon {
   env: 'development' | 'production' | 'test';
   host: string;
   port: number;
@@ -99,7 +137,6 @@ export interface Config {
   publicUrlConfigured: boolean;
   logLevel: string;
   database: DatabaseConfig;
-  shopify: ShopifyConfig;
   catalogueSyncIntervalMs: number;
   /** How long an anonymous shopper session (and its cart) lives after its last use. */
   sessionTtlMs: number;
@@ -113,11 +150,17 @@ export interface Config {
   trustedProxyHops: number;
   /** Multiplies every rate limit; 0 turns rate limiting off. */
   rateLimitScale: number;
-  chain: ChainConfig;
   payments: PaymentsConfig;
   /** One human sentence per embedded default in use, announced at start. */
   defaults: string[];
 }
+
+/** What the mode decides: demo stand-ins in local mode, real services in live mode, never a mix. */
+export type ModeConfig =
+  | { mode: 'local'; shopify: EmulatorShopifyConfig; chain: LocalChainConfig }
+  | { mode: 'live'; shopify: StoreShopifyConfig; chain: RpcChainConfig };
+
+export type Config = ConfigCommon & ModeConfig;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -137,13 +180,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = PRODUCTION_REQUIRED.filter((key) => !env[key] || env[key]!.trim() === '');
     if (missing.length) problems.push(`missing required settings for production: ${missing.join(', ')}`);
   }
-  const shopifyPartial = Boolean(env.SHOPIFY_STORE_DOMAIN) !== Boolean(env.SHOPIFY_ADMIN_TOKEN);
-  if (shopifyPartial) problems.push('SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN must be set together');
+  const isSet = (key: string) => Boolean(env[key] && env[key]!.trim() !== '');
+  const storeKeys = ['SHOPIFY_STORE_DOMAIN', 'SHOPIFY_ADMIN_TOKEN'] as const;
+  const storeSet = storeKeys.filter(isSet);
+  if (storeSet.length === 1) problems.push('SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN must be set together');
   const chainKeys = ['BASE_RPC_URL', 'POG_TOKEN_ADDRESS', 'STORE_WALLET_ADDRESS'] as const;
-  const chainSet = chainKeys.filter((k) => env[k] && env[k]!.trim() !== '');
+  const chainSet = chainKeys.filter(isSet);
   if (chainSet.length && chainSet.length < chainKeys.length && !production) {
     problems.push(`${chainKeys.join(', ')} must be set together (missing: ${chainKeys.filter((k) => !chainSet.includes(k)).join(', ')})`);
   }
+  if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeSet, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
   if (problems.length || !parsed.success) throw new ConfigError(problems);
 
   const e = parsed.data;
@@ -160,38 +206,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaults.push(`database: embedded PGlite, data kept in ${dir} (set DATABASE_URL to use Postgres)`);
   }
 
-  let shopify: ShopifyConfig;
-  if (e.SHOPIFY_STORE_DOMAIN && e.SHOPIFY_ADMIN_TOKEN) {
-    shopify = {
-      kind: 'store',
-      storeDomain: e.SHOPIFY_STORE_DOMAIN,
-      accessToken: e.SHOPIFY_ADMIN_TOKEN,
-      apiVersion: e.SHOPIFY_API_VERSION,
-      clientSecret: e.SHOPIFY_CLIENT_SECRET,
+  // Refused above unless both are real or both are local; production has both (PRODUCTION_REQUIRED).
+  const live = Boolean(e.BASE_RPC_URL && e.POG_TOKEN_ADDRESS && e.STORE_WALLET_ADDRESS && e.SHOPIFY_STORE_DOMAIN && e.SHOPIFY_ADMIN_TOKEN);
+  let demo: ModeConfig;
+  if (live) {
+    demo = {
+      mode: 'live',
+      shopify: {
+        kind: 'store',
+        storeDomain: e.SHOPIFY_STORE_DOMAIN!,
+        accessToken: e.SHOPIFY_ADMIN_TOKEN!,
+        apiVersion: e.SHOPIFY_API_VERSION,
+        clientSecret: e.SHOPIFY_CLIENT_SECRET,
+      },
+      chain: { kind: 'rpc', rpcUrl: e.BASE_RPC_URL!, tokenAddress: e.POG_TOKEN_ADDRESS!, storeWallet: e.STORE_WALLET_ADDRESS! },
     };
   } else {
-    shopify = {
-      kind: 'emulator',
-      apiVersion: e.SHOPIFY_API_VERSION,
-      accessToken: 'shpat_local_emulator_token',
-      clientSecret: e.SHOPIFY_CLIENT_SECRET ?? 'local-emulator-client-secret',
-      mountPath: '/shopify-emulator',
-    };
-    defaults.push(
-      `shopify: bundled emulator with the demo catalogue at ${publicUrl}/shopify-emulator (set SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN for a real store)`,
-    );
-  }
-
-  let chain: ChainConfig;
-  if (e.BASE_RPC_URL && e.POG_TOKEN_ADDRESS && e.STORE_WALLET_ADDRESS) {
-    chain = { kind: 'rpc', rpcUrl: e.BASE_RPC_URL, tokenAddress: e.POG_TOKEN_ADDRESS, storeWallet: e.STORE_WALLET_ADDRESS };
-  } else {
+    const secretsFile = path.resolve(e.DATA_DIR, 'shopify-emulator-secrets.json');
     const stateFile = path.resolve(e.DATA_DIR, 'anvil-state.json');
-    chain = { kind: 'local', port: e.LOCAL_CHAIN_PORT, stateFile };
+    demo = {
+      mode: 'local',
+      shopify: { kind: 'emulator', apiVersion: e.SHOPIFY_API_VERSION, mountPath: '/shopify-emulator', secretsFile },
+      chain: { kind: 'local', port: e.LOCAL_CHAIN_PORT, stateFile },
+    };
     defaults.push(
+      'mode: full local demo, because no real chain and no Shopify store are configured (configure both to run live; one without the other is refused)',
+      `shopify: bundled emulator with the demo catalogue at ${publicUrl}/shopify-emulator, its access token and webhook secret kept in ${secretsFile} (set SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN for a real store)`,
       `chain: local anvil node (chain id 8453) with funded dev accounts and a Demo Wallet, state kept in ${stateFile} (set BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS for Base)`,
     );
   }
+  const { chain } = demo;
 
   return Object.freeze({
     env: e.NODE_ENV,
@@ -201,14 +245,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrlConfigured: Boolean(e.PUBLIC_URL),
     logLevel: e.LOG_LEVEL,
     database,
-    shopify,
+    ...demo,
     catalogueSyncIntervalMs: e.CATALOGUE_SYNC_INTERVAL_MINUTES * 60_000,
     sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
     publicLinks: { explorerUrl: e.EXPLORER_URL.replace(/\/+$/, ''), communityUrl: e.COMMUNITY_URL, brandUrl: e.BRAND_URL },
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS ?? (e.NODE_ENV === 'production' ? 1 : 0),
     rateLimitScale: e.RATE_LIMIT_SCALE,
-    chain,
     payments: {
       // Local anvil mines on demand and never reorgs; Base blocks come every ~2 s.
       requiredConfirmations: e.REQUIRED_CONFIRMATIONS ?? (chain.kind === 'local' ? 1 : 3),
@@ -220,4 +263,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     defaults,
   });
+}
+
+/**
+ * Outside production: real settings on one side only would run real things beside demo ones
+ * (`given` names the chain and store settings that are set). Each problem says what to add for a
+ * live shop, or what to remove for the local demo. Partial sides are reported by loadConfig.
+ */
+export function mixedModeProblems(given: { chain: readonly string[]; store: readonly string[]; clientSecret: boolean }): string[] {
+  const { chain, store, clientSecret } = given;
+  if (chain.length && !store.length) {
+    return [
+      `real chain settings are given (${chain.join(', ')}) but no Shopify store: real payments would make orders in the local Shopify emulator, which ships nothing, and the emulator and its controls would be open beside them. Add SHOPIFY_STORE_DOMAIN, SHOPIFY_ADMIN_TOKEN and SHOPIFY_CLIENT_SECRET to run live, or remove ${chain.join(', ')} to run the local demo`,
+    ];
+  }
+  if (store.length && !chain.length) {
+    return [
+      `a Shopify store is given (${store.join(', ')}) but no real chain: the local chain's free demo tokens and its Demo Wallet would create real Shopify orders. Add BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS to run live, or remove ${store.join(', ')} to run the local demo`,
+    ];
+  }
+  if (clientSecret && !store.length && !chain.length) {
+    return [
+      'SHOPIFY_CLIENT_SECRET is a real Shopify app\'s webhook key but no store is given: add SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN and the chain settings to run live, or remove it to run the local demo (the emulator makes its own secret in DATA_DIR)',
+    ];
+  }
+  return [];
+}
+
+/** The emulator's access token and webhook secret, read from its secrets file at start (local mode only). */
+export function withEmulatorSecrets(config: Config, secrets: { accessToken: string; clientSecret: string }): Config {
+  if (config.mode !== 'local') throw new Error('The Shopify emulator has secrets only in local mode');
+  return Object.freeze({ ...config, shopify: Object.freeze({ ...config.shopify, ...secrets }) });
 }

@@ -1,7 +1,7 @@
 /**
  * `npm start`: read the configuration, open the database and migrate it, start the Shopify
- * emulator when no store is configured, sync the catalogue, and serve the built shop and the API
- * on one port.
+ * emulator in local mode (nothing real configured), sync the catalogue, and serve the built shop
+ * and the API on one port.
  */
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +14,6 @@ import { RateLimiter } from './lib/rate-limit';
 import { CatalogueService, ShopifyGraphql } from './modules/catalogue';
 import { CartService } from './modules/cart';
 import { SessionService } from './modules/session';
-import { createShopifyEmulator } from './shopify-emulator';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './chain/local-chain';
 import { ensureDemoToken } from './chain/demo-token';
 import type { ChainTarget } from './chain/chain-client';
@@ -61,18 +60,15 @@ async function main() {
   let listeningPort = config.port;
   const mounts = [];
   let shopify: ShopifyGraphql;
-  if (config.shopify.kind === 'emulator') {
-    const { mountPath, accessToken, clientSecret, apiVersion } = config.shopify;
-    const emulator = createShopifyEmulator({ publicOrigin: config.publicUrl + mountPath, accessToken, clientSecret });
-    mounts.push({ path: mountPath, app: emulator.app });
-    shopify = new ShopifyGraphql({
-      storeDomain: 'pogs-demo.myshopify.com',
-      apiVersion,
-      accessToken,
-      // The emulator lives in this very process, behind the same port.
-      originOverride: () => `http://127.0.0.1:${listeningPort}${mountPath}`,
-      logger,
-    });
+  if (config.mode === 'local') {
+    // Loaded only in local mode: a live shop never has the emulator's code in memory. Its
+    // secrets come from the data folder; the emulator lives in this very process, behind the
+    // same port.
+    const { startLocalShopify } = await import('./local-shopify');
+    const local = startLocalShopify(config, { origin: () => `http://127.0.0.1:${listeningPort}`, logger });
+    config = local.config;
+    mounts.push(local.mount);
+    shopify = local.shopify;
   } else {
     shopify = new ShopifyGraphql({
       storeDomain: config.shopify.storeDomain,

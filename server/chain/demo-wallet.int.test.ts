@@ -64,6 +64,9 @@ describe('local chain and Demo Wallet', () => {
       BASE_RPC_URL: 'https://mainnet.base.org',
       POG_TOKEN_ADDRESS: '0x1111111111111111111111111111111111111111',
       STORE_WALLET_ADDRESS: '0x2222222222222222222222222222222222222222',
+      // A real chain without a real store is refused by loadConfig (server/config.test.ts).
+      SHOPIFY_STORE_DOMAIN: 'pogs-store.myshopify.com',
+      SHOPIFY_ADMIN_TOKEN: 'shpat_0123456789abcdef',
     };
     const demoWallet = { rpcUrl: chain.rpcUrl, account: DEMO_WALLET_ACCOUNT };
     for (const [env, offered] of [[{}, true], [live, false]] as const) {

@@ -6,11 +6,13 @@ import type { EmulatorProductInput } from './emulator-state';
 import { toGid } from './gid';
 import type { EmulatorRuntime } from './graphql-endpoint';
 import type { ShopifyEmulator } from './index';
+import { loopbackOnly } from './loopback';
 import { formatDecimal } from './money';
 import { displayFulfillmentStatus, OrderStateError, totalsOf, type EmulatorAddressInput, type EmulatorDraftOrder, type EmulatorOrder } from './order-state';
 
-// Test/dev-only controls, mounted under /__emulator. Inputs are validated strictly so a typo in a
-// test fixture fails loudly instead of silently producing a default.
+// Test/dev-only controls, mounted under /__emulator, for clients on this machine only (see
+// loopback.ts). Inputs are validated strictly so a typo in a test fixture fails loudly instead of
+// silently producing a default.
 
 const legacyId = z.string().regex(/^\d{1,16}$/, 'decimal id');
 const money = z.string().regex(/^\d+(\.\d{1,2})?$/, 'decimal amount such as "29.99"');
@@ -104,6 +106,7 @@ function guarded(ctx: RouterContext, change: () => unknown): void {
 
 export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator): Router {
   const router = new Router({ prefix: '/__emulator' });
+  router.use(loopbackOnly);
   router.use(bodyParser({ onError: (_err, ctx) => ctx.throw(400, 'Body must be JSON') }));
   const { orders, webhooks } = rt.adminContext;
 

@@ -3,7 +3,7 @@
 //   POST /admin/api/:version/graphql.json   the Admin API (token, cost, leaky bucket, faults)
 //   GET  /cdn/images/:handle-:n.svg         generated product photos
 //   GET|POST /:shopId/invoices/:token       a draft order's hosted invoice (checkout) page
-//   /__emulator/*                           test/dev controls (see control-routes.ts)
+//   /__emulator/*                           test/dev controls, loopback clients only (control-routes.ts)
 // State changes (draft created, invoice completed, order fulfilled, product changed) are sent as
 // signed webhooks to the subscriptions made with webhookSubscriptionCreate (webhooks.ts).
 import { randomUUID } from 'node:crypto';

@@ -2,7 +2,8 @@
  * An integration-test world: the Koa app on an ephemeral port, its database (PGlite or a Postgres
  * schema), and the Shopify emulator on its own port, reached through the real Shopify client.
  * The emulator's leaky bucket runs on a test clock that the client's waits advance, so throttling
- * is exercised exactly without real waiting.
+ * is exercised exactly without real waiting. With `localShopify` the emulator is wired instead
+ * exactly as `npm start` wires it in local mode (inside the app, secrets from DATA_DIR).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import { CatalogueService, ShopifyGraphql } from '../modules/catalogue';
 import { CartService } from '../modules/cart';
 import { SessionService } from '../modules/session';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../shopify-emulator';
+import { startLocalShopify } from '../local-shopify';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';
 import type { LocalChain } from '../chain/local-chain';
@@ -59,6 +61,16 @@ export async function startHarness(
     chain?: LocalChain;
     /** Emulator options beyond the defaults (e.g. fast webhook retries). */
     emulator?: Partial<ShopifyEmulatorOptions>;
+    /**
+     * Shopify as `npm start` runs it in local mode (startLocalShopify): the emulator inside the
+     * app at /shopify-emulator, its token and webhook secret from `env.DATA_DIR`; the test clock
+     * and `opts.emulator` do not apply.
+     */
+    localShopify?: boolean;
+    /** Also offer createApp the test emulator at /shopify-emulator, as main does in local mode. */
+    mountEmulator?: boolean;
+    /** The built client to serve (a folder with index.html). */
+    staticDir?: string;
   } = {},
 ): Promise<Harness> {
   const clock = { now: Date.parse('2026-11-01T00:00:00Z') };
@@ -66,39 +78,51 @@ export async function startHarness(
   const logger = createLogger({ level: 'silent' });
   const servers: Server[] = [];
 
-  const emulatorServer = await listen(createServer());
-  const emulatorOrigin = `http://127.0.0.1:${(emulatorServer.address() as AddressInfo).port}`;
-  const emulator = createShopifyEmulator({
-    publicOrigin: emulatorOrigin,
-    accessToken: ACCESS_TOKEN,
-    clientSecret: 'integration-test-secret',
-    bucket: opts.bucket,
-    now: () => clock.now,
-    ...opts.emulator,
-  });
-  emulatorServer.on('request', emulator.app.callback());
-  servers.push(emulatorServer);
-
+  // Every test file sends its many requests from 127.0.0.1: limits 100 times the real ones, unless
+  // a test asks for others (the rate-limit tests use the real ones).
+  const config0 = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_SCALE: '100', ...opts.env });
+  let config = config0;
+  let baseUrl = '';
   const waits: Harness['waits'] = [];
-  const shopify = new ShopifyGraphql({
-    storeDomain: 'pogs-test.myshopify.com',
-    apiVersion: '2026-07',
-    accessToken: ACCESS_TOKEN,
-    originOverride: emulatorOrigin,
-    logger,
-    onWait: (reason, ms) => waits.push({ reason, ms }),
-    // Waiting advances the emulator's clock instead of the wall clock.
-    sleep: async (ms) => {
-      clock.now += ms;
-    },
-  });
+  let emulator: ShopifyEmulator;
+  let shopify: ShopifyGraphql;
+  let mounts: AppDeps['mounts'] = [];
+  if (opts.localShopify) {
+    const local = startLocalShopify(config0, { origin: () => baseUrl, logger });
+    ({ config, emulator, shopify } = local);
+    mounts = [local.mount];
+  } else {
+    const emulatorServer = await listen(createServer());
+    const emulatorOrigin = `http://127.0.0.1:${(emulatorServer.address() as AddressInfo).port}`;
+    emulator = createShopifyEmulator({
+      publicOrigin: emulatorOrigin,
+      accessToken: ACCESS_TOKEN,
+      clientSecret: 'integration-test-secret',
+      bucket: opts.bucket,
+      now: () => clock.now,
+      ...opts.emulator,
+    });
+    emulatorServer.on('request', emulator.app.callback());
+    servers.push(emulatorServer);
+    if (opts.mountEmulator) mounts = [{ path: '/shopify-emulator', app: emulator.app }];
+
+    shopify = new ShopifyGraphql({
+      storeDomain: 'pogs-test.myshopify.com',
+      apiVersion: '2026-07',
+      accessToken: ACCESS_TOKEN,
+      originOverride: emulatorOrigin,
+      logger,
+      onWait: (reason, ms) => waits.push({ reason, ms }),
+      // Waiting advances the emulator's clock instead of the wall clock.
+      sleep: async (ms) => {
+        clock.now += ms;
+      },
+    });
+  }
   const catalogue = new CatalogueService(database.db, shopify, logger, {
     pageSize: opts.pageSize ?? 5,
     variantsFirst: opts.variantsFirst ?? 10,
   });
-  // Every test file sends its many requests from 127.0.0.1: limits 100 times the real ones, unless
-  // a test asks for others (the rate-limit tests use the real ones).
-  const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_SCALE: '100', ...opts.env });
   const now = () => new Date(clock.now);
   const sessions = new SessionService(database.db, { ttlMs: config.sessionTtlMs, now });
   const carts = new CartService(database.db, catalogue);
@@ -123,11 +147,14 @@ export async function startHarness(
     carts,
     rateLimiter,
     demoWallet: opts.demoWallet,
-    payments: payments && { ...payments, webhookSecret: 'integration-test-secret' },
+    mounts,
+    staticDir: opts.staticDir,
+    // localShopify: the webhook key is the one main.ts wires, from the data folder's secrets.
+    payments: payments && (opts.localShopify ? payments : { ...payments, webhookSecret: 'integration-test-secret' }),
   });
   const appServer = await listen(createServer(app.callback()));
   servers.push(appServer);
-  const baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
+  baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
   if (payments) await subscribeShopifyWebhooks(shopify, `${baseUrl}/api/webhooks/shopify`, logger);
 
   return {

@@ -1,11 +1,14 @@
 /**
  * Shopify webhooks (design/payments.md §5, reference §5): the HMAC is checked on the raw body
  * bytes before anything is parsed, each delivery is recorded once by X-Shopify-Webhook-Id (a
- * retry or a duplicate is acknowledged and ignored), and the event moves the order through the
- * status machine. Shopify wants a fast 2xx; the work here is one small transaction.
+ * retry or a duplicate is acknowledged and ignored), the fields we read are validated (a signed
+ * delivery we cannot use is acknowledged with 200 and logged, never a crash), and the event moves
+ * the order through the status machine. Shopify wants a fast 2xx; the work here is one small
+ * transaction.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
+import { z } from 'zod';
 import { PaymentErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
@@ -23,13 +26,36 @@ export function verifyShopifyHmac(rawBody: Buffer, header: string | undefined, s
   return got.length === expected.length && timingSafeEqual(got, expected);
 }
 
-interface WebhookPayload {
-  id?: number | string;
-  admin_graphql_api_id?: string;
-  status?: string;
-  order_id?: number | string | null;
-  note_attributes?: Array<{ name?: string; key?: string; value?: string }>;
-  fulfillment_status?: string | null;
+/** A string we may store or look up: Postgres `text` refuses NUL, and nothing we read is long. */
+const text = z.string().max(1000).regex(/^[^\u0000]*$/);
+/**
+ * REST ids are JSON numbers (a string is tolerated). Not `.int()`: zod 4 refuses integers past
+ * 2^53, which Shopify's own samples use; such an id is only ever a fallback for the GID string.
+ */
+const restId = z.union([z.number().nonnegative(), z.string().regex(/^\d{1,20}$/)]);
+const noteAttribute = z.object({ name: text.optional(), key: text.optional(), value: text.optional() });
+
+/**
+ * The fields of a webhook body this shop reads, with the types Shopify sends (reference §5.5).
+ * Anything else in the body is ignored, and so is a note attribute we cannot read (other apps add
+ * theirs); a body whose fields we read have other types is one we cannot use.
+ */
+const webhookPayloadSchema = z.object({
+  id: restId.optional(),
+  admin_graphql_api_id: text.optional(),
+  status: text.optional(),
+  order_id: restId.nullable().optional(),
+  note_attributes: z
+    .array(z.unknown())
+    .max(1000)
+    .transform((items) => items.flatMap((item) => noteAttribute.safeParse(item).data ?? []))
+    .optional(),
+});
+export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;
+
+/** The usable part of a parsed webhook body, or null when it is not one (null, an array, odd types). */
+export function parseWebhookPayload(body: unknown): WebhookPayload | null {
+  return webhookPayloadSchema.safeParse(body).data ?? null;
 }
 
 /** What a topic means for one of our orders: which order (how to find it) and which event. */
@@ -83,25 +109,35 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
     if (!clientSecret || !verifyShopifyHmac(raw, header || undefined, clientSecret)) {
       throw new AppError(401, PaymentErrorCode.webhookUnauthorized, 'The webhook signature (X-Shopify-Hmac-Sha256) does not match this shop’s client secret.');
     }
+    // From here the delivery is Shopify's (it is signed): a 4xx would only make Shopify retry it and
+    // in the end drop the subscription, so one we cannot use is acknowledged and logged.
+    const acknowledge = (ignored: string) => {
+      logger.warn({ topic: ctx.get('X-Shopify-Topic') || undefined, webhookId: ctx.get('X-Shopify-Webhook-Id') || undefined, ignored }, 'signed Shopify webhook ignored');
+      ctx.status = 200;
+      ctx.body = { ok: true, ignored };
+    };
     const topic = ctx.get('X-Shopify-Topic') || ctx.get('shopify-topic');
     const webhookId = ctx.get('X-Shopify-Webhook-Id') || ctx.get('shopify-webhook-id');
-    if (!topic || !webhookId) throw new AppError(400, 'missing-headers', 'X-Shopify-Topic and X-Shopify-Webhook-Id are required.');
-    let payload: WebhookPayload;
+    if (!topic || !webhookId) return acknowledge('X-Shopify-Topic and X-Shopify-Webhook-Id are required');
+    // Shopify's are short (a topic, a UUID); a key past Postgres' index row limit would fail the insert.
+    if (topic.length > 200 || webhookId.length > 200) return acknowledge('X-Shopify-Topic or X-Shopify-Webhook-Id is too long');
+    let payload: WebhookPayload | null;
     try {
-      payload = JSON.parse(raw.toString('utf8'));
+      payload = parseWebhookPayload(JSON.parse(raw.toString('utf8')));
     } catch {
-      throw new AppError(400, 'invalid-json', 'The webhook body is not valid JSON.');
+      return acknowledge('the body is not JSON');
     }
 
     // Recording the delivery and acting on it commit together: a failure leaves no trace, so
     // Shopify's retry is processed; a success makes every later copy a no-op.
     const outcome = await db.transaction(async (trx) => {
       const inserted = await trx('webhook_events')
-        .insert({ webhook_id: webhookId, topic, event_id: ctx.get('X-Shopify-Event-Id') || null, resource_id: payload.admin_graphql_api_id ?? null })
+        .insert({ webhook_id: webhookId, topic, event_id: ctx.get('X-Shopify-Event-Id') || null, resource_id: payload?.admin_graphql_api_id ?? null })
         .onConflict('webhook_id')
         .ignore()
         .returning('webhook_id');
       if (inserted.length === 0) return 'duplicate' as const;
+      if (!payload) return 'unusable' as const;
       const meaning = interpretWebhook(topic, payload);
       if (!meaning) return 'ignored' as const;
       const orderId = await findOrderId(trx as unknown as Db, meaning.find);
@@ -109,6 +145,7 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
       const change = await applyOrderEvent(trx as unknown as Db, orderId, meaning.event, { shopifyOrderId: meaning.shopifyOrderId });
       return { orderId, change };
     });
+    if (outcome === 'unusable') return acknowledge('the body is not a Shopify resource this shop can read');
     if (outcome === 'duplicate') logger.debug({ topic, webhookId }, 'duplicate Shopify webhook ignored');
     else if (outcome === 'unknown-order') logger.info({ topic, webhookId }, 'Shopify webhook for an order that is not ours (or not yet known); the poller will catch up');
     else if (typeof outcome === 'object' && outcome.change) logger.info({ orderId: outcome.orderId, topic, ...outcome.change }, 'order moved by a Shopify webhook');
