@@ -11,6 +11,12 @@ export interface ChainTarget {
   chainId: number;
   tokenAddress: string;
   storeWallet: string;
+  /**
+   * The embedded local chain only: the newest block saved to its state file. The shop treats
+   * blocks above it as not yet mined, so a crash (which may lose unsaved blocks) can never take
+   * back a block a payment or the watcher's cursor was recorded in.
+   */
+  savedHead?: () => number;
 }
 
 export class ChainClient {
@@ -25,7 +31,9 @@ export class ChainClient {
   }
 
   async blockNumber(): Promise<number> {
-    return Number(await this.provider.send('eth_blockNumber', []));
+    const head = Number(await this.provider.send('eth_blockNumber', []));
+    const saved = this.target.savedHead?.();
+    return saved === undefined ? head : Math.min(head, saved);
   }
 
   async blockHash(n: number): Promise<string | null> {

@@ -14,6 +14,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../lib/sleep';
 import { anvilsOn, argvOf, isAnvilBinary, onLinux, parentOf, running, waitUntilGone } from '../test/processes';
+import { ChainClient } from './chain-client';
 import { lockFileOf, readLock } from './chain-state.mjs';
 import { startLocalChain, type LocalChain } from './local-chain';
 
@@ -183,6 +184,27 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     expect(head).toBeGreaterThanOrEqual(saved);
     expect(await blockHashes(again.rpcUrl, saved)).toEqual(seen.slice(0, saved + 1));
     console.info(`total crash: ${seen.length - 1} blocks mined, ${saved} reported saved, ${head} back after the restart`);
+  });
+
+  it('a block not saved yet does not count: the shop\'s chain client sees it only once the guard has saved it', async () => {
+    const stateFile = tempStateFile();
+    const chain = await start(stateFile);
+    const { guardPid } = readLock(lockFileOf(stateFile))!;
+    const zero = '0x0000000000000000000000000000000000000000';
+    const client = new ChainClient({ rpcUrl: chain.rpcUrl, chainId: 8453, tokenAddress: zero, storeWallet: zero, savedHead: chain.savedHead });
+    cleanup.push(() => client.destroy());
+    const before = await client.blockNumber();
+
+    process.kill(guardPid!, 'SIGSTOP'); // the guard cannot save now
+    try {
+      await rpc(chain.rpcUrl, 'anvil_mine', ['0x1']);
+      expect(Number(await rpc(chain.rpcUrl, 'eth_blockNumber'))).toBe(before + 1);
+      expect(await client.blockNumber()).toBe(before);
+    } finally {
+      process.kill(guardPid!, 'SIGCONT');
+    }
+
+    await waitFor('the new block saved and counted', 10_000, async () => (await client.blockNumber()) === before + 1);
   });
 
   it('a test chain (no state file) ends with its test process, even on kill -9', async () => {
