@@ -46,6 +46,7 @@ const emit = (event) => {
 const anvil = spawn(bin, anvilArgs, {
   stdio: ['ignore', 'ignore', 'pipe'],
   detached: Boolean(stateFile),
+  windowsHide: true,
   // Tags the process so a later start finds an anvil left running on this state file even when
   // its command line does not name the file (a fresh chain is started without --load-state).
   env: stateFile ? { ...process.env, POGS_ANVIL_STATE_FILE: stateFile } : process.env,

@@ -12,11 +12,12 @@ export interface ChainTarget {
   tokenAddress: string;
   storeWallet: string;
   /**
-   * The embedded local chain only: the newest block saved to its state file. The shop treats
-   * blocks above it as not yet mined, so a crash (which may lose unsaved blocks) can never take
-   * back a block a payment or the watcher's cursor was recorded in.
+   * The embedded local chain only: the newest block saved to its state file, once `head` is
+   * saved or after a short wait. The shop treats blocks above it as not yet mined, so a crash
+   * (which may lose unsaved blocks) can never take back a block a payment or the watcher's
+   * cursor was recorded in.
    */
-  savedHead?: () => number;
+  savedHead?: (head: number) => Promise<number>;
 }
 
 export class ChainClient {
@@ -32,8 +33,8 @@ export class ChainClient {
 
   async blockNumber(): Promise<number> {
     const head = Number(await this.provider.send('eth_blockNumber', []));
-    const saved = this.target.savedHead?.();
-    return saved === undefined ? head : Math.min(head, saved);
+    if (!this.target.savedHead) return head;
+    return Math.min(head, await this.target.savedHead(head));
   }
 
   async blockHash(n: number): Promise<string | null> {

@@ -131,9 +131,9 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     expect(anvilsOn(stateFile)).toEqual([first.anvilPid]);
     expect(readLock(lockFileOf(stateFile))).toEqual(lock);
     // Its guard still owns the file: new blocks are still saved.
-    const before = first.savedHead!();
+    const before = await first.savedHead!();
     await rpc(first.rpcUrl, 'anvil_mine', ['0x2']);
-    await waitFor('the new blocks saved', 10_000, () => first.savedHead!() >= before + 2);
+    await waitFor('the new blocks saved', 10_000, async () => (await first.savedHead!()) >= before + 2);
   });
 
   it('an anvil an earlier version left running on the state file (npm wrapper, anvil\'s own --state) is ended at start, and its blocks are kept', async () => {
@@ -176,7 +176,7 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     process.kill(guardPid!, 'SIGKILL');
     await waitUntilGone([anvilPid!, guardPid!], 5_000);
     await chain.stop(); // only collects the dead guard; every saved event has been read by now
-    const saved = chain.savedHead!();
+    const saved = await chain.savedHead!();
     expect(saved).toBeGreaterThan(0);
 
     const again = await start(stateFile);

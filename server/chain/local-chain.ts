@@ -39,6 +39,7 @@ export const DEMO_WALLET_ACCOUNT = DEV_ACCOUNTS[1];
 
 const GUARD = path.join(path.dirname(fileURLToPath(import.meta.url)), GUARD_SCRIPT_NAME);
 const READY_TIMEOUT_MS = 30_000;
+const SAVE_WAIT_MS = 1_000;
 
 export interface LocalChain {
   rpcUrl: string;
@@ -46,10 +47,12 @@ export interface LocalChain {
   /** The pid of the anvil binary itself. */
   anvilPid: number;
   /**
-   * With a state file: the newest block saved to it. Blocks above it may still be lost in a
-   * crash, so the shop treats them as not yet mined (ChainTarget.savedHead).
+   * With a state file: the newest block saved to it, once `head` is saved or after at most
+   * SAVE_WAIT_MS. Blocks above it may still be lost in a crash, so the shop treats them as not
+   * yet mined (ChainTarget.savedHead); the short wait spares a shopper's "is my payment
+   * confirmed?" a retry when it lands between a block and its save (about 0.1 s).
    */
-  savedHead?: () => number;
+  savedHead?: (head?: number) => Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -83,6 +86,7 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
   let stopping = false;
   let anvilPid: number | undefined;
   let saved: number | undefined;
+  const onSaved: Array<() => void> = [];
   let lastError = '';
   // 'close', not 'exit': by then every event the guard wrote has been read.
   const guardExit = new Promise<void>((resolve) => child.once('close', () => resolve()));
@@ -112,7 +116,10 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
         continue;
       }
       if (event.event === 'spawned') anvilPid = event.anvilPid;
-      else if (event.event === 'saved' && typeof event.block === 'number') saved = Math.max(saved ?? 0, event.block);
+      else if (event.event === 'saved' && typeof event.block === 'number') {
+        saved = Math.max(saved ?? 0, event.block);
+        for (const wake of onSaved.splice(0)) wake();
+      }
       else if (event.event === 'error') {
         lastError = event.message ?? '';
         opts.logger?.error({ stateFile }, `local chain: ${event.message}`);
@@ -167,7 +174,18 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
     rpcUrl,
     port,
     anvilPid: anvilPid!,
-    savedHead: stateFile ? () => saved ?? 0 : undefined,
+    savedHead: stateFile
+      ? async (head) => {
+          const deadline = Date.now() + SAVE_WAIT_MS;
+          while (head !== undefined && (saved ?? 0) < head && Date.now() < deadline && !guardExited) {
+            await new Promise<void>((wake) => {
+              onSaved.push(wake);
+              setTimeout(wake, deadline - Date.now()).unref();
+            });
+          }
+          return saved ?? 0;
+        }
+      : undefined,
     stop,
   };
 }
