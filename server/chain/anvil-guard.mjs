@@ -23,6 +23,8 @@ import { lockFileOf, readLock, rpc, saveChainState } from './chain-state.mjs';
 
 const POLL_MS = 100;
 const STOP_TIMEOUT_MS = 5_000;
+/** Bounds the last save, so a restart waiting for this guard (up to 15 s) is not kept waiting. */
+const FINAL_SAVE_TIMEOUT_MS = 8_000;
 
 const sep = process.argv.indexOf('--');
 const opts = parseOptions(process.argv.slice(2, sep));
@@ -138,7 +140,7 @@ function stop(reason) {
   stopping ??= (async () => {
     if (stateFile && !anvilExited && !lostLock) {
       try {
-        await save();
+        await Promise.race([save(), sleep(FINAL_SAVE_TIMEOUT_MS).then(() => Promise.reject(new Error('timed out')))]);
       } catch (err) {
         emit({ event: 'error', message: `the last save of ${stateFile} failed: ${err.message}` });
       }

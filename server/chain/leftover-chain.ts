@@ -168,7 +168,7 @@ export interface LeftoverReport {
  * anvil (and npm wrapper) still running on it, after saving the chain of the one the lock names.
  * Throws when the chain belongs to a server that is still running.
  */
-export async function endLeftoverChain(stateFile: string, lock: Partial<ChainLock> | null, opts: { guardWaitMs?: number } = {}): Promise<LeftoverReport> {
+export async function endLeftoverChain(stateFile: string, lock: Partial<ChainLock> | null): Promise<LeftoverReport> {
   const notes: string[] = [];
   const ended: LeftoverReport['ended'] = [];
   const procs = listProcesses();
@@ -186,7 +186,8 @@ export async function endLeftoverChain(stateFile: string, lock: Partial<ChainLoc
       );
     }
     const started = Date.now();
-    if (!(await waitGone(guard.pid, opts.guardWaitMs ?? 15_000))) {
+    // A dying guard makes a last save (at most 8 s) and ends its anvil (at most 5 s more).
+    if (!(await waitGone(guard.pid, 15_000))) {
       throw new Error(`the guard (pid ${guard.pid}) of an earlier local chain on ${stateFile} is still running; end it first`);
     }
     notes.push(`waited ${((Date.now() - started) / 1000).toFixed(1)} s for the previous run's guard (pid ${guard.pid}) to save its chain and end its anvil`);

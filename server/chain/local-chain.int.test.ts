@@ -159,6 +159,41 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     expect(await blockHashes(chain.rpcUrl, 3)).toEqual(before);
   });
 
+  it('a restart right after kill -9, while the old guard is still at work, gets one chain with every block', async () => {
+    const stateFile = tempStateFile();
+    // The old server: another process holding a chain on the state file.
+    const holder = spawnKept(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', "const { startLocalChain } = await import('./server/chain/local-chain.ts'); await startLocalChain({ port: 0, stateFile: process.env.STATE_FILE }); console.log('ready'); setInterval(() => {}, 1000);"],
+      { cwd: ROOT, env: { ...process.env, STATE_FILE: stateFile }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    holder.stdout!.on('data', (d) => (out += d));
+    await waitFor('the old server\'s chain started', 30_000, () => out.includes('ready'));
+    const old = readLock(lockFileOf(stateFile))!;
+    const oldUrl = `http://127.0.0.1:${old.port}`;
+    await rpc(oldUrl, 'anvil_mine', ['0x5']);
+    const hashes = await blockHashes(oldUrl, 5);
+
+    // The old guard is slow to finish (stopped for a moment) when the new start comes.
+    process.kill(old.guardPid!, 'SIGSTOP');
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+    const { logger, lines } = recordingLogger();
+    const starting = start(stateFile, logger);
+    await sleep(300);
+    process.kill(old.guardPid!, 'SIGCONT');
+    const chain = await starting;
+
+    // Either the old guard finished (the new start waited for it) or the new start ended its
+    // anvil after saving it: both keep the chain.
+    expect(lines.find((l) => l.startsWith('local chain state'))).toMatch(/waited [\d.]+ s for the previous run's guard|ended .*anvil pid \d+ \(its chain saved first\)/);
+    console.info(lines.find((l) => l.startsWith('local chain state')));
+    await waitUntilGone([old.guardPid!, old.anvilPid!], 15_000);
+    expect(anvilsOn(stateFile)).toEqual([chain.anvilPid]);
+    expect(await blockHashes(chain.rpcUrl, 5)).toEqual(hashes);
+  });
+
   it('a total crash (server, guard and anvil killed at once) loses no block the shop was told was saved', async () => {
     const stateFile = tempStateFile();
     const chain = await startLocalChain({ port: 0, stateFile });
