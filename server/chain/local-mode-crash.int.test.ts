@@ -129,13 +129,17 @@ describe.runIf(onLinux)('local mode: the server killed with kill -9 after a paym
     const chain1 = chainOf();
     const paid = await payAnOrder(chain1);
     expect((await browser.call(`/api/orders/${paid.orderId}`)).body.status).toBe('paid');
+    // More history behind the payment, so the watcher's cursor moves past its block.
+    await chain1.send('anvil_mine', ['0x5']);
     const head = await chain1.getBlockNumber();
     const hashes = await Promise.all(Array.from({ length: head + 1 }, async (_, n) => (await chain1.getBlock(n))!.hash));
 
     shop.child.kill('SIGKILL');
+    const killedAt = Date.now();
     await new Promise((r) => shop!.child.once('exit', r));
     // No cleanup code ran in the server; its guard saw the pipe close and ended anvil.
     await waitUntilGone([first.anvilPid!, first.guardPid!], 10_000);
+    const goneAfterMs = Date.now() - killedAt;
     expect(anvilsOn(stateFile)).toEqual([]);
 
     shop = await startShop(dataDir);
@@ -148,6 +152,7 @@ describe.runIf(onLinux)('local mode: the server killed with kill -9 after a paym
     const chain2 = chainOf();
     const again = await Promise.all(hashes.map(async (_, n) => (await chain2.getBlock(n))!.hash));
     expect(again).toEqual(hashes);
+    console.info(`kill -9: anvil and guard gone ${goneAfterMs} ms after; blocks 0-${head} kept their hashes after the restart (payment in block ${paid.block})`);
     const logs = await chain2.getLogs({ address: paid.checkout.tokenAddress, fromBlock: paid.block, toBlock: paid.block });
     expect(logs).toHaveLength(1);
 
