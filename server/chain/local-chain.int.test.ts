@@ -194,6 +194,21 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     expect(await blockHashes(chain.rpcUrl, 5)).toEqual(hashes);
   });
 
+  it('a LOCAL_CHAIN_PORT taken by another shop\'s anvil: the start is refused, and that chain never lands in this state file', async () => {
+    const stateFile = tempStateFile();
+    const mine = await startLocalChain({ port: 0, stateFile });
+    await rpc(mine.rpcUrl, 'anvil_mine', ['0x3']);
+    await mine.stop();
+    const before = fs.readFileSync(stateFile);
+    const other = await start();
+    await rpc(other.rpcUrl, 'anvil_mine', ['0x9']);
+
+    await expect(startLocalChain({ port: other.port, stateFile })).rejects.toThrow(`port ${other.port} (LOCAL_CHAIN_PORT) is already in use`);
+
+    expect(fs.readFileSync(stateFile).equals(before)).toBe(true);
+    expect(fs.existsSync(lockFileOf(stateFile))).toBe(false);
+  });
+
   it('a total crash (server, guard and anvil killed at once) loses no block the shop was told was saved', async () => {
     const stateFile = tempStateFile();
     const chain = await startLocalChain({ port: 0, stateFile });

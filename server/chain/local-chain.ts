@@ -57,19 +57,26 @@ export interface LocalChain {
 }
 
 export async function startLocalChain(opts: { port: number; stateFile?: string; logger?: Logger }): Promise<LocalChain> {
+  const stateFile = opts.stateFile && path.resolve(opts.stateFile);
+  if (stateFile) {
+    fs.mkdirSync(path.dirname(stateFile), { recursive: true });
+    const leftovers = await endLeftoverChain(stateFile, readLock(lockFileOf(stateFile)));
+    opts.logger?.info(`local chain state ${stateFile}: ${leftovers.summary}`);
+  }
+  // A fixed port must be free: whatever else answers there (another shop's anvil, say) would be
+  // taken for this chain, and the guard would save that chain into this state file.
+  if (opts.port && !(await portFree(opts.port))) {
+    throw new Error(`port ${opts.port} (LOCAL_CHAIN_PORT) is already in use; free it, or leave LOCAL_CHAIN_PORT unset to use any free port`);
+  }
   const port = opts.port || (await freePort());
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const stateFile = opts.stateFile && path.resolve(opts.stateFile);
   const args = ['--chain-id', String(LOCAL_CHAIN_ID), '--host', '127.0.0.1', '--port', String(port), '--silent'];
   const guardArgs = ['--rpc', rpcUrl];
 
   let lock: ChainLock | undefined;
   let loaded = false;
   if (stateFile) {
-    fs.mkdirSync(path.dirname(stateFile), { recursive: true });
     const lockFile = lockFileOf(stateFile);
-    const leftovers = await endLeftoverChain(stateFile, readLock(lockFile));
-    opts.logger?.info(`local chain state ${stateFile}: ${leftovers.summary}`);
     lock = { owner: randomUUID(), stateFile, port, serverPid: process.pid, startedAt: new Date().toISOString() };
     writeFileAtomic(lockFile, JSON.stringify(lock));
     guardArgs.push('--state-file', stateFile, '--owner', lock.owner);
@@ -227,6 +234,14 @@ function killQuietly(pid: number, signal: NodeJS.Signals) {
   } catch {
     // already gone
   }
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
 }
 
 function freePort(): Promise<number> {
