@@ -12,8 +12,12 @@
  * chain-state.mjs) each time the head block changes, at most every POLL_MS, reports each save
  * on stdout so the server acts only on saved blocks, and saves once more before ending anvil.
  * It writes only while the lock beside the state file still names its owner id, so a chain that
- * another start has taken over can never overwrite the state. That anvil runs in its own process
- * group: Ctrl-C in a terminal reaches the server and the guard, which save first and then end it.
+ * another start has taken over can never overwrite the state.
+ *
+ * anvil stays in the server's process group, so a kill of the whole group (Playwright stops its
+ * web server with SIGKILL to the group) ends it too instead of leaving it on its port. Ctrl-C
+ * then reaches anvil as well and the last save may miss the newest blocks; the shop has not
+ * counted those yet (see savedHead in local-chain.ts), so nothing it acted on is lost.
  *
  * stdout carries one JSON event per line: {event: 'spawned', anvilPid}, {event: 'saved', block,
  * hash}, {event: 'error', message}, {event: 'anvil-exit', code, signal}, {event: 'stopped', reason}.
@@ -47,7 +51,6 @@ const emit = (event) => {
 
 const anvil = spawn(bin, anvilArgs, {
   stdio: ['ignore', 'ignore', 'pipe'],
-  detached: Boolean(stateFile),
   windowsHide: true,
   // Tags the process so a later start finds an anvil left running on this state file even when
   // its command line does not name the file (a fresh chain is started without --load-state).

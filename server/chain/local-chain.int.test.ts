@@ -194,6 +194,28 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     expect(await blockHashes(chain.rpcUrl, 5)).toEqual(hashes);
   });
 
+  it('the whole server process group killed with SIGKILL (how Playwright stops its web server): no anvil is left on the port', async () => {
+    const stateFile = tempStateFile();
+    const holder = spawnKept(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', "const { startLocalChain } = await import('./server/chain/local-chain.ts'); await startLocalChain({ port: 0, stateFile: process.env.STATE_FILE }); console.log('ready'); setInterval(() => {}, 1000);"],
+      { cwd: ROOT, env: { ...process.env, STATE_FILE: stateFile }, stdio: ['ignore', 'pipe', 'inherit'], detached: true },
+    );
+    let out = '';
+    holder.stdout!.on('data', (d) => (out += d));
+    await waitFor('the server\'s chain started', 30_000, () => out.includes('ready'));
+    const { anvilPid, guardPid, port } = readLock(lockFileOf(stateFile))!;
+
+    process.kill(-holder.pid!, 'SIGKILL');
+
+    await waitUntilGone([anvilPid!, guardPid!], 10_000);
+    // The port is free for the next run (which may use another data folder, so it would never
+    // find this anvil by its state file).
+    const other = await startLocalChain({ port: port!, stateFile: tempStateFile() });
+    cleanup.push(() => other.stop());
+    expect(other.port).toBe(port);
+  });
+
   it('a LOCAL_CHAIN_PORT taken by another shop\'s anvil: the start is refused, and that chain never lands in this state file', async () => {
     const stateFile = tempStateFile();
     const mine = await startLocalChain({ port: 0, stateFile });
