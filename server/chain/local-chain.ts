@@ -130,6 +130,8 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
       else if (event.event === 'error') {
         lastError = event.message ?? '';
         opts.logger?.error({ stateFile }, `local chain: ${event.message}`);
+      } else if (event.event === 'info') {
+        opts.logger?.info(`local chain: ${event.message}`);
       } else if (event.event === 'anvil-exit' && !stopping) opts.logger?.error({ code: event.code, signal: event.signal }, 'anvil exited unexpectedly');
     }
   });
