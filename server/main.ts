@@ -51,7 +51,7 @@ async function main() {
     logger.info(
       `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
     );
-    target = { rpcUrl: localChain.rpcUrl, chainId: 8453, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet };
+    target = { rpcUrl: localChain.rpcUrl, chainId: 8453, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet, savedHead: localChain.savedHead };
   } else {
     const { rpcUrl, tokenAddress, storeWallet } = config.chain as Extract<typeof config.chain, { kind: 'rpc' }>;
     target = { rpcUrl, chainId: 8453, tokenAddress, storeWallet };

@@ -11,6 +11,13 @@ export interface ChainTarget {
   chainId: number;
   tokenAddress: string;
   storeWallet: string;
+  /**
+   * The embedded local chain only: the newest block saved to its state file, once `head` is
+   * saved or after a short wait. The shop treats blocks above it as not yet mined, so a crash
+   * (which may lose unsaved blocks) can never take back a block a payment or the watcher's
+   * cursor was recorded in.
+   */
+  savedHead?: (head: number) => Promise<number>;
 }
 
 export class ChainClient {
@@ -25,7 +32,9 @@ export class ChainClient {
   }
 
   async blockNumber(): Promise<number> {
-    return Number(await this.provider.send('eth_blockNumber', []));
+    const head = Number(await this.provider.send('eth_blockNumber', []));
+    if (!this.target.savedHead) return head;
+    return Math.min(head, await this.target.savedHead(head));
   }
 
   async blockHash(n: number): Promise<string | null> {
