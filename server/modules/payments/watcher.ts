@@ -43,7 +43,8 @@ export class ChainWatcher {
   private running: Promise<unknown> | null = null;
   private stopped = false;
   private readonly lock: LeaderLock;
-  private readonly cursorKey: string;
+  private readonly baseCursorKey: string;
+  private cursorKey: string | null = null;
 
   constructor(
     private readonly deps: {
@@ -60,7 +61,7 @@ export class ChainWatcher {
   ) {
     this.lock = new LeaderLock(deps.db, WATCHER_LOCK, deps.dbKind);
     const { chainId, tokenAddress, storeWallet } = deps.chain.target;
-    this.cursorKey = `chain_cursor:${chainId}:${tokenAddress.toLowerCase()}:${storeWallet.toLowerCase()}`;
+    this.baseCursorKey = `chain_cursor:${chainId}:${tokenAddress.toLowerCase()}:${storeWallet.toLowerCase()}`;
   }
 
   start(): void {
@@ -91,6 +92,10 @@ export class ChainWatcher {
 
     const head = await chain.blockNumber();
     const safe = head - (config.requiredConfirmations - 1);
+    // The local chain can be started afresh (its state file lost): the same token address then
+    // names another chain, whose differing hashes are not a reorganisation of the old one. Its
+    // genesis block tells them apart.
+    this.cursorKey ??= this.deps.startAtGenesis ? `${this.baseCursorKey}:${await chain.blockHash(0)}` : this.baseCursorKey;
     let cursor = await getState<Cursor>(this.deps.db, this.cursorKey);
     if (!cursor) {
       const start = config.startBlock ?? (this.deps.startAtGenesis ? 0 : safe);
@@ -122,7 +127,7 @@ export class ChainWatcher {
         }
       }
       cursor = { block: to, hash: await chain.blockHash(to) };
-      await setState(this.deps.db, this.cursorKey, cursor);
+      await setState(this.deps.db, this.cursorKey!, cursor);
       result.from ??= from;
       result.to = to;
     }
