@@ -54,6 +54,10 @@ export async function up(knex: Knex): Promise<void> {
     from orders o
     where o.chain_id = ct.chain_id and o.tx_hash = ct.tx_hash and o.log_index = ct.log_index`);
 
+  // The stock rule sums what orders took per variant.
+  await knex.schema.alterTable('order_items', (t) => {
+    t.index(['variant_id']);
+  });
   await knex.schema.alterTable('orders', (t) => {
     /** False when the order was paid after its items were gone: nothing was taken from stock. */
     t.boolean('stock_taken').notNullable().defaultTo(true);
@@ -63,6 +67,9 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('order_items', (t) => {
+    t.dropIndex(['variant_id']);
+  });
   await knex.schema.alterTable('orders', (t) => {
     t.dropColumn('stock_taken');
     t.dropColumn('hold_reason');

@@ -12,7 +12,7 @@ import { PaymentErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { heldFor, heldUnits, lineProblem, unitsLeft } from '../stock';
+import { heldFor, heldUnits, lineProblem, unitsLeft, type Held } from '../stock';
 import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
 
 export interface PaymentTarget {
@@ -100,7 +100,8 @@ export class CheckoutService {
         .whereNull('tx_hash_hint')
         .update({ status: 'expired', expires_at: trx.raw('least(expires_at, ?)', [now]), updated_at: now });
 
-      const held = await heldUnits(trx, now, { variantIds: lines.map((l) => l.variant_id) });
+      const limited = lines.filter((l) => unitsLeft(l) !== null).map((l) => l.variant_id);
+      const held = limited.length ? await heldUnits(trx, now, { variantIds: limited }) : new Map<string, Held>();
       const problems: string[] = [];
       let totalWei = 0n;
       for (const line of lines) {

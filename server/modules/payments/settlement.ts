@@ -20,7 +20,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { bumpCatalogueVersion } from '../catalogue';
 import { needsShipping, nextStatus } from '../orders/status';
-import { lockIntentLines, shortLine } from '../stock';
+import { anyLimited, lockIntentLines, shortLine } from '../stock';
 import { issueAmount, OVERPAID_THRESHOLD_WEI, randomSuffix, roundUpToCent } from './amount';
 import { PAYABLE, receivedWei, type IntentRow } from './checkout-service';
 import type { StoreTransfer } from './verify';
@@ -177,6 +177,8 @@ export class SettlementService {
       if (intent.stock_claimed_until && intent.stock_claimed_until > now) return false;
       if ((await receivedWei(trx, intent.id)) + transfer.value < BigInt(intent.total_wei)) return false;
       const lines = await lockIntentLines(trx, intent.id);
+      // Nothing to claim where no limit is known.
+      if (!anyLimited(lines)) return false;
       if (await shortLine(trx, intent.id, lines, now)) return false;
       await trx('checkout_intents')
         .where({ id: intent.id })
@@ -304,7 +306,9 @@ export class SettlementService {
       await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
     }
     // Held stock moved (a claim became an order, or stock was sold): the product list follows.
-    await bumpCatalogueVersion(trx);
+    // Lines without a known limit show no count, so an order of only those changes nothing there
+    // (and all such orders need not queue on the version row).
+    if (claimed || anyLimited(lines)) await bumpCatalogueVersion(trx);
     await trx('checkout_intents').where({ id: intent.id }).update({ status: 'paid', updated_at: now });
     if (intent.session_id) {
       // The cart was bought: empty it (lines added after the checkout began are kept).

@@ -4,6 +4,7 @@
  * catalogue, checkout and order tables directly and imports no other module.
  */
 export {
+  anyLimited,
   heldFor,
   heldUnits,
   knownStock,

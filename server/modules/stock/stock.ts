@@ -133,7 +133,9 @@ export async function lockIntentLines(trx: Knex.Transaction, intentId: string): 
  * that cannot, in the cart's words, or null.
  */
 export async function shortLine(trx: Knex.Transaction, intentId: string, lines: IntentStockLine[], now: Date): Promise<string | null> {
-  const held = await heldUnits(trx, now, { variantIds: lines.map((l) => l.variant_id), exceptIntent: intentId });
+  // Only lines with a known limit can be short of units: the others skip the held-units query.
+  const limited = lines.filter((l) => unitsLeft(l) !== null).map((l) => l.variant_id);
+  const held = limited.length ? await heldUnits(trx, now, { variantIds: limited, exceptIntent: intentId }) : new Map<string, Held>();
   for (const line of lines) {
     const problem = lineProblem(
       { for_sale: true, pog_price: line.unit_price, is_sold_out: line.is_sold_out || !line.available_for_sale, quantity: line.quantity },
@@ -142,4 +144,9 @@ export async function shortLine(trx: Knex.Transaction, intentId: string, lines: 
     if (problem) return `${line.title}: ${problem}`;
   }
   return null;
+}
+
+/** Whether any of these lines has a known stock limit (what is held of it shows in the product list). */
+export function anyLimited(lines: readonly StockFacts[]): boolean {
+  return lines.some((l) => unitsLeft(l) !== null);
 }
