@@ -3,6 +3,9 @@
  * session-level advisory lock held on a dedicated connection for as long as this process leads.
  * If the connection dies, Postgres releases the lock and another instance takes over. PGlite is
  * a single-process database, so the process that opened it is always the leader.
+ *
+ * The lock is per schema (its state, e.g. the watcher's cursor, lives in the schema): shops or
+ * test runs sharing one Postgres database in different schemas never wait for each other.
  */
 import type { Db } from '../db';
 
@@ -32,7 +35,7 @@ export class LeaderLock {
     };
     const connection = await client.acquireConnection();
     try {
-      const { rows } = await connection.query('select pg_try_advisory_lock($1) as ok', [this.key]);
+      const { rows } = await connection.query('select pg_try_advisory_lock(hashtext(current_schema()), $1) as ok', [this.key]);
       if (rows[0]?.ok === true) {
         this.connection = connection;
         this.broken = false;
@@ -54,7 +57,7 @@ export class LeaderLock {
     this.connection = null;
     const client = this.db.client as unknown as { releaseConnection(c: PgConnection): Promise<void> };
     try {
-      if (!this.broken) await connection.query('select pg_advisory_unlock($1)', [this.key]);
+      if (!this.broken) await connection.query('select pg_advisory_unlock(hashtext(current_schema()), $1)', [this.key]);
     } catch {
       // the session is gone, and its lock with it
     }
