@@ -45,6 +45,8 @@ export interface Viewer {
   wallet: string | null;
 }
 
+/** The hold of an order paid after its items were gone: the admin restocks or refunds. */
+export const OUT_OF_STOCK_HOLD = 'out-of-stock';
 export const OUT_OF_STOCK_MESSAGE =
   'Your payment arrived after the last of these items was sold, so this order is on hold. Your payment is safe: the shop will restock the items and send you the shipping form, or refund you in full. Contact support with your order number if you have questions.';
 
@@ -105,7 +107,7 @@ export class OrdersService {
         needsShipping: r.needs_shipping && !r.hold_reason,
         shippingUrl: shippingPath(r.id),
         shippingReady: Boolean(r.shopify_invoice_url),
-        hold: r.hold_reason === 'out-of-stock' ? { reason: 'out-of-stock', message: OUT_OF_STOCK_MESSAGE } : null,
+        hold: r.hold_reason === OUT_OF_STOCK_HOLD ? { reason: 'out-of-stock', message: OUT_OF_STOCK_MESSAGE } : null,
         customerWallet: r.customer_wallet,
         transactionHash: r.tx_hash,
         blockchain: { chainId: r.chain_id, transactionHash: r.tx_hash, blockNumber: Number(r.block_number) },

@@ -123,7 +123,31 @@ describe.each(testDatabaseKinds)('attacks on payments, on %s', (kind) => {
     for (const hash of hashes) {
       const res = await pay.createOrder(attacker, { checkoutId: bait.id, transactionHash: hash, customerWallet: LONE_VICTIM });
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'payment-unmatched' });
-    }
+    }    // Signing in with the attacker's own wallet adopts none of them (only the sender's signature would).
+    await attacker.signIn(testChain.provider, ATTACKER);
+    for (const hash of hashes) expect(await pay.transferRow(hash)).toMatchObject({ status: 'unmatched', intent_id: null });
+    expect((await pay.checkoutOf(attacker, bait.id)).amountReceived).toBe('0.00');
+    await attacker.request('/api/auth/logout', { method: 'POST' });
+  });
+
+  it('reporting a victim’s mined hash on one’s own checkout claims nothing: the victim’s checkout holds the stock', async () => {
+    const variant = await scarce(2, 5);
+    const victim = new Shopper(h);
+    const attacker = new Shopper(h);
+    const theirs = await pay.checkout(victim, variant.id, VICTIM, 2);
+    const mine = await pay.checkout(attacker, variant.id, VICTIM, 2);
+    const hash = await pay.send(VICTIM, { value: BigInt(theirs.amountWei) }); // mined, not yet 3 deep
+    expect((await attacker.post(`/api/checkout/${mine.id}/transaction`, { transactionHash: hash })).status).toBe(200);
+    expect((await pay.createOrder(attacker, { checkoutId: mine.id, transactionHash: hash })).status).toBe(202);
+    const claimed = async (id: string) => (await db()('checkout_intents').where({ id }).first()).stock_claimed_until;
+    expect(await claimed(mine.id)).toBeNull();
+    expect(await claimed(theirs.id)).not.toBeNull();
+    expect(await listed(variant.id)).toMatchObject({ availableStock: 3 });
+    await pay.mine(2);
+    const stolen = await pay.createOrder(attacker, { checkoutId: mine.id, transactionHash: hash });
+    expect({ status: stolen.status, code: stolen.body.code }).toEqual({ status: 409, code: 'transaction-already-used' });
+    expect(await pay.checkoutOf(attacker, mine.id)).toMatchObject({ status: 'open', orderId: null });
+    expect(await pay.checkoutOf(victim, theirs.id)).toMatchObject({ status: 'paid', orderId: expect.any(String) });
   });
 
   it('a payment in two parts becomes an order with the watcher alone (tab closed): underpaid, then the remainder’s exact amount', async () => {

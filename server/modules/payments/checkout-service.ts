@@ -290,11 +290,15 @@ export class CheckoutService {
   }
 }
 
-/** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
-export async function receivedWei(db: Db | Knex.Transaction, intentId: string): Promise<bigint> {
-  const [row] = await db('chain_transfers').where({ intent_id: intentId }).whereIn('status', ['underpaid', 'matched']).sum({ n: 'value_wei' });
+/** The exact sum of the recorded transfers matching `where` in these statuses. */
+export async function transferSum(db: Db | Knex.Transaction, where: Record<string, string>, statuses: readonly string[]): Promise<bigint> {
+  const [row] = await db('chain_transfers').where(where).whereIn('status', statuses).sum({ n: 'value_wei' });
+  // numeric(78,0) sums arrive as decimal strings (never a float)
   return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
 }
+
+/** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
+export const receivedWei = (db: Db | Knex.Transaction, intentId: string) => transferSum(db, { intent_id: intentId }, ['underpaid', 'matched']);
 
 export interface CartLine {
   variant_id: string;
@@ -302,7 +306,6 @@ export interface CartLine {
   title: string;
   quantity: number;
   pog_price: string | null;
-  is_active: boolean;
   is_sold_out: boolean;
   available_stock: number | null;
   inventory_quantity: number | null;
@@ -341,7 +344,6 @@ async function readCartLines(trx: Knex.Transaction, sessionId: string): Promise<
       title: r.variant_title && r.variant_title !== 'Default Title' ? `${productTitle} - ${r.variant_title}` : productTitle,
       quantity: r.quantity,
       pog_price: r.pog_price,
-      is_active: r.is_active,
       is_sold_out: r.is_sold_out || !r.available_for_sale,
       available_stock: r.available_stock,
       inventory_quantity: r.inventory_quantity,

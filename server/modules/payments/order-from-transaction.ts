@@ -11,7 +11,6 @@ import type { CreateOrderRequest, Order } from '../../../common/api';
 import { PaymentErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
 import type { ChainClient } from '../../chain/chain-client';
-import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { OrdersService } from '../orders/service';
@@ -23,7 +22,6 @@ import { checkReceipt, type ReceiptCheck } from './verify';
 export class OrderFromTransaction {
   constructor(
     private readonly deps: {
-      db: Db;
       chain: ChainClient;
       checkouts: CheckoutService;
       settlement: SettlementService;
@@ -111,7 +109,7 @@ export class OrderFromTransaction {
   }
 }
 
-type Answer = Exclude<Settlement, { kind: 'removed' }> | { kind: 'elsewhere' };
+type Answer = Settlement | { kind: 'elsewhere' };
 
 /**
  * What the caller is told: about their own checkout (the one named, else any of theirs) when the

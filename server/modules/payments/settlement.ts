@@ -19,16 +19,14 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { bumpCatalogueVersion } from '../catalogue';
+import { OUT_OF_STOCK_HOLD } from '../orders/service';
 import { needsShipping, nextStatus } from '../orders/status';
 import { anyLimited, lockIntentLines, shortLine } from '../stock';
 import { issueAmount, OVERPAID_THRESHOLD_WEI, randomSuffix, roundUpToCent } from './amount';
-import { PAYABLE, receivedWei, type IntentRow } from './checkout-service';
+import { PAYABLE, receivedWei, transferSum, type IntentRow } from './checkout-service';
 import type { StoreTransfer } from './verify';
 
 export const HANDOFF_JOB = 'shopify-draft-order';
-
-/** The reason an order waits for the admin instead of going to Shopify. */
-export const OUT_OF_STOCK_HOLD = 'out-of-stock';
 
 /** What a transfer did; `sessionId` is the session of the checkout it was for. */
 export type Settlement =
@@ -38,9 +36,7 @@ export type Settlement =
   /** The checkout was already paid by another transfer: kept for a refund. */
   | { kind: 'duplicate'; intentId: string; sessionId: string | null }
   /** Identifies no payable checkout: kept for the admin. */
-  | { kind: 'unmatched' }
-  /** Undone by a chain reorganisation and not paying anything now. */
-  | { kind: 'removed' };
+  | { kind: 'unmatched' };
 
 type TransferStatus = 'matched' | 'unmatched' | 'underpaid' | 'review' | 'removed';
 
@@ -167,7 +163,7 @@ export class SettlementService {
    * about the transfer itself; settlement judges it when it is deep enough.
    */
   async claim(transfer: StoreTransfer): Promise<boolean> {
-    const claimed = await this.db.transaction(async (trx) => {
+    return this.db.transaction(async (trx) => {
       const now = this.now();
       const done = await trx('chain_transfers').where({ chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex }).first('id');
       if (done) return false;
@@ -186,7 +182,6 @@ export class SettlementService {
       await bumpCatalogueVersion(trx);
       return true;
     });
-    return claimed;
   }
 
   /** A transfer judged before: the same answer again (a removed one comes back, see below). */
@@ -359,10 +354,7 @@ export class SettlementService {
 }
 
 /** What the (not removed) transfers of an order add up to. */
-export async function paidTowardsOrder(trx: Knex.Transaction | Db, orderId: string): Promise<bigint> {
-  const [row] = await trx('chain_transfers').where({ order_id: orderId, status: 'matched' }).sum({ n: 'value_wei' });
-  return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
-}
+export const paidTowardsOrder = (db: Knex.Transaction | Db, orderId: string) => transferSum(db, { order_id: orderId }, ['matched']);
 
 /** Order ids: "PG" and 10 random Crockford base-32 characters (50 bits): short, unguessable. */
 export function newOrderId(): string {
