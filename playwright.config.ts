@@ -19,7 +19,14 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-e2e-'));
 
 const launchOptions = {
   executablePath,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 };
 
 export default defineConfig({

@@ -97,7 +97,8 @@ export default defineConfig({
           {
             // Catalogue + public config: fresh when online, last good answer when offline.
             urlPattern: ({ url, sameOrigin }) =>
-              sameOrigin && (url.pathname === '/api/products' || /^\/api\/products\/[^/]+$/.test(url.pathname) || url.pathname === '/api/config'),
+              sameOrigin &&
+              (url.pathname === '/api/products' || /^\/api\/products\/[^/]+$/.test(url.pathname) || url.pathname === '/api/config'),
             handler: 'NetworkFirst',
             method: 'GET',
             options: {

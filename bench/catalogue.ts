@@ -34,7 +34,13 @@ async function load(url: string, init: RequestInit, total: number, concurrency: 
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
-  return { rps: Math.round(latencies.length / seconds), p50: pct(50), p95: pct(95), p99: pct(99), kb: Math.round(bytes / latencies.length / 1024) };
+  return {
+    rps: Math.round(latencies.length / seconds),
+    p50: pct(50),
+    p95: pct(95),
+    p99: pct(99),
+    kb: Math.round(bytes / latencies.length / 1024),
+  };
 }
 
 async function main() {
@@ -52,7 +58,12 @@ async function main() {
         tags: base.tags,
         status: 'ACTIVE',
         images: base.images.map((img) => ({ alt: img.alt })),
-        variants: base.variants.map((v) => ({ title: v.title, price: v.price, inventoryQuantity: v.inventoryQuantity + 1, selectedOptions: v.selectedOptions })),
+        variants: base.variants.map((v) => ({
+          title: v.title,
+          price: v.price,
+          inventoryQuantity: v.inventoryQuantity + 1,
+          selectedOptions: v.selectedOptions,
+        })),
       });
     }
     const shopProducts = h.emulator.state.listProducts().length;
@@ -76,13 +87,19 @@ async function main() {
     const gzip = await load(url, { headers: { 'accept-encoding': 'gzip' } }, REQUESTS, CONCURRENCY);
     const revalidate = await load(url, { headers: { 'if-none-match': etag } }, REQUESTS, CONCURRENCY);
 
-    console.log(`\nCatalogue benchmark on ${DB}: ${shopProducts} products, ${first.variants} variants, ${first.pages} pages; ${REQUESTS} requests at concurrency ${CONCURRENCY}\n`);
+    console.log(
+      `\nCatalogue benchmark on ${DB}: ${shopProducts} products, ${first.variants} variants, ${first.pages} pages; ${REQUESTS} requests at concurrency ${CONCURRENCY}\n`,
+    );
     console.log('| measure | result |');
     console.log('|---|---|');
     console.log(`| first sync (insert) | ${firstMs.toFixed(0)} ms |`);
     console.log(`| re-sync (no changes) | ${againMs.toFixed(0)} ms |`);
     console.log(`| first GET /api/products after a change (rebuild) | ${rebuildMs.toFixed(0)} ms |`);
-    for (const [name, r] of [['GET /api/products, identity', full], ['GET /api/products, gzip', gzip], ['GET /api/products, If-None-Match → 304', revalidate]] as const) {
+    for (const [name, r] of [
+      ['GET /api/products, identity', full],
+      ['GET /api/products, gzip', gzip],
+      ['GET /api/products, If-None-Match → 304', revalidate],
+    ] as const) {
       console.log(`| ${name} | ${r.rps} req/s, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, ${r.kb} KB/response |`);
     }
   } finally {

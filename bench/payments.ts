@@ -48,7 +48,8 @@ async function main() {
       if (res.status !== 201) throw new Error(`checkout failed: ${res.status} ${await res.text()}`);
       return { s, c: checkoutSchema.parse(await res.json()) };
     };
-    const pay = (c: Checkout) => sendTokenTransfer(provider, BUYER, { token: c.tokenAddress, to: c.storeWallet, value: BigInt(c.amountWei), nonce: nonce++ });
+    const pay = (c: Checkout) =>
+      sendTokenTransfer(provider, BUYER, { token: c.tokenAddress, to: c.storeWallet, value: BigInt(c.amountWei), nonce: nonce++ });
     const orderRow = (hash: string) => harness.database.db('orders').where({ tx_hash: hash.toLowerCase() }).first('id');
 
     // 1a. The tab died: the watcher (polling) makes the order.
@@ -80,7 +81,8 @@ async function main() {
     const burst = async () => {
       const made: Array<{ s: Shopper; c: Checkout }> = [];
       const t0 = performance.now();
-      for (let i = 0; i < SHOPPERS; i += 10) made.push(...(await Promise.all(Array.from({ length: Math.min(10, SHOPPERS - i) }, newCheckout))));
+      for (let i = 0; i < SHOPPERS; i += 10)
+        made.push(...(await Promise.all(Array.from({ length: Math.min(10, SHOPPERS - i) }, newCheckout))));
       const checkoutMs = performance.now() - t0;
       await provider.send('evm_setAutomine', [false]);
       const txs = [];
@@ -100,18 +102,26 @@ async function main() {
     const b = await burst();
     t0 = performance.now();
     const statuses = await Promise.all(
-      b.made.map(({ s, c }, i) => s.post('/api/orders/create', { checkoutId: c.id, transactionHash: b.hashes[i], customerWallet: BUYER }).then((r) => r.status)),
+      b.made.map(({ s, c }, i) =>
+        s.post('/api/orders/create', { checkoutId: c.id, transactionHash: b.hashes[i], customerWallet: BUYER }).then((r) => r.status),
+      ),
     );
     const httpSeconds = (performance.now() - t0) / 1000;
     if (statuses.some((st) => st !== 201)) throw new Error(`unexpected statuses ${[...new Set(statuses)].join(',')}`);
 
-    console.log(`\n### ${new Date().toISOString().slice(0, 10)}, ${DB}, watcher poll ${POLL_MS} ms, ${LATENCY_SAMPLES} samples, ${SHOPPERS} shoppers\n`);
+    console.log(
+      `\n### ${new Date().toISOString().slice(0, 10)}, ${DB}, watcher poll ${POLL_MS} ms, ${LATENCY_SAMPLES} samples, ${SHOPPERS} shoppers\n`,
+    );
     console.log('| measure | result |\n|---|---|');
     console.log(`| receipt → order row, watcher (tab died) | p50 ${pct(watcherLatency, 50)} ms, max ${pct(watcherLatency, 100)} ms |`);
     console.log(`| receipt → order, POST /api/orders/create | p50 ${pct(reportLatency, 50)} ms, max ${pct(reportLatency, 100)} ms |`);
     console.log(`| checkouts created (10 at a time) | ${a.checkoutsPerSecond.toFixed(0)} /s |`);
-    console.log(`| ${SHOPPERS} transfers in one block → orders, one watcher tick | ${(SHOPPERS / watcherSeconds).toFixed(0)} orders/s (${(watcherSeconds * 1000).toFixed(0)} ms) |`);
-    console.log(`| ${SHOPPERS} concurrent POST /api/orders/create | ${(SHOPPERS / httpSeconds).toFixed(0)} orders/s (${(httpSeconds * 1000).toFixed(0)} ms) |`);
+    console.log(
+      `| ${SHOPPERS} transfers in one block → orders, one watcher tick | ${(SHOPPERS / watcherSeconds).toFixed(0)} orders/s (${(watcherSeconds * 1000).toFixed(0)} ms) |`,
+    );
+    console.log(
+      `| ${SHOPPERS} concurrent POST /api/orders/create | ${(SHOPPERS / httpSeconds).toFixed(0)} orders/s (${(httpSeconds * 1000).toFixed(0)} ms) |`,
+    );
   } finally {
     await h?.payments?.watcher.stop();
     await h?.close();

@@ -261,7 +261,10 @@ export type SiweNonce = z.infer<typeof siweNonceSchema>;
 
 export const siweVerifySchema = z.strictObject({
   message: z.string().min(1).max(4000),
-  signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'a signature is 0x followed by hexadecimal characters').max(20_000),
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]+$/, 'a signature is 0x followed by hexadecimal characters')
+    .max(20_000),
 });
 
 export const authSessionSchema = z.object({

@@ -3,7 +3,7 @@ import type { Product } from '../common/api';
 
 // The shopper's page is older than the catalogue: Shopify sold the item out after the page
 // loaded. The client still offers it; the server refuses, and the shopper is told why.
-test('an item that sold out after the page loaded is refused with the server\'s message', async ({ page, request }) => {
+test("an item that sold out after the page loaded is refused with the server's message", async ({ page, request }) => {
   const products: Product[] = await (await request.get('/api/products')).json();
   const product = products.find((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)!;
 
@@ -15,7 +15,14 @@ test('an item that sold out after the page loaded is refused with the server\'s 
   // Shopify (the emulator) sells it out; the shop's periodic sync picks that up.
   const shop = await (await request.get('/shopify-emulator/__emulator/products')).json();
   const source = shop.products.find((p: { legacyId: string }) => p.legacyId === product.id);
-  type SourceVariant = { legacyId: string; title: string; price: string; selectedOptions: unknown; inventoryQuantity: number; availableForSale: boolean };
+  type SourceVariant = {
+    legacyId: string;
+    title: string;
+    price: string;
+    selectedOptions: unknown;
+    inventoryQuantity: number;
+    availableForSale: boolean;
+  };
   const setStock = async (soldOut: boolean) => {
     const res = await request.post('/shopify-emulator/__emulator/products', {
       data: {
@@ -32,7 +39,9 @@ test('an item that sold out after the page loaded is refused with the server\'s 
     });
     expect(res.ok()).toBe(true);
     await expect
-      .poll(async () => ((await (await request.get(`/api/products/${product.id}`)).json()) as Product).variants[0].isSoldOut, { timeout: 20_000 })
+      .poll(async () => ((await (await request.get(`/api/products/${product.id}`)).json()) as Product).variants[0].isSoldOut, {
+        timeout: 20_000,
+      })
       .toBe(soldOut);
   };
 

@@ -78,7 +78,9 @@ async function addFromCard(page: Page, pick: Pick, quantity = 1) {
 
 /** Waits for the sheet's slide-in (and any other animation inside it) to finish before measuring. */
 async function settled(locator: Locator) {
-  await expect.poll(() => locator.evaluate((el) => el.getAnimations({ subtree: true }).filter((a) => a.playState === 'running').length)).toBe(0);
+  await expect
+    .poll(() => locator.evaluate((el) => el.getAnimations({ subtree: true }).filter((a) => a.playState === 'running').length))
+    .toBe(0);
 }
 
 async function serverCart(page: Page): Promise<Cart> {
@@ -359,7 +361,10 @@ test('on a tablet the drawer is a narrow right-hand sheet and the toast stays cl
     for (const id of ['cart-total', 'pay-button']) {
       const b = (await drawer.getByTestId(id).boundingBox())!;
       const overlaps =
-        toastBox.y < b.y + b.height && b.y < toastBox.y + toastBox.height && toastBox.x < b.x + b.width && b.x < toastBox.x + toastBox.width;
+        toastBox.y < b.y + b.height &&
+        b.y < toastBox.y + toastBox.height &&
+        toastBox.x < b.x + b.width &&
+        b.x < toastBox.x + toastBox.width;
       expect(overlaps, `the toast covers ${id}`).toBe(false);
     }
     await drawer.getByTestId('pay-button').click({ timeout: 2000 });

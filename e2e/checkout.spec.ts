@@ -227,12 +227,16 @@ test.describe('paying from another wallet', () => {
     await expect(dialog.getByRole('heading', { name: 'Pay from another wallet' })).toBeVisible();
     await expect(dialog.getByTestId('pay-elsewhere-amount')).toHaveText(`${checkout.amount} POG`);
     await expect(dialog.getByTestId('pay-elsewhere-total')).toHaveText(`${formatPogAmount(variant.price)} $POGS`);
-    await expect(dialog.getByTestId('pay-elsewhere-store-wallet')).toHaveText(`${checkout.storeWallet.slice(0, 6)}...${checkout.storeWallet.slice(-4)}`);
+    await expect(dialog.getByTestId('pay-elsewhere-store-wallet')).toHaveText(
+      `${checkout.storeWallet.slice(0, 6)}...${checkout.storeWallet.slice(-4)}`,
+    );
     await expect(dialog.getByTestId('pay-elsewhere-countdown')).toHaveText(/^\d+:\d\d$/);
     await expect(dialog.getByTestId('payment-status')).toHaveText('Waiting for payment…');
     // A phone: a link into the wallet app (EIP-681), no QR code.
     await expect(dialog.getByTestId('pay-elsewhere-open-wallet')).toHaveAttribute('href', checkout.paymentUri);
-    expect(checkout.paymentUri).toBe(`ethereum:${checkout.tokenAddress}@8453/transfer?address=${checkout.storeWallet}&uint256=${checkout.amountWei}`);
+    expect(checkout.paymentUri).toBe(
+      `ethereum:${checkout.tokenAddress}@8453/transfer?address=${checkout.storeWallet}&uint256=${checkout.amountWei}`,
+    );
     await expect(dialog.getByTestId('pay-elsewhere-qr')).toBeHidden();
 
     // Another wallet (dev account #3) sends exactly the amount, straight on the chain.
@@ -274,7 +278,11 @@ test.describe('paying from another wallet', () => {
       await drawer.getByTestId('pay-elsewhere-button').click();
       const checkout = await checkoutPromise;
       const dialog = page.getByTestId('pay-elsewhere');
-      const token = new Contract(checkout.tokenAddress, ['function transfer(address to, uint256 amount) returns (bool)'], await provider.getSigner(payer));
+      const token = new Contract(
+        checkout.tokenAddress,
+        ['function transfer(address to, uint256 amount) returns (bool)'],
+        await provider.getSigner(payer),
+      );
       const transfer = async (amount: bigint) => (await token.getFunction('transfer').send(checkout.storeWallet, amount)).wait();
 
       // A rounded-down amount: less than the total.
@@ -322,7 +330,11 @@ test.describe('paying from another wallet', () => {
 
 test.describe('order pages', () => {
   test('an order that is not yours, or not there, is "Order Not Found"', async ({ page }) => {
-    for (const url of ['/order-confirmation?id=00000000-0000-4000-8000-000000000000', '/order-confirmation', '/orders/00000000-0000-4000-8000-000000000000/shipping']) {
+    for (const url of [
+      '/order-confirmation?id=00000000-0000-4000-8000-000000000000',
+      '/order-confirmation',
+      '/orders/00000000-0000-4000-8000-000000000000/shipping',
+    ]) {
       await page.goto(url);
       const card = page.getByTestId('order-not-found');
       await expect(card.getByRole('heading', { name: 'Order Not Found' })).toBeVisible();

@@ -8,9 +8,9 @@ test('the shop fits the screen and the grid has the right number of columns', as
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 
-  const lefts = await page.getByTestId('product-card').evaluateAll((cards) =>
-    cards.slice(0, 8).map((c) => Math.round(c.getBoundingClientRect().left)),
-  );
+  const lefts = await page
+    .getByTestId('product-card')
+    .evaluateAll((cards) => cards.slice(0, 8).map((c) => Math.round(c.getBoundingClientRect().left)));
   const columns = new Set(lefts).size;
   expect(columns).toBe(testInfo.project.name === 'tablet' ? 2 : 1);
 

@@ -22,7 +22,11 @@ test.beforeAll(async ({ request }) => {
   const config = (await (await request.get('/api/config')).json()) as PublicConfig;
   const provider = new JsonRpcProvider(CHAIN_RPC, 8453, { staticNetwork: true });
   try {
-    const token = new Contract(config.tokenAddress!, ['function transfer(address to, uint256 amount) returns (bool)'], await provider.getSigner(DEV_ACCOUNTS[1]));
+    const token = new Contract(
+      config.tokenAddress!,
+      ['function transfer(address to, uint256 amount) returns (bool)'],
+      await provider.getSigner(DEV_ACCOUNTS[1]),
+    );
     await (await token.getFunction('transfer').send(DEV_ACCOUNTS[BUYER], parseUnits('10000', 18))).wait();
   } finally {
     provider.destroy();
@@ -168,7 +172,6 @@ test.describe('the orders page', () => {
     await expect(page.getByTestId('orders-page')).not.toContainText(order.id);
     await expect.poll(() => signedInAs(page)).toBeNull();
   });
-
 });
 
 test.describe('the orders page, with scripted API answers', () => {

@@ -235,8 +235,9 @@ test.describe('with a browser wallet (EIP-6963)', () => {
     await page.goto('/');
     await connectTestWallet(page, wallet);
     const answers = await page.evaluate(async (address) => {
-      const provider = (window as unknown as { __e2eWalletProvider: { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> } })
-        .__e2eWalletProvider;
+      const provider = (
+        window as unknown as { __e2eWalletProvider: { request: (a: { method: string; params?: unknown[] }) => Promise<unknown> } }
+      ).__e2eWalletProvider;
       return {
         chainId: await provider.request({ method: 'eth_chainId' }),
         balance: await provider.request({ method: 'eth_getBalance', params: [address, 'latest'] }),
@@ -260,7 +261,12 @@ test.describe('with a browser wallet (EIP-6963)', () => {
       const drawer = page.getByTestId('cart-drawer');
       await expect(drawer.getByTestId('cart-item')).toHaveCount(1);
       await drawer.getByTestId('pay-button').click();
-      await expectToast(page, 'Connect Wallet', "Please connect your wallet and ensure you're on Base Network to proceed with payment", 'destructive');
+      await expectToast(
+        page,
+        'Connect Wallet',
+        "Please connect your wallet and ensure you're on Base Network to proceed with payment",
+        'destructive',
+      );
 
       // The toast's action opens the chooser.
       await page.getByTestId('toast-connect-wallet').click();
@@ -317,7 +323,10 @@ test.describe('configuration-dependent wallets', () => {
     await expect(chooser.getByTestId('wallet-connect-option')).toHaveCount(0);
 
     const origin = new URL(baseURL!);
-    await expect(chooser.getByTestId('deep-link-metamask')).toHaveAttribute('href', `https://link.metamask.io/dapp/${origin.host}/?ref=e2e`);
+    await expect(chooser.getByTestId('deep-link-metamask')).toHaveAttribute(
+      'href',
+      `https://link.metamask.io/dapp/${origin.host}/?ref=e2e`,
+    );
     await expect(chooser.getByTestId('deep-link-coinbase')).toHaveAttribute(
       'href',
       `https://go.cb-w.com/dapp?cb_url=${encodeURIComponent(`${origin.origin}/?ref=e2e`)}`,

@@ -54,7 +54,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['product_id']);
   });
   await knex.raw('alter table variants add constraint variants_pog_price_non_negative check (pog_price is null or pog_price >= 0)');
-  await knex.raw('alter table variants add constraint variants_available_stock_non_negative check (available_stock is null or available_stock >= 0)');
+  await knex.raw(
+    'alter table variants add constraint variants_available_stock_non_negative check (available_stock is null or available_stock >= 0)',
+  );
 
   // Small key/value facts shared by every server instance (catalogue version, last sync, …).
   await knex.schema.createTable('app_state', (t) => {

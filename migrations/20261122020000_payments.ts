@@ -129,7 +129,15 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['webhook_events', 'outbox', 'order_items', 'orders', 'chain_transfers', 'checkout_intent_items', 'checkout_intents']) {
+  for (const table of [
+    'webhook_events',
+    'outbox',
+    'order_items',
+    'orders',
+    'chain_transfers',
+    'checkout_intent_items',
+    'checkout_intents',
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
 }

@@ -18,7 +18,11 @@ const source = fs.readFileSync(path.join(dir, 'DemoPogsToken.sol'), 'utf8');
 const input = {
   language: 'Solidity',
   sources: { 'DemoPogsToken.sol': { content: source } },
-  settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+  settings: {
+    optimizer: { enabled: true, runs: 200 },
+    evmVersion: 'cancun',
+    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+  },
 };
 const findImports = (importPath: string) => {
   try {

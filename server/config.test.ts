@@ -40,7 +40,9 @@ describe('loadConfig', () => {
     const filled = withEmulatorSecrets(c, { accessToken: 'shpat_x', clientSecret: 'y' });
     expect(filled.shopify).toMatchObject({ accessToken: 'shpat_x', clientSecret: 'y' });
     expect(filled.mode).toBe('local');
-    expect(() => withEmulatorSecrets(loadConfig({ ...realProduction, NODE_ENV: 'development' }), { accessToken: 'a', clientSecret: 'b' })).toThrow(/only in local mode/);
+    expect(() =>
+      withEmulatorSecrets(loadConfig({ ...realProduction, NODE_ENV: 'development' }), { accessToken: 'a', clientSecret: 'b' }),
+    ).toThrow(/only in local mode/);
   });
 
   it('uses the real services when they are configured, with no default announced for them', () => {
@@ -132,7 +134,9 @@ describe('loadConfig', () => {
     });
 
     it('a client secret alone', () => {
-      expect(problems({ SHOPIFY_CLIENT_SECRET: 'a-client-secret' })).toEqual([expect.stringMatching(/SHOPIFY_CLIENT_SECRET .* remove it to run the local demo/)]);
+      expect(problems({ SHOPIFY_CLIENT_SECRET: 'a-client-secret' })).toEqual([
+        expect.stringMatching(/SHOPIFY_CLIENT_SECRET .* remove it to run the local demo/),
+      ]);
     });
 
     it('half a side with nothing on the other is both incomplete and mixed', () => {
@@ -161,7 +165,9 @@ describe('loadConfig', () => {
     it('names what is given on one side', () => {
       expect(mixedModeProblems({ chain: [], store: [], clientSecret: false })).toEqual([]);
       expect(mixedModeProblems({ chain: ['BASE_RPC_URL'], store: ['SHOPIFY_ADMIN_TOKEN'], clientSecret: true })).toEqual([]);
-      expect(mixedModeProblems({ chain: [], store: ['SHOPIFY_ADMIN_TOKEN'], clientSecret: false })[0]).toMatch(/given \(SHOPIFY_ADMIN_TOKEN\)/);
+      expect(mixedModeProblems({ chain: [], store: ['SHOPIFY_ADMIN_TOKEN'], clientSecret: false })[0]).toMatch(
+        /given \(SHOPIFY_ADMIN_TOKEN\)/,
+      );
     });
   });
 });

@@ -25,7 +25,10 @@ const envSchema = z.object({
   DATABASE_SSL: z.enum(['true', 'false']).default('false'),
   SHOPIFY_STORE_DOMAIN: optional(z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, 'must look like your-shop.myshopify.com')),
   SHOPIFY_ADMIN_TOKEN: optional(z.string().min(10)),
-  SHOPIFY_API_VERSION: z.string().regex(/^\d{4}-(01|04|07|10)$/, 'must be a quarterly version like 2026-07').default(DEFAULT_SHOPIFY_API_VERSION),
+  SHOPIFY_API_VERSION: z
+    .string()
+    .regex(/^\d{4}-(01|04|07|10)$/, 'must be a quarterly version like 2026-07')
+    .default(DEFAULT_SHOPIFY_API_VERSION),
   SHOPIFY_CLIENT_SECRET: optional(z.string().min(8)),
   CATALOGUE_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
@@ -35,9 +38,17 @@ const envSchema = z.object({
   STORE_WALLET_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
   /** Blocks on top of a payment's block before it counts (1 = the block itself). */
   REQUIRED_CONFIRMATIONS: optional(z.coerce.number().int().min(1).max(1000)),
-  CHECKOUT_TTL_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
+  CHECKOUT_TTL_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(24 * 60)
+    .default(30),
   /** How long after expiry a payment for a checkout is still recognised as a (late) payment for it. */
-  LATE_PAYMENT_HOURS: z.coerce.number().positive().max(24 * 30).default(24),
+  LATE_PAYMENT_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(24),
   CHAIN_POLL_INTERVAL_MS: optional(z.coerce.number().int().min(100).max(600_000)),
   /** Largest block range asked of eth_getLogs at once (public RPCs cap it). */
   CHAIN_LOG_RANGE: z.coerce.number().int().min(1).max(100_000).default(2000),
@@ -65,9 +76,7 @@ export const PRODUCTION_REQUIRED = [
   'STORE_WALLET_ADDRESS',
 ] as const;
 
-export type DatabaseConfig =
-  | { kind: 'postgres'; url: string; ssl: boolean }
-  | { kind: 'pglite'; dir: string };
+export type DatabaseConfig = { kind: 'postgres'; url: string; ssl: boolean } | { kind: 'pglite'; dir: string };
 
 export interface StoreShopifyConfig {
   kind: 'store';
@@ -284,7 +293,7 @@ export function mixedModeProblems(given: { chain: readonly string[]; store: read
   }
   if (clientSecret && !store.length && !chain.length) {
     return [
-      'SHOPIFY_CLIENT_SECRET is a real Shopify app\'s webhook key but no store is given: add SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN and the chain settings to run live, or remove it to run the local demo (the emulator makes its own secret in DATA_DIR)',
+      "SHOPIFY_CLIENT_SECRET is a real Shopify app's webhook key but no store is given: add SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN and the chain settings to run live, or remove it to run the local demo (the emulator makes its own secret in DATA_DIR)",
     ];
   }
   return [];

@@ -11,7 +11,11 @@ describe.each(testDatabaseKinds)('database on %s', (kind) => {
       tb.integer('id');
       tb.decimal('amount', 38, 18);
     });
-    await t.db('probe').insert([{ id: 1, amount: '0.1' }, { id: 2, amount: '12345678901234567890.123456789012345678' }, { id: 3, amount: '3' }]);
+    await t.db('probe').insert([
+      { id: 1, amount: '0.1' },
+      { id: 2, amount: '12345678901234567890.123456789012345678' },
+      { id: 3, amount: '3' },
+    ]);
   });
   afterAll(async () => {
     await t?.destroy();

@@ -18,7 +18,11 @@ export type Db = Knex;
 const PgLiteClient = class extends (ClientPgLite as unknown as new (config: Knex.Config) => object) {
   processResponse(obj: { method?: string } | null, runner: unknown) {
     const fixed = obj?.method === 'del' ? { ...obj, method: 'delete' } : obj;
-    return (ClientPgLite.prototype as unknown as { processResponse: (o: unknown, r: unknown) => unknown }).processResponse.call(this, fixed, runner);
+    return (ClientPgLite.prototype as unknown as { processResponse: (o: unknown, r: unknown) => unknown }).processResponse.call(
+      this,
+      fixed,
+      runner,
+    );
   }
 };
 

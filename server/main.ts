@@ -51,7 +51,13 @@ async function main() {
     logger.info(
       `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
     );
-    target = { rpcUrl: localChain.rpcUrl, chainId: 8453, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet, savedHead: localChain.savedHead };
+    target = {
+      rpcUrl: localChain.rpcUrl,
+      chainId: 8453,
+      tokenAddress: token.tokenAddress,
+      storeWallet: token.storeWallet,
+      savedHead: localChain.savedHead,
+    };
   } else {
     const { rpcUrl, tokenAddress, storeWallet } = config.chain as Extract<typeof config.chain, { kind: 'rpc' }>;
     target = { rpcUrl, chainId: 8453, tokenAddress, storeWallet };
@@ -89,7 +95,9 @@ async function main() {
     return null;
   });
   if (rpcChainId !== null && rpcChainId !== target.chainId) {
-    logger.fatal(`the RPC at ${target.rpcUrl} serves chain id ${rpcChainId}, not Base (${target.chainId}); refusing to take payments there`);
+    logger.fatal(
+      `the RPC at ${target.rpcUrl} serves chain id ${rpcChainId}, not Base (${target.chainId}); refusing to take payments there`,
+    );
     process.exit(1);
   }
   const app = createApp({
@@ -130,8 +138,7 @@ async function main() {
   } else {
     void runSync('start');
   }
-  const timer =
-    config.catalogueSyncIntervalMs > 0 ? setInterval(() => void runSync('schedule'), config.catalogueSyncIntervalMs) : null;
+  const timer = config.catalogueSyncIntervalMs > 0 ? setInterval(() => void runSync('schedule'), config.catalogueSyncIntervalMs) : null;
   timer?.unref();
   // Expired shopper sessions (and their carts), sign-in nonces and rate-limit counters are swept hourly.
   const sweep = async () => {
@@ -149,7 +156,9 @@ async function main() {
   payments.watcher.start();
   payments.handoff.start();
   const webhookUri =
-    config.shopify.kind === 'emulator' ? `http://127.0.0.1:${listeningPort}/api/webhooks/shopify` : `${config.publicUrl}/api/webhooks/shopify`;
+    config.shopify.kind === 'emulator'
+      ? `http://127.0.0.1:${listeningPort}/api/webhooks/shopify`
+      : `${config.publicUrl}/api/webhooks/shopify`;
   subscribeShopifyWebhooks(shopify, webhookUri, logger).then(
     (n) => n && logger.info({ uri: webhookUri, topics: n }, 'Shopify webhooks subscribed'),
     (err) => logger.warn({ err }, 'could not subscribe Shopify webhooks; the order poller still catches up'),

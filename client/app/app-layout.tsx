@@ -2,7 +2,16 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useSignOutOnWalletChange } from '../features/auth';
-import { CartDrawer, cartItemCount, notifyCartUpdated, refreshCart, OPEN_CART_EVENT, useCart, type CartDrawerWallet, type PayHandler } from '../features/cart';
+import {
+  CartDrawer,
+  cartItemCount,
+  notifyCartUpdated,
+  refreshCart,
+  OPEN_CART_EVENT,
+  useCart,
+  type CartDrawerWallet,
+  type PayHandler,
+} from '../features/cart';
 import { CheckoutProvider, useCheckout } from '../features/checkout';
 import { SiteHeader } from '../features/layout/components/site-header';
 import { clearOrderHistory } from '../features/orders';

@@ -12,7 +12,10 @@ export function RouteErrorPage() {
   const staleBuild = /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(message);
   return (
     <div className="flex min-h-[60dvh] items-center justify-center px-4 py-10">
-      <div role="alert" className="grid w-full max-w-md justify-items-center gap-3 rounded-(--radius-cap) border border-border bg-card p-8 text-center">
+      <div
+        role="alert"
+        className="grid w-full max-w-md justify-items-center gap-3 rounded-(--radius-cap) border border-border bg-card p-8 text-center"
+      >
         <TriangleAlert aria-hidden className="size-10 text-destructive" />
         <h1 className="text-xl font-bold">{staleBuild ? 'This page could not be loaded' : 'Something went wrong'}</h1>
         <p className="text-sm break-words text-muted-foreground">

@@ -29,9 +29,9 @@ describe('cleanDescription', () => {
   });
 
   it('decodes common entities, after stripping tags', () => {
-    expect(
-      cleanDescription('Tom &amp; Jerry &lt;3 &quot;caps&quot; &#39;90s &apos;ok&apos; a&nbsp;b &mdash; &ndash; &hellip;'),
-    ).toEqual(['Tom & Jerry <3 "caps" \'90s \'ok\' a b \u2014 \u2013 \u2026']);
+    expect(cleanDescription('Tom &amp; Jerry &lt;3 &quot;caps&quot; &#39;90s &apos;ok&apos; a&nbsp;b &mdash; &ndash; &hellip;')).toEqual([
+      "Tom & Jerry <3 \"caps\" '90s 'ok' a b \u2014 \u2013 \u2026",
+    ]);
     expect(cleanDescription('&#169; &#x2122; &#X41;')).toEqual(['\u00a9 \u2122 A']);
     // An escaped tag is text, not markup.
     expect(cleanDescription('Use &lt;b&gt;bold&lt;/b&gt;')).toEqual(['Use <b>bold</b>']);
@@ -43,10 +43,10 @@ describe('cleanDescription', () => {
     expect(cleanDescription('<style>.x{}</style>Hi<script>alert(1)</script><!-- note -->!')).toEqual(['Hi!']);
   });
 
-  it("drops lines mentioning a size guide (any case) or containing a pipe", () => {
-    expect(
-      cleanDescription('<p>Soft cotton</p><p>See our SIZE GUIDE below</p><p>S | M | L</p><p>Size Guide</p><p>Unisex fit</p>'),
-    ).toEqual(['Soft cotton', 'Unisex fit']);
+  it('drops lines mentioning a size guide (any case) or containing a pipe', () => {
+    expect(cleanDescription('<p>Soft cotton</p><p>See our SIZE GUIDE below</p><p>S | M | L</p><p>Size Guide</p><p>Unisex fit</p>')).toEqual(
+      ['Soft cotton', 'Unisex fit'],
+    );
   });
 
   it('keeps at most five lines', () => {

@@ -26,7 +26,8 @@ const NAMED_ENTITIES: Record<string, string> = {
 };
 
 /** Tags whose end (or start) is a line break in the rendered text. */
-const BLOCK_TAGS = 'p|div|li|ul|ol|h[1-6]|tr|table|thead|tbody|tfoot|blockquote|section|article|header|footer|pre|dd|dt|dl|figure|figcaption|address';
+const BLOCK_TAGS =
+  'p|div|li|ul|ol|h[1-6]|tr|table|thead|tbody|tfoot|blockquote|section|article|header|footer|pre|dd|dt|dl|figure|figcaption|address';
 const BLOCK_BOUNDARY = new RegExp(`<\\/?(?:${BLOCK_TAGS})\\b[^>]*>`, 'gi');
 const LINE_BREAK_TAG = /<(?:br|hr)\b[^>]*\/?>/gi;
 const INVISIBLE_BLOCKS = /<(script|style|template|noscript)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;

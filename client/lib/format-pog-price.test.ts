@@ -29,9 +29,7 @@ describe('formatPogPrice', () => {
   });
 
   it('keeps precision for values beyond float range', () => {
-    expect(formatPogPrice('123456789012345678901234567890.125')).toBe(
-      '123,456,789,012,345,678,901,234,567,890.13 $POGS',
-    );
+    expect(formatPogPrice('123456789012345678901234567890.125')).toBe('123,456,789,012,345,678,901,234,567,890.13 $POGS');
     expect(formatPogPrice('9007199254740993.01')).toBe('9,007,199,254,740,993.01 $POGS');
     expect(formatPogPrice('1.000000000000000001')).toBe('1.00 $POGS');
   });

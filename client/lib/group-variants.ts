@@ -19,11 +19,7 @@ export interface VariantGroup<T> {
 export function baseVariantTitle(title: string | null | undefined): string {
   const original = (title ?? '').replace(/\s+/g, ' ').trim();
   if (original.toLowerCase().includes(FORCED_GROUP_NAME.toLowerCase())) return FORCED_GROUP_NAME;
-  const stripped = original
-    .replace(COLOUR_AND_SIZE_SUFFIX, '')
-    .replace(SIZE_SUFFIX, '')
-    .replace(TRAILING_DASH, '')
-    .trim();
+  const stripped = original.replace(COLOUR_AND_SIZE_SUFFIX, '').replace(SIZE_SUFFIX, '').replace(TRAILING_DASH, '').trim();
   // A title that is only a size ('XL', 'One Size') stays as it is rather than becoming empty.
   return stripped || original;
 }

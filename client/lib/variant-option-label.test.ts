@@ -4,9 +4,7 @@ import { variantOptionLabel } from './variant-option-label';
 describe('variantOptionLabel', () => {
   it('shows the title and the price in brackets', () => {
     expect(variantOptionLabel({ title: 'Large', price: '25', isSoldOut: false, availableStock: 0 })).toBe('Large (25.00 $POGS)');
-    expect(variantOptionLabel({ title: 'Gold', price: '1234.5', isSoldOut: false, availableStock: 0 })).toBe(
-      'Gold (1,234.50 $POGS)',
-    );
+    expect(variantOptionLabel({ title: 'Gold', price: '1234.5', isSoldOut: false, availableStock: 0 })).toBe('Gold (1,234.50 $POGS)');
   });
 
   it("omits the price when it is '0'", () => {

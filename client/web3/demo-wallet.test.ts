@@ -15,7 +15,9 @@ function fakeFetch(answer: (body: { id: number; method: string; params: unknown[
 
 describe('Demo Wallet provider', () => {
   it('POSTs JSON-RPC 2.0 to the endpoint and returns the result', async () => {
-    const { impl, calls } = fakeFetch(({ id }) => ({ json: { jsonrpc: '2.0', id, result: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'] } }));
+    const { impl, calls } = fakeFetch(({ id }) => ({
+      json: { jsonrpc: '2.0', id, result: ['0x70997970C51812dc3A010C7d01b50e0d17dc79C8'] },
+    }));
     const provider = createDemoWalletProvider('/api/dev/wallet', impl);
     await expect(provider.request({ method: 'eth_requestAccounts' })).resolves.toEqual(['0x70997970C51812dc3A010C7d01b50e0d17dc79C8']);
     expect(calls[0]).toEqual({ url: '/api/dev/wallet', body: { jsonrpc: '2.0', id: 1, method: 'eth_requestAccounts', params: [] } });

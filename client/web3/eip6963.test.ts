@@ -37,7 +37,13 @@ describe('WalletDirectory', () => {
 
   it('ignores malformed announcements', () => {
     const dir = new WalletDirectory();
-    for (const bad of [null, {}, { info: {} }, { info: { uuid: 'u', name: 'x' }, provider: {} }, { info: { uuid: '', name: 'x' }, provider: provider() }]) {
+    for (const bad of [
+      null,
+      {},
+      { info: {} },
+      { info: { uuid: 'u', name: 'x' }, provider: {} },
+      { info: { uuid: '', name: 'x' }, provider: provider() },
+    ]) {
       expect(dir.announce(bad)).toBe(false);
     }
     expect(dir.list()).toEqual([]);

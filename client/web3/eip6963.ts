@@ -33,7 +33,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function isProviderDetail(detail: unknown): detail is Eip6963ProviderDetail {
   if (!isObject(detail) || !isObject(detail.info) || !isObject(detail.provider)) return false;
   const { uuid, name } = detail.info;
-  return typeof uuid === 'string' && uuid !== '' && typeof name === 'string' && name.trim() !== '' && typeof detail.provider.request === 'function';
+  return (
+    typeof uuid === 'string' &&
+    uuid !== '' &&
+    typeof name === 'string' &&
+    name.trim() !== '' &&
+    typeof detail.provider.request === 'function'
+  );
 }
 
 /**
@@ -53,9 +59,7 @@ export class WalletDirectory {
     if (!isProviderDetail(detail)) return false;
     const { uuid, name, icon, rdns } = detail.info;
     const cleanRdns = typeof rdns === 'string' ? rdns.trim() : '';
-    const duplicate = this.wallets.some(
-      (w) => w.source === 'eip6963' && (w.uuid === uuid || (cleanRdns !== '' && w.rdns === cleanRdns)),
-    );
+    const duplicate = this.wallets.some((w) => w.source === 'eip6963' && (w.uuid === uuid || (cleanRdns !== '' && w.rdns === cleanRdns)));
     if (duplicate) return false;
     const wallet: DiscoveredWallet = {
       id: cleanRdns || uuid,

@@ -66,7 +66,12 @@ describe('ensureBaseNetwork', () => {
     const wallet = new FakeWallet('0x1', ['0x1']);
     wallet.addSwitches = false;
     await ensureBaseNetwork(wallet, OPTIONS);
-    expect(wallet.methods()).toEqual(['eth_chainId', 'wallet_switchEthereumChain', 'wallet_addEthereumChain', 'wallet_switchEthereumChain']);
+    expect(wallet.methods()).toEqual([
+      'eth_chainId',
+      'wallet_switchEthereumChain',
+      'wallet_addEthereumChain',
+      'wallet_switchEthereumChain',
+    ]);
     expect(wallet.calls[2].params).toEqual([
       {
         chainId: '0x2105',

@@ -65,7 +65,8 @@ export async function ensureBaseNetwork(provider: Eip1193Provider, options: Base
   try {
     await switchToBase(provider);
   } catch (switchError) {
-    if (!isUnknownChain(switchError)) throw new WalletError(WRONG_NETWORK_MESSAGE, { code: rpcErrorCode(switchError) ?? undefined, cause: switchError });
+    if (!isUnknownChain(switchError))
+      throw new WalletError(WRONG_NETWORK_MESSAGE, { code: rpcErrorCode(switchError) ?? undefined, cause: switchError });
     try {
       await provider.request({ method: 'wallet_addEthereumChain', params: [baseChainParameters(options)] });
       // Most wallets switch when adding; ask again for the ones that do not (a no-op otherwise).

@@ -6,23 +6,30 @@ const POG = 10n ** 18n;
 describe('paymentErrorMessage', () => {
   it('4001 from the wallet, bare or wrapped by ethers, is a rejection', () => {
     expect(paymentErrorMessage({ code: 4001, message: 'User rejected the request.' })).toBe('Transaction was rejected by user');
-    const ethersRejected = Object.assign(new Error('user rejected action (action="sendTransaction", code=ACTION_REJECTED, version=6.17.0)'), {
-      code: 'ACTION_REJECTED',
-      shortMessage: 'user rejected action',
-      info: { error: { code: 4001, message: 'User rejected the request.' } },
-    });
+    const ethersRejected = Object.assign(
+      new Error('user rejected action (action="sendTransaction", code=ACTION_REJECTED, version=6.17.0)'),
+      {
+        code: 'ACTION_REJECTED',
+        shortMessage: 'user rejected action',
+        info: { error: { code: 4001, message: 'User rejected the request.' } },
+      },
+    );
     expect(paymentErrorMessage(ethersRejected)).toBe('Transaction was rejected by user');
   });
 
   it('-32000 means the account cannot pay', () => {
-    expect(paymentErrorMessage({ code: -32000, message: 'gas required exceeds allowance' })).toBe('Insufficient funds for gas or token balance');
+    expect(paymentErrorMessage({ code: -32000, message: 'gas required exceeds allowance' })).toBe(
+      'Insufficient funds for gas or token balance',
+    );
     expect(paymentErrorMessage({ code: 'INSUFFICIENT_FUNDS', error: { code: -32000, message: 'insufficient funds' } })).toBe(
       'Insufficient funds for gas or token balance',
     );
   });
 
   it('an "insufficient funds" message without that code', () => {
-    expect(paymentErrorMessage(new Error('insufficient funds for intrinsic transaction cost'))).toBe('Insufficient POG tokens or ETH for gas fees');
+    expect(paymentErrorMessage(new Error('insufficient funds for intrinsic transaction cost'))).toBe(
+      'Insufficient POG tokens or ETH for gas fees',
+    );
     expect(paymentErrorMessage({ code: -32603, shortMessage: 'Insufficient funds for gas * price + value' })).toBe(
       'Insufficient POG tokens or ETH for gas fees',
     );
@@ -30,19 +37,26 @@ describe('paymentErrorMessage', () => {
 
   it('a "user rejected" message without a code is a cancellation', () => {
     expect(paymentErrorMessage(new Error('User rejected.'))).toBe('Transaction was cancelled by user');
-    expect(paymentErrorMessage(new Error('MetaMask Tx Signature: User denied transaction signature.'))).toBe('Transaction was cancelled by user');
+    expect(paymentErrorMessage(new Error('MetaMask Tx Signature: User denied transaction signature.'))).toBe(
+      'Transaction was cancelled by user',
+    );
   });
 
   it('otherwise the reason, then the message, then the fallback', () => {
-    expect(paymentErrorMessage({ code: 'CALL_EXCEPTION', reason: 'ERC20: transfer amount exceeds balance', shortMessage: 'execution reverted' })).toBe(
-      'ERC20: transfer amount exceeds balance',
-    );
-    expect(paymentErrorMessage({ code: 'NETWORK_ERROR', shortMessage: 'network changed: 1 => 8453', message: 'network changed: 1 => 8453 (event=…)' })).toBe(
-      'network changed: 1 => 8453',
-    );
+    expect(
+      paymentErrorMessage({ code: 'CALL_EXCEPTION', reason: 'ERC20: transfer amount exceeds balance', shortMessage: 'execution reverted' }),
+    ).toBe('ERC20: transfer amount exceeds balance');
+    expect(
+      paymentErrorMessage({
+        code: 'NETWORK_ERROR',
+        shortMessage: 'network changed: 1 => 8453',
+        message: 'network changed: 1 => 8453 (event=…)',
+      }),
+    ).toBe('network changed: 1 => 8453');
     expect(paymentErrorMessage(new Error('Internal JSON-RPC error.'))).toBe('Internal JSON-RPC error.');
     expect(paymentErrorMessage('Popup closed')).toBe('Popup closed');
-    for (const e of [undefined, null, {}, new Error(''), { message: '  ' }, 42]) expect(paymentErrorMessage(e)).toBe('Failed to process payment');
+    for (const e of [undefined, null, {}, new Error(''), { message: '  ' }, 42])
+      expect(paymentErrorMessage(e)).toBe('Failed to process payment');
   });
 });
 

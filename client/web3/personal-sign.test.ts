@@ -39,7 +39,19 @@ describe('personalSign', () => {
   });
 
   it('fails when the wallet answers without a signature', async () => {
-    await expect(personalSign(wallet(() => null), ADDRESS, 'x')).rejects.toThrow(NO_SIGNATURE_MESSAGE);
-    await expect(personalSign(wallet(() => 'nope'), ADDRESS, 'x')).rejects.toThrow(NO_SIGNATURE_MESSAGE);
+    await expect(
+      personalSign(
+        wallet(() => null),
+        ADDRESS,
+        'x',
+      ),
+    ).rejects.toThrow(NO_SIGNATURE_MESSAGE);
+    await expect(
+      personalSign(
+        wallet(() => 'nope'),
+        ADDRESS,
+        'x',
+      ),
+    ).rejects.toThrow(NO_SIGNATURE_MESSAGE);
   });
 });

@@ -127,7 +127,8 @@ describe('WalletController', () => {
 
   it('maps a rejection to "Connection Rejected" and stays disconnected', async () => {
     const { controller, wallet, notices, storage } = setup();
-    wallet.behaviour = (m) => (m === 'eth_requestAccounts' ? Promise.reject({ code: 4001, message: 'User rejected the request.' }) : undefined);
+    wallet.behaviour = (m) =>
+      m === 'eth_requestAccounts' ? Promise.reject({ code: 4001, message: 'User rejected the request.' }) : undefined;
     await controller.connect('dev.pogs.fake');
     expect(controller.getSnapshot().status).toBe('disconnected');
     expect(notices.at(-1)).toMatchObject({ title: 'Connection Rejected', variant: 'destructive' });
@@ -191,7 +192,10 @@ describe('WalletController', () => {
   });
 
   it('reconnects the wallet used last silently, with eth_accounts only', async () => {
-    const { controller, wallet, notices } = setup({ storage: memoryStorage({ [LAST_WALLET_STORAGE_KEY]: 'dev.pogs.fake' }), authorised: true });
+    const { controller, wallet, notices } = setup({
+      storage: memoryStorage({ [LAST_WALLET_STORAGE_KEY]: 'dev.pogs.fake' }),
+      authorised: true,
+    });
     expect(controller.getSnapshot()).toMatchObject({ status: 'connecting', silent: true });
     await settle();
     expect(controller.getSnapshot()).toMatchObject({ status: 'connected', address: A, silent: true });

@@ -5,7 +5,14 @@
  * and shows its notices as toasts.
  */
 import { requestAnnouncements, startDiscovery, WalletDirectory, type DiscoveredWallet } from './eip6963';
-import { changeNotice, initialWalletState, walletReducer, type WalletEvent, type WalletMachineState, type WalletStatus } from './wallet-machine';
+import {
+  changeNotice,
+  initialWalletState,
+  walletReducer,
+  type WalletEvent,
+  type WalletMachineState,
+  type WalletStatus,
+} from './wallet-machine';
 import {
   connectedNotice,
   connectErrorNotice,

@@ -99,6 +99,10 @@ describe('success and disconnect notices', () => {
   it('advises disconnecting in the extension too', () => {
     expect(disconnectedNotice().title).toBe('Wallet Disconnected');
     expect(disconnectedNotice().description).toMatch(/wallet extension/);
-    expect(disconnectErrorNotice()).toEqual({ title: 'Disconnect Failed', description: 'Failed to disconnect wallet', variant: 'destructive' });
+    expect(disconnectErrorNotice()).toEqual({
+      title: 'Disconnect Failed',
+      description: 'Failed to disconnect wallet',
+      variant: 'destructive',
+    });
   });
 });

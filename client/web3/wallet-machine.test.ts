@@ -42,7 +42,10 @@ describe('walletReducer', () => {
   });
 
   it('returns to disconnected when the attempt fails', () => {
-    const state = run([{ type: 'connect', walletId: 'io.metamask' }, { type: 'connect-failed', attempt: 1 }]);
+    const state = run([
+      { type: 'connect', walletId: 'io.metamask' },
+      { type: 'connect-failed', attempt: 1 },
+    ]);
     expect(state).toMatchObject({ status: 'disconnected', walletId: null, address: null });
     // and a new attempt may start
     expect(walletReducer(state, { type: 'connect', walletId: 'io.metamask' })).toMatchObject({ status: 'connecting', attempt: 2 });
@@ -86,7 +89,9 @@ describe('walletReducer', () => {
     expect(walletReducer(connected, { type: 'accounts-changed', walletId: 'other', accounts: [] })).toBe(connected);
     const connecting = walletReducer(initialWalletState, { type: 'connect', walletId: 'io.metamask' });
     expect(walletReducer(connecting, { type: 'accounts-changed', walletId: 'io.metamask', accounts: [B] })).toBe(connecting);
-    expect(walletReducer(initialWalletState, { type: 'accounts-changed', walletId: 'io.metamask', accounts: [B] })).toBe(initialWalletState);
+    expect(walletReducer(initialWalletState, { type: 'accounts-changed', walletId: 'io.metamask', accounts: [B] })).toBe(
+      initialWalletState,
+    );
   });
 
   it('disconnects on a disconnect event or the shopper’s disconnect', () => {
@@ -110,7 +115,11 @@ describe('walletReducer', () => {
 describe('changeNotice', () => {
   it('says "Account Switched" with the new short address', () => {
     const next = walletReducer(connected, { type: 'accounts-changed', walletId: 'io.metamask', accounts: [B] });
-    expect(changeNotice(connected, next)).toEqual({ title: 'Account Switched', description: 'Now using 0x90F7...b906', variant: 'default' });
+    expect(changeNotice(connected, next)).toEqual({
+      title: 'Account Switched',
+      description: 'Now using 0x90F7...b906',
+      variant: 'default',
+    });
   });
 
   it('says "Wallet Disconnected" when the wallet ends the session', () => {

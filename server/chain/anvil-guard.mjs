@@ -151,7 +151,10 @@ function stop(reason) {
         const ended = await Promise.race([anvilExit.then(() => true), sleep(1_000).then(() => false)]);
         emit(
           ended
-            ? { event: 'info', message: `anvil ended (${reason}) before a last save; ${stateFile} holds the chain as saved before (every block the shop counted)` }
+            ? {
+                event: 'info',
+                message: `anvil ended (${reason}) before a last save; ${stateFile} holds the chain as saved before (every block the shop counted)`,
+              }
             : { event: 'error', message: `the last save of ${stateFile} failed: ${err.message}` },
         );
       }

@@ -60,7 +60,10 @@ describe('demo POGS token on the local chain', () => {
 
   it('redeploys when the chain no longer has the remembered contract', async () => {
     const before = await ensureDemoToken(t.db, chain.rpcUrl);
-    await t.db('app_state').where({ key: 'local_demo_token' }).update({ value: JSON.stringify({ address: '0x000000000000000000000000000000000000dEaD', rpcUrl: chain.rpcUrl }) });
+    await t
+      .db('app_state')
+      .where({ key: 'local_demo_token' })
+      .update({ value: JSON.stringify({ address: '0x000000000000000000000000000000000000dEaD', rpcUrl: chain.rpcUrl }) });
     const after = await ensureDemoToken(t.db, chain.rpcUrl);
     expect(after.tokenAddress).not.toBe('0x000000000000000000000000000000000000dEaD');
     expect(after.tokenAddress).not.toBe(before.tokenAddress);

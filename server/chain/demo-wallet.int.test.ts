@@ -13,11 +13,23 @@ describe('local chain and Demo Wallet', () => {
   let server: Server;
   let url: string;
   const rpc = async (method: string, params: unknown[] = []) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+    });
     return res.json();
   };
   const anvil = async (method: string, params: unknown[] = []) =>
-    (await (await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()).result;
+    (
+      await (
+        await fetch(chain.rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        })
+      ).json()
+    ).result;
 
   beforeAll(async () => {
     chain = await startLocalChain({ port: 0 });
@@ -69,7 +81,10 @@ describe('local chain and Demo Wallet', () => {
       SHOPIFY_ADMIN_TOKEN: 'shpat_0123456789abcdef',
     };
     const demoWallet = { rpcUrl: chain.rpcUrl, account: DEMO_WALLET_ACCOUNT };
-    for (const [env, offered] of [[{}, true], [live, false]] as const) {
+    for (const [env, offered] of [
+      [{}, true],
+      [live, false],
+    ] as const) {
       const h = await startHarness('pglite', { env, demoWallet });
       try {
         expect((await (await h.api('/api/config')).json()).demoWallet).toBe(offered);

@@ -8,12 +8,29 @@ import { LOCAL_CHAIN_ID } from './local-chain';
 
 const CHAIN_ID_HEX = `0x${LOCAL_CHAIN_ID.toString(16)}`;
 const READ_METHODS = new Set([
-  'eth_blockNumber', 'eth_call', 'eth_estimateGas', 'eth_gasPrice', 'eth_maxPriorityFeePerGas', 'eth_feeHistory',
-  'eth_getBalance', 'eth_getBlockByNumber', 'eth_getBlockByHash', 'eth_getCode', 'eth_getLogs',
-  'eth_getTransactionByHash', 'eth_getTransactionCount', 'eth_getTransactionReceipt', 'net_version',
+  'eth_blockNumber',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_gasPrice',
+  'eth_maxPriorityFeePerGas',
+  'eth_feeHistory',
+  'eth_getBalance',
+  'eth_getBlockByNumber',
+  'eth_getBlockByHash',
+  'eth_getCode',
+  'eth_getLogs',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'net_version',
 ]);
 
-interface RpcRequest { jsonrpc?: string; id?: unknown; method?: unknown; params?: unknown }
+interface RpcRequest {
+  jsonrpc?: string;
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
 type RpcAnswer = { result: unknown } | { error: { code: number; message: string } };
 
 export function demoWalletRoutes(opts: { rpcUrl: string; account: string }): Router {

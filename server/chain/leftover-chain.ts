@@ -144,7 +144,10 @@ async function waitGone(pid: number, ms: number): Promise<boolean> {
 
 /** Ends a process after checking, right before each signal, that it still is what was found. */
 async function end(pid: number, stillIt: (p: ProcessInfo) => boolean): Promise<void> {
-  for (const [signal, ms] of [['SIGTERM', 5_000], ['SIGKILL', 5_000]] as const) {
+  for (const [signal, ms] of [
+    ['SIGTERM', 5_000],
+    ['SIGKILL', 5_000],
+  ] as const) {
     const p = processInfo(pid);
     if (!p || !stillIt(p)) return;
     try {
@@ -190,7 +193,9 @@ export async function endLeftoverChain(stateFile: string, lock: Partial<ChainLoc
     if (!(await waitGone(guard.pid, 15_000))) {
       throw new Error(`the guard (pid ${guard.pid}) of an earlier local chain on ${stateFile} is still running; end it first`);
     }
-    notes.push(`waited ${((Date.now() - started) / 1000).toFixed(1)} s for the previous run's guard (pid ${guard.pid}) to save its chain and end its anvil`);
+    notes.push(
+      `waited ${((Date.now() - started) / 1000).toFixed(1)} s for the previous run's guard (pid ${guard.pid}) to save its chain and end its anvil`,
+    );
   }
 
   const after = others(listProcesses() ?? []);
@@ -198,7 +203,9 @@ export async function endLeftoverChain(stateFile: string, lock: Partial<ChainLoc
   // chain is saved. Any other one (an earlier version's, or one that lost the lock) is ended
   // first, as it is: one started with anvil's own --state writes the file as it exits, and
   // must not overwrite the save of the chain that counts.
-  const anvils = after.filter((p) => isAnvilFor(p, stateFile)).sort((a, b) => Number(a.pid === lock?.anvilPid) - Number(b.pid === lock?.anvilPid));
+  const anvils = after
+    .filter((p) => isAnvilFor(p, stateFile))
+    .sort((a, b) => Number(a.pid === lock?.anvilPid) - Number(b.pid === lock?.anvilPid));
   for (const anvil of anvils) {
     let saved = false;
     const port = portOf(anvil.argv);

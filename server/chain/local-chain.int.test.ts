@@ -25,7 +25,12 @@ function recordingLogger() {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {
-      lines.push(...String(chunk).trim().split('\n').map((l) => JSON.parse(l).msg as string));
+      lines.push(
+        ...String(chunk)
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).msg as string),
+      );
       done();
     },
   });
@@ -33,7 +38,11 @@ function recordingLogger() {
 }
 
 async function rpc(url: string, method: string, params: unknown[] = []) {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = await res.json();
   if (body.error) throw new Error(body.error.message);
   return body.result;
@@ -45,7 +54,11 @@ async function blockHashes(url: string, upTo: number): Promise<string[]> {
   return hashes;
 }
 
-async function waitFor<T>(what: string, ms: number, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  ms: number,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     let value;
@@ -98,7 +111,7 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     return child;
   }
 
-  it('a stale lock naming a dead process, an unrelated process and another folder\'s anvil: the chain starts and none of them is touched', async () => {
+  it("a stale lock naming a dead process, an unrelated process and another folder's anvil: the chain starts and none of them is touched", async () => {
     const dead = spawn(process.execPath, ['-e', '']);
     await new Promise((r) => dead.once('exit', r));
     const unrelated = spawnKept('sleep', ['300']);
@@ -107,7 +120,14 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     // Everything a forged or stale lock could point at, down to the other anvil's port.
     fs.writeFileSync(
       lockFileOf(stateFile),
-      JSON.stringify({ owner: 'stale', stateFile, port: otherFolders.port, serverPid: dead.pid, guardPid: unrelated.pid, anvilPid: otherFolders.anvilPid }),
+      JSON.stringify({
+        owner: 'stale',
+        stateFile,
+        port: otherFolders.port,
+        serverPid: dead.pid,
+        guardPid: unrelated.pid,
+        anvilPid: otherFolders.anvilPid,
+      }),
     );
 
     const { logger, lines } = recordingLogger();
@@ -116,7 +136,9 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     expect(running(unrelated.pid!)).toBe(true);
     expect(running(otherFolders.anvilPid)).toBe(true);
     expect(await rpc(otherFolders.rpcUrl, 'eth_chainId')).toBe('0x2105');
-    expect(lines.find((l) => l.startsWith('local chain state'))).toMatch(/is stale: no such process runs this chain any more; nothing was ended/);
+    expect(lines.find((l) => l.startsWith('local chain state'))).toMatch(
+      /is stale: no such process runs this chain any more; nothing was ended/,
+    );
     expect(anvilsOn(stateFile)).toEqual([chain.anvilPid]);
     expect(readLock(lockFileOf(stateFile))).toMatchObject({ anvilPid: chain.anvilPid, port: chain.port, serverPid: process.pid });
   });
@@ -136,12 +158,16 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     await waitFor('the new blocks saved', 10_000, async () => (await first.savedHead!()) >= before + 2);
   });
 
-  it('an anvil an earlier version left running on the state file (npm wrapper, anvil\'s own --state) is ended at start, and its blocks are kept', async () => {
+  it("an anvil an earlier version left running on the state file (npm wrapper, anvil's own --state) is ended at start, and its blocks are kept", async () => {
     const stateFile = tempStateFile();
     const wrapper = path.join(path.dirname(createRequire(import.meta.url).resolve('@foundry-rs/anvil/package.json')), 'bin.mjs');
     const port = await freePort();
     // What `npm start` did before: the wrapper, anvil writing the state file itself every 10 s.
-    const legacy = spawnKept(process.execPath, [wrapper, '--chain-id', '8453', '--port', String(port), '--silent', '--state', stateFile, '--state-interval', '10'], { detached: true });
+    const legacy = spawnKept(
+      process.execPath,
+      [wrapper, '--chain-id', '8453', '--port', String(port), '--silent', '--state', stateFile, '--state-interval', '10'],
+      { detached: true },
+    );
     const legacyUrl = `http://127.0.0.1:${port}`;
     await waitFor('the legacy anvil answering', 30_000, () => rpc(legacyUrl, 'eth_chainId').catch(() => null));
     await rpc(legacyUrl, 'anvil_mine', ['0x3']);
@@ -153,7 +179,9 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     const { logger, lines } = recordingLogger();
     const chain = await start(stateFile, logger);
 
-    expect(lines.find((l) => l.startsWith('local chain state'))).toMatch(new RegExp(`ended .*anvil pid ${legacyAnvil[0]}.*anvil npm wrapper pid ${legacy.pid}`));
+    expect(lines.find((l) => l.startsWith('local chain state'))).toMatch(
+      new RegExp(`ended .*anvil pid ${legacyAnvil[0]}.*anvil npm wrapper pid ${legacy.pid}`),
+    );
     await waitUntilGone([legacy.pid!, legacyAnvil[0]], 5_000);
     expect(anvilsOn(stateFile)).toEqual([chain.anvilPid]);
     expect(await blockHashes(chain.rpcUrl, 3)).toEqual(before);
@@ -164,12 +192,18 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     // The old server: another process holding a chain on the state file.
     const holder = spawnKept(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', "const { startLocalChain } = await import('./server/chain/local-chain.ts'); await startLocalChain({ port: 0, stateFile: process.env.STATE_FILE }); console.log('ready'); setInterval(() => {}, 1000);"],
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        "const { startLocalChain } = await import('./server/chain/local-chain.ts'); await startLocalChain({ port: 0, stateFile: process.env.STATE_FILE }); console.log('ready'); setInterval(() => {}, 1000);",
+      ],
       { cwd: ROOT, env: { ...process.env, STATE_FILE: stateFile }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
     holder.stdout!.on('data', (d) => (out += d));
-    await waitFor('the old server\'s chain started', 30_000, () => out.includes('ready'));
+    await waitFor("the old server's chain started", 30_000, () => out.includes('ready'));
     const old = readLock(lockFileOf(stateFile))!;
     const oldUrl = `http://127.0.0.1:${old.port}`;
     await rpc(oldUrl, 'anvil_mine', ['0x5']);
@@ -187,7 +221,9 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
 
     // Either the old guard finished (the new start waited for it) or the new start ended its
     // anvil after saving it: both keep the chain.
-    expect(lines.find((l) => l.startsWith('local chain state'))).toMatch(/waited [\d.]+ s for the previous run's guard|ended .*anvil pid \d+ \(its chain saved first\)/);
+    expect(lines.find((l) => l.startsWith('local chain state'))).toMatch(
+      /waited [\d.]+ s for the previous run's guard|ended .*anvil pid \d+ \(its chain saved first\)/,
+    );
     console.info(lines.find((l) => l.startsWith('local chain state')));
     await waitUntilGone([old.guardPid!, old.anvilPid!], 15_000);
     expect(anvilsOn(stateFile)).toEqual([chain.anvilPid]);
@@ -198,12 +234,18 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     const stateFile = tempStateFile();
     const holder = spawnKept(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', "const { startLocalChain } = await import('./server/chain/local-chain.ts'); await startLocalChain({ port: 0, stateFile: process.env.STATE_FILE }); console.log('ready'); setInterval(() => {}, 1000);"],
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        "const { startLocalChain } = await import('./server/chain/local-chain.ts'); await startLocalChain({ port: 0, stateFile: process.env.STATE_FILE }); console.log('ready'); setInterval(() => {}, 1000);",
+      ],
       { cwd: ROOT, env: { ...process.env, STATE_FILE: stateFile }, stdio: ['ignore', 'pipe', 'inherit'], detached: true },
     );
     let out = '';
     holder.stdout!.on('data', (d) => (out += d));
-    await waitFor('the server\'s chain started', 30_000, () => out.includes('ready'));
+    await waitFor("the server's chain started", 30_000, () => out.includes('ready'));
     const { anvilPid, guardPid, port } = readLock(lockFileOf(stateFile))!;
 
     process.kill(-holder.pid!, 'SIGKILL');
@@ -216,7 +258,7 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     expect(other.port).toBe(port);
   });
 
-  it('a LOCAL_CHAIN_PORT taken by another shop\'s anvil: the start is refused, and that chain never lands in this state file', async () => {
+  it("a LOCAL_CHAIN_PORT taken by another shop's anvil: the start is refused, and that chain never lands in this state file", async () => {
     const stateFile = tempStateFile();
     const mine = await startLocalChain({ port: 0, stateFile });
     await rpc(mine.rpcUrl, 'anvil_mine', ['0x3']);
@@ -225,7 +267,9 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     const other = await start();
     await rpc(other.rpcUrl, 'anvil_mine', ['0x9']);
 
-    await expect(startLocalChain({ port: other.port, stateFile })).rejects.toThrow(`port ${other.port} (LOCAL_CHAIN_PORT) is already in use`);
+    await expect(startLocalChain({ port: other.port, stateFile })).rejects.toThrow(
+      `port ${other.port} (LOCAL_CHAIN_PORT) is already in use`,
+    );
 
     expect(fs.readFileSync(stateFile).equals(before)).toBe(true);
     expect(fs.existsSync(lockFileOf(stateFile))).toBe(false);
@@ -258,12 +302,18 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
     console.info(`total crash: ${seen.length - 1} blocks mined, ${saved} reported saved, ${head} back after the restart`);
   });
 
-  it('a block not saved yet does not count: the shop\'s chain client sees it only once the guard has saved it', async () => {
+  it("a block not saved yet does not count: the shop's chain client sees it only once the guard has saved it", async () => {
     const stateFile = tempStateFile();
     const chain = await start(stateFile);
     const { guardPid } = readLock(lockFileOf(stateFile))!;
     const zero = '0x0000000000000000000000000000000000000000';
-    const client = new ChainClient({ rpcUrl: chain.rpcUrl, chainId: 8453, tokenAddress: zero, storeWallet: zero, savedHead: chain.savedHead });
+    const client = new ChainClient({
+      rpcUrl: chain.rpcUrl,
+      chainId: 8453,
+      tokenAddress: zero,
+      storeWallet: zero,
+      savedHead: chain.savedHead,
+    });
     cleanup.push(() => client.destroy());
     const before = await client.blockNumber();
 
@@ -282,12 +332,22 @@ describe.runIf(onLinux)('one local chain per data folder', () => {
   it('a test chain (no state file) ends with its test process, even on kill -9', async () => {
     const holder = spawnKept(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', "const { startTestChain } = await import('./server/test/chain.ts'); const c = await startTestChain(); console.log(JSON.stringify({ anvilPid: c.chain.anvilPid })); setInterval(() => {}, 1000);"],
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        "const { startTestChain } = await import('./server/test/chain.ts'); const c = await startTestChain(); console.log(JSON.stringify({ anvilPid: c.chain.anvilPid })); setInterval(() => {}, 1000);",
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
     holder.stdout!.on('data', (d) => (out += d));
-    const { anvilPid } = await waitFor('the test chain started', 30_000, () => out.includes('\n') && (JSON.parse(out) as { anvilPid: number }));
+    const { anvilPid } = await waitFor(
+      'the test chain started',
+      30_000,
+      () => out.includes('\n') && (JSON.parse(out) as { anvilPid: number }),
+    );
     expect(isAnvilBinary(argvOf(anvilPid))).toBe(true);
 
     holder.kill('SIGKILL');

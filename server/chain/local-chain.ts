@@ -66,7 +66,9 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
   // A fixed port must be free: whatever else answers there (another shop's anvil, say) would be
   // taken for this chain, and the guard would save that chain into this state file.
   if (opts.port && !(await portFree(opts.port))) {
-    throw new Error(`port ${opts.port} (LOCAL_CHAIN_PORT) is already in use; free it, or leave LOCAL_CHAIN_PORT unset to use any free port`);
+    throw new Error(
+      `port ${opts.port} (LOCAL_CHAIN_PORT) is already in use; free it, or leave LOCAL_CHAIN_PORT unset to use any free port`,
+    );
   }
   const port = opts.port || (await freePort());
   const rpcUrl = `http://127.0.0.1:${port}`;
@@ -104,7 +106,10 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
   void guardExit.then(() => {
     guardExited = true;
     if (stopping || !ready) return; // a failed start throws its own error below
-    opts.logger?.error({ rpcUrl, stderr: stderr.trim() || undefined }, 'the local chain stopped unexpectedly; payments wait until the server is restarted');
+    opts.logger?.error(
+      { rpcUrl, stderr: stderr.trim() || undefined },
+      'the local chain stopped unexpectedly; payments wait until the server is restarted',
+    );
     // The guard was killed before it could end anvil: end it here.
     if (anvilPid && anvilRunning(anvilPid)) killQuietly(anvilPid, 'SIGTERM');
   });
@@ -126,13 +131,13 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
       else if (event.event === 'saved' && typeof event.block === 'number') {
         saved = Math.max(saved ?? 0, event.block);
         for (const wake of onSaved.splice(0)) wake();
-      }
-      else if (event.event === 'error') {
+      } else if (event.event === 'error') {
         lastError = event.message ?? '';
         opts.logger?.error({ stateFile }, `local chain: ${event.message}`);
       } else if (event.event === 'info') {
         opts.logger?.info(`local chain: ${event.message}`);
-      } else if (event.event === 'anvil-exit' && !stopping) opts.logger?.error({ code: event.code, signal: event.signal }, 'anvil exited unexpectedly');
+      } else if (event.event === 'anvil-exit' && !stopping)
+        opts.logger?.error({ code: event.code, signal: event.signal }, 'anvil exited unexpectedly');
     }
   });
 

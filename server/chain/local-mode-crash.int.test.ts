@@ -102,12 +102,20 @@ describe.runIf(onLinux)('local mode: the server killed with kill -9 after a paym
 
   async function payAnOrder(provider: JsonRpcProvider): Promise<{ checkout: Checkout; orderId: string; block: number }> {
     const { body } = await browser.call('/api/products');
-    const variant = productSchema.array().parse(body).flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
+    const variant = productSchema
+      .array()
+      .parse(body)
+      .flatMap((p) => p.variants)
+      .find((v) => !v.isSoldOut)!;
     expect((await browser.call('/api/cart/add', { method: 'POST', body: { variantId: variant.id, quantity: 1 } })).status).toBe(200);
     const created = await browser.call('/api/checkout', { method: 'POST', body: { customerWallet: null } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const checkout = checkoutSchema.parse(created.body);
-    const tx = await sendTokenTransfer(provider, BUYER, { token: checkout.tokenAddress, to: checkout.storeWallet, value: BigInt(checkout.amountWei) });
+    const tx = await sendTokenTransfer(provider, BUYER, {
+      token: checkout.tokenAddress,
+      to: checkout.storeWallet,
+      value: BigInt(checkout.amountWei),
+    });
     const receipt = (await tx.wait())!;
     // Nobody tells the server about the transfer: its chain watcher finds it.
     const orderId = await waitFor('the watcher turning the payment into an order', 60_000, async () => {
@@ -152,7 +160,9 @@ describe.runIf(onLinux)('local mode: the server killed with kill -9 after a paym
     const chain2 = chainOf();
     const again = await Promise.all(hashes.map(async (_, n) => (await chain2.getBlock(n))!.hash));
     expect(again).toEqual(hashes);
-    console.info(`kill -9: anvil and guard gone ${goneAfterMs} ms after; blocks 0-${head} kept their hashes after the restart (payment in block ${paid.block})`);
+    console.info(
+      `kill -9: anvil and guard gone ${goneAfterMs} ms after; blocks 0-${head} kept their hashes after the restart (payment in block ${paid.block})`,
+    );
     const logs = await chain2.getLogs({ address: paid.checkout.tokenAddress, fromBlock: paid.block, toBlock: paid.block });
     expect(logs).toHaveLength(1);
 

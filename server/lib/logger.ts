@@ -6,7 +6,10 @@ export function createLogger(opts: { level?: string; pretty?: boolean } = {}): L
   if (opts.pretty) {
     return pino({
       level,
-      transport: { target: 'pino-pretty', options: { colorize: true, singleLine: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss' } },
+      transport: {
+        target: 'pino-pretty',
+        options: { colorize: true, singleLine: true, ignore: 'pid,hostname', translateTime: 'HH:MM:ss' },
+      },
     });
   }
   return pino({ level });

@@ -55,7 +55,11 @@ describe.each(testDatabaseKinds)('rate limits on %s', (kind) => {
     expect(await res.json()).toEqual({ code: 'rate-limited', message: `Too many requests. Try again in ${retryAfter} seconds.` });
   }
 
-  const json = (body: unknown, from: string) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...via(from) }, body: JSON.stringify(body) });
+  const json = (body: unknown, from: string) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...via(from) },
+    body: JSON.stringify(body),
+  });
 
   it('a burst of order requests from one IP: 120 answered, then 429; other IPs and routes go on', async () => {
     const ip = '203.0.113.10';
@@ -123,7 +127,8 @@ describe.each(testDatabaseKinds)('rate limits on %s', (kind) => {
   it('one session opens at most 10 checkouts a minute, whichever IPs it comes from; other shoppers go on', async () => {
     const s = new Shopper(h);
     expect((await s.request('/api/cart/add', json({ variantId, quantity: 1 }, '198.51.100.40'))).status).toBe(200);
-    const checkout = (shopper: Shopper, n: number) => shopper.request('/api/checkout', json({ customerWallet: null }, `198.51.100.${40 + n}`));
+    const checkout = (shopper: Shopper, n: number) =>
+      shopper.request('/api/checkout', json({ customerWallet: null }, `198.51.100.${40 + n}`));
     for (let n = 1; n <= 10; n++) expect((await checkout(s, n)).status).toBe(201);
     await expectRefused(await checkout(s, 11), 60);
 

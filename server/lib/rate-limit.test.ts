@@ -54,7 +54,12 @@ describe('clientIpKey', () => {
 
   it('counts an IPv6 client by its /64, however the address is written', () => {
     const key = '2001:db8:85a3:12::/64';
-    for (const ip of ['2001:db8:85a3:12::1', '2001:0DB8:85a3:0012:ffff:ffff:ffff:ffff', '2001:db8:85a3:12:1:2:3:4%eth0', '2001:db8:85a3:12::10.0.0.1']) {
+    for (const ip of [
+      '2001:db8:85a3:12::1',
+      '2001:0DB8:85a3:0012:ffff:ffff:ffff:ffff',
+      '2001:db8:85a3:12:1:2:3:4%eth0',
+      '2001:db8:85a3:12::10.0.0.1',
+    ]) {
       expect(clientIpKey(ip)).toBe(key);
     }
     expect(clientIpKey('2001:db8:85a3:13::1')).not.toBe(key);
@@ -87,14 +92,20 @@ describe('overLimit and verdict', () => {
   const now = Date.parse('2026-11-01T00:00:00Z');
   const counters = countersFor(rule, { ip: '198.51.100.2', sessionId: 's' });
   const judge = (hits: Record<string, [number, number]>) =>
-    verdict(overLimit(counters, new Map(Object.entries(hits).map(([key, [n, resetsInMs]]) => [key, { hits: n, resetsAt: now + resetsInMs }]))), now);
+    verdict(
+      overLimit(counters, new Map(Object.entries(hits).map(([key, [n, resetsInMs]]) => [key, { hits: n, resetsAt: now + resetsInMs }]))),
+      now,
+    );
 
   it('allows a request within every limit, the last one included', () => {
     expect(judge({ 'example:ip:60:198.51.100.2': [3, 10_000], 'example:session:60:s': [2, 5_000] })).toEqual({ allowed: true });
   });
 
   it('refuses past any limit, until the last exceeded window ends, in whole seconds', () => {
-    expect(judge({ 'example:ip:60:198.51.100.2': [4, 12_300], 'example:session:60:s': [1, 50_000] })).toEqual({ allowed: false, retryAfterSeconds: 13 });
+    expect(judge({ 'example:ip:60:198.51.100.2': [4, 12_300], 'example:session:60:s': [1, 50_000] })).toEqual({
+      allowed: false,
+      retryAfterSeconds: 13,
+    });
     expect(judge({ 'example:ip:60:198.51.100.2': [4, 12_000], 'example:ip:3600:198.51.100.2': [11, 1_800_000] })).toEqual({
       allowed: false,
       retryAfterSeconds: 1800,

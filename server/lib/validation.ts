@@ -4,9 +4,7 @@ import { AppError, BadRequestError } from './errors';
 
 /** One readable sentence from a zod failure: "quantity: quantity must be at most 10". */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
-    .join('; ');
+  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
 /** The JSON body of a request, checked against `schema`; 415 when it is not JSON, 400 when wrong. */

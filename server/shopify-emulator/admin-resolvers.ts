@@ -1,4 +1,11 @@
-import { buildSchema, isAbstractType, isObjectType, type GraphQLFieldResolver, type GraphQLSchema, type GraphQLTypeResolver } from 'graphql';
+import {
+  buildSchema,
+  isAbstractType,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  type GraphQLTypeResolver,
+} from 'graphql';
 import { ADMIN_SCHEMA_SDL } from './admin-schema';
 import { paginate, type ConnectionArgs, type SortValue } from './connection';
 import type { EmulatorImage, EmulatorProduct, EmulatorState } from './emulator-state';
@@ -105,7 +112,10 @@ export const fieldResolvers: Record<string, Record<string, Resolver<never, never
   Product: {
     id: ((p) => toGid('Product', p.legacyId)) as Resolver<EmulatorProduct>,
     legacyResourceId: ((p) => p.legacyId) as Resolver<EmulatorProduct>,
-    description: ((p, { truncateAt }) => htmlToPlainText(p.descriptionHtml, truncateAt)) as Resolver<EmulatorProduct, { truncateAt?: number | null }>,
+    description: ((p, { truncateAt }) => htmlToPlainText(p.descriptionHtml, truncateAt)) as Resolver<
+      EmulatorProduct,
+      { truncateAt?: number | null }
+    >,
     totalInventory: ((p) => totalInventory(p)) as Resolver<EmulatorProduct>,
     tracksInventory: (() => true) as Resolver,
     hasOnlyDefaultVariant: ((p) => p.variants.length === 1 && p.variants[0].title === 'Default Title') as Resolver<EmulatorProduct>,
@@ -128,7 +138,10 @@ export const fieldResolvers: Record<string, Record<string, Resolver<never, never
     }) as Resolver<EmulatorProduct, { first?: number | null }>,
     featuredMedia: ((p) => mediaRefs(p)[0] ?? null) as Resolver<EmulatorProduct>,
     featuredImage: ((p, _args, ctx) => imageObject(ctx, p, 1)) as Resolver<EmulatorProduct>,
-    media: ((p, args) => paginate('media', mediaRefs(p), args, (m) => [m.position, Number(m.image.legacyId)])) as Resolver<EmulatorProduct, ConnectionArgs>,
+    media: ((p, args) => paginate('media', mediaRefs(p), args, (m) => [m.position, Number(m.image.legacyId)])) as Resolver<
+      EmulatorProduct,
+      ConnectionArgs
+    >,
     mediaCount: ((p) => ({ count: p.images.length, precision: 'EXACT' })) as Resolver<EmulatorProduct>,
     variantsCount: ((p) => ({ count: p.variants.length, precision: 'EXACT' })) as Resolver<EmulatorProduct>,
     variants: ((p, args) => paginate('variants', variantRefs(p), args, (v) => [v.position, Number(v.variant.legacyId)])) as Resolver<
@@ -149,7 +162,8 @@ export const fieldResolvers: Record<string, Record<string, Resolver<never, never
     inventoryQuantity: ((r) => r.variant.inventoryQuantity) as Resolver<VariantRef>,
     availableForSale: ((r) => r.variant.availableForSale) as Resolver<VariantRef>,
     selectedOptions: ((r) => r.variant.selectedOptions) as Resolver<VariantRef>,
-    image: ((r, _args, ctx) => (r.variant.imagePosition ? imageObject(ctx, r.product, r.variant.imagePosition) : null)) as Resolver<VariantRef>,
+    image: ((r, _args, ctx) =>
+      r.variant.imagePosition ? imageObject(ctx, r.product, r.variant.imagePosition) : null) as Resolver<VariantRef>,
     product: ((r) => r.product) as Resolver<VariantRef>,
     createdAt: ((r) => r.variant.createdAt) as Resolver<VariantRef>,
     updatedAt: ((r) => r.variant.updatedAt) as Resolver<VariantRef>,
@@ -167,8 +181,7 @@ export const fieldResolvers: Record<string, Record<string, Resolver<never, never
 };
 
 // Plain records (products) carry no __typename; everything else the resolvers hand out does.
-const byTypename: GraphQLTypeResolver<unknown, AdminContext> = (value) =>
-  (value as { __typename?: string }).__typename ?? 'Product';
+const byTypename: GraphQLTypeResolver<unknown, AdminContext> = (value) => (value as { __typename?: string }).__typename ?? 'Product';
 
 export function createAdminSchema(): GraphQLSchema {
   const schema = buildSchema(ADMIN_SCHEMA_SDL);

@@ -8,7 +8,14 @@ import type { EmulatorRuntime } from './graphql-endpoint';
 import type { ShopifyEmulator } from './index';
 import { loopbackOnly } from './loopback';
 import { formatDecimal } from './money';
-import { displayFulfillmentStatus, OrderStateError, totalsOf, type EmulatorAddressInput, type EmulatorDraftOrder, type EmulatorOrder } from './order-state';
+import {
+  displayFulfillmentStatus,
+  OrderStateError,
+  totalsOf,
+  type EmulatorAddressInput,
+  type EmulatorDraftOrder,
+  type EmulatorOrder,
+} from './order-state';
 
 // Test/dev-only controls, mounted under /__emulator, for clients on this machine only (see
 // loopback.ts). Inputs are validated strictly so a typo in a test fixture fails loudly instead of
@@ -35,7 +42,10 @@ const variantInput = z.strictObject({
 
 const productInput = z.strictObject({
   legacyId: legacyId.optional(),
-  handle: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case handle').optional(),
+  handle: z
+    .string()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'lower-case handle')
+    .optional(),
   title: z.string().min(1).optional(),
   descriptionHtml: z.string().optional(),
   vendor: z.string().optional(),
@@ -80,7 +90,13 @@ const addressInput = z.strictObject({
 }) satisfies z.ZodType<EmulatorAddressInput>;
 const completeInput = z.strictObject({ email: z.email().optional(), shippingAddress: addressInput.optional() });
 const fulfillInput = z.strictObject({
-  tracking: z.strictObject({ company: z.string().nullable().optional(), number: z.string().nullable().optional(), url: z.url().nullable().optional() }).optional(),
+  tracking: z
+    .strictObject({
+      company: z.string().nullable().optional(),
+      number: z.string().nullable().optional(),
+      url: z.url().nullable().optional(),
+    })
+    .optional(),
 });
 
 function parseOr400<T>(ctx: RouterContext, schema: z.ZodType<T>): T | undefined {
@@ -137,7 +153,12 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
     displayFinancialStatus: o.financialStatus,
     displayFulfillmentStatus: displayFulfillmentStatus(o),
     shippingAddress: o.shippingAddress,
-    fulfillments: o.fulfillments.map((f) => ({ id: toGid('Fulfillment', f.legacyId), status: f.status, tracking: f.tracking, createdAt: f.createdAt })),
+    fulfillments: o.fulfillments.map((f) => ({
+      id: toGid('Fulfillment', f.legacyId),
+      status: f.status,
+      tracking: f.tracking,
+      createdAt: f.createdAt,
+    })),
     createdAt: o.createdAt,
   });
 
@@ -162,7 +183,9 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
   router.post('/orders/:id/fulfill', (ctx) => {
     const input = parseOr400(ctx, fulfillInput);
     if (!input) return;
-    const tracking = input.tracking ? { company: input.tracking.company ?? null, number: input.tracking.number ?? null, url: input.tracking.url ?? null } : undefined;
+    const tracking = input.tracking
+      ? { company: input.tracking.company ?? null, number: input.tracking.number ?? null, url: input.tracking.url ?? null }
+      : undefined;
     guarded(ctx, () => ({ order: orderSummary(emulator.fulfillOrder(ctx.params.id ?? '', tracking).order) }));
   });
 

@@ -21,7 +21,11 @@ describe.skipIf(!lanAddress)('the emulator controls from another machine', () =>
     server = http.createServer();
     await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
     port = (server.address() as AddressInfo).port;
-    const emulator = createShopifyEmulator({ publicOrigin: `http://${lanAddress}:${port}`, accessToken: 'shpat_test', clientSecret: 'secret-for-test' });
+    const emulator = createShopifyEmulator({
+      publicOrigin: `http://${lanAddress}:${port}`,
+      accessToken: 'shpat_test',
+      clientSecret: 'secret-for-test',
+    });
     server.on('request', emulator.app.callback());
   });
   afterAll(async () => {
@@ -35,7 +39,11 @@ describe.skipIf(!lanAddress)('the emulator controls from another machine', () =>
     const list = await lan('/__emulator/draft-orders');
     expect(list.status).toBe(403);
     expect(await list.json()).toEqual({ errors: expect.stringMatching(/only on this machine/) });
-    const fulfil = await lan('/__emulator/orders/1/fulfill', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const fulfil = await lan('/__emulator/orders/1/fulfill', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(fulfil.status).toBe(403);
     expect((await lan('/__emulator/reset', { method: 'POST' })).status).toBe(403);
   });

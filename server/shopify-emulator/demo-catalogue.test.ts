@@ -10,7 +10,11 @@ const variants = products.flatMap((p) => p.variants);
 describe('demo catalogue', () => {
   it('has at least 24 products with unique, safe, stable ids and handles', () => {
     expect(products.length).toBeGreaterThanOrEqual(24);
-    const ids = [...products.map((p) => p.legacyId), ...variants.map((v) => v.legacyId), ...products.flatMap((p) => p.images.map((i) => i.legacyId))];
+    const ids = [
+      ...products.map((p) => p.legacyId),
+      ...variants.map((v) => v.legacyId),
+      ...products.flatMap((p) => p.images.map((i) => i.legacyId)),
+    ];
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) {
       expect(id).toMatch(/^\d{13,14}$/);

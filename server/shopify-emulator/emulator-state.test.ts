@@ -4,11 +4,19 @@ import { EmulatorState, type EmulatorEvent } from './emulator-state';
 
 describe('EmulatorState', () => {
   it('creates a product with Shopify defaults and allocates fresh ids', () => {
-    const state = new EmulatorState(() => [], () => Date.parse('2026-10-01T12:00:00.500Z'));
+    const state = new EmulatorState(
+      () => [],
+      () => Date.parse('2026-10-01T12:00:00.500Z'),
+    );
     const p = state.upsertProduct({ title: 'Glow Slammer!' });
     expect(p).toMatchObject({ handle: 'glow-slammer', status: 'ACTIVE', vendor: '', updatedAt: '2026-10-01T12:00:00Z', images: [] });
     expect(p.variants).toHaveLength(1);
-    expect(p.variants[0]).toMatchObject({ title: 'Default Title', inventoryQuantity: 0, availableForSale: false, selectedOptions: [{ name: 'Title', value: 'Default Title' }] });
+    expect(p.variants[0]).toMatchObject({
+      title: 'Default Title',
+      inventoryQuantity: 0,
+      availableForSale: false,
+      selectedOptions: [{ name: 'Title', value: 'Default Title' }],
+    });
     const second = state.upsertProduct({ title: 'Glow Slammer!' });
     expect(second.handle).toBe('glow-slammer-1');
     expect(Number(second.legacyId)).toBeGreaterThan(Number(p.legacyId));

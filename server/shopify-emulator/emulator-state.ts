@@ -88,8 +88,7 @@ export interface EmulatorProduct {
 }
 
 export type EmulatorEvent =
-  | { type: 'product-upserted'; product: EmulatorProduct; created: boolean }
-  | { type: 'product-deleted'; legacyId: string };
+  { type: 'product-upserted'; product: EmulatorProduct; created: boolean } | { type: 'product-deleted'; legacyId: string };
 
 const DEFAULT_IMAGE_SIZE = 800;
 // Id ranges for allocated ids: 13–14 digits like real Shopify ids, far below 2^53.

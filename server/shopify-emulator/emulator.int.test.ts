@@ -96,7 +96,11 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
         variables: { first: 5, after, query: null, variantsFirst: 10, mediaFirst: 10 },
       });
       expect(errors).toBeUndefined();
-      const cost = extensions!.cost as { requestedQueryCost: number; actualQueryCost: number; throttleStatus: { currentlyAvailable: number } };
+      const cost = extensions!.cost as {
+        requestedQueryCost: number;
+        actualQueryCost: number;
+        throttleStatus: { currentlyAvailable: number };
+      };
       // products 2+5, media and variants 5 × (2+10) each, six plain objects once each
       expect(cost.requestedQueryCost).toBe(7 + 5 * 12 + 5 * 12 + 6);
       expect(cost.actualQueryCost).toBeGreaterThan(0);
@@ -138,9 +142,12 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
           selection === 'nodes'
             ? 'nodes { id } pageInfo { hasNextPage endCursor }'
             : 'edges { cursor node { id } } pageInfo { hasNextPage }';
-        const { data, errors }: ClientResponse<IdPage> = await client.request(`query ($after: String) { products(first: 4, after: $after, sortKey: TITLE) { ${body} } }`, {
-          variables: { after },
-        });
+        const { data, errors }: ClientResponse<IdPage> = await client.request(
+          `query ($after: String) { products(first: 4, after: $after, sortKey: TITLE) { ${body} } }`,
+          {
+            variables: { after },
+          },
+        );
         expect(errors).toBeUndefined();
         const products: IdPage['products'] = data!.products;
         if (selection === 'nodes') {
@@ -175,7 +182,9 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
 
   it('filters with query: updated_at:>… and returns null for unknown ids', async () => {
     const client = run.client();
-    const { data } = await client.request(`{ products(first: 50, query: "updated_at:>'2026-09-01T10:00:00Z'", sortKey: UPDATED_AT) { nodes { title } } }`);
+    const { data } = await client.request(
+      `{ products(first: 50, query: "updated_at:>'2026-09-01T10:00:00Z'", sortKey: UPDATED_AT) { nodes { title } } }`,
+    );
     expect(data.products.nodes.map((n: { title: string }) => n.title)).toEqual(['Mystery Slammer Bundle', 'Heritage Crewneck']);
     const missing = await client.request('{ product(id: "gid://shopify/Product/1") { id } }');
     expect(missing.errors).toBeUndefined();
@@ -204,7 +213,11 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(run.emulator.requestLog.map((r) => r.throttled)).toEqual([true, false]);
 
     // the same through the HTTP control endpoint
-    await fetch(`${run.origin}/__emulator/throttle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"count":2}' });
+    await fetch(`${run.origin}/__emulator/throttle`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"count":2}',
+    });
     for (let i = 0; i < 2; i++) {
       const again = await client.request('{ shop { name } }');
       expect(again.errors?.graphQLErrors?.[0].extensions?.code).toBe('THROTTLED');
@@ -249,7 +262,11 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     const error = tooDear.errors?.graphQLErrors?.[0];
     expect(error?.extensions).toMatchObject({ code: 'MAX_COST_EXCEEDED', maxCost: 1000 });
     expect(error?.message).toMatch(/^Query cost is \d+, which exceeds the single query max cost limit \(1000\)\./);
-    const cost = tooDear.extensions?.cost as { requestedQueryCost: number; actualQueryCost: null; throttleStatus: { currentlyAvailable: number } };
+    const cost = tooDear.extensions?.cost as {
+      requestedQueryCost: number;
+      actualQueryCost: null;
+      throttleStatus: { currentlyAvailable: number };
+    };
     expect(cost.requestedQueryCost).toBeGreaterThan(1000);
     expect(cost.actualQueryCost).toBeNull();
     expect(cost.throttleStatus.currentlyAvailable).toBe(2000);
@@ -281,7 +298,11 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
   it('shows an upserted product on the next query and hides it once deleted', async () => {
     const client = run.client();
     const post = (body: unknown) =>
-      fetch(`${run.origin}/__emulator/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${run.origin}/__emulator/products`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const created = await post({
       title: 'Glow-in-the-Dark Slammer',
       productType: 'Slammers',
@@ -306,7 +327,9 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
       },
     ]);
 
-    const updated = (await (await post({ legacyId: product.legacyId, title: 'Glow Slammer' })).json()) as { product: { updatedAt: string } };
+    const updated = (await (await post({ legacyId: product.legacyId, title: 'Glow Slammer' })).json()) as {
+      product: { updatedAt: string };
+    };
     expect(Date.parse(updated.product.updatedAt)).toBeGreaterThan(Date.parse(product.updatedAt));
     expect((await client.request(`{ product(id: "${id}") { title } }`)).data.product.title).toBe('Glow Slammer');
 
@@ -342,7 +365,9 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(unstable.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 
     await run.client().request(CATALOGUE_PAGE_QUERY, { variables: { first: 1, variantsFirst: 1, mediaFirst: 1 } });
-    const log = (await (await fetch(`${run.origin}/__emulator/requests`)).json()) as { requests: Array<{ operationName?: string; variables: unknown }> };
+    const log = (await (await fetch(`${run.origin}/__emulator/requests`)).json()) as {
+      requests: Array<{ operationName?: string; variables: unknown }>;
+    };
     expect(log.requests.at(-1)).toMatchObject({ operationName: 'CatalogPage', variables: { first: 1, variantsFirst: 1, mediaFirst: 1 } });
   });
 });
@@ -356,7 +381,11 @@ describe('Shopify emulator leaky bucket over HTTP', () => {
       const products = run.emulator.state.listProducts().length;
       const query = '{ products(first: 50) { nodes { id } } }'; // requested 52, actual 2 + products
       const refund = 52 - (2 + products);
-      const costOf = async () => (await client.request(query)).extensions!.cost as { actualQueryCost: number | null; throttleStatus: { currentlyAvailable: number } };
+      const costOf = async () =>
+        (await client.request(query)).extensions!.cost as {
+          actualQueryCost: number | null;
+          throttleStatus: { currentlyAvailable: number };
+        };
 
       expect((await costOf()).throttleStatus.currentlyAvailable).toBe(100 - 52 + refund);
       expect((await costOf()).throttleStatus.currentlyAvailable).toBe(100 - 2 * (52 - refund));
@@ -435,7 +464,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 interface DraftCreated {
   draftOrderCreate: {
-    draftOrder: { id: string; legacyResourceId: string; name: string; status: string; invoiceUrl: string; totalPriceSet: { shopMoney: { amount: string; currencyCode: string } } } | null;
+    draftOrder: {
+      id: string;
+      legacyResourceId: string;
+      name: string;
+      status: string;
+      invoiceUrl: string;
+      totalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
+    } | null;
     userErrors: Array<{ field: string[] | null; message: string }>;
   };
 }
@@ -472,7 +508,8 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     receiver.failNext.count = 0;
   });
 
-  const variantGid = (handle: string, index = 0) => gid('ProductVariant', run.emulator.state.getProductByHandle(handle)!.variants[index].legacyId);
+  const variantGid = (handle: string, index = 0) =>
+    gid('ProductVariant', run.emulator.state.getProductByHandle(handle)!.variants[index].legacyId);
 
   // The contract's §4.1 variables: a paid-in-crypto order, free to the shopper.
   const paidInput = (payref = 'pay_01JABCDEF') => ({
@@ -551,7 +588,10 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     });
 
     // Without the discount the catalogue price and the shipping line add up.
-    const priced = await createDraft({ lineItems: [{ variantId: variantGid('classic-hoodie'), quantity: 2 }], shippingLine: { title: 'Standard', priceWithCurrency: { amount: '4.50', currencyCode: 'USD' } } });
+    const priced = await createDraft({
+      lineItems: [{ variantId: variantGid('classic-hoodie'), quantity: 2 }],
+      shippingLine: { title: 'Standard', priceWithCurrency: { amount: '4.50', currencyCode: 'USD' } },
+    });
     expect(priced.data!.draftOrderCreate.draftOrder!.totalPriceSet.shopMoney.amount).toBe('134.48');
   });
 
@@ -565,7 +605,9 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
       { field: ['lineItems', '0', 'quantity'], message: 'Quantity must be greater than or equal to 1' },
     ]);
     expect((await errorsFor({ lineItems: [] })).userErrors).toEqual([{ field: null, message: 'Add at least 1 product' }]);
-    expect((await errorsFor({ ...paidInput(), email: 'not-an-email' })).userErrors).toEqual([{ field: ['email'], message: 'Email is invalid' }]);
+    expect((await errorsFor({ ...paidInput(), email: 'not-an-email' })).userErrors).toEqual([
+      { field: ['email'], message: 'Email is invalid' },
+    ]);
     expect(run.emulator.orders.listDraftOrders()).toEqual([]);
 
     // Over 499 lines Shopify refuses the request itself: a top-level error and no data.
@@ -588,9 +630,11 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
   it('finds a draft by its payment-reference tag and by status', async () => {
     await createDraft(paidInput('pay_A'));
     const b = (await createDraft(paidInput('pay_B'))).data!.draftOrderCreate.draftOrder!;
-    const { data } = await run.client().request('query ($q: String) { draftOrders(first: 1, query: $q) { nodes { id name tags } } draftOrdersCount(query: $q) { count } }', {
-      variables: { q: 'tag:payref-pay_B' },
-    });
+    const { data } = await run
+      .client()
+      .request('query ($q: String) { draftOrders(first: 1, query: $q) { nodes { id name tags } } draftOrdersCount(query: $q) { count } }', {
+        variables: { q: 'tag:payref-pay_B' },
+      });
     expect(data.draftOrders.nodes).toEqual([{ id: b.id, name: '#D2', tags: ['crypto-paid', 'payref-pay_B'] }]);
     expect(data.draftOrdersCount.count).toBe(1);
     const open = await run.client().request('{ draftOrders(first: 10, query: "status:open") { edges { node { name } } } }');
@@ -602,7 +646,13 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
   it('subscribes to webhooks, lists them and refuses the same address twice for a topic', async () => {
     const first = await subscribe('ORDERS_CREATE');
     expect(first.data.webhookSubscriptionCreate).toEqual({
-      webhookSubscription: { id: expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/), topic: 'ORDERS_CREATE', format: 'JSON', includeFields: [], uri: receiver.url },
+      webhookSubscription: {
+        id: expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/),
+        topic: 'ORDERS_CREATE',
+        format: 'JSON',
+        includeFields: [],
+        uri: receiver.url,
+      },
       userErrors: [],
     });
     expect((await subscribe('ORDERS_CREATE')).data.webhookSubscriptionCreate).toEqual({
@@ -610,13 +660,17 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
       userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' }],
     });
     // The older `callbackUrl` spelling works too.
-    const legacy = await run.client().request(
-      'mutation ($url: URL!) { webhookSubscriptionCreate(topic: DRAFT_ORDERS_UPDATE, webhookSubscription: { callbackUrl: $url }) { webhookSubscription { uri } userErrors { message } } }',
-      { variables: { url: receiver.url } },
-    );
+    const legacy = await run
+      .client()
+      .request(
+        'mutation ($url: URL!) { webhookSubscriptionCreate(topic: DRAFT_ORDERS_UPDATE, webhookSubscription: { callbackUrl: $url }) { webhookSubscription { uri } userErrors { message } } }',
+        { variables: { url: receiver.url } },
+      );
     expect(legacy.data.webhookSubscriptionCreate).toEqual({ webhookSubscription: { uri: receiver.url }, userErrors: [] });
     const blank = await subscribe('ORDERS_CREATE', '  ');
-    expect(blank.data.webhookSubscriptionCreate.userErrors).toEqual([{ field: ['webhookSubscription', 'callbackUrl'], message: "Address can't be blank" }]);
+    expect(blank.data.webhookSubscriptionCreate.userErrors).toEqual([
+      { field: ['webhookSubscription', 'callbackUrl'], message: "Address can't be blank" },
+    ]);
 
     const list = await run.client().request('{ webhookSubscriptions(first: 10) { nodes { topic uri } } }');
     expect(list.data.webhookSubscriptions.nodes).toEqual([
@@ -651,7 +705,12 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
 
     const after = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
     const order = after.data.draftOrder.order;
-    expect(after.data.draftOrder).toMatchObject({ id: draft.id, status: 'COMPLETED', completedAt: '2026-11-01T00:00:00Z', invoiceUrl: draft.invoiceUrl });
+    expect(after.data.draftOrder).toMatchObject({
+      id: draft.id,
+      status: 'COMPLETED',
+      completedAt: '2026-11-01T00:00:00Z',
+      invoiceUrl: draft.invoiceUrl,
+    });
     expect(order).toEqual({
       id: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/),
       legacyResourceId: expect.stringMatching(/^\d+$/),
@@ -711,7 +770,15 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
         { name: 'chain_tx', value: '0x5f2c0000e91a' },
       ],
       total_price: '0.00',
-      shipping_address: { first_name: 'Priya', last_name: 'Ahir', address1: 'D 10 Sterling Oasis', city: 'Bhopal', zip: '462026', country: 'India', country_code: 'IN' },
+      shipping_address: {
+        first_name: 'Priya',
+        last_name: 'Ahir',
+        address1: 'D 10 Sterling Oasis',
+        city: 'Bhopal',
+        zip: '462026',
+        country: 'India',
+        country_code: 'IN',
+      },
       line_items: [
         { variant_id: Number(variantGid('classic-hoodie').split('/').pop()), quantity: 1, title: 'Classic Hoodie', price: '64.99' },
         { variant_id: Number(variantGid('classic-hoodie', 2).split('/').pop()), quantity: 2 },
@@ -800,12 +867,23 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     await run.emulator.webhooksIdle();
     const [fulfillment] = received('fulfillments/create');
     const [fulfilled] = received('orders/fulfilled');
-    expect(json(fulfillment)).toMatchObject({ order_id: Number(order.legacyId), status: 'success', name: '#1001.1', tracking_number: '1Z827WK74630' });
-    expect(json(fulfilled)).toMatchObject({ id: Number(order.legacyId), fulfillment_status: 'fulfilled', fulfillments: [{ status: 'success' }] });
+    expect(json(fulfillment)).toMatchObject({
+      order_id: Number(order.legacyId),
+      status: 'success',
+      name: '#1001.1',
+      tracking_number: '1Z827WK74630',
+    });
+    expect(json(fulfilled)).toMatchObject({
+      id: Number(order.legacyId),
+      fulfillment_status: 'fulfilled',
+      fulfillments: [{ status: 'success' }],
+    });
     expect(fulfillment.headers['x-shopify-event-id']).toBe(fulfilled.headers['x-shopify-event-id']);
 
     // By gid too; a second fulfilment is refused.
-    const twice = await fetch(`${run.origin}/__emulator/orders/${encodeURIComponent(gid('Order', order.legacyId))}/fulfill`, { method: 'POST' });
+    const twice = await fetch(`${run.origin}/__emulator/orders/${encodeURIComponent(gid('Order', order.legacyId))}/fulfill`, {
+      method: 'POST',
+    });
     expect(twice.status).toBe(409);
     expect((await fetch(`${run.origin}/__emulator/orders/123/fulfill`, { method: 'POST' })).status).toBe(404);
   });
@@ -821,7 +899,9 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     expect(retried.rawBody.equals(failed.rawBody)).toBe(true);
     expect(retried.headers['x-shopify-webhook-id']).toBe(failed.headers['x-shopify-webhook-id']);
     expect(retried.headers['x-shopify-hmac-sha256']).toBe(failed.headers['x-shopify-hmac-sha256']);
-    expect(run.emulator.webhookDeliveries).toMatchObject([{ topic: 'orders/create', status: 'delivered', attempts: 2, lastStatusCode: 200 }]);
+    expect(run.emulator.webhookDeliveries).toMatchObject([
+      { topic: 'orders/create', status: 'delivered', attempts: 2, lastStatusCode: 200 },
+    ]);
 
     // A receiver that keeps failing gets 1 + 3 attempts, then the delivery is marked failed.
     receiver.failNext.count = 10;
@@ -849,7 +929,10 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
         expect(copy.headers[header]).toBe(receiver.received[0].headers[header]);
       }
     }
-    const log = (await (await fetch(`${run.origin}/__emulator/webhooks`)).json()) as { subscriptions: unknown[]; deliveries: Array<{ webhookId: string; status: string }> };
+    const log = (await (await fetch(`${run.origin}/__emulator/webhooks`)).json()) as {
+      subscriptions: unknown[];
+      deliveries: Array<{ webhookId: string; status: string }>;
+    };
     expect(log.subscriptions).toHaveLength(1);
     expect(log.deliveries.map((d) => [d.webhookId, d.status])).toEqual(Array(3).fill([original.webhookId, 'delivered']));
     expect((await fetch(`${run.origin}/__emulator/webhooks/nope/redeliver`, { method: 'POST' })).status).toBe(404);
@@ -861,7 +944,10 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     const complete = await fetch(`${run.origin}/__emulator/draft-orders/${draft.legacyResourceId}/complete`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'other@example.com', shippingAddress: { lastName: 'Ahir', address1: '1 Main St', city: 'Bhopal', zip: '462026', countryCode: 'IN' } }),
+      body: JSON.stringify({
+        email: 'other@example.com',
+        shippingAddress: { lastName: 'Ahir', address1: '1 Main St', city: 'Bhopal', zip: '462026', countryCode: 'IN' },
+      }),
     });
     expect(complete.status).toBe(200);
     const listed = (await (await fetch(`${run.origin}/__emulator/draft-orders`)).json()) as { draftOrders: Array<Record<string, unknown>> };
@@ -909,7 +995,11 @@ describe('Shopify emulator mounted under a path, as in the app', () => {
     const run = await startEmulator({}, '/shopify-emulator');
     try {
       const { data } = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, {
-        variables: { input: { lineItems: [{ variantId: gid('ProductVariant', run.emulator.state.listProducts()[0].variants[0].legacyId), quantity: 1 }] } },
+        variables: {
+          input: {
+            lineItems: [{ variantId: gid('ProductVariant', run.emulator.state.listProducts()[0].variants[0].legacyId), quantity: 1 }],
+          },
+        },
       });
       const url: string = data.draftOrderCreate.draftOrder.invoiceUrl;
       expect(url).toMatch(new RegExp(`^${run.origin}/548380009/invoices/[0-9a-f]{32}$`));

@@ -1,9 +1,25 @@
 // Shopify's `description` field is descriptionHtml with tags stripped and entities decoded,
 // collapsed to one line.
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0',
-  mdash: '\u2014', ndash: '\u2013', hellip: '\u2026', rsquo: '\u2019', lsquo: '\u2018',
-  rdquo: '\u201d', ldquo: '\u201c', times: '\u00d7', copy: '\u00a9', middot: '\u00b7', bull: '\u2022', reg: '\u00ae', trade: '\u2122',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+  mdash: '\u2014',
+  ndash: '\u2013',
+  hellip: '\u2026',
+  rsquo: '\u2019',
+  lsquo: '\u2018',
+  rdquo: '\u201d',
+  ldquo: '\u201c',
+  times: '\u00d7',
+  copy: '\u00a9',
+  middot: '\u00b7',
+  bull: '\u2022',
+  reg: '\u00ae',
+  trade: '\u2122',
 };
 
 export function decodeEntities(text: string): string {

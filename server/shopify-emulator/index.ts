@@ -107,7 +107,11 @@ export interface ShopifyEmulator {
    * orders/paid. `draftId` is a DraftOrder gid or numeric id; without an address the draft's own
    * shippingAddress is kept. Throws OrderStateError (404 unknown, 409 already completed).
    */
-  completeDraftOrder(draftId: string, shippingAddress?: EmulatorAddressInput, email?: string): { draftOrder: EmulatorDraftOrder; order: EmulatorOrder };
+  completeDraftOrder(
+    draftId: string,
+    shippingAddress?: EmulatorAddressInput,
+    email?: string,
+  ): { draftOrder: EmulatorDraftOrder; order: EmulatorOrder };
   /**
    * Ships every line in one fulfilment (status SUCCESS, optional tracking) and fires
    * fulfillments/create, orders/fulfilled and orders/updated. `orderId` is an Order gid or

@@ -23,7 +23,12 @@ export const INPUT_ARRAY_LIMITS: Record<string, number> = {
   'DraftOrderInput.tags': 250,
 };
 
-function oversized(type: GraphQLInputType, value: unknown, path: string[], found: Array<{ path: string[]; size: number; max: number }>): void {
+function oversized(
+  type: GraphQLInputType,
+  value: unknown,
+  path: string[],
+  found: Array<{ path: string[]; size: number; max: number }>,
+): void {
   const named = getNamedType(type);
   if (value == null || !isInputObjectType(named)) return;
   if (isListType(getNullableType(type))) {
@@ -41,7 +46,12 @@ function oversized(type: GraphQLInputType, value: unknown, path: string[], found
 }
 
 /** Errors for every capped input array that is too long in the operation's root fields. */
-export function checkInputSizes(schema: GraphQLSchema, document: DocumentNode, variables: unknown, operationName?: string | null): GraphQLFormattedError[] {
+export function checkInputSizes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: unknown,
+  operationName?: string | null,
+): GraphQLFormattedError[] {
   const op = selectOperation(document, operationName);
   const root = op?.operation === 'mutation' ? schema.getMutationType() : op?.operation === 'query' ? schema.getQueryType() : null;
   if (!op || !root) return [];

@@ -30,11 +30,28 @@ const draft = {
 
 const view: InvoiceView = {
   draft,
-  lines: [{ title: 'Classic <Hoodie>', variantTitle: 'Black / S', quantity: 2, totalCents: 12998, imageUrl: 'https://shop.test/cdn/images/classic-hoodie-1.svg' }],
+  lines: [
+    {
+      title: 'Classic <Hoodie>',
+      variantTitle: 'Black / S',
+      quantity: 2,
+      totalCents: 12998,
+      imageUrl: 'https://shop.test/cdn/images/classic-hoodie-1.svg',
+    },
+  ],
   totals: computeTotals([{ unitCents: 6499, quantity: 2, appliedDiscount: null }], draft.appliedDiscount, 0),
 };
 
-const validBody = { email: 'a@b.co', firstName: '', lastName: 'Lee', address1: '1 Main St', address2: '', city: 'Springfield', zip: '12345', country: 'us' };
+const validBody = {
+  email: 'a@b.co',
+  firstName: '',
+  lastName: 'Lee',
+  address1: '1 Main St',
+  address2: '',
+  city: 'Springfield',
+  zip: '12345',
+  country: 'us',
+};
 
 describe('invoice page', () => {
   it('escapes HTML', () => {
@@ -87,7 +104,20 @@ describe('invoice page', () => {
       name: '#1001',
       confirmationNumber: 'ABCDEFGHJ',
       email: 'a@b.co',
-      shippingAddress: { firstName: 'Ann', lastName: 'Lee', company: null, address1: '1 Main St', address2: null, city: 'Springfield', province: null, provinceCode: null, zip: '12345', country: 'United States', countryCode: 'US', phone: null },
+      shippingAddress: {
+        firstName: 'Ann',
+        lastName: 'Lee',
+        company: null,
+        address1: '1 Main St',
+        address2: null,
+        city: 'Springfield',
+        province: null,
+        provinceCode: null,
+        zip: '12345',
+        country: 'United States',
+        countryCode: 'US',
+        phone: null,
+      },
       shippingLine: { title: 'Free shipping', cents: 0 },
       fulfillments: [] as EmulatorOrder['fulfillments'],
     } as EmulatorOrder;
@@ -96,7 +126,14 @@ describe('invoice page', () => {
     expect(html).toContain('Confirmation #ABCDEFGHJ');
     expect(html).toContain('<p>Springfield 12345</p>');
     expect(html).not.toContain('<form');
-    order.fulfillments.push({ legacyId: '9', name: '#1001.1', status: 'SUCCESS', tracking: { company: 'UPS', number: '1Z', url: null }, createdAt: '2026-11-02T00:00:00Z', updatedAt: '2026-11-02T00:00:00Z' });
+    order.fulfillments.push({
+      legacyId: '9',
+      name: '#1001.1',
+      status: 'SUCCESS',
+      tracking: { company: 'UPS', number: '1Z', url: null },
+      createdAt: '2026-11-02T00:00:00Z',
+      updatedAt: '2026-11-02T00:00:00Z',
+    });
     expect(renderThankYouPage(view, order)).toContain('Your order is on its way');
   });
 });

@@ -181,7 +181,8 @@ function summary(view: InvoiceView): string {
     })
     .join('');
   const discountTitle = draft.appliedDiscount?.title ? ` <span class="muted">(${escapeHtml(draft.appliedDiscount.title)})</span>` : '';
-  const discount = totals.discountsCents > 0 ? `<div><dt>Discount${discountTitle}</dt> <dd>-${formatUsd(totals.discountsCents)}</dd></div>` : '';
+  const discount =
+    totals.discountsCents > 0 ? `<div><dt>Discount${discountTitle}</dt> <dd>-${formatUsd(totals.discountsCents)}</dd></div>` : '';
   const shippingTitle = draft.shippingLine?.title ? ` <span class="muted">(${escapeHtml(draft.shippingLine.title)})</span>` : '';
   return `<section class="summary" aria-labelledby="summary-heading">
 <h2 id="summary-heading">Order summary</h2>
@@ -205,10 +206,11 @@ function input(name: keyof CheckoutForm, label: string, form: CheckoutForm, erro
 
 export function renderCheckoutPage(view: InvoiceView, form: CheckoutForm, errors: CheckoutErrors = {}): string {
   const invalid = Object.keys(errors).length > 0;
-  const countries = CHECKOUT_COUNTRIES.includes(form.country) || !isCountryCode(form.country) ? CHECKOUT_COUNTRIES : [...CHECKOUT_COUNTRIES, form.country];
-  const options = countries.map(
-    (code) => `<option value="${code}"${code === form.country ? ' selected' : ''}>${escapeHtml(countryName(code))}</option>`,
-  ).join('');
+  const countries =
+    CHECKOUT_COUNTRIES.includes(form.country) || !isCountryCode(form.country) ? CHECKOUT_COUNTRIES : [...CHECKOUT_COUNTRIES, form.country];
+  const options = countries
+    .map((code) => `<option value="${code}"${code === form.country ? ' selected' : ''}>${escapeHtml(countryName(code))}</option>`)
+    .join('');
   const countryError = errors.country;
   // novalidate: the server checks the fields and answers with Shopify-style inline messages.
   return page(

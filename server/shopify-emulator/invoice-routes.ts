@@ -1,7 +1,14 @@
 import { bodyParser } from '@koa/bodyparser';
 import { Router, type RouterContext } from '@koa/router';
 import type { EmulatorProduct, EmulatorState } from './emulator-state';
-import { initialForm, readCheckoutForm, renderCheckoutPage, renderNotFoundPage, renderThankYouPage, type InvoiceView } from './invoice-page';
+import {
+  initialForm,
+  readCheckoutForm,
+  renderCheckoutPage,
+  renderNotFoundPage,
+  renderThankYouPage,
+  type InvoiceView,
+} from './invoice-page';
 import { totalsOf, type EmulatorDraftOrder, type EmulatorOrders } from './order-state';
 
 // GET/POST /:shopId/invoices/:token — the hosted invoice page. Relative to wherever the emulator

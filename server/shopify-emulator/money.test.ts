@@ -58,7 +58,11 @@ describe('money', () => {
       taxCents: 0,
       totalCents: 12948,
     });
-    const free = computeTotals([{ unitCents: 6499, quantity: 3, appliedDiscount: null }], { value: 100, valueType: 'PERCENTAGE', title: null, description: null }, 0);
+    const free = computeTotals(
+      [{ unitCents: 6499, quantity: 3, appliedDiscount: null }],
+      { value: 100, valueType: 'PERCENTAGE', title: null, description: null },
+      0,
+    );
     expect(free.totalCents).toBe(0);
     expect(free.discountsCents).toBe(19497);
   });

@@ -49,7 +49,10 @@ export function formatDecimal(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
   const whole = Math.floor(abs / 100);
-  const fraction = String(abs % 100).padStart(2, '0').replace(/0$/, '') || '0';
+  const fraction =
+    String(abs % 100)
+      .padStart(2, '0')
+      .replace(/0$/, '') || '0';
   return `${sign}${whole}.${fraction}`;
 }
 

@@ -62,7 +62,14 @@ function discountObject(d: AppliedDiscount | null, cents: number) {
 
 function shippingLineObject(s: EmulatorShippingLine | null) {
   return (
-    s && { title: s.title ?? '', code: s.title, custom: true, source: 'shopify', originalPriceSet: moneyBag(s.cents), discountedPriceSet: moneyBag(s.cents) }
+    s && {
+      title: s.title ?? '',
+      code: s.title,
+      custom: true,
+      source: 'shopify',
+      originalPriceSet: moneyBag(s.cents),
+      discountedPriceSet: moneyBag(s.cents),
+    }
   );
 }
 
@@ -140,7 +147,8 @@ const lineItemFields = {
     const hit = r.line.variantLegacyId ? ctx.state.findVariant(r.line.variantLegacyId) : undefined;
     return hit ? variantRefs(hit.product).find((v) => v.variant === hit.variant) : null;
   }) as Resolver<LineItemRef>,
-  product: ((r, _args, ctx) => (r.line.productLegacyId ? (ctx.state.getProduct(r.line.productLegacyId) ?? null) : null)) as Resolver<LineItemRef>,
+  product: ((r, _args, ctx) =>
+    r.line.productLegacyId ? (ctx.state.getProduct(r.line.productLegacyId) ?? null) : null) as Resolver<LineItemRef>,
   customAttributes: ((r) => r.line.customAttributes) as Resolver<LineItemRef>,
   originalUnitPriceSet: ((r) => moneyBag(r.line.unitCents)) as Resolver<LineItemRef>,
   originalTotalSet: ((r) => moneyBag(r.line.unitCents * r.line.quantity)) as Resolver<LineItemRef>,
@@ -166,7 +174,10 @@ export const orderFieldResolvers: Record<string, Record<string, Resolver<never, 
     draftOrder: ((_root, { id }, ctx) => typedLookup(ctx, id, 'DraftOrder')) as Resolver<unknown, { id: string }>,
     draftOrders: ((_root, args, ctx) => {
       const sort = DRAFT_SORT[args.sortKey ?? 'ID'];
-      return paginate('draftOrders', filterDraftOrders(ctx.orders.listDraftOrders(), args.query), args, (d) => [sort(d), Number(d.legacyId)]);
+      return paginate('draftOrders', filterDraftOrders(ctx.orders.listDraftOrders(), args.query), args, (d) => [
+        sort(d),
+        Number(d.legacyId),
+      ]);
     }) as Resolver<unknown, ConnectionArgs & { query?: string | null; sortKey?: string }>,
     draftOrdersCount: ((_root, { query }, ctx) => ({
       count: filterDraftOrders(ctx.orders.listDraftOrders(), query).length,
@@ -182,9 +193,17 @@ export const orderFieldResolvers: Record<string, Record<string, Resolver<never, 
       const uri = args.uri ?? args.callbackUrl;
       const subs = ctx.webhooks
         .listSubscriptions()
-        .filter((s) => (!args.topics?.length || args.topics.includes(s.topic)) && (!uri || s.uri === uri) && (!args.format || s.format === args.format));
+        .filter(
+          (s) =>
+            (!args.topics?.length || args.topics.includes(s.topic)) &&
+            (!uri || s.uri === uri) &&
+            (!args.format || s.format === args.format),
+        );
       return paginate('webhookSubscriptions', subs, args, (s) => [Number(s.legacyId), Number(s.legacyId)]);
-    }) as Resolver<unknown, ConnectionArgs & { topics?: string[] | null; uri?: string | null; callbackUrl?: string | null; format?: string | null }>,
+    }) as Resolver<
+      unknown,
+      ConnectionArgs & { topics?: string[] | null; uri?: string | null; callbackUrl?: string | null; format?: string | null }
+    >,
   },
 
   Mutation: {
@@ -247,7 +266,8 @@ export const orderFieldResolvers: Record<string, Record<string, Resolver<never, 
       EmulatorOrder,
       ConnectionArgs
     >,
-    fulfillments: ((o, { first }) => o.fulfillments.slice(0, first ?? undefined).map((fulfillment) => ({ fulfillment, order: o }))) as Resolver<
+    fulfillments: ((o, { first }) =>
+      o.fulfillments.slice(0, first ?? undefined).map((fulfillment) => ({ fulfillment, order: o }))) as Resolver<
       EmulatorOrder,
       { first?: number | null }
     >,

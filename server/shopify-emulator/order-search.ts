@@ -62,7 +62,11 @@ function orderTermMatches(o: EmulatorOrder, t: SearchTerm): boolean {
     case 'fulfillment_status': {
       const wanted = t.value.toLowerCase();
       const fulfilled = displayFulfillmentStatus(o) === 'FULFILLED';
-      return wanted === 'shipped' || wanted === 'fulfilled' ? fulfilled : wanted === 'unshipped' || wanted === 'unfulfilled' ? !fulfilled : true;
+      return wanted === 'shipped' || wanted === 'fulfilled'
+        ? fulfilled
+        : wanted === 'unshipped' || wanted === 'unfulfilled'
+          ? !fulfilled
+          : true;
     }
     case 'created_at':
       return timeTerm(o.createdAt, t);

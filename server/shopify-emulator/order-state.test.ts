@@ -83,8 +83,15 @@ describe('EmulatorOrders', () => {
       ],
     });
     expect(orders.createDraftOrder({})).toEqual({ userErrors: [{ field: null, message: 'Add at least 1 product' }] });
-    expect(orders.createDraftOrder({ lineItems: [{ quantity: 1, title: 'x', appliedDiscount: { value: 12.345, valueType: 'PERCENTAGE' } }] })).toEqual({
-      userErrors: [{ field: ['lineItems', '0', 'appliedDiscount', 'value'], message: 'Applied discount value can have at most 2 digits after decimal point' }],
+    expect(
+      orders.createDraftOrder({ lineItems: [{ quantity: 1, title: 'x', appliedDiscount: { value: 12.345, valueType: 'PERCENTAGE' } }] }),
+    ).toEqual({
+      userErrors: [
+        {
+          field: ['lineItems', '0', 'appliedDiscount', 'value'],
+          message: 'Applied discount value can have at most 2 digits after decimal point',
+        },
+      ],
     });
     expect(orders.listDraftOrders()).toEqual([]);
     expect(events).toEqual([]);
@@ -92,7 +99,12 @@ describe('EmulatorOrders', () => {
 
   it('accepts custom line items priced by originalUnitPrice', () => {
     const { create } = setup();
-    const draft = create({ lineItems: [{ title: 'Gift wrap', quantity: 1, originalUnitPriceWithCurrency: { amount: '2.50' } }, { title: 'Sticker', quantity: 3 }] });
+    const draft = create({
+      lineItems: [
+        { title: 'Gift wrap', quantity: 1, originalUnitPriceWithCurrency: { amount: '2.50' } },
+        { title: 'Sticker', quantity: 3 },
+      ],
+    });
     expect(draft.lineItems.map((l) => [l.title, l.unitCents, l.custom, l.variantLegacyId])).toEqual([
       ['Gift wrap', 250, true, null],
       ['Sticker', 0, true, null],
@@ -112,7 +124,12 @@ describe('EmulatorOrders', () => {
       email: 'checkout@example.com',
       shippingAddress: { firstName: 'Ann', lastName: 'Lee', address1: '1 Main St', city: 'Springfield', zip: '12345', countryCode: 'us' },
     });
-    expect(draft).toMatchObject({ status: 'COMPLETED', completedAt: '2026-11-01T10:00:00Z', orderLegacyId: order.legacyId, email: 'checkout@example.com' });
+    expect(draft).toMatchObject({
+      status: 'COMPLETED',
+      completedAt: '2026-11-01T10:00:00Z',
+      orderLegacyId: order.legacyId,
+      email: 'checkout@example.com',
+    });
     expect(order).toMatchObject({
       name: '#1001',
       financialStatus: 'PAID',
@@ -193,7 +210,12 @@ describe('order-state helpers', () => {
   });
 
   it('builds an address with the country name from its code', () => {
-    expect(toAddress({ lastName: ' Lee ', countryCode: 'gb', address2: '' })).toMatchObject({ lastName: 'Lee', countryCode: 'GB', country: 'United Kingdom', address2: null });
+    expect(toAddress({ lastName: ' Lee ', countryCode: 'gb', address2: '' })).toMatchObject({
+      lastName: 'Lee',
+      countryCode: 'GB',
+      country: 'United Kingdom',
+      address2: null,
+    });
     expect(toAddress({ country: 'Narnia' })).toMatchObject({ country: 'Narnia', countryCode: null });
   });
 });

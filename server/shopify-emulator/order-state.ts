@@ -381,7 +381,8 @@ export class EmulatorOrders {
     const shippingRaw = input.shippingLine?.priceWithCurrency?.amount ?? input.shippingLine?.price;
     const shippingCents = shippingRaw == null ? 0 : parseMoney(shippingRaw);
     if (shippingCents == null) errors.push({ field: ['shippingLine', 'price'], message: 'Price is invalid' });
-    if (input.email != null && input.email !== '' && !EMAIL.test(input.email)) errors.push({ field: ['email'], message: 'Email is invalid' });
+    if (input.email != null && input.email !== '' && !EMAIL.test(input.email))
+      errors.push({ field: ['email'], message: 'Email is invalid' });
     (input.tags ?? []).forEach((tag, i) => {
       if (tag.trim().length > MAX_TAG_LENGTH) {
         errors.push({ field: ['tags', String(i)], message: `Title Tag exceeds the maximum length of ${MAX_TAG_LENGTH} characters` });

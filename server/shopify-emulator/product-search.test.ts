@@ -13,7 +13,9 @@ describe('products(query:) search syntax', () => {
   it('filters on updated_at with a quoted timestamp, as incremental sync sends it', () => {
     const cutoff = '2026-08-20T09:00:00Z'; // exactly the DRAFT hoodie's updatedAt
     const after = (inclusive: boolean) =>
-      products.filter((p) => (inclusive ? Date.parse(p.updatedAt) >= Date.parse(cutoff) : Date.parse(p.updatedAt) > Date.parse(cutoff))).map((p) => p.title);
+      products
+        .filter((p) => (inclusive ? Date.parse(p.updatedAt) >= Date.parse(cutoff) : Date.parse(p.updatedAt) > Date.parse(cutoff)))
+        .map((p) => p.title);
     expect(after(false).length).toBeGreaterThan(1);
     expect(search(`updated_at:>'${cutoff}'`)).toEqual(after(false));
     expect(search(`updated_at:>'${cutoff}'`)).not.toContain('Limited Pullover Hoodie');

@@ -54,11 +54,16 @@ export function parseProductQuery(query: string | null | undefined): SearchTerm[
 
 export function compare(actual: number, op: Comparator, wanted: number): boolean {
   switch (op) {
-    case '>': return actual > wanted;
-    case '>=': return actual >= wanted;
-    case '<': return actual < wanted;
-    case '<=': return actual <= wanted;
-    default: return actual === wanted;
+    case '>':
+      return actual > wanted;
+    case '>=':
+      return actual >= wanted;
+    case '<':
+      return actual < wanted;
+    case '<=':
+      return actual <= wanted;
+    default:
+      return actual === wanted;
   }
 }
 
@@ -101,7 +106,11 @@ function termMatches(p: EmulatorProduct, t: SearchTerm): boolean {
     case 'barcode':
       return p.variants.some((variant) => variant.barcode != null && textMatch(variant.barcode, v));
     case 'inventory_total':
-      return compare(p.variants.reduce((n, variant) => n + variant.inventoryQuantity, 0), t.op, Number(v));
+      return compare(
+        p.variants.reduce((n, variant) => n + variant.inventoryQuantity, 0),
+        t.op,
+        Number(v),
+      );
     default:
       return true;
   }

@@ -29,7 +29,8 @@ describe('requested query cost', () => {
   });
 
   it('does not double count nodes selected through both `nodes` and `edges { node }`', () => {
-    const both = '{ products(first: 10) { nodes { id } edges { cursor node { variants(first: 5) { nodes { id } } } } pageInfo { hasNextPage } } }';
+    const both =
+      '{ products(first: 10) { nodes { id } edges { cursor node { variants(first: 5) { nodes { id } } } } pageInfo { hasNextPage } } }';
     expect(requested(both)).toBe(12 + 10 * 7);
   });
 
@@ -44,13 +45,16 @@ describe('requested query cost', () => {
     expect(() => requested('{ products(first: 251) { nodes { id } } }')).toThrow(
       "Argument 'first' on Field 'products' has an invalid value (251). Expected a page size from 0 to 250.",
     );
-    expect(() => requested('{ products(first: 1) { nodes { variants(last: 300) { nodes { id } } } } }')).toThrow(/'last' on Field 'variants'/);
+    expect(() => requested('{ products(first: 1) { nodes { variants(last: 300) { nodes { id } } } } }')).toThrow(
+      /'last' on Field 'variants'/,
+    );
     expect(requested('{ products(first: 250) { nodes { id } } }')).toBe(252);
   });
 });
 
 describe('mutation cost', () => {
-  const create = 'mutation ($input: DraftOrderInput!) { draftOrderCreate(input: $input) { draftOrder { id totalPriceSet { shopMoney { amount } } lineItems(first: 50) { nodes { id } } } userErrors { field message } } }';
+  const create =
+    'mutation ($input: DraftOrderInput!) { draftOrderCreate(input: $input) { draftOrder { id totalPriceSet { shopMoney { amount } } lineItems(first: 50) { nodes { id } } } userErrors { field message } } }';
 
   it('is a flat 10 per mutation field, requested and actual, whatever the payload selects', () => {
     expect(requested(create, { input: {} })).toBe(10);

@@ -55,7 +55,12 @@ export function selectOperation(document: DocumentNode, operationName?: string |
   return operationName ? ops.find((op) => op.name?.value === operationName) : ops.length === 1 ? ops[0] : undefined;
 }
 
-function makeContext(schema: GraphQLSchema, document: DocumentNode, op: OperationDefinitionNode, rawVariables: unknown): CostContext | null {
+function makeContext(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  op: OperationDefinitionNode,
+  rawVariables: unknown,
+): CostContext | null {
   const coerced = getVariableValues(schema, op.variableDefinitions ?? [], (rawVariables ?? {}) as Record<string, unknown>);
   // Bad variables are reported by execution; there is nothing sensible to price.
   if (coerced.errors) return null;
@@ -65,10 +70,19 @@ function makeContext(schema: GraphQLSchema, document: DocumentNode, op: Operatio
 }
 
 function rootType(schema: GraphQLSchema, op: OperationDefinitionNode): GraphQLNamedType | null | undefined {
-  return op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  return op.operation === 'query'
+    ? schema.getQueryType()
+    : op.operation === 'mutation'
+      ? schema.getMutationType()
+      : schema.getSubscriptionType();
 }
 
-function collectFields(ctx: CostContext, selectionSet: SelectionSetNode, parentType: GraphQLNamedType, out: CollectedField[] = []): CollectedField[] {
+function collectFields(
+  ctx: CostContext,
+  selectionSet: SelectionSetNode,
+  parentType: GraphQLNamedType,
+  out: CollectedField[] = [],
+): CollectedField[] {
   for (const sel of selectionSet.selections) {
     if (sel.kind === Kind.FIELD) {
       if (sel.name.value.startsWith('__') || !(isObjectType(parentType) || isInterfaceType(parentType))) continue;
@@ -104,7 +118,11 @@ function nodeSelections(ctx: CostContext, connection: CollectedField): NodeSelec
     } else if (child.def.name === 'edges') {
       for (const edgeField of collectFields(ctx, child.field.selectionSet, child.type)) {
         if (edgeField.def.name === 'node' && edgeField.field.selectionSet) {
-          found.push({ selectionSet: edgeField.field.selectionSet, type: edgeField.type, keys: [responseKey(child.field), responseKey(edgeField.field)] });
+          found.push({
+            selectionSet: edgeField.field.selectionSet,
+            type: edgeField.type,
+            keys: [responseKey(child.field), responseKey(edgeField.field)],
+          });
         }
       }
     }
@@ -169,7 +187,12 @@ function actual(ctx: CostContext, selectionSet: SelectionSetNode, parentType: Gr
  * Requested cost of the operation that will run. Throws the GraphQLError Shopify gives for a page
  * size above 250; returns 0 when the operation or its variables are invalid (execution reports it).
  */
-export function calculateRequestedCost(schema: GraphQLSchema, document: DocumentNode, variables?: unknown, operationName?: string | null): number {
+export function calculateRequestedCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables?: unknown,
+  operationName?: string | null,
+): number {
   const op = selectOperation(document, operationName);
   const ctx = op && makeContext(schema, document, op, variables);
   const root = op && rootType(schema, op);

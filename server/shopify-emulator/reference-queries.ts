@@ -5,7 +5,10 @@
 export const CATALOGUE_PAGE_QUERY = /* GraphQL */ `
   query CatalogPage($first: Int!, $after: String, $query: String, $variantsFirst: Int!, $mediaFirst: Int!) {
     products(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
-      pageInfo { hasNextPage endCursor }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
       nodes {
         id
         legacyResourceId
@@ -19,18 +22,40 @@ export const CATALOGUE_PAGE_QUERY = /* GraphQL */ `
         createdAt
         updatedAt
         totalInventory
-        featuredMedia { ... on MediaImage { id image { url altText width height } } }
+        featuredMedia {
+          ... on MediaImage {
+            id
+            image {
+              url
+              altText
+              width
+              height
+            }
+          }
+        }
         media(first: $mediaFirst) {
           nodes {
             id
             mediaContentType
             alt
-            ... on MediaImage { image { url altText width height } }
+            ... on MediaImage {
+              image {
+                url
+                altText
+                width
+                height
+              }
+            }
           }
         }
-        variantsCount { count }
+        variantsCount {
+          count
+        }
         variants(first: $variantsFirst) {
-          pageInfo { hasNextPage endCursor }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
           nodes {
             id
             legacyResourceId
@@ -41,8 +66,14 @@ export const CATALOGUE_PAGE_QUERY = /* GraphQL */ `
             compareAtPrice
             inventoryQuantity
             availableForSale
-            selectedOptions { name value }
-            image { url altText }
+            selectedOptions {
+              name
+              value
+            }
+            image {
+              url
+              altText
+            }
             updatedAt
           }
         }
@@ -55,8 +86,17 @@ export const PRODUCT_VARIANTS_PAGE_QUERY = /* GraphQL */ `
   query ProductVariantsPage($id: ID!, $first: Int!, $after: String) {
     product(id: $id) {
       variants(first: $first, after: $after) {
-        pageInfo { hasNextPage endCursor }
-        nodes { id legacyResourceId title inventoryQuantity availableForSale }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          legacyResourceId
+          title
+          inventoryQuantity
+          availableForSale
+        }
       }
     }
   }
@@ -72,11 +112,22 @@ export const DRAFT_ORDER_CREATE_MUTATION = /* GraphQL */ `
         status
         invoiceUrl
         createdAt
-        totalPriceSet { shopMoney { amount currencyCode } }
-        customAttributes { key value }
+        totalPriceSet {
+          shopMoney {
+            amount
+            currencyCode
+          }
+        }
+        customAttributes {
+          key
+          value
+        }
         tags
       }
-      userErrors { field message }
+      userErrors {
+        field
+        message
+      }
     }
   }
 `;
@@ -84,13 +135,38 @@ export const DRAFT_ORDER_CREATE_MUTATION = /* GraphQL */ `
 export const DRAFT_ORDER_STATUS_QUERY = /* GraphQL */ `
   query DraftOrderStatus($id: ID!) {
     draftOrder(id: $id) {
-      id status completedAt invoiceUrl
+      id
+      status
+      completedAt
+      invoiceUrl
       order {
-        id legacyResourceId name
+        id
+        legacyResourceId
+        name
         displayFinancialStatus
         displayFulfillmentStatus
-        shippingAddress { name address1 address2 city province provinceCode zip country countryCodeV2 phone }
-        fulfillments(first: 10) { id status createdAt trackingInfo(first: 5) { company number url } }
+        shippingAddress {
+          name
+          address1
+          address2
+          city
+          province
+          provinceCode
+          zip
+          country
+          countryCodeV2
+          phone
+        }
+        fulfillments(first: 10) {
+          id
+          status
+          createdAt
+          trackingInfo(first: 5) {
+            company
+            number
+            url
+          }
+        }
       }
     }
   }
@@ -99,8 +175,17 @@ export const DRAFT_ORDER_STATUS_QUERY = /* GraphQL */ `
 export const WEBHOOK_SUBSCRIPTION_CREATE_MUTATION = /* GraphQL */ `
   mutation webhookSubscriptionCreate($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
     webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
-      webhookSubscription { id topic format includeFields uri }
-      userErrors { field message }
+      webhookSubscription {
+        id
+        topic
+        format
+        includeFields
+        uri
+      }
+      userErrors {
+        field
+        message
+      }
     }
   }
 `;

@@ -25,7 +25,9 @@ export const variantRefs = (product: EmulatorProduct): VariantRef[] =>
 export function requireGid(id: string): { type: string; legacyId: string } {
   const gid = parseGid(id);
   if (!gid) {
-    throw new GraphQLError(`Invalid global id '${id}'`, { extensions: { code: 'argumentLiteralsIncompatible', typeName: 'CoercionError' } });
+    throw new GraphQLError(`Invalid global id '${id}'`, {
+      extensions: { code: 'argumentLiteralsIncompatible', typeName: 'CoercionError' },
+    });
   }
   return gid;
 }

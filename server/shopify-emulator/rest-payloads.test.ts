@@ -65,7 +65,14 @@ describe('webhook payloads', () => {
       shipping_line: { custom: true, handle: null, title: 'Free shipping', price: '0.00' },
       subtotal_price: '0.00',
       total_price: '0.00',
-      shipping_address: { first_name: 'Ann', last_name: 'Lee', name: 'Ann Lee', city: 'Springfield', country: 'United States', country_code: 'US' },
+      shipping_address: {
+        first_name: 'Ann',
+        last_name: 'Lee',
+        name: 'Ann Lee',
+        city: 'Springfield',
+        country: 'United States',
+        country_code: 'US',
+      },
       line_items: [
         {
           admin_graphql_api_id: `gid://shopify/DraftOrderLineItem/${draft.lineItems[0].legacyId}`,
@@ -119,7 +126,10 @@ describe('webhook payloads', () => {
   });
 
   it('sends products/create, products/update and products/delete', () => {
-    const state = new EmulatorState(() => [], () => NOW);
+    const state = new EmulatorState(
+      () => [],
+      () => NOW,
+    );
     const seen: ReturnType<typeof productEventMessages> = [];
     state.subscribe((e) => seen.push(...productEventMessages(e, links)));
     const p = state.upsertProduct({

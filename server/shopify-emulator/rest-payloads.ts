@@ -122,7 +122,9 @@ export function draftOrderPayload(d: EmulatorDraftOrder, links: PayloadLinks): J
     shipping_address: addressPayload(d.shippingAddress),
     billing_address: addressPayload(d.billingAddress),
     applied_discount: discountPayload(d.appliedDiscount, totals.orderDiscountCents),
-    shipping_line: d.shippingLine ? { custom: true, handle: null, title: d.shippingLine.title, price: formatRestMoney(d.shippingLine.cents) } : null,
+    shipping_line: d.shippingLine
+      ? { custom: true, handle: null, title: d.shippingLine.title, price: formatRestMoney(d.shippingLine.cents) }
+      : null,
     subtotal_price: formatRestMoney(totals.subtotalCents),
     total_price: formatRestMoney(totals.totalCents),
     total_tax: formatRestMoney(totals.taxCents),

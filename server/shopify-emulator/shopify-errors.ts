@@ -34,7 +34,12 @@ export function maxCostError(cost: number): GraphQLFormattedError {
       'cost of a query is calculated.\n\n' +
       'To query larger amounts of data with fewer limits, bulk operations should be used instead.\n' +
       'See https://shopify.dev/tutorials/perform-bulk-operations-with-admin-api for usage details.\n',
-    extensions: { code: 'MAX_COST_EXCEEDED', cost, maxCost: MAX_QUERY_COST, documentation: 'https://shopify.dev/api/usage/limits#rate-limits' },
+    extensions: {
+      code: 'MAX_COST_EXCEEDED',
+      cost,
+      maxCost: MAX_QUERY_COST,
+      documentation: 'https://shopify.dev/api/usage/limits#rate-limits',
+    },
   };
 }
 

@@ -51,16 +51,29 @@ describe('Webhooks', () => {
   it('validates subscriptions: blank, unusable and duplicate addresses', () => {
     const hooks = webhooks();
     const ok = hooks.createSubscription('ORDERS_CREATE', { uri: ' https://app.test/hooks ' }, '2026-07');
-    expect(ok).toEqual({ subscription: expect.objectContaining({ topic: 'ORDERS_CREATE', uri: 'https://app.test/hooks', format: 'JSON', apiVersion: '2026-07' }) });
+    expect(ok).toEqual({
+      subscription: expect.objectContaining({
+        topic: 'ORDERS_CREATE',
+        uri: 'https://app.test/hooks',
+        format: 'JSON',
+        apiVersion: '2026-07',
+      }),
+    });
     const field = ['webhookSubscription', 'callbackUrl'];
     expect(hooks.createSubscription('ORDERS_CREATE', { callbackUrl: 'https://app.test/hooks' }, '2026-07')).toEqual({
       userErrors: [{ field, message: 'Address for this topic has already been taken' }],
     });
-    expect(hooks.createSubscription('ORDERS_CREATE', { uri: '' }, '2026-07')).toEqual({ userErrors: [{ field, message: "Address can't be blank" }] });
-    expect(hooks.createSubscription('ORDERS_CREATE', { uri: 'pubsub://project:topic' }, '2026-07')).toEqual({ userErrors: [{ field, message: 'Address is invalid' }] });
+    expect(hooks.createSubscription('ORDERS_CREATE', { uri: '' }, '2026-07')).toEqual({
+      userErrors: [{ field, message: "Address can't be blank" }],
+    });
+    expect(hooks.createSubscription('ORDERS_CREATE', { uri: 'pubsub://project:topic' }, '2026-07')).toEqual({
+      userErrors: [{ field, message: 'Address is invalid' }],
+    });
     // Same address, other topic or other format: a separate subscription.
     expect(hooks.createSubscription('ORDERS_PAID', { uri: 'https://app.test/hooks' }, '2026-07')).toHaveProperty('subscription');
-    expect(hooks.createSubscription('ORDERS_CREATE', { uri: 'https://app.test/hooks', format: 'XML' }, '2026-07')).toHaveProperty('subscription');
+    expect(hooks.createSubscription('ORDERS_CREATE', { uri: 'https://app.test/hooks', format: 'XML' }, '2026-07')).toHaveProperty(
+      'subscription',
+    );
     expect(hooks.listSubscriptions()).toHaveLength(3);
   });
 

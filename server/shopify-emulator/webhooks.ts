@@ -234,7 +234,14 @@ export class Webhooks {
   redeliver(webhookId: string): WebhookDelivery {
     const original = this.deliveries.find((d) => d.webhookId === webhookId);
     if (!original) throw new Error(`No webhook delivery ${webhookId}`);
-    return this.send({ ...original, headers: { ...original.headers }, attempts: 0, status: 'pending', lastStatusCode: null, lastError: null });
+    return this.send({
+      ...original,
+      headers: { ...original.headers },
+      attempts: 0,
+      status: 'pending',
+      lastStatusCode: null,
+      lastError: null,
+    });
   }
 
   /** Resolves once nothing is being sent or waiting for a retry. */

@@ -28,7 +28,11 @@ export function payingKit(h: Harness, chain: TestChain): PayingKit {
     mine: (blocks = 1) => chain.provider.send('anvil_mine', [`0x${blocks.toString(16)}`]),
     async send(from, opts) {
       const { tokenAddress, storeWallet } = h.payments!.target;
-      const tx = await sendTokenTransfer(chain.provider, from, { token: opts.tokenAddress ?? tokenAddress, to: opts.to ?? storeWallet, value: opts.value });
+      const tx = await sendTokenTransfer(chain.provider, from, {
+        token: opts.tokenAddress ?? tokenAddress,
+        to: opts.to ?? storeWallet,
+        value: opts.value,
+      });
       await chain.provider.waitForTransaction(tx.hash);
       return tx.hash;
     },

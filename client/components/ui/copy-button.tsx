@@ -16,7 +16,16 @@ interface CopyButtonProps extends Omit<ButtonProps, 'onClick' | 'children'> {
  * Copies a value (an address, a payment link) and says so for 2 s. A blocked clipboard is
  * ignored: every copied value is also on screen and selectable.
  */
-export function CopyButton({ value, label, copiedLabel, showLabel = false, variant = 'ghost', size, className, ...props }: CopyButtonProps) {
+export function CopyButton({
+  value,
+  label,
+  copiedLabel,
+  showLabel = false,
+  variant = 'ghost',
+  size,
+  className,
+  ...props
+}: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {

@@ -41,12 +41,11 @@ export const DialogContent = forwardRef<
   );
 });
 
-export const DialogTitle = forwardRef<
-  ElementRef<typeof DialogPrimitive.Title>,
-  ComponentPropsWithoutRef<typeof DialogPrimitive.Title>
->(function DialogTitle({ className, ...props }, ref) {
-  return <DialogPrimitive.Title ref={ref} className={cn('text-lg font-bold tracking-tight', className)} {...props} />;
-});
+export const DialogTitle = forwardRef<ElementRef<typeof DialogPrimitive.Title>, ComponentPropsWithoutRef<typeof DialogPrimitive.Title>>(
+  function DialogTitle({ className, ...props }, ref) {
+    return <DialogPrimitive.Title ref={ref} className={cn('text-lg font-bold tracking-tight', className)} {...props} />;
+  },
+);
 
 export const DialogDescription = forwardRef<
   ElementRef<typeof DialogPrimitive.Description>,

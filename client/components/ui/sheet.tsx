@@ -36,12 +36,11 @@ export const SheetContent = forwardRef<
   );
 });
 
-export const SheetTitle = forwardRef<
-  ElementRef<typeof DialogPrimitive.Title>,
-  ComponentPropsWithoutRef<typeof DialogPrimitive.Title>
->(function SheetTitle({ className, ...props }, ref) {
-  return <DialogPrimitive.Title ref={ref} className={cn('text-xl font-bold tracking-tight', className)} {...props} />;
-});
+export const SheetTitle = forwardRef<ElementRef<typeof DialogPrimitive.Title>, ComponentPropsWithoutRef<typeof DialogPrimitive.Title>>(
+  function SheetTitle({ className, ...props }, ref) {
+    return <DialogPrimitive.Title ref={ref} className={cn('text-xl font-bold tracking-tight', className)} {...props} />;
+  },
+);
 
 export const SheetDescription = forwardRef<
   ElementRef<typeof DialogPrimitive.Description>,

@@ -4,22 +4,21 @@ import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from 'reac
 import { cn } from '../../lib/utils';
 import { dismissToast, TOAST_DURATION_MS, useToasts } from './use-toast';
 
-export const ToastAction = forwardRef<
-  ElementRef<typeof ToastPrimitive.Action>,
-  ComponentPropsWithoutRef<typeof ToastPrimitive.Action>
->(function ToastAction({ className, ...props }, ref) {
-  return (
-    <ToastPrimitive.Action
-      ref={ref}
-      className={cn(
-        'inline-flex h-11 shrink-0 items-center justify-center rounded-full border border-current/30 px-4 text-sm font-semibold',
-        'hover:bg-black/5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
-        className,
-      )}
-      {...props}
-    />
-  );
-});
+export const ToastAction = forwardRef<ElementRef<typeof ToastPrimitive.Action>, ComponentPropsWithoutRef<typeof ToastPrimitive.Action>>(
+  function ToastAction({ className, ...props }, ref) {
+    return (
+      <ToastPrimitive.Action
+        ref={ref}
+        className={cn(
+          'inline-flex h-11 shrink-0 items-center justify-center rounded-full border border-current/30 px-4 text-sm font-semibold',
+          'hover:bg-black/5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring',
+          className,
+        )}
+        {...props}
+      />
+    );
+  },
+);
 
 /** Renders the toast queue (mount once, inside the app's providers). */
 export function Toaster() {

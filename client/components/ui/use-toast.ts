@@ -51,5 +51,9 @@ export function toast(options: ToastOptions): { id: string; dismiss: () => void 
 }
 
 export function useToasts(): ToastRecord[] {
-  return useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  return useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
 }

@@ -34,7 +34,11 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
       const s = new Shopper(h);
       await s.add({ variantId, quantity: 1 });
       const c = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: buyer })).json());
-      const tx = await sendTokenTransfer(testChain.provider, buyer, { token: c.tokenAddress, to: c.storeWallet, value: BigInt(c.amountWei) });
+      const tx = await sendTokenTransfer(testChain.provider, buyer, {
+        token: c.tokenAddress,
+        to: c.storeWallet,
+        value: BigInt(c.amountWei),
+      });
       await tx.wait();
       const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: tx.hash, customerWallet: buyer });
       orders[buyer] = orderSchema.parse(await res.json());
@@ -66,7 +70,7 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
     expect((await res.json()).code).toBe(code);
   };
 
-  it("writes the message for this site and binds the session to the wallet that signed it", async () => {
+  it('writes the message for this site and binds the session to the wallet that signed it', async () => {
     const s = new Shopper(h);
     const { nonce, message } = await nonceFor(s, ALICE);
     const parsed = new SiweMessage(message);
@@ -80,9 +84,12 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
     await expectRefused(await verify(s, message, await sign(ALICE, message)), 401, 'invalid-nonce');
   });
 
-  it('refuses expired, foreign, wrong-chain and badly signed messages, and other sessions\' nonces', async () => {
+  it("refuses expired, foreign, wrong-chain and badly signed messages, and other sessions' nonces", async () => {
     const s = new Shopper(h);
-    let t = await tampered(s, ALICE, { expirationTime: new Date(Date.now() - 1000).toISOString(), issuedAt: new Date(Date.now() - 60_000).toISOString() });
+    let t = await tampered(s, ALICE, {
+      expirationTime: new Date(Date.now() - 1000).toISOString(),
+      issuedAt: new Date(Date.now() - 60_000).toISOString(),
+    });
     await expectRefused(await verify(s, t.text, t.signature), 401, 'invalid-message');
     t = await tampered(s, ALICE, { domain: 'evil.example' });
     await expectRefused(await verify(s, t.text, t.signature), 401, 'invalid-message');

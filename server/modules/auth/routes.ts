@@ -26,7 +26,8 @@ export function authRoutes(auth: AuthService, config: Config): Router {
 
   router.get('/nonce', async (ctx) => {
     const parsed = walletAddressSchema.safeParse(ctx.query.address);
-    if (!parsed.success) throw new BadRequestError('Give the wallet to sign in with: GET /api/auth/nonce?address=0x… (40 hexadecimal characters).');
+    if (!parsed.success)
+      throw new BadRequestError('Give the wallet to sign in with: GET /api/auth/nonce?address=0x… (40 hexadecimal characters).');
     ctx.body = await auth.nonce(await ctx.state.session.ensure(), parsed.data, siteIdentity(config, ctx));
   });
 

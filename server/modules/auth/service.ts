@@ -59,7 +59,13 @@ export class AuthService {
       issuedAt: now.toISOString(),
       expirationTime: expiresAt.toISOString(),
     }).prepareMessage();
-    await this.db('siwe_nonces').insert({ nonce, session_id: sessionId, address: address.toLowerCase(), created_at: now, expires_at: expiresAt });
+    await this.db('siwe_nonces').insert({
+      nonce,
+      session_id: sessionId,
+      address: address.toLowerCase(),
+      created_at: now,
+      expires_at: expiresAt,
+    });
     return { nonce, message, expiresAt: expiresAt.toISOString() };
   }
 
@@ -75,7 +81,10 @@ export class AuthService {
       throw invalid(AuthErrorCode.invalidMessage, `The message is for ${message.domain}, not this shop (${site.domain}).`);
     }
     if (message.chainId !== this.opts.chainId) {
-      throw invalid(AuthErrorCode.invalidMessage, `The message is for chain ${message.chainId}; this shop signs in on Base (${this.opts.chainId}).`);
+      throw invalid(
+        AuthErrorCode.invalidMessage,
+        `The message is for chain ${message.chainId}; this shop signs in on Base (${this.opts.chainId}).`,
+      );
     }
     const expired = message.expirationTime && Date.parse(message.expirationTime) <= now.getTime();
     const notYet =
@@ -93,7 +102,11 @@ export class AuthService {
           .where('expires_at', '>', now)
           .update({ used_at: now })
       : 0;
-    if (!spent) throw invalid(AuthErrorCode.invalidNonce, 'That sign-in message was already used, has expired, or was not issued to this browser. Sign in again.');
+    if (!spent)
+      throw invalid(
+        AuthErrorCode.invalidNonce,
+        'That sign-in message was already used, has expired, or was not issued to this browser. Sign in again.',
+      );
 
     const result = await message.verify(
       { signature, domain: site.domain, nonce: message.nonce, time: now.toISOString() },

@@ -184,7 +184,9 @@ describe.each(testDatabaseKinds)('cart on %s', (kind) => {
 
   it('reflects a price change, a sold-out flag and a deactivation at the next read', async () => {
     const s = new Shopper(h);
-    const [v1, v2, v3] = products.flatMap((p) => p.variants.filter((v) => !v.isSoldOut && (v.availableStock === 0 || v.availableStock >= 2))).slice(5, 8);
+    const [v1, v2, v3] = products
+      .flatMap((p) => p.variants.filter((v) => !v.isSoldOut && (v.availableStock === 0 || v.availableStock >= 2)))
+      .slice(5, 8);
     for (const v of [v1, v2, v3]) await s.add({ variantId: v.id, quantity: 2 });
     const db = h.database.db;
     await db('variants').where({ shopify_id: v1.id }).update({ pog_price: '0.10' });
@@ -205,7 +207,9 @@ describe.each(testDatabaseKinds)('cart on %s', (kind) => {
     expect((await s.cart()).items.find((i) => i.variantId === v1.id)!.problem).toBe('Only 1 items available');
 
     // Restore for the other tests.
-    await db('variants').whereIn('shopify_id', [v1.id, v2.id, v3.id]).update({ is_sold_out: false, is_active: true, available_stock: null });
+    await db('variants')
+      .whereIn('shopify_id', [v1.id, v2.id, v3.id])
+      .update({ is_sold_out: false, is_active: true, available_stock: null });
     await db('variants').where({ shopify_id: v1.id }).update({ pog_price: v1.price });
     await bumpCatalogueVersion(db);
   });

@@ -13,7 +13,6 @@ import { AppError } from '../../lib/errors';
 import type { CatalogueService, ListedVariant, ProductListSnapshot } from '../catalogue';
 import { onlyAvailableMessage, SOLD_OUT_MESSAGE, UNAVAILABLE_MESSAGE } from '../stock';
 
-
 export const EMPTY_CART: Cart = Object.freeze({ items: [], total: '0.00' }) as Cart;
 
 interface LineRow {
@@ -74,7 +73,8 @@ export class CartService {
   async add(ensureSession: () => Promise<string>, variantId: string, quantity: number): Promise<Cart> {
     const snapshot = await this.catalogue.list();
     const listed = snapshot.variantsById.get(variantId);
-    if (!listed) throw new AppError(404, CartErrorCode.variantNotFound, `There is no item ${variantId} for sale. Refresh the shop and try again.`);
+    if (!listed)
+      throw new AppError(404, CartErrorCode.variantNotFound, `There is no item ${variantId} for sale. Refresh the shop and try again.`);
     const { variant } = listed;
     if (variant.isSoldOut) throw new AppError(409, CartErrorCode.variantSoldOut, SOLD_OUT_MESSAGE);
 

@@ -35,7 +35,8 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
 
     const long = shop.find((p) => p.variants.length > 10);
     expect(long, 'demo catalogue has a product with more than one page of variants').toBeDefined();
-    const [{ n }] = await h.database.db('variants')
+    const [{ n }] = await h.database
+      .db('variants')
       .join('products', 'products.id', 'variants.product_id')
       .where('products.shopify_id', long!.legacyId)
       .count({ n: '*' });
@@ -178,7 +179,13 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
       title: snapshot.title,
       handle: snapshot.handle,
       status: 'ACTIVE',
-      variants: snapshot.variants.map((v) => ({ legacyId: v.legacyId, title: v.title, price: v.price, inventoryQuantity: v.inventoryQuantity, selectedOptions: v.selectedOptions })),
+      variants: snapshot.variants.map((v) => ({
+        legacyId: v.legacyId,
+        title: v.title,
+        price: v.price,
+        inventoryQuantity: v.inventoryQuantity,
+        selectedOptions: v.selectedOptions,
+      })),
     });
     await h.catalogue.sync();
     expect((await listed()).map((p) => p.id)).toContain(gone.legacyId);
@@ -240,7 +247,13 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
 
   it('publishes the public config and health', async () => {
     const config = await (await h.api('/api/config')).json();
-    expect(config).toMatchObject({ productName: 'POGS', tokenSymbol: 'POG', tokenDecimals: 18, chainId: 8453, explorerUrl: 'https://basescan.org' });
+    expect(config).toMatchObject({
+      productName: 'POGS',
+      tokenSymbol: 'POG',
+      tokenDecimals: 18,
+      chainId: 8453,
+      explorerUrl: 'https://basescan.org',
+    });
     expect(JSON.stringify(config)).not.toMatch(/shpat_|secret/i);
     const health = await (await h.api('/api/health')).json();
     expect(health).toMatchObject({ status: 'ok', database: 'pglite', shopify: 'emulator' });

@@ -1,6 +1,9 @@
 import { Model, snakeCaseMappers, type RelationMappings } from 'objection';
 
-export interface ImageJson { url: string; alt: string | null }
+export interface ImageJson {
+  url: string;
+  alt: string | null;
+}
 
 export class VariantModel extends Model {
   static tableName = 'variants';

@@ -111,8 +111,7 @@ export class CatalogueService {
       .where('shopify_status', 'ACTIVE')
       .withGraphFetched('variants(listed)')
       .modifiers({
-        listed: (q) =>
-          q.whereNull('removed_at').where('is_active', true).whereNotNull('pog_price').orderBy('position').orderBy('id'),
+        listed: (q) => q.whereNull('removed_at').where('is_active', true).whereNotNull('pog_price').orderBy('position').orderBy('id'),
       })
       .orderBy('id');
     // Read after the version: a change to what is held bumps the version, so this is never older.

@@ -13,7 +13,7 @@ import type { Logger } from '../../lib/logger';
 import { ShopifyRequestError, type ShopifyGraphql } from './shopify-client';
 
 const SYNC_VARIANT_FRAGMENT = /* GraphQL */ `
-fragment SyncVariant on ProductVariant {
+  fragment SyncVariant on ProductVariant {
     id
     legacyResourceId
     title
@@ -21,15 +21,23 @@ fragment SyncVariant on ProductVariant {
     price
     inventoryQuantity
     availableForSale
-    selectedOptions { name value }
-    image { url }
+    selectedOptions {
+      name
+      value
+    }
+    image {
+      url
+    }
   }
 `;
 
 export const PRODUCTS_PAGE_QUERY = /* GraphQL */ `
   query CataloguePage($first: Int!, $after: String, $variantsFirst: Int!, $mediaFirst: Int!) {
     products(first: $first, after: $after, sortKey: ID) {
-      pageInfo { hasNextPage endCursor }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
       nodes {
         id
         legacyResourceId
@@ -41,32 +49,66 @@ export const PRODUCTS_PAGE_QUERY = /* GraphQL */ `
         tags
         status
         updatedAt
-        featuredMedia { ... on MediaImage { image { url altText } } }
+        featuredMedia {
+          ... on MediaImage {
+            image {
+              url
+              altText
+            }
+          }
+        }
         media(first: $mediaFirst) {
-          nodes { mediaContentType alt ... on MediaImage { image { url altText } } }
+          nodes {
+            mediaContentType
+            alt
+            ... on MediaImage {
+              image {
+                url
+                altText
+              }
+            }
+          }
         }
         variants(first: $variantsFirst) {
-          pageInfo { hasNextPage endCursor }
-          nodes { ...SyncVariant }
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...SyncVariant
+          }
         }
       }
     }
   }
-  ${SYNC_VARIANT_FRAGMENT}`;
+  ${SYNC_VARIANT_FRAGMENT}
+`;
 
 export const PRODUCT_VARIANTS_QUERY = /* GraphQL */ `
   query ProductVariants($id: ID!, $first: Int!, $after: String) {
     product(id: $id) {
       variants(first: $first, after: $after) {
-        pageInfo { hasNextPage endCursor }
-        nodes { ...SyncVariant }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...SyncVariant
+        }
       }
     }
   }
-  ${SYNC_VARIANT_FRAGMENT}`;
+  ${SYNC_VARIANT_FRAGMENT}
+`;
 
-interface PageInfo { hasNextPage: boolean; endCursor: string | null }
-interface ShopifyImage { url: string; altText: string | null }
+interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+interface ShopifyImage {
+  url: string;
+  altText: string | null;
+}
 interface ShopifyVariantNode {
   id: string;
   legacyResourceId: string;
@@ -183,8 +225,20 @@ export async function syncCatalogue(
         })
         .onConflict('shopify_gid')
         .merge([
-          'shopify_id', 'handle', 'title', 'description_html', 'vendor', 'product_type', 'tags', 'images',
-          'featured_image_url', 'shopify_status', 'shopify_updated_at', 'removed_at', 'last_synced_at', 'updated_at',
+          'shopify_id',
+          'handle',
+          'title',
+          'description_html',
+          'vendor',
+          'product_type',
+          'tags',
+          'images',
+          'featured_image_url',
+          'shopify_status',
+          'shopify_updated_at',
+          'removed_at',
+          'last_synced_at',
+          'updated_at',
         ])
         .returning('id');
       const productId = typeof row === 'object' ? row.id : row;
@@ -211,8 +265,19 @@ export async function syncCatalogue(
           })
           .onConflict('shopify_gid')
           .merge([
-            'product_id', 'shopify_id', 'title', 'sku', 'position', 'shopify_price', 'inventory_quantity',
-            'available_for_sale', 'selected_options', 'image_url', 'removed_at', 'last_synced_at', 'updated_at',
+            'product_id',
+            'shopify_id',
+            'title',
+            'sku',
+            'position',
+            'shopify_price',
+            'inventory_quantity',
+            'available_for_sale',
+            'selected_options',
+            'image_url',
+            'removed_at',
+            'last_synced_at',
+            'updated_at',
           ]);
         seenVariants.push(v.id);
         variantCount++;

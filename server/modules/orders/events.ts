@@ -25,7 +25,10 @@ export async function applyOrderEvent(
       if (to === 'confirmed') patch.confirmed_at = now;
       if (to === 'shipped') patch.shipped_at = now;
     }
-    if (Object.keys(patch).length) await trx('orders').where({ id: orderId }).update({ ...patch, updated_at: now });
+    if (Object.keys(patch).length)
+      await trx('orders')
+        .where({ id: orderId })
+        .update({ ...patch, updated_at: now });
     return to ? { from: order.status, to } : null;
   });
 }

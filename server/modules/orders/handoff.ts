@@ -33,8 +33,13 @@ export const DRAFT_CREATE_MUTATION = /* GraphQL */ `
 export const DRAFT_STATUS_QUERY = /* GraphQL */ `
   query DraftOrderStatus($id: ID!) {
     draftOrder(id: $id) {
-      id status invoiceUrl
-      order { id displayFulfillmentStatus }
+      id
+      status
+      invoiceUrl
+      order {
+        id
+        displayFulfillmentStatus
+      }
     }
   }
 `;
@@ -102,10 +107,20 @@ export class ShopifyHandoff {
   /** Claims one due job (FOR UPDATE SKIP LOCKED + a lease), so two servers never run the same job at once. */
   private async claim(): Promise<{ id: number; order_id: string; attempts: number } | null> {
     const now = this.now();
-    const rows = await this.deps.db('outbox')
+    const rows = await this.deps
+      .db('outbox')
       .whereIn(
         'id',
-        this.deps.db('outbox').select('id').where({ kind: HANDOFF_JOB }).whereNull('done_at').where('next_attempt_at', '<=', now).orderBy('id').limit(1).forUpdate().skipLocked(),
+        this.deps
+          .db('outbox')
+          .select('id')
+          .where({ kind: HANDOFF_JOB })
+          .whereNull('done_at')
+          .where('next_attempt_at', '<=', now)
+          .orderBy('id')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
       )
       .update({ attempts: this.deps.db.raw('attempts + 1'), next_attempt_at: new Date(now.getTime() + LEASE_MS), updated_at: now })
       .returning(['id', 'order_id', 'attempts']);
@@ -117,31 +132,45 @@ export class ShopifyHandoff {
     try {
       const order: OrderRow | undefined = await db('orders').where({ id: job.order_id }).first();
       if (!order) throw new Error(`order ${job.order_id} is gone`);
-      const draft = await this.findDraft(order.id) ?? (await this.createDraft(order));
-      await db('orders').where({ id: order.id }).update({ shopify_draft_order_id: draft.id, shopify_invoice_url: draft.invoiceUrl, updated_at: this.now() });
+      const draft = (await this.findDraft(order.id)) ?? (await this.createDraft(order));
+      await db('orders')
+        .where({ id: order.id })
+        .update({ shopify_draft_order_id: draft.id, shopify_invoice_url: draft.invoiceUrl, updated_at: this.now() });
       await db('outbox').where({ id: job.id }).update({ done_at: this.now(), last_error: null, updated_at: this.now() });
       logger.info({ orderId: order.id, draft: draft.name }, 'Shopify draft order ready for shipping details');
       return true;
     } catch (err) {
       const delay = retryDelayMs(job.attempts);
       const message = err instanceof Error ? err.message : String(err);
-      await db('outbox').where({ id: job.id }).update({ last_error: message.slice(0, 2000), next_attempt_at: new Date(this.now().getTime() + delay), updated_at: this.now() });
+      await db('outbox')
+        .where({ id: job.id })
+        .update({ last_error: message.slice(0, 2000), next_attempt_at: new Date(this.now().getTime() + delay), updated_at: this.now() });
       logger.warn({ orderId: job.order_id, attempts: job.attempts, retryInMs: delay, err: message }, 'Shopify hand-off failed; will retry');
       return false;
     }
   }
 
   private async findDraft(orderId: string): Promise<DraftNode | null> {
-    const { data } = await this.deps.shopify.query<{ draftOrders: { nodes: DraftNode[] } }>(DRAFT_BY_TAG_QUERY, { query: `tag:${orderTag(orderId)}` });
+    const { data } = await this.deps.shopify.query<{ draftOrders: { nodes: DraftNode[] } }>(DRAFT_BY_TAG_QUERY, {
+      query: `tag:${orderTag(orderId)}`,
+    });
     return data.draftOrders.nodes[0] ?? null;
   }
 
   private async createDraft(order: OrderRow): Promise<DraftNode> {
-    const items: Array<{ variant_id: string; quantity: number }> = await this.deps.db('order_items').where({ order_id: order.id }).orderBy('id');
+    const items: Array<{ variant_id: string; quantity: number }> = await this.deps
+      .db('order_items')
+      .where({ order_id: order.id })
+      .orderBy('id');
     const paid = formatUnits(BigInt(order.amount_paid_wei), 18, 2);
     const input = {
       lineItems: items.map((i) => ({ variantId: `gid://shopify/ProductVariant/${i.variant_id}`, quantity: i.quantity })),
-      appliedDiscount: { valueType: 'PERCENTAGE', value: 100, title: 'Paid in $POGS', description: `Paid on Base, transaction ${order.tx_hash}` },
+      appliedDiscount: {
+        valueType: 'PERCENTAGE',
+        value: 100,
+        title: 'Paid in $POGS',
+        description: `Paid on Base, transaction ${order.tx_hash}`,
+      },
       shippingLine: { title: 'Shipping (paid in $POGS)', priceWithCurrency: { amount: '0.00', currencyCode: 'USD' } },
       taxExempt: true,
       note: `POGS Shop order ${order.id}: paid ${paid} POG on Base (chain ${order.chain_id}) in transaction ${order.tx_hash} from ${order.customer_wallet}.`,
@@ -157,13 +186,17 @@ export class ShopifyHandoff {
       draftOrderCreate: { draftOrder: DraftNode | null; userErrors: Array<{ field: string[] | null; message: string }> };
     }>(DRAFT_CREATE_MUTATION, { input }, { idempotent: false });
     const { draftOrder, userErrors } = data.draftOrderCreate;
-    if (!draftOrder) throw new Error(`Shopify refused the draft order: ${userErrors.map((e) => `${(e.field ?? []).join('.')} ${e.message}`.trim()).join('; ')}`);
+    if (!draftOrder)
+      throw new Error(
+        `Shopify refused the draft order: ${userErrors.map((e) => `${(e.field ?? []).join('.')} ${e.message}`.trim()).join('; ')}`,
+      );
     return draftOrder;
   }
 
   /** Catches up on webhooks that never came: asks Shopify about open hand-offs. */
   async reconcile(limit = 50): Promise<number> {
-    const rows: Array<{ id: string; shopify_draft_order_id: string }> = await this.deps.db('orders')
+    const rows: Array<{ id: string; shopify_draft_order_id: string }> = await this.deps
+      .db('orders')
       .whereIn('status', ['paid', 'confirmed'])
       .whereNotNull('shopify_draft_order_id')
       .orderBy('updated_at')
@@ -178,7 +211,11 @@ export class ShopifyHandoff {
       if (!draft || draft.status !== 'COMPLETED') continue;
       const shopifyOrderId = draft.order?.id ?? null;
       if (await applyOrderEvent(this.deps.db, row.id, 'shipping-received', { shopifyOrderId })) changed++;
-      if (draft.order?.displayFulfillmentStatus === 'FULFILLED' && (await applyOrderEvent(this.deps.db, row.id, 'fulfilled', { shopifyOrderId }))) changed++;
+      if (
+        draft.order?.displayFulfillmentStatus === 'FULFILLED' &&
+        (await applyOrderEvent(this.deps.db, row.id, 'fulfilled', { shopifyOrderId }))
+      )
+        changed++;
     }
     return changed;
   }

@@ -18,11 +18,16 @@ export function orderRoutes(orders: OrdersService, auth: AuthService): Router {
   router.get('/api/orders', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const parsed = walletAddressSchema.safeParse(ctx.query.wallet);
-    if (!parsed.success) throw new BadRequestError('Give the wallet whose orders to list: GET /api/orders?wallet=0x… (40 hexadecimal characters).');
+    if (!parsed.success)
+      throw new BadRequestError('Give the wallet whose orders to list: GET /api/orders?wallet=0x… (40 hexadecimal characters).');
     const { wallet: signedIn } = await viewer(ctx);
     if (!signedIn) throw new AppError(401, AuthErrorCode.signInRequired, 'Sign in with your wallet to see its orders.');
     if (signedIn !== parsed.data.toLowerCase()) {
-      throw new AppError(403, AuthErrorCode.walletMismatch, 'You are signed in with another wallet. Sign in with this one to see its orders.');
+      throw new AppError(
+        403,
+        AuthErrorCode.walletMismatch,
+        'You are signed in with another wallet. Sign in with this one to see its orders.',
+      );
     }
     ctx.body = await orders.listForWallet(signedIn);
   });

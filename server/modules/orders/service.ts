@@ -92,7 +92,12 @@ export class OrdersService {
 
   async toApi(rows: OrderRow[]): Promise<Order[]> {
     if (rows.length === 0) return [];
-    const items: OrderItemRow[] = await this.db('order_items').whereIn('order_id', rows.map((r) => r.id)).orderBy('id');
+    const items: OrderItemRow[] = await this.db('order_items')
+      .whereIn(
+        'order_id',
+        rows.map((r) => r.id),
+      )
+      .orderBy('id');
     return rows.map((r) => {
       const createdAt = r.created_at.toISOString();
       return {
@@ -102,7 +107,13 @@ export class OrdersService {
         amountPaid: formatUnits(BigInt(r.amount_paid_wei), 18, 18),
         items: items
           .filter((i) => i.order_id === r.id)
-          .map((i) => ({ id: String(i.id), variantId: i.variant_id, title: i.title, price: formatUnits(parseUnits(i.unit_price)), quantity: i.quantity })),
+          .map((i) => ({
+            id: String(i.id),
+            variantId: i.variant_id,
+            title: i.title,
+            price: formatUnits(parseUnits(i.unit_price)),
+            quantity: i.quantity,
+          })),
         // An order on hold cannot take shipping details until the shop decides (restock or refund).
         needsShipping: r.needs_shipping && !r.hold_reason,
         shippingUrl: shippingPath(r.id),

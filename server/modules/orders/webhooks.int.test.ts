@@ -70,7 +70,12 @@ describe.each(testDatabaseKinds)('Shopify webhooks on %s', (kind) => {
   });
 
   it('acknowledges a signed delivery without its topic or id, or with absurd ones', async () => {
-    for (const headers of [{ 'x-shopify-topic': undefined }, { 'x-shopify-webhook-id': undefined }, { 'x-shopify-webhook-id': 'x'.repeat(4000) }, { 'x-shopify-topic': 'y'.repeat(4000) }]) {
+    for (const headers of [
+      { 'x-shopify-topic': undefined },
+      { 'x-shopify-webhook-id': undefined },
+      { 'x-shopify-webhook-id': 'x'.repeat(4000) },
+      { 'x-shopify-topic': 'y'.repeat(4000) },
+    ]) {
       const res = await deliver('{"id":1}', headers);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ ok: true, ignored: expect.any(String) });

@@ -4,12 +4,23 @@ import { interpretWebhook, parseWebhookPayload } from './webhooks';
 const TOPICS = ['draft_orders/update', 'orders/create', 'orders/fulfilled', 'fulfillments/create', 'products/update'];
 
 describe('parseWebhookPayload', () => {
-  it.each([null, [], 5, 'x', true, { note_attributes: 'x' }, { id: {} }, { status: 5 }, { admin_graphql_api_id: {} }, { order_id: 'abc' }, { id: -1 }, { admin_graphql_api_id: 'gid://shopify/Order/1\u0000' }, { status: 'x'.repeat(1001) }])(
-    '%j is not a body we can use',
-    (body) => {
-      expect(parseWebhookPayload(body)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    [],
+    5,
+    'x',
+    true,
+    { note_attributes: 'x' },
+    { id: {} },
+    { status: 5 },
+    { admin_graphql_api_id: {} },
+    { order_id: 'abc' },
+    { id: -1 },
+    { admin_graphql_api_id: 'gid://shopify/Order/1\u0000' },
+    { status: 'x'.repeat(1001) },
+  ])('%j is not a body we can use', (body) => {
+    expect(parseWebhookPayload(body)).toBeNull();
+  });
 
   it('keeps the fields it reads and ignores the rest', () => {
     const body = {
@@ -32,7 +43,14 @@ describe('parseWebhookPayload', () => {
 
   it('skips note attributes it cannot read (other apps add theirs)', () => {
     const parsed = parseWebhookPayload({
-      note_attributes: [null, 5, 'x', { name: 7, value: 'a' }, { name: 'pogs_order_id', value: { nested: true } }, { key: 'pogs_order_id', value: 'order-2' }],
+      note_attributes: [
+        null,
+        5,
+        'x',
+        { name: 7, value: 'a' },
+        { name: 'pogs_order_id', value: { nested: true } },
+        { key: 'pogs_order_id', value: 'order-2' },
+      ],
     });
     expect(parsed?.note_attributes).toEqual([{ key: 'pogs_order_id', value: 'order-2' }]);
     expect(interpretWebhook('orders/fulfilled', parsed!)).toMatchObject({ find: { ourId: 'order-2' } });
@@ -42,12 +60,31 @@ describe('parseWebhookPayload', () => {
 describe('interpretWebhook', () => {
   it('reads the four order topics', () => {
     expect(
-      interpretWebhook('draft_orders/update', { status: 'completed', admin_graphql_api_id: 'gid://shopify/DraftOrder/7', order_id: 9, note_attributes: [{ name: 'pogs_order_id', value: 'o1' }] }),
-    ).toEqual({ find: { draftId: 'gid://shopify/DraftOrder/7', ourId: 'o1' }, event: 'shipping-received', shopifyOrderId: 'gid://shopify/Order/9' });
+      interpretWebhook('draft_orders/update', {
+        status: 'completed',
+        admin_graphql_api_id: 'gid://shopify/DraftOrder/7',
+        order_id: 9,
+        note_attributes: [{ name: 'pogs_order_id', value: 'o1' }],
+      }),
+    ).toEqual({
+      find: { draftId: 'gid://shopify/DraftOrder/7', ourId: 'o1' },
+      event: 'shipping-received',
+      shopifyOrderId: 'gid://shopify/Order/9',
+    });
     expect(interpretWebhook('draft_orders/update', { status: 'open', admin_graphql_api_id: 'gid://shopify/DraftOrder/7' })).toBeNull();
-    expect(interpretWebhook('orders/create', { id: 9 })).toEqual({ find: { shopifyOrderId: 'gid://shopify/Order/9', ourId: undefined }, event: 'shipping-received', shopifyOrderId: 'gid://shopify/Order/9' });
-    expect(interpretWebhook('orders/fulfilled', { admin_graphql_api_id: 'gid://shopify/Order/9' })).toMatchObject({ event: 'fulfilled', find: { shopifyOrderId: 'gid://shopify/Order/9' } });
-    expect(interpretWebhook('fulfillments/create', { status: 'success', order_id: '9' })).toEqual({ find: { shopifyOrderId: 'gid://shopify/Order/9' }, event: 'fulfilled' });
+    expect(interpretWebhook('orders/create', { id: 9 })).toEqual({
+      find: { shopifyOrderId: 'gid://shopify/Order/9', ourId: undefined },
+      event: 'shipping-received',
+      shopifyOrderId: 'gid://shopify/Order/9',
+    });
+    expect(interpretWebhook('orders/fulfilled', { admin_graphql_api_id: 'gid://shopify/Order/9' })).toMatchObject({
+      event: 'fulfilled',
+      find: { shopifyOrderId: 'gid://shopify/Order/9' },
+    });
+    expect(interpretWebhook('fulfillments/create', { status: 'success', order_id: '9' })).toEqual({
+      find: { shopifyOrderId: 'gid://shopify/Order/9' },
+      event: 'fulfilled',
+    });
     expect(interpretWebhook('fulfillments/create', { status: 'failure', order_id: 9 })).toBeNull();
     expect(interpretWebhook('products/update', { id: 9 })).toBeNull();
   });

@@ -27,7 +27,10 @@ export function verifyShopifyHmac(rawBody: Buffer, header: string | undefined, s
 }
 
 /** A string we may store or look up: Postgres `text` refuses NUL, and nothing we read is long. */
-const text = z.string().max(1000).regex(/^[^\u0000]*$/);
+const text = z
+  .string()
+  .max(1000)
+  .regex(/^[^\u0000]*$/);
 /**
  * REST ids are JSON numbers (a string is tolerated). Not `.int()`: zod 4 refuses integers past
  * 2^53, which Shopify's own samples use; such an id is only ever a fallback for the GID string.
@@ -59,15 +62,23 @@ export function parseWebhookPayload(body: unknown): WebhookPayload | null {
 }
 
 /** What a topic means for one of our orders: which order (how to find it) and which event. */
-export function interpretWebhook(topic: string, p: WebhookPayload): { find: OrderLookup; event: OrderEvent; shopifyOrderId?: string } | null {
+export function interpretWebhook(
+  topic: string,
+  p: WebhookPayload,
+): { find: OrderLookup; event: OrderEvent; shopifyOrderId?: string } | null {
   const ourId = p.note_attributes?.find((a) => (a.name ?? a.key) === 'pogs_order_id')?.value;
-  const orderGid = (id: number | string | null | undefined) => (id == null ? undefined : String(id).startsWith('gid://') ? String(id) : `gid://shopify/Order/${id}`);
+  const orderGid = (id: number | string | null | undefined) =>
+    id == null ? undefined : String(id).startsWith('gid://') ? String(id) : `gid://shopify/Order/${id}`;
   switch (topic) {
     case 'draft_orders/update':
       if (p.status !== 'completed' || !p.admin_graphql_api_id) return null;
       return { find: { draftId: p.admin_graphql_api_id, ourId }, event: 'shipping-received', shopifyOrderId: orderGid(p.order_id) };
     case 'orders/create':
-      return { find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId }, event: 'shipping-received', shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id) };
+      return {
+        find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId },
+        event: 'shipping-received',
+        shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id),
+      };
     case 'orders/fulfilled':
       return { find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId }, event: 'fulfilled' };
     case 'fulfillments/create':
@@ -107,12 +118,19 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
     const raw = await readRawBody(ctx.req);
     const header = ctx.get('X-Shopify-Hmac-Sha256') || ctx.get('shopify-hmac-sha256');
     if (!clientSecret || !verifyShopifyHmac(raw, header || undefined, clientSecret)) {
-      throw new AppError(401, PaymentErrorCode.webhookUnauthorized, 'The webhook signature (X-Shopify-Hmac-Sha256) does not match this shop’s client secret.');
+      throw new AppError(
+        401,
+        PaymentErrorCode.webhookUnauthorized,
+        'The webhook signature (X-Shopify-Hmac-Sha256) does not match this shop’s client secret.',
+      );
     }
     // From here the delivery is Shopify's (it is signed): a 4xx would only make Shopify retry it and
     // in the end drop the subscription, so one we cannot use is acknowledged and logged.
     const acknowledge = (ignored: string) => {
-      logger.warn({ topic: ctx.get('X-Shopify-Topic') || undefined, webhookId: ctx.get('X-Shopify-Webhook-Id') || undefined, ignored }, 'signed Shopify webhook ignored');
+      logger.warn(
+        { topic: ctx.get('X-Shopify-Topic') || undefined, webhookId: ctx.get('X-Shopify-Webhook-Id') || undefined, ignored },
+        'signed Shopify webhook ignored',
+      );
       ctx.status = 200;
       ctx.body = { ok: true, ignored };
     };
@@ -132,7 +150,12 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
     // Shopify's retry is processed; a success makes every later copy a no-op.
     const outcome = await db.transaction(async (trx) => {
       const inserted = await trx('webhook_events')
-        .insert({ webhook_id: webhookId, topic, event_id: ctx.get('X-Shopify-Event-Id') || null, resource_id: payload?.admin_graphql_api_id ?? null })
+        .insert({
+          webhook_id: webhookId,
+          topic,
+          event_id: ctx.get('X-Shopify-Event-Id') || null,
+          resource_id: payload?.admin_graphql_api_id ?? null,
+        })
         .onConflict('webhook_id')
         .ignore()
         .returning('webhook_id');
@@ -147,8 +170,10 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
     });
     if (outcome === 'unusable') return acknowledge('the body is not a Shopify resource this shop can read');
     if (outcome === 'duplicate') logger.debug({ topic, webhookId }, 'duplicate Shopify webhook ignored');
-    else if (outcome === 'unknown-order') logger.info({ topic, webhookId }, 'Shopify webhook for an order that is not ours (or not yet known); the poller will catch up');
-    else if (typeof outcome === 'object' && outcome.change) logger.info({ orderId: outcome.orderId, topic, ...outcome.change }, 'order moved by a Shopify webhook');
+    else if (outcome === 'unknown-order')
+      logger.info({ topic, webhookId }, 'Shopify webhook for an order that is not ours (or not yet known); the poller will catch up');
+    else if (typeof outcome === 'object' && outcome.change)
+      logger.info({ orderId: outcome.orderId, topic, ...outcome.change }, 'order moved by a Shopify webhook');
     ctx.status = 200;
     ctx.body = { ok: true };
   });
@@ -172,8 +197,13 @@ export const WEBHOOK_TOPICS = ['DRAFT_ORDERS_UPDATE', 'ORDERS_CREATE', 'ORDERS_F
 const SUBSCRIBE_MUTATION = /* GraphQL */ `
   mutation Subscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
     webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
-      webhookSubscription { id }
-      userErrors { field message }
+      webhookSubscription {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
     }
   }
 `;
@@ -190,7 +220,8 @@ export async function subscribeShopifyWebhooks(shopify: ShopifyGraphql, uri: str
     }>(SUBSCRIBE_MUTATION, { topic, webhookSubscription: { uri, format: 'JSON' } });
     const { webhookSubscription, userErrors } = data.webhookSubscriptionCreate;
     if (webhookSubscription) created++;
-    else if (!userErrors.every((e) => /taken/i.test(e.message))) logger.warn({ topic, userErrors }, 'Shopify refused a webhook subscription');
+    else if (!userErrors.every((e) => /taken/i.test(e.message)))
+      logger.warn({ topic, userErrors }, 'Shopify refused a webhook subscription');
   }
   return created;
 }

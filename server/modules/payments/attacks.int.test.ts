@@ -64,7 +64,12 @@ describe.each(testDatabaseKinds)('attacks on payments, on %s', (kind) => {
   async function watchStoreTransfers(fromBlock: number): Promise<Array<{ hash: string; from: string }>> {
     const { tokenAddress, storeWallet } = h.payments!.target;
     const logs: Array<{ transactionHash: string; topics: string[] }> = await testChain.provider.send('eth_getLogs', [
-      { address: tokenAddress, topics: [TRANSFER_TOPIC, null, zeroPadValue(storeWallet, 32)], fromBlock: `0x${fromBlock.toString(16)}`, toBlock: 'latest' },
+      {
+        address: tokenAddress,
+        topics: [TRANSFER_TOPIC, null, zeroPadValue(storeWallet, 32)],
+        fromBlock: `0x${fromBlock.toString(16)}`,
+        toBlock: 'latest',
+      },
     ]);
     return logs.map((l) => ({ hash: l.transactionHash, from: `0x${l.topics[1]!.slice(26)}` }));
   }
@@ -123,7 +128,7 @@ describe.each(testDatabaseKinds)('attacks on payments, on %s', (kind) => {
     for (const hash of hashes) {
       const res = await pay.createOrder(attacker, { checkoutId: bait.id, transactionHash: hash, customerWallet: LONE_VICTIM });
       expect({ status: res.status, code: res.body.code }).toEqual({ status: 422, code: 'payment-unmatched' });
-    }    // Signing in with the attacker's own wallet adopts none of them (only the sender's signature would).
+    } // Signing in with the attacker's own wallet adopts none of them (only the sender's signature would).
     await attacker.signIn(testChain.provider, ATTACKER);
     for (const hash of hashes) expect(await pay.transferRow(hash)).toMatchObject({ status: 'unmatched', intent_id: null });
     expect((await pay.checkoutOf(attacker, bait.id)).amountReceived).toBe('0.00');
@@ -168,7 +173,11 @@ describe.each(testDatabaseKinds)('attacks on payments, on %s', (kind) => {
     const done = await pay.checkoutOf(s, c.id);
     expect(done).toMatchObject({ status: 'paid', orderId: expect.any(String), amountDue: '0.00' });
     const order = await db()('orders').where({ id: done.orderId }).first();
-    expect(order).toMatchObject({ status: 'paid', overpaid: false, amount_paid_wei: String(BigInt(c.amountWei) / 2n + BigInt(partly.amountWei)) });
+    expect(order).toMatchObject({
+      status: 'paid',
+      overpaid: false,
+      amount_paid_wei: String(BigInt(c.amountWei) / 2n + BigInt(partly.amountWei)),
+    });
     for (const hash of [first, second]) expect(await pay.transferRow(hash)).toMatchObject({ status: 'matched', order_id: done.orderId });
     expect(await db()('outbox').where({ order_id: done.orderId })).toHaveLength(1);
     await s.request('/api/auth/logout', { method: 'POST' });

@@ -110,7 +110,11 @@ export class CheckoutService {
         else totalWei += parseUnits(line.pog_price!) * BigInt(line.quantity);
       }
       if (problems.length) {
-        throw new AppError(409, PaymentErrorCode.cartItemUnavailable, `Some items cannot be bought as they are. ${problems.join('. ')}. Update your cart and try again.`);
+        throw new AppError(
+          409,
+          PaymentErrorCode.cartItemUnavailable,
+          `Some items cannot be bought as they are. ${problems.join('. ')}. Update your cart and try again.`,
+        );
       }
       if (totalWei === 0n) throw cartEmpty();
       await this.makeRoom(trx, sessionId, now);
@@ -158,12 +162,20 @@ export class CheckoutService {
    * with time to spare, or a partly paid one for the same cart (whatever its wallet or price hold:
    * the money already sent belongs to it).
    */
-  private async reusable(trx: Knex.Transaction, sessionId: string, wallet: string | null, lines: CartLine[], now: Date): Promise<string | null> {
+  private async reusable(
+    trx: Knex.Transaction,
+    sessionId: string,
+    wallet: string | null,
+    lines: CartLine[],
+    now: Date,
+  ): Promise<string | null> {
     const candidates: IntentRow[] = await trx('checkout_intents')
       .where({ session_id: sessionId })
       .where((q) =>
         q
-          .where((o) => o.where({ status: 'open', customer_wallet: wallet }).where('expires_at', '>', new Date(now.getTime() + REUSE_MIN_REMAINING_MS)))
+          .where((o) =>
+            o.where({ status: 'open', customer_wallet: wallet }).where('expires_at', '>', new Date(now.getTime() + REUSE_MIN_REMAINING_MS)),
+          )
           .orWhere((u) => u.where({ status: 'underpaid' }).where('match_until', '>', now)),
       )
       .orderByRaw("case when status = 'underpaid' then 0 else 1 end")
@@ -243,10 +255,19 @@ export class CheckoutService {
   async expire(): Promise<{ expired: number; closed: number; claimsLapsed: number }> {
     const now = this.now();
     return this.db.transaction(async (trx) => {
-      const expired = await trx('checkout_intents').where({ status: 'open' }).where('expires_at', '<=', now).update({ status: 'expired', updated_at: now });
-      const ending = trx('checkout_intents').whereIn('status', [...PAYABLE, 'paid']).where('match_until', '<=', now).select('id');
+      const expired = await trx('checkout_intents')
+        .where({ status: 'open' })
+        .where('expires_at', '<=', now)
+        .update({ status: 'expired', updated_at: now });
+      const ending = trx('checkout_intents')
+        .whereIn('status', [...PAYABLE, 'paid'])
+        .where('match_until', '<=', now)
+        .select('id');
       await releaseAmounts(trx, ending, now);
-      const closed = await trx('checkout_intents').whereIn('status', PAYABLE).where('match_until', '<=', now).update({ status: 'closed', updated_at: now });
+      const closed = await trx('checkout_intents')
+        .whereIn('status', PAYABLE)
+        .where('match_until', '<=', now)
+        .update({ status: 'closed', updated_at: now });
       const claimsLapsed = await trx('checkout_intents')
         .whereNot('status', 'paid')
         .where('stock_claimed_until', '<=', now)
@@ -283,7 +304,12 @@ export class CheckoutService {
       expiresAt: row.expires_at.toISOString(),
       paymentUri: paymentUri(row.token_address, row.chain_id, row.store_wallet, amountWei),
       customerWallet: row.customer_wallet,
-      items: items.map((i) => ({ variantId: i.variant_id, title: i.title, price: formatUnits(parseUnits(i.unit_price)), quantity: i.quantity })),
+      items: items.map((i) => ({
+        variantId: i.variant_id,
+        title: i.title,
+        price: formatUnits(parseUnits(i.unit_price)),
+        quantity: i.quantity,
+      })),
       orderId: order?.id ?? null,
       transactionHash: row.tx_hash_hint,
     };
@@ -298,7 +324,8 @@ export async function transferSum(db: Db | Knex.Transaction, where: Record<strin
 }
 
 /** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
-export const receivedWei = (db: Db | Knex.Transaction, intentId: string) => transferSum(db, { intent_id: intentId }, ['underpaid', 'matched']);
+export const receivedWei = (db: Db | Knex.Transaction, intentId: string) =>
+  transferSum(db, { intent_id: intentId }, ['underpaid', 'matched']);
 
 export interface CartLine {
   variant_id: string;
@@ -359,6 +386,11 @@ function sameLines(items: IntentItemRow[], lines: CartLine[], samePrices: boolea
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
-const cartEmpty = () => new AppError(409, PaymentErrorCode.cartEmpty, 'Your cart is empty. Add items to your cart before proceeding with payment.');
+const cartEmpty = () =>
+  new AppError(409, PaymentErrorCode.cartEmpty, 'Your cart is empty. Add items to your cart before proceeding with payment.');
 export const checkoutNotFound = () =>
-  new AppError(404, PaymentErrorCode.checkoutNotFound, 'There is no such checkout in this browser session. Start the payment again from your cart.');
+  new AppError(
+    404,
+    PaymentErrorCode.checkoutNotFound,
+    'There is no such checkout in this browser session. Start the payment again from your cart.',
+  );

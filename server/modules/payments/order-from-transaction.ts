@@ -101,10 +101,23 @@ export class OrderFromTransaction {
       const receipt = await chain.receipt(txHash);
       const [known, head] = await Promise.all([receipt ? true : chain.transactionKnown(txHash), chain.blockNumber()]);
       const { chainId, tokenAddress, storeWallet } = chain.target;
-      return checkReceipt({ receipt, known, head, requiredConfirmations: this.deps.requiredConfirmations, chainId, token: tokenAddress, storeWallet });
+      return checkReceipt({
+        receipt,
+        known,
+        head,
+        requiredConfirmations: this.deps.requiredConfirmations,
+        chainId,
+        token: tokenAddress,
+        storeWallet,
+      });
     } catch (err) {
       this.deps.logger.warn({ err, txHash }, 'chain unavailable while verifying a payment');
-      throw new AppError(503, PaymentErrorCode.chainUnavailable, 'We cannot reach the Base network right now. Your payment is safe; try again in a moment.', true);
+      throw new AppError(
+        503,
+        PaymentErrorCode.chainUnavailable,
+        'We cannot reach the Base network right now. Your payment is safe; try again in a moment.',
+        true,
+      );
     }
   }
 }
@@ -116,7 +129,9 @@ type Answer = Settlement | { kind: 'elsewhere' };
  * transaction paid one; otherwise only that it paid someone else's, or nothing.
  */
 function pickAnswer(results: Settlement[], sessionId: string, checkoutId: string | undefined): Answer {
-  const theirs = results.filter((r): r is Extract<Settlement, { sessionId: string | null }> => 'sessionId' in r && r.sessionId === sessionId);
+  const theirs = results.filter(
+    (r): r is Extract<Settlement, { sessionId: string | null }> => 'sessionId' in r && r.sessionId === sessionId,
+  );
   const named = checkoutId ? theirs.find((r) => r.intentId === checkoutId) : undefined;
   const mine = named ?? theirs.find((r) => r.kind === 'order') ?? theirs[0];
   if (mine) return mine;

@@ -121,7 +121,10 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     expect(await ordersFor(hash)).toHaveLength(1);
 
     expect((await s.request(`/api/orders/${order.id}`)).status).toBe(200);
-    expect(checkoutSchema.parse(await (await s.request(`/api/checkout/${c.id}`)).json())).toMatchObject({ status: 'paid', orderId: order.id });
+    expect(checkoutSchema.parse(await (await s.request(`/api/checkout/${c.id}`)).json())).toMatchObject({
+      status: 'paid',
+      orderId: order.id,
+    });
     expect((await s.cart()).items).toEqual([]);
     const stranger = new Shopper(h);
     await stranger.add({ variantId: variant.id, quantity: 1 });
@@ -167,7 +170,15 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     expect((await new Shopper(h).request(order.shippingUrl, { redirect: 'manual' })).status).not.toBe(302);
 
     // The shopper gives the address on Shopify's page: signed webhooks confirm the order.
-    const form = new URLSearchParams({ email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', address1: '1 Main St', city: 'London', zip: 'N1 1AA', country: 'GB' });
+    const form = new URLSearchParams({
+      email: 'ada@example.com',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      address1: '1 Main St',
+      city: 'London',
+      zip: 'N1 1AA',
+      country: 'GB',
+    });
     const submitted = await fetch(invoiceUrl, { method: 'POST', body: form, redirect: 'manual' });
     expect(submitted.status, await submitted.clone().text()).toBeLessThan(400);
     await h.emulator.webhooksIdle();
@@ -188,7 +199,12 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     expect((await db()('orders').where({ id: order.id }).first()).status).toBe('shipped');
     const forged = await h.api('/api/webhooks/shopify', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-shopify-topic': 'orders/create', 'x-shopify-webhook-id': 'forged-1', 'x-shopify-hmac-sha256': 'AAAA' },
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'orders/create',
+        'x-shopify-webhook-id': 'forged-1',
+        'x-shopify-hmac-sha256': 'AAAA',
+      },
       body: delivery.body,
     });
     expect(forged.status).toBe(401);
@@ -251,14 +267,24 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     let hash = await send(BUYER, { value: BigInt(c.amountWei) - 10n ** 18n });
     await mine();
     await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'payment-unmatched');
-    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'unmatched', intent_id: null });
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({
+      status: 'unmatched',
+      intent_id: null,
+    });
     await s.signIn(testChain.provider, BUYER);
-    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'underpaid', intent_id: c.id });
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({
+      status: 'underpaid',
+      intent_id: c.id,
+    });
     await expectRejected(s, { checkoutId: c.id, transactionHash: hash }, 422, 'payment-underpaid');
     // Asked again: the same answer, nothing counted twice.
     await expectRejected(s, { checkoutId: c.id, transactionHash: hash }, 422, 'payment-underpaid');
     const after = checkoutSchema.parse(await (await s.request(`/api/checkout/${c.id}`)).json());
-    expect(after).toMatchObject({ status: 'underpaid', amountReceived: formatUnits(BigInt(c.amountWei) - 10n ** 18n, 18, 2), amountDue: '1.00' });
+    expect(after).toMatchObject({
+      status: 'underpaid',
+      amountReceived: formatUnits(BigInt(c.amountWei) - 10n ** 18n, 18, 2),
+      amountDue: '1.00',
+    });
     // The remainder's own exact amount: 1.00 plus a fresh suffix.
     expect(BigInt(after.amountWei) - 10n ** 18n).toBeGreaterThan(0n);
     expect(BigInt(after.amountWei) - 10n ** 18n).toBeLessThan(SUFFIX_SPACE_WEI);
@@ -286,7 +312,12 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: NO_POGS }, 422, 'transaction-failed');
 
     // A hash that does not exist.
-    await expectRejected(s, { checkoutId: c.id, transactionHash: '0x' + '12'.repeat(32), customerWallet: BUYER }, 404, 'transaction-not-found');
+    await expectRejected(
+      s,
+      { checkoutId: c.id, transactionHash: '0x' + '12'.repeat(32), customerWallet: BUYER },
+      404,
+      'transaction-not-found',
+    );
 
     // A transfer that already paid another checkout.
     const other = new Shopper(h);
@@ -347,7 +378,9 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
 
   it('honours a late payment while stock allows, and keeps one on hold for the admin when it does not', async () => {
     const expire = (id: string) =>
-      db()('checkout_intents').where({ id }).update({ expires_at: new Date(Date.now() - 60_000), created_at: new Date(Date.now() - 31 * 60_000) });
+      db()('checkout_intents')
+        .where({ id })
+        .update({ expires_at: new Date(Date.now() - 60_000), created_at: new Date(Date.now() - 31 * 60_000) });
 
     // Expired, but the items are still there: an order, flagged late.
     let s = new Shopper(h);
@@ -362,7 +395,10 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
 
     // Expired, and meanwhile someone else paid for the last unit: an order all the same, on hold
     // for the admin (restock or refund), with nothing taken from stock and nothing sent to Shopify.
-    const scarce = products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut && v.id !== unlimited().id).at(-2)!;
+    const scarce = products
+      .flatMap((p) => p.variants)
+      .filter((v) => !v.isSoldOut && v.id !== unlimited().id)
+      .at(-2)!;
     await db()('variants').where({ shopify_id: scarce.id }).update({ available_stock: 1 });
     await bumpCatalogueVersion(db());
     s = new Shopper(h);
@@ -380,7 +416,11 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     const late = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
     expect(late.status, JSON.stringify(late.body)).toBe(201);
     const held = orderSchema.parse(late.body);
-    expect(held).toMatchObject({ status: 'paid', needsShipping: false, hold: { reason: 'out-of-stock', message: expect.stringContaining('refund') } });
+    expect(held).toMatchObject({
+      status: 'paid',
+      needsShipping: false,
+      hold: { reason: 'out-of-stock', message: expect.stringContaining('refund') },
+    });
     expect((await ordersFor(hash))[0]).toMatchObject({ late: true, stock_taken: false, hold_reason: 'out-of-stock' });
     expect(await db()('outbox').where({ order_id: held.id })).toHaveLength(0);
     expect(await db()('variants').where({ shopify_id: scarce.id }).first()).toMatchObject({ available_stock: 0, is_sold_out: true });
@@ -410,13 +450,19 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     const hash = await send(DEV_ACCOUNTS[1]!, { value: 123456789n });
     await mine();
     await h.payments!.watcher.tick();
-    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'unmatched', intent_id: null });
+    expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({
+      status: 'unmatched',
+      intent_id: null,
+    });
     expect(await ordersFor(hash)).toHaveLength(0);
   });
 
   it('holds nothing for unpaid checkouts: the first to pay gets the stock, then checkout says what is left', async () => {
     // A variant no other test uses, with 3 left.
-    const variant = products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut && v.id !== unlimited().id).at(-1)!;
+    const variant = products
+      .flatMap((p) => p.variants)
+      .filter((v) => !v.isSoldOut && v.id !== unlimited().id)
+      .at(-1)!;
     await db()('variants').where({ shopify_id: variant.id }).update({ available_stock: 3 });
     await bumpCatalogueVersion(db());
     const a = new Shopper(h);
@@ -463,13 +509,17 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
 
     // Shopify is back; the retry comes due.
     h.emulator.failNext(0, 503);
-    await db()('outbox').where({ order_id: order.id }).update({ next_attempt_at: new Date(Date.now() - 1000) });
+    await db()('outbox')
+      .where({ order_id: order.id })
+      .update({ next_attempt_at: new Date(Date.now() - 1000) });
     expect(await h.payments!.handoff.runDue()).toBe(1);
     expect(draftsFor()).toHaveLength(1);
     expect((await s.request(order.shippingUrl, { redirect: 'manual' })).status).toBe(302);
 
     // A create whose answer was lost is found by its tag, never made twice.
-    await db()('outbox').where({ order_id: order.id }).update({ done_at: null, next_attempt_at: new Date(Date.now() - 1000) });
+    await db()('outbox')
+      .where({ order_id: order.id })
+      .update({ done_at: null, next_attempt_at: new Date(Date.now() - 1000) });
     expect(await h.payments!.handoff.runDue()).toBe(1);
     expect(draftsFor()).toHaveLength(1);
   });
@@ -502,9 +552,9 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
       expect(leaders).toHaveLength(1);
       for (const hash of hashes) expect(await ordersFor(hash)).toHaveLength(1);
       // The second process settles the same transfers again: still one order each.
-      await second.settlement.settle((await import('./verify')).decodeStoreTransfer(
-        (await second.chain.receipt(hashes[0]!))!.logs[0]!, 8453, token, store,
-      )!);
+      await second.settlement.settle(
+        (await import('./verify')).decodeStoreTransfer((await second.chain.receipt(hashes[0]!))!.logs[0]!, 8453, token, store)!,
+      );
       expect(await ordersFor(hashes[0]!)).toHaveLength(1);
     } finally {
       await second.watcher.stop();
@@ -532,4 +582,3 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'removed' });
   });
 });
-

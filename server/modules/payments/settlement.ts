@@ -165,7 +165,9 @@ export class SettlementService {
   async claim(transfer: StoreTransfer): Promise<boolean> {
     return this.db.transaction(async (trx) => {
       const now = this.now();
-      const done = await trx('chain_transfers').where({ chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex }).first('id');
+      const done = await trx('chain_transfers')
+        .where({ chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex })
+        .first('id');
       if (done) return false;
       const match = await this.match(trx, transfer, now, now);
       if (!match || match.intent.status === 'paid') return false;
@@ -194,7 +196,13 @@ export class SettlementService {
         return { kind: 'order', orderId: row.order_id!, intentId: intent!.id, sessionId: intent!.session_id, created: false };
       case 'underpaid': {
         const received = await receivedWei(trx, intent!.id);
-        return { kind: 'underpaid', intentId: intent!.id, sessionId: intent!.session_id, receivedWei: received, dueWei: BigInt(intent!.total_wei) - received };
+        return {
+          kind: 'underpaid',
+          intentId: intent!.id,
+          sessionId: intent!.session_id,
+          receivedWei: received,
+          dueWei: BigInt(intent!.total_wei) - received,
+        };
       }
       case 'review':
         return intent ? { kind: 'duplicate', intentId: intent.id, sessionId: intent.session_id } : { kind: 'unmatched' };
@@ -212,11 +220,17 @@ export class SettlementService {
     await trx('chain_transfers')
       .where({ id: row.id })
       .update({ status: 'matched', note: null, block_number: transfer.blockNumber, block_hash: transfer.blockHash, updated_at: now });
-    const order = await trx('orders').where({ id: row.order_id }).forUpdate().first('id', 'status', 'status_reason', 'total_wei', 'intent_id', 'session_id');
+    const order = await trx('orders')
+      .where({ id: row.order_id })
+      .forUpdate()
+      .first('id', 'status', 'status_reason', 'total_wei', 'intent_id', 'session_id');
     const paid = await paidTowardsOrder(trx, order.id);
     if (order.status_reason === 'payment-reorged' && paid >= BigInt(order.total_wei)) {
       const status = nextStatus(order.status, 'payment-restored');
-      if (status) await trx('orders').where({ id: order.id }).update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
+      if (status)
+        await trx('orders')
+          .where({ id: order.id })
+          .update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
     }
     return { kind: 'order', orderId: order.id, intentId: order.intent_id, sessionId: order.session_id, created: false };
   }
@@ -224,9 +238,15 @@ export class SettlementService {
   /** `seenAt`: when the transfer was first recorded (a checkout opened after it cannot be what it paid). */
   private async judge(trx: Knex.Transaction, row: TransferRow, transfer: StoreTransfer, now: Date, seenAt: Date): Promise<Settlement> {
     const mark = (status: TransferStatus, intentId: string | null, note: string | null, orderId: string | null = null) =>
-      trx('chain_transfers')
-        .where({ id: row.id })
-        .update({ status, intent_id: intentId, order_id: orderId, note, block_number: transfer.blockNumber, block_hash: transfer.blockHash, updated_at: now });
+      trx('chain_transfers').where({ id: row.id }).update({
+        status,
+        intent_id: intentId,
+        order_id: orderId,
+        note,
+        block_number: transfer.blockNumber,
+        block_hash: transfer.blockHash,
+        updated_at: now,
+      });
 
     const match = await this.match(trx, transfer, now, seenAt);
     if (!match) {
@@ -249,7 +269,11 @@ export class SettlementService {
       await trx('checkout_intents').where({ id: intent.id }).update({ status: 'underpaid', match_until: matchUntil, updated_at: now });
       // The remainder gets its own exact amount (the due rounded up to the cent, plus a suffix), so
       // the watcher alone can finish the order.
-      await issueAmount(trx, { intentId: intent.id, chainId: intent.chain_id, baseWei: roundUpToCent(dueWei), purpose: 'remainder', now }, this.suffix);
+      await issueAmount(
+        trx,
+        { intentId: intent.id, chainId: intent.chain_id, baseWei: roundUpToCent(dueWei), purpose: 'remainder', now },
+        this.suffix,
+      );
       return { kind: 'underpaid', intentId: intent.id, sessionId: intent.session_id, receivedWei: received, dueWei };
     }
 
@@ -287,7 +311,14 @@ export class SettlementService {
       updated_at: now,
     });
     await trx('order_items').insert(
-      lines.map((i) => ({ order_id: orderId, variant_id: i.variant_id, product_id: i.product_id, title: i.title, unit_price: i.unit_price, quantity: i.quantity })),
+      lines.map((i) => ({
+        order_id: orderId,
+        variant_id: i.variant_id,
+        product_id: i.product_id,
+        title: i.title,
+        unit_price: i.unit_price,
+        quantity: i.quantity,
+      })),
     );
     if (!short) {
       // Sold units leave the admin's stock number; the last one marks the variant sold out.
@@ -295,7 +326,9 @@ export class SettlementService {
       for (const line of lines) {
         if (line.available_stock != null && line.available_stock > 0) {
           const left = Math.max(line.available_stock - line.quantity, 0);
-          await trx('variants').where({ shopify_id: line.variant_id }).update({ available_stock: left, is_sold_out: left === 0 ? true : line.is_sold_out, updated_at: now });
+          await trx('variants')
+            .where({ shopify_id: line.variant_id })
+            .update({ available_stock: left, is_sold_out: left === 0 ? true : line.is_sold_out, updated_at: now });
         }
       }
       await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
@@ -309,12 +342,21 @@ export class SettlementService {
       // The cart was bought: empty it (lines added after the checkout began are kept).
       await trx('cart_items')
         .where({ session_id: intent.session_id })
-        .whereIn('variant_id', lines.map((l) => l.variant_id))
+        .whereIn(
+          'variant_id',
+          lines.map((l) => l.variant_id),
+        )
         .delete();
     }
     // Every transfer that paid towards it now belongs to the order.
-    await trx('chain_transfers').where({ intent_id: intent.id, status: 'underpaid' }).update({ status: 'matched', order_id: orderId, updated_at: now });
-    const notes = [how, excess >= OVERPAID_THRESHOLD_WEI ? `overpaid by ${excess} wei` : null, short ? 'paid after the stock was gone' : null];
+    await trx('chain_transfers')
+      .where({ intent_id: intent.id, status: 'underpaid' })
+      .update({ status: 'matched', order_id: orderId, updated_at: now });
+    const notes = [
+      how,
+      excess >= OVERPAID_THRESHOLD_WEI ? `overpaid by ${excess} wei` : null,
+      short ? 'paid after the stock was gone' : null,
+    ];
     await mark('matched', intent.id, notes.filter(Boolean).join('; ') || null, orderId);
     return { kind: 'order', orderId, intentId: intent.id, sessionId: intent.session_id, created: true };
   }
@@ -325,7 +367,9 @@ export class SettlementService {
    */
   private async match(trx: Knex.Transaction, transfer: StoreTransfer, now: Date, seenAt: Date): Promise<Match | null> {
     const ours = (q: Knex.QueryBuilder) =>
-      q.where({ 'c.chain_id': transfer.chainId, 'c.token_address': transfer.token, 'c.store_wallet': transfer.to }).where('c.match_until', '>', now);
+      q
+        .where({ 'c.chain_id': transfer.chainId, 'c.token_address': transfer.token, 'c.store_wallet': transfer.to })
+        .where('c.match_until', '>', now);
     const byAmount: { id: string } | undefined = await ours(
       trx('checkout_amounts as a')
         .join('checkout_intents as c', 'c.id', 'a.intent_id')

@@ -36,10 +36,21 @@ export function createPaymentSystem(deps: {
 }): PaymentSystem {
   const { config, db, logger, shopify, target, now } = deps;
   const chain = new ChainClient(target);
-  const checkouts = new CheckoutService(db, target, { ttlMs: config.payments.checkoutTtlMs, latePaymentMs: config.payments.latePaymentMs, now });
+  const checkouts = new CheckoutService(db, target, {
+    ttlMs: config.payments.checkoutTtlMs,
+    latePaymentMs: config.payments.latePaymentMs,
+    now,
+  });
   const settlement = new SettlementService(db, { now, latePaymentMs: config.payments.latePaymentMs });
   const orders = new OrdersService(db);
-  const orderFromTx = new OrderFromTransaction({ chain, checkouts, settlement, orders, requiredConfirmations: config.payments.requiredConfirmations, logger });
+  const orderFromTx = new OrderFromTransaction({
+    chain,
+    checkouts,
+    settlement,
+    orders,
+    requiredConfirmations: config.payments.requiredConfirmations,
+    logger,
+  });
   const watcher = new ChainWatcher({
     db,
     dbKind: dbKind(db),

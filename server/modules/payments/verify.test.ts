@@ -38,7 +38,9 @@ describe('decodeStoreTransfer', () => {
     expect(decodeStoreTransfer(transferLog({ address: OTHER }), 8453, TOKEN, STORE)).toBeNull();
     expect(decodeStoreTransfer(transferLog({ to: OTHER }), 8453, TOKEN, STORE)).toBeNull();
     const approval = transferLog();
-    expect(decodeStoreTransfer({ ...approval, topics: ['0x' + '11'.repeat(32), ...approval.topics.slice(1)] }, 8453, TOKEN, STORE)).toBeNull();
+    expect(
+      decodeStoreTransfer({ ...approval, topics: ['0x' + '11'.repeat(32), ...approval.topics.slice(1)] }, 8453, TOKEN, STORE),
+    ).toBeNull();
   });
 });
 
@@ -75,7 +77,9 @@ describe('checkReceipt', () => {
     expect(code(checkReceipt({ ...base, receipt: receipt({ logs: [transferLog({ to: OTHER })] }) }))).toBe('422 transfer-not-found');
     expect(code(checkReceipt({ ...base, receipt: receipt({ logs: [transferLog({ address: OTHER })] }) }))).toBe('422 transfer-not-found');
     // Not a transfer to the store is said at once, however deep.
-    expect(code(checkReceipt({ ...base, requiredConfirmations: 3, receipt: receipt({ logs: [transferLog({ to: OTHER })] }) }))).toBe('422 transfer-not-found');
+    expect(code(checkReceipt({ ...base, requiredConfirmations: 3, receipt: receipt({ logs: [transferLog({ to: OTHER })] }) }))).toBe(
+      '422 transfer-not-found',
+    );
   });
 });
 

@@ -81,11 +81,21 @@ export function checkReceipt(input: {
   storeWallet: string;
 }): ReceiptCheck {
   const { receipt } = input;
-  const fail = (status: number, code: string, message: string, pending: StoreTransfer[] = []): ReceiptCheck => ({ ok: false, status, code, message, pending });
+  const fail = (status: number, code: string, message: string, pending: StoreTransfer[] = []): ReceiptCheck => ({
+    ok: false,
+    status,
+    code,
+    message,
+    pending,
+  });
   if (!receipt) {
     return input.known
       ? fail(202, PaymentErrorCode.awaitingConfirmations, 'The transaction is not mined yet. Ask again in a few seconds.')
-      : fail(404, PaymentErrorCode.transactionNotFound, 'There is no transaction with that hash on Base. If you just sent it, wait a few seconds and try again.');
+      : fail(
+          404,
+          PaymentErrorCode.transactionNotFound,
+          'There is no transaction with that hash on Base. If you just sent it, wait a few seconds and try again.',
+        );
   }
   if (receipt.status !== 1) {
     return fail(422, PaymentErrorCode.transactionFailed, 'That transaction failed on chain (it was reverted), so nothing was paid.');

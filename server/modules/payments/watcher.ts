@@ -123,7 +123,10 @@ export class ChainWatcher {
           result.orders++;
           this.deps.logger.info({ orderId: settled.orderId, txHash: transfer.txHash }, 'payment found on chain; order created');
         } else if (settled.kind !== 'order') {
-          this.deps.logger.warn({ txHash: transfer.txHash, logIndex: transfer.logIndex, outcome: settled.kind }, 'transfer to the store recorded without an order');
+          this.deps.logger.warn(
+            { txHash: transfer.txHash, logIndex: transfer.logIndex, outcome: settled.kind },
+            'transfer to the store recorded without an order',
+          );
         }
       }
       cursor = { block: to, hash: await chain.blockHash(to) };
@@ -154,7 +157,9 @@ export class ChainWatcher {
       const moved = log ? decodeStoreTransfer(log, chain.target.chainId, chain.target.tokenAddress, chain.target.storeWallet) : null;
       if (moved) {
         // Re-included in another block: still paid; the rescan updates where.
-        await db('chain_transfers').where({ chain_id: chain.target.chainId, tx_hash: row.tx_hash, log_index: row.log_index }).update({ block_number: moved.blockNumber, block_hash: moved.blockHash });
+        await db('chain_transfers')
+          .where({ chain_id: chain.target.chainId, tx_hash: row.tx_hash, log_index: row.log_index })
+          .update({ block_number: moved.blockNumber, block_hash: moved.blockHash });
         continue;
       }
       await this.undo({ chainId: chain.target.chainId, txHash: row.tx_hash, logIndex: row.log_index } as StoreTransfer);
@@ -173,7 +178,9 @@ export class ChainWatcher {
       const key = { chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex };
       const row = await trx('chain_transfers').where(key).forUpdate().first('id', 'status', 'order_id');
       if (!row || row.status === 'removed') return;
-      await trx('chain_transfers').where({ id: row.id }).update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
+      await trx('chain_transfers')
+        .where({ id: row.id })
+        .update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
       if (!row.order_id) return;
       const order = await trx('orders').where({ id: row.order_id }).forUpdate().first('id', 'status', 'total_wei');
       if ((await paidTowardsOrder(trx, order.id)) >= BigInt(order.total_wei)) return;
@@ -182,7 +189,9 @@ export class ChainWatcher {
         this.deps.logger.error({ orderId: order.id }, 'the payment of a shipped order vanished in a chain reorganisation');
         return;
       }
-      await trx('orders').where({ id: order.id }).update({ status, needs_shipping: needsShipping(status), status_reason: 'payment-reorged', updated_at: new Date() });
+      await trx('orders')
+        .where({ id: order.id })
+        .update({ status, needs_shipping: needsShipping(status), status_reason: 'payment-reorged', updated_at: new Date() });
       this.deps.logger.warn({ orderId: order.id, txHash: transfer.txHash }, 'order failed: its payment was reorganised away');
     });
   }

@@ -16,7 +16,10 @@ describe('signInFailureNotice', () => {
   });
 
   it("shows the server's message when it refused the sign-in", () => {
-    const refused = new ApiError(401, '401: {…}', { code: 'invalid-nonce', serverMessage: 'That sign-in message was already used. Sign in again.' });
+    const refused = new ApiError(401, '401: {…}', {
+      code: 'invalid-nonce',
+      serverMessage: 'That sign-in message was already used. Sign in again.',
+    });
     expect(signInFailureNotice(refused)).toEqual({
       title: 'Sign-in Failed',
       description: 'That sign-in message was already used. Sign in again.',

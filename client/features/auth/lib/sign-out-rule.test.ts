@@ -3,7 +3,10 @@ import { shouldSignOut } from './sign-out-rule';
 
 const ALICE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const BOB = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
-const signedIn = (address: string | null) => ({ address: address?.toLowerCase() ?? null, expiresAt: address ? '2030-01-01T00:00:00Z' : null });
+const signedIn = (address: string | null) => ({
+  address: address?.toLowerCase() ?? null,
+  expiresAt: address ? '2030-01-01T00:00:00Z' : null,
+});
 
 describe('shouldSignOut', () => {
   it('signs out when the signed-in wallet disconnects or switches account', () => {

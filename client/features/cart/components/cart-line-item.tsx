@@ -30,7 +30,10 @@ export function CartLineItem({ item, formatPrice, revealRemoveOnHover = false, s
     >
       <CartItemImage src={item.image} title={item.title} className={size === 'compact' ? 'size-16' : 'size-20 sm:size-24'} />
       <div className="grid min-w-0 flex-1 gap-0.5">
-        <p className={cn('line-clamp-2 leading-snug font-semibold break-words', size === 'comfortable' && 'text-base sm:text-lg')} data-testid="cart-item-title">
+        <p
+          className={cn('line-clamp-2 leading-snug font-semibold break-words', size === 'comfortable' && 'text-base sm:text-lg')}
+          data-testid="cart-item-title"
+        >
           {item.title}
         </p>
         <p className="text-sm text-muted-foreground tabular-nums" data-testid="cart-item-price">

@@ -16,7 +16,9 @@ const item = {
 describe('isCart', () => {
   it('accepts the API cart shape', () => {
     expect(isCart({ items: [], total: '0.00' })).toBe(true);
-    expect(isCart({ items: [item, { ...item, id: '2', image: 'https://x/y.png', problem: 'This item is sold out' }], total: '50.00' })).toBe(true);
+    expect(
+      isCart({ items: [item, { ...item, id: '2', image: 'https://x/y.png', problem: 'This item is sold out' }], total: '50.00' }),
+    ).toBe(true);
   });
 
   it('rejects anything else', () => {

@@ -30,7 +30,11 @@ export function AddToCartButton({ purchase, variant, className }: AddToCartButto
       aria-busy={purchase.isPending || undefined}
       onClick={purchase.add}
     >
-      {purchase.isPending ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : !purchase.isSoldOut && <ShoppingCart aria-hidden />}
+      {purchase.isPending ? (
+        <LoaderCircle aria-hidden className="motion-safe:animate-spin" />
+      ) : (
+        !purchase.isSoldOut && <ShoppingCart aria-hidden />
+      )}
       {label}
     </Button>
   );

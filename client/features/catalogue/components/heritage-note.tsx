@@ -8,9 +8,9 @@ export function HeritageNote({ productName }: { productName: string }) {
       <div>
         <h3 className="font-bold">Cultural Heritage</h3>
         <p className="mt-1">
-          The milk-cap game was played in Hawaii from the 1920s, and caps from POG juice (passion fruit, orange and guava)
-          made it a worldwide playground craze in the 1990s. Every piece in the {productName} collection carries that story
-          forward for today&apos;s holders.
+          The milk-cap game was played in Hawaii from the 1920s, and caps from POG juice (passion fruit, orange and guava) made it a
+          worldwide playground craze in the 1990s. Every piece in the {productName} collection carries that story forward for today&apos;s
+          holders.
         </p>
       </div>
     </aside>

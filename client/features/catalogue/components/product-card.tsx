@@ -100,10 +100,7 @@ function CardImage({ product, soldOut, onOpenDetails, eager }: CardImageProps) {
         />
       )}
       {soldOut && (
-        <div
-          data-testid="sold-out-overlay"
-          className="pointer-events-none absolute inset-0 flex items-center justify-center bg-black/55"
-        >
+        <div data-testid="sold-out-overlay" className="pointer-events-none absolute inset-0 flex items-center justify-center bg-black/55">
           <span className="rounded-full border-2 border-white bg-black/60 px-5 py-2 text-lg font-extrabold tracking-widest text-white">
             SOLD OUT
           </span>

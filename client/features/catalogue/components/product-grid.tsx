@@ -38,7 +38,11 @@ export function ProductGridSkeleton({ count = 8 }: { count?: number }) {
 
 export function ProductGridError({ message, onRetry, retrying }: { message: string; onRetry: () => void; retrying: boolean }) {
   return (
-    <div role="alert" data-testid="products-error" className="mx-auto grid max-w-md justify-items-center gap-3 rounded-(--radius-cap) border border-border bg-card p-8 text-center">
+    <div
+      role="alert"
+      data-testid="products-error"
+      className="mx-auto grid max-w-md justify-items-center gap-3 rounded-(--radius-cap) border border-border bg-card p-8 text-center"
+    >
       <TriangleAlert aria-hidden className="size-10 text-destructive" />
       <h3 className="text-lg font-bold">We couldn&apos;t load the products</h3>
       <p className="text-sm break-words text-muted-foreground">{message}</p>
@@ -52,7 +56,10 @@ export function ProductGridError({ message, onRetry, retrying }: { message: stri
 
 export function ProductGridEmpty() {
   return (
-    <div data-testid="products-empty" className="mx-auto grid max-w-md justify-items-center gap-3 rounded-(--radius-cap) border border-dashed border-input bg-card p-8 text-center">
+    <div
+      data-testid="products-empty"
+      className="mx-auto grid max-w-md justify-items-center gap-3 rounded-(--radius-cap) border border-dashed border-input bg-card p-8 text-center"
+    >
       <PackageOpen aria-hidden className="size-10 text-muted-foreground" />
       <h3 className="text-lg font-bold">No products yet</h3>
       <p className="text-sm text-muted-foreground">New heritage pieces are on their way. Check back soon.</p>

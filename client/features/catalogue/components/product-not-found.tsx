@@ -10,7 +10,9 @@ export function ProductNotFound() {
     <Card className="mx-auto grid max-w-md justify-items-center gap-3 p-8 text-center" data-testid="product-not-found">
       <PackageOpen aria-hidden className="size-10 text-muted-foreground" />
       <h1 className="text-xl font-bold">Product Not Found</h1>
-      <p className="text-sm text-muted-foreground">This product isn&apos;t in the shop. It may have been removed or is no longer for sale.</p>
+      <p className="text-sm text-muted-foreground">
+        This product isn&apos;t in the shop. It may have been removed or is no longer for sale.
+      </p>
       <BackToShop />
     </Card>
   );

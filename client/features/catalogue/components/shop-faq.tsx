@@ -19,23 +19,23 @@ export function ShopFaq({ productName, tokenSymbol, brandUrl }: ShopFaqProps) {
         <AccordionItem value="heritage">
           <AccordionTrigger>What is the legendary {productName} heritage?</AccordionTrigger>
           <AccordionContent>
-            Milk caps have been stacked, slammed and traded since the 1920s in Hawaii. In the 1990s caps from POG juice
-            (passion fruit, orange and guava) turned the game into a worldwide playground legend. The {productName} Shop
-            celebrates that heritage with collectible merchandise for today&apos;s community.
+            Milk caps have been stacked, slammed and traded since the 1920s in Hawaii. In the 1990s caps from POG juice (passion fruit,
+            orange and guava) turned the game into a worldwide playground legend. The {productName} Shop celebrates that heritage with
+            collectible merchandise for today&apos;s community.
           </AccordionContent>
         </AccordionItem>
         <AccordionItem value="exclusivity">
           <AccordionTrigger>Why can I only pay with {productName}?</AccordionTrigger>
           <AccordionContent>
-            This collection is made for the {productName} community. Accepting only the coin keeps the pieces exclusive to
-            holders, gives the coin a real use, and rewards the people who keep the heritage alive.
+            This collection is made for the {productName} community. Accepting only the coin keeps the pieces exclusive to holders, gives
+            the coin a real use, and rewards the people who keep the heritage alive.
           </AccordionContent>
         </AccordionItem>
         <AccordionItem value="what">
           <AccordionTrigger>What is the {productName} coin?</AccordionTrigger>
           <AccordionContent>
-            {productName} ({tokenSymbol}) is a community coin built on several blockchain networks. This store accepts only
-            the Base version of {productName}. Solana support is coming soon.
+            {productName} ({tokenSymbol}) is a community coin built on several blockchain networks. This store accepts only the Base version
+            of {productName}. Solana support is coming soon.
           </AccordionContent>
         </AccordionItem>
         <AccordionItem value="get">
@@ -57,7 +57,9 @@ export function ShopFaq({ productName, tokenSymbol, brandUrl }: ShopFaqProps) {
                 to learn where to get {productName}.
               </>
             ) : (
-              <>Visit the official {productName} site to learn where to get {productName}.</>
+              <>
+                Visit the official {productName} site to learn where to get {productName}.
+              </>
             )}{' '}
             Make sure you get the Base version: it is the only one this store accepts.
           </AccordionContent>
@@ -77,8 +79,8 @@ export function ShopFaq({ productName, tokenSymbol, brandUrl }: ShopFaqProps) {
         <AccordionItem value="base">
           <AccordionTrigger>About the Base network</AccordionTrigger>
           <AccordionContent>
-            Base is an Ethereum layer-2 network with low fees. This store accepts {productName} only on Base: payments sent
-            on any other network can&apos;t be accepted. Solana support is coming soon.
+            Base is an Ethereum layer-2 network with low fees. This store accepts {productName} only on Base: payments sent on any other
+            network can&apos;t be accepted. Solana support is coming soon.
           </AccordionContent>
         </AccordionItem>
       </Accordion>

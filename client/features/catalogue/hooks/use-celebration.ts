@@ -38,7 +38,14 @@ export function useCelebration(ready: boolean): void {
       // Above the page and its sticky header (z-40), below dialogs and sheets (z-50).
       const base = { disableForReducedMotion: true, colors, zIndex: 45, ticks: 150 };
       // The burst: round "caps"…
-      confetti({ ...base, particleCount: PIECES - 10, spread: 75, startVelocity: 42, origin: { x: 0.5, y: 0.55 }, shapes: ['circle', 'square'] });
+      confetti({
+        ...base,
+        particleCount: PIECES - 10,
+        spread: 75,
+        startVelocity: 42,
+        origin: { x: 0.5, y: 0.55 },
+        shapes: ['circle', 'square'],
+      });
       // …and sparkles: star pieces from both sides.
       confetti({ ...base, particleCount: 5, angle: 60, spread: 55, origin: { x: 0, y: 0.65 }, shapes: ['star'], scalar: 1.2 });
       confetti({ ...base, particleCount: 5, angle: 120, spread: 55, origin: { x: 1, y: 0.65 }, shapes: ['star'], scalar: 1.2 });

@@ -35,7 +35,8 @@ function rig(answers: Array<Response | Error>) {
   };
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 const awaiting = () => json(202, { code: 'awaiting-confirmations', message: 'Waiting for confirmations' });
 
 describe('createOrder', () => {

@@ -69,14 +69,13 @@ export function PayElsewhereDialog({ open, onOpenChange, cart, onPaid }: PayElse
         </header>
         <div className="px-5 pt-4">
           {current ? (
-            <PaymentRequest
-              checkout={current.checkout}
-              onPaid={onPaid}
-              onStartAgain={startAgain}
-              onDone={() => onOpenChange(false)}
-            />
+            <PaymentRequest checkout={current.checkout} onPaid={onPaid} onStartAgain={startAgain} onDone={() => onOpenChange(false)} />
           ) : create.isError ? (
-            <div role="alert" data-testid="pay-elsewhere-error" className="grid justify-items-start gap-3 rounded-2xl border border-destructive/40 p-4">
+            <div
+              role="alert"
+              data-testid="pay-elsewhere-error"
+              className="grid justify-items-start gap-3 rounded-2xl border border-destructive/40 p-4"
+            >
               <p className="flex items-start gap-2 text-sm font-semibold">
                 <TriangleAlert aria-hidden className="mt-px size-5 shrink-0 text-destructive" />
                 {create.error instanceof ApiError ? apiErrorText(create.error) : create.error.message}

@@ -74,14 +74,22 @@ function PaymentStatus({
   switch (checkout.status) {
     case 'open':
       return (
-        <p role="status" data-testid="payment-status" className="flex items-center gap-2 rounded-full bg-brand-soft px-4 py-2.5 text-sm font-semibold text-brand">
+        <p
+          role="status"
+          data-testid="payment-status"
+          className="flex items-center gap-2 rounded-full bg-brand-soft px-4 py-2.5 text-sm font-semibold text-brand"
+        >
           <LoaderCircle aria-hidden className="size-5 shrink-0 motion-safe:animate-spin" />
           Waiting for payment…
         </p>
       );
     case 'paid':
       return (
-        <div role="status" data-testid="payment-status" className="grid justify-items-center gap-3 rounded-2xl bg-emerald-50 p-5 text-center">
+        <div
+          role="status"
+          data-testid="payment-status"
+          className="grid justify-items-center gap-3 rounded-2xl bg-emerald-50 p-5 text-center"
+        >
           <CircleCheck aria-hidden className="size-10 text-emerald-600" />
           <p className="text-lg font-bold">Payment received</p>
           {onViewOrder ? (
@@ -121,10 +129,15 @@ function PaymentStatus({
             Part of your payment arrived
           </p>
           <p className="text-sm">
-            We received <span className="font-semibold tabular-nums" data-testid="payment-received">{formatPogPrice(checkout.amountReceived)}</span> of{' '}
-            {formatPogPrice(checkout.displayTotal)}. Send the{' '}
-            <span className="font-semibold tabular-nums" data-testid="payment-due">{formatPogPrice(checkout.amountDue)}</span> still due and
-            your order is made.
+            We received{' '}
+            <span className="font-semibold tabular-nums" data-testid="payment-received">
+              {formatPogPrice(checkout.amountReceived)}
+            </span>{' '}
+            of {formatPogPrice(checkout.displayTotal)}. Send the{' '}
+            <span className="font-semibold tabular-nums" data-testid="payment-due">
+              {formatPogPrice(checkout.amountDue)}
+            </span>{' '}
+            still due and your order is made.
           </p>
           {config?.communityUrl && (
             <a
@@ -182,7 +195,12 @@ function PaymentInstructions({ checkout }: { checkout: Checkout }) {
             <span className="font-mono font-semibold" title={checkout.storeWallet} data-testid="pay-elsewhere-store-wallet">
               {shortenAddress(checkout.storeWallet)}
             </span>
-            <CopyButton value={checkout.storeWallet} label="Copy store wallet address" copiedLabel="Address copied" className="-my-2 -mr-2" />
+            <CopyButton
+              value={checkout.storeWallet}
+              label="Copy store wallet address"
+              copiedLabel="Address copied"
+              className="-my-2 -mr-2"
+            />
           </dd>
         </div>
         <div className="flex items-center justify-between gap-3">

@@ -1,4 +1,15 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import type { Cart } from '../../../../common/api';
 import { toast } from '../../../components/ui/use-toast';
 import { NETWORK_ERROR_MESSAGE } from '../../../lib/api-client';
@@ -67,30 +78,33 @@ export function CheckoutProvider({ network, refreshCart, children }: CheckoutPro
     return () => window.removeEventListener('pageshow', onPageShow);
   }, []);
 
-  const pay = useCallback((cart: Cart, wallet: PayingWallet) => {
-    if (running.current) return;
-    running.current = true;
-    const deps: PaymentDeps = {
-      dispatch,
-      createCheckout,
-      connectToken: async (provider, tokenAddress) => {
-        // A wallet connects only once the config is known; without it Base cannot be offered.
-        if (!network) throw new WalletError(WRONG_NETWORK_MESSAGE);
-        const web3 = await loadWeb3();
-        await web3.ensureBaseNetwork(provider, network);
-        return web3.createTokenPayment(provider, tokenAddress);
-      },
-      reportTransaction,
-      createOrder,
-      refreshCart,
-      notify: (notice) => void toast(notice),
-      redirect: (url) => window.location.assign(url),
-      sleep,
-    };
-    void runPayment({ cart, ...wallet }, deps).finally(() => {
-      running.current = false;
-    });
-  }, [network, refreshCart]);
+  const pay = useCallback(
+    (cart: Cart, wallet: PayingWallet) => {
+      if (running.current) return;
+      running.current = true;
+      const deps: PaymentDeps = {
+        dispatch,
+        createCheckout,
+        connectToken: async (provider, tokenAddress) => {
+          // A wallet connects only once the config is known; without it Base cannot be offered.
+          if (!network) throw new WalletError(WRONG_NETWORK_MESSAGE);
+          const web3 = await loadWeb3();
+          await web3.ensureBaseNetwork(provider, network);
+          return web3.createTokenPayment(provider, tokenAddress);
+        },
+        reportTransaction,
+        createOrder,
+        refreshCart,
+        notify: (notice) => void toast(notice),
+        redirect: (url) => window.location.assign(url),
+        sleep,
+      };
+      void runPayment({ cart, ...wallet }, deps).finally(() => {
+        running.current = false;
+      });
+    },
+    [network, refreshCart],
+  );
 
   const payElsewhere = useCallback((cart: Cart) => {
     import('../components/pay-elsewhere-dialog').then(

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutReducer, initialCheckoutState, isPaying, PAY_BUTTON_LABELS, type CheckoutEvent, type CheckoutState } from './checkout-machine';
+import {
+  checkoutReducer,
+  initialCheckoutState,
+  isPaying,
+  PAY_BUTTON_LABELS,
+  type CheckoutEvent,
+  type CheckoutState,
+} from './checkout-machine';
 
 const HASH = '0x' + '1'.repeat(64);
 

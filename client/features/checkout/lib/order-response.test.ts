@@ -18,7 +18,9 @@ function failureOf(status: number, body: string): CheckoutFailure {
 describe('readCreateOrderAnswer', () => {
   it('returns the order on 201 and 200 (a repeat)', () => {
     expect(readCreateOrderAnswer(201, JSON.stringify(order))).toEqual({ kind: 'order', order });
-    expect(readCreateOrderAnswer(200, JSON.stringify({ ...order, shippingUrl: 'https://shop.example/invoices/x' }))).toMatchObject({ kind: 'order' });
+    expect(readCreateOrderAnswer(200, JSON.stringify({ ...order, shippingUrl: 'https://shop.example/invoices/x' }))).toMatchObject({
+      kind: 'order',
+    });
   });
 
   it('asks to retry on 202 awaiting-confirmations', () => {
@@ -26,9 +28,9 @@ describe('readCreateOrderAnswer', () => {
   });
 
   it("other failures: 'Server error ({status}): {body}'", () => {
-    expect(failureOf(409, JSON.stringify({ code: 'payment-underpaid', message: 'The transfer carried less than the exact amount.' })).message).toBe(
-      'Server error (409): The transfer carried less than the exact amount.',
-    );
+    expect(
+      failureOf(409, JSON.stringify({ code: 'payment-underpaid', message: 'The transfer carried less than the exact amount.' })).message,
+    ).toBe('Server error (409): The transfer carried less than the exact amount.');
     expect(failureOf(500, 'Internal Server Error').message).toBe('Server error (500): Internal Server Error');
     expect(failureOf(404, '').message).toBe('Server error (404): ');
   });
@@ -39,12 +41,15 @@ describe('readCreateOrderAnswer', () => {
   });
 
   it("'Server returned invalid order format' for anything but an object", () => {
-    for (const body of ['null', '[]', '"ok"', '42', 'true']) expect(failureOf(201, body).message, body).toBe('Server returned invalid order format');
+    for (const body of ['null', '[]', '"ok"', '42', 'true'])
+      expect(failureOf(201, body).message, body).toBe('Server returned invalid order format');
   });
 
   it("'Server response missing shipping URL', also for one the browser must not open", () => {
     for (const shippingUrl of [undefined, null, '', '  ', 42, 'javascript:alert(1)', '//evil.example/x', 'data:text/html,x']) {
-      expect(failureOf(201, JSON.stringify({ ...order, shippingUrl })).message, String(shippingUrl)).toBe('Server response missing shipping URL');
+      expect(failureOf(201, JSON.stringify({ ...order, shippingUrl })).message, String(shippingUrl)).toBe(
+        'Server response missing shipping URL',
+      );
     }
   });
 });

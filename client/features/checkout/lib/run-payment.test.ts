@@ -14,7 +14,19 @@ const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const HASH = '0x' + 'ab'.repeat(32);
 
 const cart: Cart = {
-  items: [{ id: 'l1', variantId: '101', productId: '11', title: 'Cap', image: null, price: '25.00', quantity: 1, lineTotal: '25.00', problem: null }],
+  items: [
+    {
+      id: 'l1',
+      variantId: '101',
+      productId: '11',
+      title: 'Cap',
+      image: null,
+      price: '25.00',
+      quantity: 1,
+      lineTotal: '25.00',
+      problem: null,
+    },
+  ],
   total: '25.00',
 };
 
@@ -48,7 +60,9 @@ interface Harness {
   phases: string[];
 }
 
-function harness(overrides: { balance?: bigint; receipt?: TransferReceipt | null; payment?: Partial<TokenPayment> } & Partial<PaymentDeps> = {}): Harness {
+function harness(
+  overrides: { balance?: bigint; receipt?: TransferReceipt | null; payment?: Partial<TokenPayment> } & Partial<PaymentDeps> = {},
+): Harness {
   const log: string[] = [];
   const notices: PaymentNotice[] = [];
   let state = initialCheckoutState;
@@ -205,7 +219,11 @@ describe('runPayment', () => {
       },
     });
     await runPayment(request, h.deps);
-    expect(h.notices.at(-1)).toEqual({ title: 'Order Creation Failed', description: 'Server response missing shipping URL', variant: 'destructive' });
+    expect(h.notices.at(-1)).toEqual({
+      title: 'Order Creation Failed',
+      description: 'Server response missing shipping URL',
+      variant: 'destructive',
+    });
     expect(h.log.some((l) => l.startsWith('redirect'))).toBe(false);
     expect(h.state()).toEqual(initialCheckoutState);
   });

@@ -79,4 +79,3 @@ export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick, walletC
     </header>
   );
 }
-

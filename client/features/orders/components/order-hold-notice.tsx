@@ -8,7 +8,11 @@ import { cn } from '../../../lib/utils';
  */
 export function OrderHoldNotice({ hold, className }: { hold: NonNullable<Order['hold']>; className?: string }) {
   return (
-    <div role="note" data-testid="order-hold" className={cn('grid gap-1 rounded-2xl border border-amber-300 bg-amber-50 p-3 text-sm', className)}>
+    <div
+      role="note"
+      data-testid="order-hold"
+      className={cn('grid gap-1 rounded-2xl border border-amber-300 bg-amber-50 p-3 text-sm', className)}
+    >
       <p className="flex items-center gap-2 font-bold">
         <PackageX aria-hidden className="size-5 shrink-0 text-amber-700" />
         On hold: sold out before your payment arrived

@@ -1,7 +1,13 @@
 import type { OrderItem } from '../../../../common/api';
 
 /** An order's items: title, then price × quantity (`formatPrice` sets the unit the page uses). */
-export function OrderItems({ items, formatPrice }: { items: readonly Pick<OrderItem, 'id' | 'title' | 'price' | 'quantity'>[]; formatPrice: (price: string) => string }) {
+export function OrderItems({
+  items,
+  formatPrice,
+}: {
+  items: readonly Pick<OrderItem, 'id' | 'title' | 'price' | 'quantity'>[];
+  formatPrice: (price: string) => string;
+}) {
   return (
     <ul className="divide-y divide-border" data-testid="order-items">
       {items.map((item) => (

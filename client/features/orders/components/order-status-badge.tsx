@@ -8,7 +8,11 @@ export function OrderStatusBadge({ status, className }: { status: string; classN
     <span
       data-testid="order-status"
       data-status={status}
-      className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-bold tracking-wide uppercase', colours, className)}
+      className={cn(
+        'inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-bold tracking-wide uppercase',
+        colours,
+        className,
+      )}
     >
       {label}
     </span>

@@ -17,7 +17,9 @@ interface OrdersStateCardProps extends HTMLAttributes<HTMLDivElement> {
 export function OrdersStateCard({ icon, iconClassName, className, children, ...props }: OrdersStateCardProps) {
   return (
     <Card className={cn('mx-auto grid w-full max-w-md justify-items-center gap-3 p-6 text-center sm:p-8', className)} {...props}>
-      <span className={cn('flex size-16 items-center justify-center rounded-full bg-brand-soft text-brand [&_svg]:size-8', iconClassName)}>{icon}</span>
+      <span className={cn('flex size-16 items-center justify-center rounded-full bg-brand-soft text-brand [&_svg]:size-8', iconClassName)}>
+        {icon}
+      </span>
       {children}
     </Card>
   );
@@ -60,7 +62,12 @@ export function OrdersLoading() {
 /** Spec §7/§8: 'Failed to fetch orders', with a way to try again. */
 export function OrdersError({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
   return (
-    <OrdersStateCard icon={<TriangleAlert aria-hidden />} iconClassName="bg-red-100 text-destructive" role="alert" data-testid="orders-error">
+    <OrdersStateCard
+      icon={<TriangleAlert aria-hidden />}
+      iconClassName="bg-red-100 text-destructive"
+      role="alert"
+      data-testid="orders-error"
+    >
       <h1 className="text-xl font-bold">{ORDERS_FETCH_ERROR}</h1>
       <Button className="mt-2" onClick={onRetry} disabled={retrying}>
         <RefreshCw aria-hidden className={retrying ? 'motion-safe:animate-spin' : undefined} />

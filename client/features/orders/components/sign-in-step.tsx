@@ -30,7 +30,13 @@ export function SignInStep({ signer }: { signer: SigningWallet }) {
           Once: this browser stays signed in.
         </li>
       </ul>
-      <Button size="lg" className="mt-2 w-full" disabled={signIn.isPending} onClick={() => signIn.mutate(signer)} data-testid="orders-sign-in-button">
+      <Button
+        size="lg"
+        className="mt-2 w-full"
+        disabled={signIn.isPending}
+        onClick={() => signIn.mutate(signer)}
+        data-testid="orders-sign-in-button"
+      >
         {signIn.isPending ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <PenLine aria-hidden />}
         {signIn.isPending ? 'Check your wallet...' : 'Sign in with your wallet'}
       </Button>

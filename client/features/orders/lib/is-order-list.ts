@@ -21,7 +21,8 @@ export function isOrderList(value: unknown): value is Order[] {
         (order.blockchain === undefined || order.blockchain === null || isRecord(order.blockchain)) &&
         Array.isArray(order.items) &&
         order.items.every(
-          (item: unknown) => isRecord(item) && typeof item.title === 'string' && typeof item.price === 'string' && typeof item.quantity === 'number',
+          (item: unknown) =>
+            isRecord(item) && typeof item.title === 'string' && typeof item.price === 'string' && typeof item.quantity === 'number',
         ),
     )
   );

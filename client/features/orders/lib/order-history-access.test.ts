@@ -4,7 +4,10 @@ import { orderHistoryAccess, type OrderHistoryAccessInput } from './order-histor
 const ALICE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const BOB = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 const connected = { status: 'connected', address: ALICE, hasProvider: true, silent: false } as const;
-const signedInAs = (address: string | null) => ({ address: address?.toLowerCase() ?? null, expiresAt: address ? '2030-01-01T00:00:00Z' : null });
+const signedInAs = (address: string | null) => ({
+  address: address?.toLowerCase() ?? null,
+  expiresAt: address ? '2030-01-01T00:00:00Z' : null,
+});
 const access = (input: Partial<OrderHistoryAccessInput>) =>
   orderHistoryAccess({ wallet: connected, session: undefined, sessionFailed: false, ...input });
 

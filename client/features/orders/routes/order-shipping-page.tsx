@@ -47,7 +47,12 @@ export function OrderShippingPage() {
   const { shopName } = useShopNames();
   useDocumentTitle('Shipping Information', shopName);
   const id = useParams().id ?? '';
-  const { data: order, error, isFetching, refetch } = useOrder(id, {
+  const {
+    data: order,
+    error,
+    isFetching,
+    refetch,
+  } = useOrder(id, {
     refetchInterval: (current) => (current?.shippingReady ? false : SHIPPING_POLL_MS),
   });
   const ready = Boolean(order?.shippingReady);

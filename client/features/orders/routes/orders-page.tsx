@@ -86,7 +86,10 @@ function OrderSections({ address, groups }: { address: string; groups: OrderSect
           <h2 id={`orders-${id}`} className="text-lg font-bold">
             {title}
             {/* Inline, so it follows the title's last word when the title wraps. */}
-            <span aria-hidden className="ml-2 inline-block rounded-full bg-muted px-2 py-0.5 align-middle text-xs font-bold text-muted-foreground tabular-nums">
+            <span
+              aria-hidden
+              className="ml-2 inline-block rounded-full bg-muted px-2 py-0.5 align-middle text-xs font-bold text-muted-foreground tabular-nums"
+            >
               {orders.length}
             </span>
           </h2>

@@ -152,7 +152,10 @@ export function WalletChooser() {
               <span aria-hidden className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-[#3b99fc] text-white">
                 <QrCode className="size-5" />
               </span>
-              <RowText name="WalletConnect" note={mobile ? 'Connect a wallet app on this phone' : 'Scan a QR code with your phone wallet'} />
+              <RowText
+                name="WalletConnect"
+                note={mobile ? 'Connect a wallet app on this phone' : 'Scan a QR code with your phone wallet'}
+              />
               <ChevronRight aria-hidden className="size-5 shrink-0 text-muted-foreground" />
             </button>
           )}

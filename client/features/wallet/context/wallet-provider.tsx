@@ -113,21 +113,14 @@ export function WalletProvider({ config, children }: { config: WalletConfig | nu
     if (chooserOpen && controller) controller.rediscover();
   }, [chooserOpen, controller]);
 
-  const snapshot = useSyncExternalStore(
-    controller?.subscribe ?? noopSubscribe,
-    controller?.getSnapshot ?? (() => idle),
-    () => idle,
-  );
+  const snapshot = useSyncExternalStore(controller?.subscribe ?? noopSubscribe, controller?.getSnapshot ?? (() => idle), () => idle);
   // Until the config arrives the controller has not started: still "restoring" for a return visit.
   const effective = controller && !config && restoring ? idle : snapshot;
 
-  const connect = useCallback(
-    async (walletId: string) => {
-      const web3 = await loadWeb3();
-      await web3.getWalletController().connect(walletId);
-    },
-    [],
-  );
+  const connect = useCallback(async (walletId: string) => {
+    const web3 = await loadWeb3();
+    await web3.getWalletController().connect(walletId);
+  }, []);
   const disconnect = useCallback(async () => {
     await controller?.disconnect();
   }, [controller]);
