@@ -1,0 +1,139 @@
+// ESLint: the architecture's import rules, enforced (CONTRIBUTING.md explains each one), plus
+// typescript-eslint's recommended checks and the rules of hooks. Formatting is Prettier's job.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const dirsIn = (rel) =>
+  fs
+    .readdirSync(path.join(ROOT, rel), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+
+/**
+ * The cross-feature imports the client allows, each through the other feature's `index.ts` only:
+ * the orders page signs in (auth) with the connected wallet (wallet); a product page adds to the
+ * cart (cart). Every other pair of features is independent.
+ */
+export const CLIENT_FEATURE_IMPORTS = {
+  orders: ['auth', 'wallet'],
+  catalogue: ['cart'],
+};
+
+const serverModules = dirsIn('server/modules');
+const clientFeatures = dirsIn('client/features');
+
+/**
+ * What outside a server module may import of it: its index.ts, nothing else. A module's own files
+ * import each other freely, so the zone's target is everything but the module itself.
+ */
+const serverModuleZones = serverModules.map((m) => ({
+  target: [
+    './!(server)/**',
+    './server/!(modules)/**',
+    './server/*.ts',
+    ...serverModules.filter((o) => o !== m).map((o) => `./server/modules/${o}/**`),
+  ],
+  from: `./server/modules/${m}`,
+  except: ['./index.ts'],
+  message: `Reach the ${m} module through its index.ts (server/modules/${m}/index.ts); export what you need there.`,
+}));
+
+/**
+ * Client features: another feature is reached only through its index.ts, and only along the edges
+ * named in CLIENT_FEATURE_IMPORTS. app/ composes features through their index.ts and the lazy
+ * route modules (routes/) the router loads.
+ */
+const clientFeatureZones = clientFeatures.flatMap((f) => [
+  {
+    target: './client/features/!(' + f + ')/**',
+    from: `./client/features/${f}`,
+    except: ['./index.ts'],
+    message: `Import the ${f} feature through client/features/${f}/index.ts.`,
+  },
+  {
+    target: ['./client/app/**', './client/main.tsx'],
+    from: `./client/features/${f}`,
+    except: ['./index.ts', './routes'],
+    message: `app/ reaches the ${f} feature through its index.ts or a route module in routes/.`,
+  },
+  {
+    target: ['./client/lib/**', './client/components/**', './client/web3/**'],
+    from: `./client/features/${f}`,
+    message: 'Shared client code (lib/, components/, web3/) does not depend on a feature; move the shared piece out of the feature.',
+  },
+  ...clientFeatures
+    .filter((other) => other !== f && !(CLIENT_FEATURE_IMPORTS[other] ?? []).includes(f))
+    .map((other) => ({
+      target: `./client/features/${other}`,
+      from: `./client/features/${f}`,
+      message: `The ${other} feature does not depend on ${f}. Allowed cross-feature imports are listed in eslint.config.js (CLIENT_FEATURE_IMPORTS).`,
+    })),
+]);
+
+const layerZones = [
+  {
+    target: './common',
+    from: ['./client', './server', './emulators', './bench', './scripts', './e2e'],
+    message: 'common/ is shared by client and server and imports neither.',
+  },
+  { target: './client', from: ['./server', './emulators'], message: 'The client imports only client/ and common/.' },
+  { target: './server', from: './client', message: 'The server never imports client code; shared code lives in common/.' },
+  {
+    // The Shopify emulator is a dev tool beside the server: only the local-mode wiring (loaded by a
+    // dynamic import in local mode) and the tests may import it, so production never loads it.
+    target: ['./server/!(test)/**/!(*.test).ts', './server/!(local-shopify|*.test).ts', './client/**', './common/**', './scripts/**'],
+    from: './emulators',
+    message: 'Only server/local-shopify.ts (local mode) and tests import the Shopify emulator.',
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/', 'public/', 'dev-dist/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  importX.flatConfigs.recommended,
+  importX.flatConfigs.typescript,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.browser, ...globals.node },
+    },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: path.join(ROOT, 'tsconfig.json') })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...serverModuleZones, ...clientFeatureZones] }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-useless-path-segments': 'error',
+      // TypeScript checks these itself, and the resolver cannot see type-only namespaces.
+      'import-x/named': 'off',
+      'import-x/namespace': 'off',
+      'import-x/default': 'off',
+      'import-x/no-named-as-default-member': 'off',
+      'import-x/no-unresolved': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    files: ['client/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      // The classic rules of hooks; the React Compiler's extra rules apply to code built with the
+      // compiler, which this project does not use.
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+);
