@@ -10,7 +10,6 @@ import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
 // leaving. The buyer is dev account #5, which no other spec buys with, so its history starts empty.
 
 const BUYER = 5;
-const short = (address: string) => `${address.slice(0, 6)}...${address.slice(-4)}`;
 
 let products: Product[];
 

@@ -6,7 +6,7 @@
  */
 import { ANNOUNCE_PROVIDER_EVENT, REQUEST_PROVIDER_EVENT } from './eip6963';
 import { DEMO_WALLET_RDNS } from './wallet-ids';
-import type { Eip1193Provider, Eip6963ProviderDetail, RequestArguments } from './types';
+import type { Eip1193Provider, Eip6963ProviderDetail, ProviderListener, RequestArguments } from './types';
 
 export const DEMO_WALLET_ENDPOINT = '/api/dev/wallet';
 export const DEMO_WALLET_NAME = 'Demo Wallet';
@@ -32,7 +32,7 @@ export class ProviderRpcError extends Error {
   }
 }
 
-type Listener = (...args: any[]) => void;
+type Listener = ProviderListener;
 
 export interface DemoWalletProvider extends Eip1193Provider {
   readonly isDemoWallet: true;
@@ -91,7 +91,8 @@ export function createDemoWalletProvider(
   function emit(event: string, ...args: unknown[]) {
     for (const listener of listeners.get(event) ?? []) {
       try {
-        listener(...args);
+        // A subscriber types its listener for the event it named; the provider only passes the event's values on.
+        (listener as (...values: unknown[]) => void)(...args);
       } catch (error) {
         console.error('Demo Wallet listener failed', error);
       }

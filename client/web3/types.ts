@@ -12,8 +12,8 @@ export type ProviderListener = (...args: never[]) => void;
 /** An EIP-1193 provider: `request`, and (usually) `on` / `removeListener` for its events. */
 export interface Eip1193Provider {
   request(args: RequestArguments): Promise<unknown>;
-  on?(event: string, listener: (...args: any[]) => void): unknown;
-  removeListener?(event: string, listener: (...args: any[]) => void): unknown;
+  on?(event: string, listener: ProviderListener): unknown;
+  removeListener?(event: string, listener: ProviderListener): unknown;
 }
 
 /** EIP-6963 `info`: uuid (per page session), name, icon (a data: URI) and rdns (reverse DNS id). */

@@ -14,5 +14,5 @@ export interface ChainLock {
 export function lockFileOf(stateFile: string): string;
 export function readLock(lockFile: string): Partial<ChainLock> | null;
 export function writeFileAtomic(file: string, data: string | Uint8Array): void;
-export function rpc(rpcUrl: string, method: string, params: unknown[], timeoutMs?: number): Promise<any>;
+export function rpc(rpcUrl: string, method: string, params: unknown[], timeoutMs?: number): Promise<unknown>;
 export function saveChainState(rpcUrl: string, stateFile: string): Promise<{ block: number; hash: string }>;

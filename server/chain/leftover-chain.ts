@@ -12,7 +12,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
 import { saveChainState, type ChainLock } from './chain-state.mjs';
 

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { JsonRpcProvider } from 'ethers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkoutSchema, productSchema, type Checkout } from '../../common/api';
@@ -20,7 +21,6 @@ import { DEV_ACCOUNTS } from './local-chain';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BUYER = DEV_ACCOUNTS[2];
-const STRIP = /\x1b\[[0-9;]*m/g;
 
 interface Shop {
   child: ChildProcess;
@@ -41,8 +41,8 @@ async function startShop(dataDir: string): Promise<Shop> {
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d) => (out += String(d).replace(STRIP, '')));
-  child.stderr!.on('data', (d) => (out += String(d).replace(STRIP, '')));
+  child.stdout!.on('data', (d) => (out += stripVTControlCharacters(String(d))));
+  child.stderr!.on('data', (d) => (out += stripVTControlCharacters(String(d))));
   const deadline = Date.now() + 90_000;
   for (;;) {
     const url = out.match(/POGS Shop is running at (\S+)/)?.[1];

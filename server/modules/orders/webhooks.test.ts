@@ -23,17 +23,19 @@ describe('parseWebhookPayload', () => {
   });
 
   it('keeps the fields it reads and ignores the rest', () => {
-    const body = {
-      id: 890612572568261625, // past 2^53, as in Shopify's samples: kept (only ever a fallback)
-      admin_graphql_api_id: 'gid://shopify/DraftOrder/890612572568261625',
-      status: 'completed',
-      order_id: null,
-      line_items: [{ id: 1 }],
-      shipping_address: { city: 'Shippington' },
-      note_attributes: [{ name: 'pogs_order_id', value: 'order-1' }],
-    };
+    // An id past 2^53, as in Shopify's samples, parsed from the JSON text as the webhook route
+    // does: kept as the nearest double (only ever a fallback).
+    const body = JSON.parse(`{
+      "id": 890612572568261625,
+      "admin_graphql_api_id": "gid://shopify/DraftOrder/890612572568261625",
+      "status": "completed",
+      "order_id": null,
+      "line_items": [{ "id": 1 }],
+      "shipping_address": { "city": "Shippington" },
+      "note_attributes": [{ "name": "pogs_order_id", "value": "order-1" }]
+    }`);
     expect(parseWebhookPayload(body)).toEqual({
-      id: 890612572568261625,
+      id: body.id,
       admin_graphql_api_id: 'gid://shopify/DraftOrder/890612572568261625',
       status: 'completed',
       order_id: null,

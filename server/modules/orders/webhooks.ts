@@ -30,7 +30,7 @@ export function verifyShopifyHmac(rawBody: Buffer, header: string | undefined, s
 const text = z
   .string()
   .max(1000)
-  .regex(/^[^\u0000]*$/);
+  .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
 /**
  * REST ids are JSON numbers (a string is tolerated). Not `.int()`: zod 4 refuses integers past
  * 2^53, which Shopify's own samples use; such an id is only ever a fallback for the GID string.
