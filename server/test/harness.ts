@@ -10,17 +10,19 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../config';
 import { createApp, type AppDeps } from '../app';
 import { createLogger } from '../lib/logger';
-import { RateLimiter } from '../lib/rate-limit';
-import { CatalogueService, ShopifyGraphql } from '../modules/catalogue';
-import { CartService } from '../modules/cart';
-import { SessionService } from '../modules/session';
+import type { RateLimiter } from '../lib/rate-limit';
+import { ShopifyGraphql, type CatalogueService } from '../modules/catalogue';
+import type { CartService } from '../modules/cart';
+import type { SessionService } from '../modules/session';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../shopify-emulator';
 import { startLocalShopify } from '../local-shopify';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';
+import type { ChainTarget } from '../chain/chain-client';
 import type { LocalChain } from '../chain/local-chain';
-import { createPaymentSystem, type PaymentSystem } from '../modules/payments';
+import type { PaymentSystem } from '../modules/payments';
 import { subscribeShopifyWebhooks } from '../modules/orders';
+import { buildServices, type ServiceOptions } from '../wiring';
 
 export interface Harness {
   config: Config;
@@ -119,40 +121,32 @@ export async function startHarness(
       },
     });
   }
-  const catalogue = new CatalogueService(database.db, shopify, logger, {
-    pageSize: opts.pageSize ?? 5,
-    variantsFirst: opts.variantsFirst ?? 10,
-  });
-  const now = () => new Date(clock.now);
-  const sessions = new SessionService(database.db, { ttlMs: config.sessionTtlMs, now });
-  const carts = new CartService(database.db, catalogue);
-  const rateLimiter = new RateLimiter(database.db, { scale: config.rateLimitScale, now });
-  let payments: PaymentSystem | undefined;
+  let target: ChainTarget | undefined;
   if (opts.chain) {
     const token = await ensureDemoToken(database.db, opts.chain.rpcUrl);
-    payments = createPaymentSystem({
-      config,
-      db: database.db,
-      logger,
-      shopify,
-      target: { rpcUrl: opts.chain.rpcUrl, chainId: 8453, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet },
-    });
+    target = { rpcUrl: opts.chain.rpcUrl, chainId: 8453, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet };
   }
-  const app = createApp({
+  const now = () => new Date(clock.now);
+  // What every instance of this world shares; each gets its own database connections.
+  const wiring: Omit<ServiceOptions, 'db'> = {
     config,
-    db: database.db,
     logger,
-    catalogue,
-    sessions,
-    carts,
-    rateLimiter,
+    shopify,
+    now,
+    catalogueSync: { pageSize: opts.pageSize ?? 5, variantsFirst: opts.variantsFirst ?? 10 },
+    // localShopify: the webhook key is the one main.ts wires, from the data folder's secrets.
+    webhookSecret: opts.localShopify ? undefined : 'integration-test-secret',
+  };
+  const services = buildServices({
+    ...wiring,
+    db: database.db,
+    target,
     demoWallet: opts.demoWallet,
     mounts,
     staticDir: opts.staticDir,
-    // localShopify: the webhook key is the one main.ts wires, from the data folder's secrets.
-    payments: payments && (opts.localShopify ? payments : { ...payments, webhookSecret: 'integration-test-secret' }),
   });
-  const appServer = await listen(createServer(app.callback()));
+  const { catalogue, sessions, carts, rateLimiter, payments } = services;
+  const appServer = await listen(createServer(createApp(services.app).callback()));
   servers.push(appServer);
   baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
   if (payments) await subscribeShopifyWebhooks(shopify, `${baseUrl}/api/webhooks/shopify`, logger);
@@ -173,21 +167,9 @@ export async function startHarness(
     api: (path, init) => fetch(baseUrl + path, init),
     async startAnotherInstance() {
       if (!database.connectAgain) throw new Error('a second instance needs Postgres (PGlite is one process)');
-      const db = database.connectAgain();
-      const otherCatalogue = new CatalogueService(db, shopify, logger);
-      const server = await listen(
-        createServer(
-          createApp({
-            config,
-            db,
-            logger,
-            catalogue: otherCatalogue,
-            sessions: new SessionService(db, { ttlMs: config.sessionTtlMs, now }),
-            carts: new CartService(db, otherCatalogue),
-            rateLimiter: new RateLimiter(db, { scale: config.rateLimitScale, now }),
-          }).callback(),
-        ),
-      );
+      // Without a chain target: no second watcher or hand-off competing with the first.
+      const other = buildServices({ ...wiring, db: database.connectAgain() });
+      const server = await listen(createServer(createApp(other.app).callback()));
       servers.push(server);
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       return { baseUrl: url, api: (path, init) => fetch(url + path, init) };

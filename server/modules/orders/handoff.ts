@@ -7,6 +7,7 @@
  * whose answer was lost is never repeated. A slower poll catches webhooks that never arrived.
  */
 import type { Db } from '../../db';
+import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
 import type { ShopifyGraphql } from '../catalogue';
 import { formatUnits } from '../../../common/money';
@@ -58,10 +59,9 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(5_000 * 2 ** Math.max(attempts - 1, 0), 30 * 60_000);
 }
 
-export class ShopifyHandoff {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = false;
+export class ShopifyHandoff implements Job {
+  readonly name = 'Shopify hand-off';
+  private readonly loop: Job;
 
   constructor(
     private readonly deps: {
@@ -71,26 +71,25 @@ export class ShopifyHandoff {
       intervalMs?: number;
       now?: () => Date;
     },
-  ) {}
+  ) {
+    this.loop = periodicJob({
+      name: 'Shopify hand-off pass',
+      everyMs: deps.intervalMs ?? 1000,
+      logger: deps.logger,
+      run: () => this.runDue(),
+    });
+  }
 
   private now() {
     return this.deps.now?.() ?? new Date();
   }
 
   start(): void {
-    const loop = async () => {
-      if (this.stopped) return;
-      this.running = this.runDue().catch((err) => this.deps.logger.warn({ err }, 'Shopify hand-off pass failed'));
-      await this.running;
-      if (!this.stopped) this.timer = setTimeout(() => void loop(), this.deps.intervalMs ?? 1000);
-    };
-    void loop();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Runs every due job once; answers how many succeeded. */

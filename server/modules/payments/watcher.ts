@@ -9,6 +9,7 @@
 import type { PaymentsConfig } from '../../config';
 import type { ChainClient } from '../../chain/chain-client';
 import type { Db } from '../../db';
+import { periodicJob, type Job } from '../../lib/jobs';
 import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
 import { bumpCatalogueVersion, getState, setState } from '../catalogue';
@@ -38,10 +39,9 @@ export interface TickResult {
   reorg: boolean;
 }
 
-export class ChainWatcher {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopped = false;
+export class ChainWatcher implements Job {
+  readonly name = 'chain watcher';
+  private readonly loop: Job;
   private readonly lock: LeaderLock;
   private readonly baseCursorKey: string;
   private cursorKey: string | null = null;
@@ -62,22 +62,21 @@ export class ChainWatcher {
     this.lock = new LeaderLock(deps.db, WATCHER_LOCK, deps.dbKind);
     const { chainId, tokenAddress, storeWallet } = deps.chain.target;
     this.baseCursorKey = `chain_cursor:${chainId}:${tokenAddress.toLowerCase()}:${storeWallet.toLowerCase()}`;
+    this.loop = periodicJob({
+      name: 'chain watcher tick',
+      everyMs: deps.config.pollIntervalMs,
+      logger: deps.logger,
+      run: () => this.tick(),
+    });
   }
 
   start(): void {
-    const loop = async () => {
-      if (this.stopped) return;
-      this.running = this.tick().catch((err) => this.deps.logger.warn({ err }, 'chain watcher tick failed; retrying'));
-      await this.running;
-      if (!this.stopped) this.timer = setTimeout(() => void loop(), this.deps.config.pollIntervalMs);
-    };
-    void loop();
+    this.loop.start();
   }
 
+  /** Also gives up the leadership, so another process's watcher takes over at once. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.loop.stop();
     await this.lock.release();
   }
 

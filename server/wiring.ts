@@ -1,0 +1,91 @@
+/**
+ * The one place the server's services are built from their parts. `npm start` (main.ts), the
+ * integration-test harness and, through it, the benches all call buildServices, so the tests run
+ * the wiring the shop runs. What differs for tests is an option here, not a second copy.
+ *
+ * Start-up that depends on the mode stays with the caller: main.ts starts the local chain, deploys
+ * the demo token and (local mode only, by a dynamic import) the Shopify emulator, then hands in
+ * the chain target, the emulator's Shopify client and its mount. This file never imports them.
+ */
+import type { AppDeps } from './app';
+import type { ChainTarget } from './chain/chain-client';
+import type { Config } from './config';
+import type { Db } from './db';
+import type { Logger } from './lib/logger';
+import { RateLimiter } from './lib/rate-limit';
+import { CatalogueService, ShopifyGraphql } from './modules/catalogue';
+import { CartService } from './modules/cart';
+import { createPaymentSystem, type PaymentSystem } from './modules/payments';
+import { SessionService } from './modules/session';
+
+export interface ServiceOptions {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  /** The Shopify Admin client; by default the live store's, from `config.shopify`. Local mode and tests pass the emulator's. */
+  shopify?: ShopifyGraphql;
+  /** Where payments go; without it there is no checkout, no orders and no webhooks (tests that need no chain). */
+  target?: ChainTarget;
+  /** The built client (dist/) to serve. */
+  staticDir?: string;
+  /** Demo surfaces (local mode only, see AppDeps). */
+  mounts?: AppDeps['mounts'];
+  demoWallet?: AppDeps['demoWallet'];
+
+  // Test knobs.
+  /**
+   * The clock of sessions and rate-limit windows (the tests' clock, moved by hand). Payments keep
+   * the wall clock: their tests pay on a real local chain, in real time.
+   */
+  now?: () => Date;
+  /** Catalogue sync paging, small in tests so that paging is exercised. */
+  catalogueSync?: { pageSize?: number; variantsFirst?: number };
+  /** The webhook HMAC key, when it is not the configured app's (the test emulator's). */
+  webhookSecret?: string;
+}
+
+export interface Services {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  shopify: ShopifyGraphql;
+  catalogue: CatalogueService;
+  sessions: SessionService;
+  carts: CartService;
+  rateLimiter: RateLimiter;
+  /** Checkout, settlement, orders, the chain watcher and the hand-off; present when a target was given. */
+  payments?: PaymentSystem;
+  /** What createApp takes. */
+  app: AppDeps;
+}
+
+export function buildServices(opts: ServiceOptions): Services {
+  const { config, db, logger, target, now } = opts;
+  const shopify = opts.shopify ?? storeClient(config, logger);
+  const catalogue = new CatalogueService(db, shopify, logger, opts.catalogueSync);
+  const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs, now });
+  const carts = new CartService(db, catalogue);
+  const rateLimiter = new RateLimiter(db, { scale: config.rateLimitScale, now });
+  const payments = target && createPaymentSystem({ config, db, logger, shopify, target });
+  const app: AppDeps = {
+    config,
+    db,
+    logger,
+    catalogue,
+    sessions,
+    carts,
+    rateLimiter,
+    staticDir: opts.staticDir,
+    mounts: opts.mounts,
+    demoWallet: opts.demoWallet,
+    payments: payments && (opts.webhookSecret === undefined ? payments : { ...payments, webhookSecret: opts.webhookSecret }),
+  };
+  return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, payments, app };
+}
+
+function storeClient(config: Config, logger: Logger): ShopifyGraphql {
+  if (config.shopify.kind !== 'store')
+    throw new Error('local mode: pass the Shopify emulator’s client (startLocalShopify) to buildServices');
+  const { storeDomain, apiVersion, accessToken } = config.shopify;
+  return new ShopifyGraphql({ storeDomain, apiVersion, accessToken, logger });
+}

@@ -1,0 +1,95 @@
+/**
+ * Every background job of the server, registered here and nowhere else; main.ts starts them after
+ * the server listens and stops them together on shutdown. Each is a `Job` (server/lib/jobs.ts).
+ *
+ *   catalogue sync      every CATALOGUE_SYNC_INTERVAL_MINUTES (after main.ts's start-up sync)
+ *   expiry sweep        hourly: expired sessions and their carts, sign-in nonces, rate-limit counters
+ *   chain watcher       every CHAIN_POLL_INTERVAL_MS; one process at a time (leader lock)
+ *   Shopify hand-off    every second; each outbox job in one process at a time (SKIP LOCKED, lease)
+ *   Shopify order poll  every 5 minutes: orders whose Shopify webhook never came
+ *
+ * With several server processes on one database each runs every job; those that must not run
+ * twice guard themselves in the database, as above.
+ */
+import { periodicJob, type Job } from './lib/jobs';
+import type { Services } from './wiring';
+
+const HOUR_MS = 60 * 60_000;
+/** Webhooks can be lost: this often, Shopify is asked about the orders still waiting on one. */
+const ORDER_POLL_MS = 5 * 60_000;
+/** Spreads the slow jobs of processes started together over ±10 % of their period. */
+const JITTER = 0.1;
+
+/** Syncs the catalogue from Shopify and logs the outcome; a failure leaves the last synced catalogue in place. */
+export async function runCatalogueSync({ catalogue, logger }: Pick<Services, 'catalogue' | 'logger'>, why: string): Promise<void> {
+  try {
+    const result = await catalogue.sync();
+    logger.info({ why, products: result.products, variants: result.variants, removed: result.deactivated }, 'catalogue synced');
+  } catch (err) {
+    logger.error({ err, why }, 'catalogue sync failed; the shop keeps serving the last synced catalogue');
+  }
+}
+
+export function createWorkers(services: Services): Job {
+  const { config, logger, sessions, rateLimiter, payments } = services;
+  const jobs: Job[] = [];
+
+  // The start-up sync is main.ts's; this one keeps the catalogue fresh afterwards.
+  if (config.catalogueSyncIntervalMs > 0) {
+    jobs.push(
+      periodicJob({
+        name: 'catalogue sync',
+        everyMs: config.catalogueSyncIntervalMs,
+        jitter: JITTER,
+        runAtStart: false,
+        logger,
+        run: () => runCatalogueSync(services, 'schedule'),
+      }),
+    );
+  }
+
+  // Expired shopper sessions (and their carts), sign-in nonces and rate-limit counters. Each sweep
+  // fails alone: the others still run.
+  jobs.push(
+    periodicJob({
+      name: 'expiry sweep',
+      everyMs: HOUR_MS,
+      jitter: JITTER,
+      logger,
+      run: async () => {
+        const swept = await sessions.sweep().catch((err) => logger.error({ err }, 'session sweep failed'));
+        await payments?.auth.sweep().catch((err) => logger.error({ err }, 'sign-in nonce sweep failed'));
+        await rateLimiter.sweep().catch((err) => logger.error({ err }, 'rate-limit counter sweep failed'));
+        if (swept) logger.info({ swept }, 'expired sessions removed');
+      },
+    }),
+  );
+
+  if (payments) {
+    // The watcher finds transfers on its own (a shopper's tab may die); the hand-off creates the
+    // Shopify draft orders; a slow poll catches Shopify webhooks that never arrived.
+    jobs.push(
+      payments.watcher,
+      payments.handoff,
+      periodicJob({
+        name: 'Shopify order poll',
+        everyMs: ORDER_POLL_MS,
+        jitter: JITTER,
+        runAtStart: false,
+        logger,
+        run: () => payments.handoff.reconcile(),
+      }),
+    );
+  }
+
+  return {
+    name: 'workers',
+    start() {
+      for (const job of jobs) job.start();
+      logger.debug({ jobs: jobs.map((j) => j.name) }, 'background jobs started');
+    },
+    async stop() {
+      await Promise.all(jobs.map((job) => job.stop()));
+    },
+  };
+}
