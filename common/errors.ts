@@ -1,71 +1,86 @@
-/** Stable error codes of the HTTP API. The body of every error response is `{ code, message }`. */
+/**
+ * Every code the HTTP API answers with. The body of every error response (and of the 202 "ask
+ * again") is `{ code, message }`; the server's one table (`server/lib/errors.ts`) gives each its
+ * HTTP status, so a code added here without a status fails the typecheck.
+ */
 export const ErrorCode = {
+  // The request itself
+  /** 400: a query or body that does not fit the route's schema (or another client error of Koa's). */
   badRequest: 'bad-request',
+  /** 400: the body is not JSON. */
   invalidJson: 'invalid-json',
+  /** 413: the body is larger than the route takes. */
   payloadTooLarge: 'payload-too-large',
+  /** 415: a body that is not `application/json`. */
+  unsupportedMediaType: 'unsupported-media-type',
+  /** 404: no route at this path. */
   notFound: 'not-found',
   /** 405: the path exists, not with this method. */
   methodNotAllowed: 'method-not-allowed',
   /** 501: a request method this server implements for no path (PROPFIND, TRACE, …). */
   notImplemented: 'not-implemented',
-  productNotFound: 'product-not-found',
-  shopifyUnavailable: 'shopify-unavailable',
-  shopifyError: 'shopify-error',
-  syncInProgress: 'sync-in-progress',
   /** 429: over a rate limit; `Retry-After` says in how many seconds to ask again. */
   rateLimited: 'rate-limited',
+  /** 500: anything unexpected; the message is generic (the details are logged, never sent). */
   internal: 'internal-error',
-} as const;
-export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode] | (string & {});
 
-export interface ApiErrorBody {
-  code: ErrorCode;
-  message: string;
-}
+  // Catalogue (the Shopify and sync codes come from background work: no route answers them today)
+  /** 404: no listed product with that id. */
+  productNotFound: 'product-not-found',
+  /** 503: Shopify did not answer after the retries (its details are not shown: answered as `internal-error`). */
+  shopifyUnavailable: 'shopify-unavailable',
+  /** 502: Shopify answered with an error. */
+  shopifyError: 'shopify-error',
+  /** 409: a catalogue sync is already running in this process. */
+  syncInProgress: 'sync-in-progress',
 
-/** Cart error codes (messages in the spec's words where it has them). */
-export const CartErrorCode = {
+  // Cart
+  /** 404: no variant with that id is for sale. */
   variantNotFound: 'variant-not-found',
+  /** 409: the variant is sold out. */
   variantSoldOut: 'variant-sold-out',
+  /** 409: fewer left than the cart would hold. */
   insufficientStock: 'insufficient-stock',
+  /** 409: over the per-line quantity cap. */
   quantityLimit: 'quantity-limit',
-  itemNotFound: 'cart-item-not-found',
-  unsupportedMediaType: 'unsupported-media-type',
-} as const;
+  /** 404: no such line in this session's cart. */
+  cartItemNotFound: 'cart-item-not-found',
 
-/** Checkout and order error codes (design/payments.md §1 and §3). */
-export const PaymentErrorCode = {
+  // Checkout and orders (design/payments.md §1 and §3)
+  /** 409: checkout of an empty cart. */
   cartEmpty: 'cart-empty',
+  /** 409: a cart line cannot be bought as it is (gone, sold out, too few left). */
   cartItemUnavailable: 'cart-item-unavailable',
+  /** 404: no such checkout in this browser session. */
   checkoutNotFound: 'checkout-not-found',
+  /** 409: the checkout was already paid by another transaction (this payment is recorded). */
   checkoutClosed: 'checkout-closed',
+  /** 404: no such order for this viewer. */
   orderNotFound: 'order-not-found',
-  /** No transaction with that hash on the shop's chain. */
+  /** 404: no transaction with that hash on the shop's chain. */
   transactionNotFound: 'transaction-not-found',
-  /** Mined but reverted (receipt status 0). */
+  /** 422: mined but reverted (receipt status 0). */
   transactionFailed: 'transaction-failed',
-  /** 202: pending or not yet deep enough; ask again shortly. */
+  /** 202, not an error: pending or not yet deep enough; ask again shortly. */
   awaitingConfirmations: 'awaiting-confirmations',
-  /** No Transfer of the POG token to the store wallet in that transaction. */
+  /** 422: no Transfer of the POG token to the store wallet in that transaction. */
   transferNotFound: 'transfer-not-found',
-  /** The transfer carried less than the checkout's exact amount (recorded for the admin). */
+  /** 422: the transfer carried less than the checkout's exact amount (recorded for the admin). */
   paymentUnderpaid: 'payment-underpaid',
-  /** That transfer already paid another checkout. */
+  /** 409: that transfer already paid another session's checkout. */
   transactionAlreadyUsed: 'transaction-already-used',
-  /** The transfer matches no checkout (kept for the admin). */
+  /** 422: the transfer matches none of the caller's checkouts (kept for the admin). */
   paymentUnmatched: 'payment-unmatched',
-  /** A late payment whose items are gone: recorded for the admin, no order. */
-  paymentNeedsReview: 'payment-needs-review',
+  /** 503: the chain's RPC could not be reached while verifying a payment. */
   chainUnavailable: 'chain-unavailable',
   /** 503: every amount tried for this total was taken (practically never: 10^12 per price). */
   checkoutBusy: 'checkout-busy',
   /** 429: this browser session already has as many unpaid payment requests open as it may. */
   tooManyCheckouts: 'too-many-checkouts',
+  /** 401: a Shopify webhook whose HMAC does not match the shop's client secret. */
   webhookUnauthorized: 'webhook-unauthorized',
-} as const;
 
-/** Sign-In with Ethereum and order-history codes (issue 6). */
-export const AuthErrorCode = {
+  // Sign-In with Ethereum and order history (issue 6)
   /** 401: the order history needs a signed-in wallet. */
   signInRequired: 'sign-in-required',
   /** 403: signed in as another wallet than the one asked about. */
@@ -77,3 +92,16 @@ export const AuthErrorCode = {
   /** 401 on verify: the signature is not the address's. */
   invalidSignature: 'invalid-signature',
 } as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const CODES: ReadonlySet<string> = new Set(Object.values(ErrorCode));
+
+/** Whether a code read off the wire is one of ours (an older client may meet a newer server's). */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && CODES.has(value);
+}
+
+export interface ApiErrorBody {
+  code: ErrorCode;
+  message: string;
+}

@@ -10,12 +10,12 @@ import { bodyParser } from '@koa/bodyparser';
 import mount from 'koa-mount';
 import serve from 'koa-static';
 import type { Health, PublicConfig } from '../common/api';
-import { ErrorCode, type ApiErrorBody } from '../common/errors';
+import { ErrorCode } from '../common/errors';
 import type { Config } from './config';
 import type { Db } from './db';
 import { toCount } from './db';
 import { compression } from './lib/compression';
-import { AppError } from './lib/errors';
+import { AppError, toErrorAnswer } from './lib/errors';
 import type { Logger } from './lib/logger';
 import { rateLimitMiddleware, type RateLimiter } from './lib/rate-limit';
 import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
@@ -170,39 +170,16 @@ function errorHandler(logger: Logger): Koa.Middleware {
       // method into a 405, and an unknown method into a 501).
       if (ctx.status === 404 && ctx.body == null) {
         const what = isApiPath(ctx.path) ? 'There is no API endpoint' : 'There is nothing at';
-        throw new AppError(404, ErrorCode.notFound, `${what} ${ctx.method} ${ctx.path}`);
+        throw new AppError(ErrorCode.notFound, `${what} ${ctx.method} ${ctx.path}`);
       }
     } catch (err) {
-      const body = toErrorBody(err);
-      if (body.status >= 500 && body.status !== 501) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
-      ctx.status = body.status;
+      const { status, body } = toErrorAnswer(err);
+      if (status >= 500 && status !== 501) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      ctx.status = status;
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { code: body.code, message: body.message } satisfies ApiErrorBody;
+      ctx.body = body;
     }
   };
-}
-
-function toErrorBody(err: unknown): { status: number; code: string; message: string } {
-  if (err instanceof AppError) {
-    return err.expose
-      ? { status: err.status, code: err.code, message: err.message }
-      : { status: err.status, code: ErrorCode.internal, message: 'Something went wrong on our side. Please try again.' };
-  }
-  // http-errors thrown by Koa, the body parser and the router
-  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
-  const status = e.status ?? e.statusCode;
-  // The router's answer to a method it implements for no path at all (PROPFIND, TRACE, …): the
-  // client's doing, so its own code, not an internal error (RFC 9110 §15.6.2).
-  if (status === 501) return { status, code: ErrorCode.notImplemented, message: 'This server does not implement that request method.' };
-  if (status && status >= 400 && status < 500) {
-    if (status === 413) return { status, code: ErrorCode.payloadTooLarge, message: 'The request body is too large (at most 32 KB).' };
-    if (status === 400 && /json/i.test(e.message ?? '')) {
-      return { status, code: ErrorCode.invalidJson, message: 'The request body is not valid JSON.' };
-    }
-    if (status === 405) return { status, code: ErrorCode.methodNotAllowed, message: 'This path does not take that request method.' };
-    return { status, code: ErrorCode.badRequest, message: e.expose && e.message ? e.message : 'Bad request' };
-  }
-  return { status: 500, code: ErrorCode.internal, message: 'Something went wrong on our side. Please try again.' };
 }
 
 /**

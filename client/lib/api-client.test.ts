@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiFetch, defaultErrorMessage, NETWORK_ERROR_MESSAGE, parseErrorBody } from './api-client';
+import { ApiError, apiFetch, apiRequest, defaultErrorMessage, NETWORK_ERROR_MESSAGE, parseErrorBody } from './api-client';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -30,6 +30,10 @@ describe('parseErrorBody', () => {
       code: 'product-not-found',
       message: 'No such product',
     });
+  });
+
+  it('reads a code that is not ours as none, keeping the message', () => {
+    expect(parseErrorBody('{"code":"no-such-code","message":"Something new"}')).toEqual({ code: null, message: 'Something new' });
   });
 
   it('returns nulls for other bodies', () => {
@@ -71,5 +75,17 @@ describe('apiFetch', () => {
     const error = await apiFetch('/api/products').catch((e: unknown) => e);
     expect((error as ApiError).status).toBe(0);
     expect((error as ApiError).message).toBe(NETWORK_ERROR_MESSAGE);
+  });
+});
+
+describe('apiRequest', () => {
+  it('answers a refusal as it is, through the fetch it was given', async () => {
+    const send = vi.fn(async () => new Response('{"code":"rate-limited","message":"Slow down"}', { status: 429 }));
+    const response = await apiRequest('/api/orders/create', { method: 'POST', json: { a: 1 }, fetch: send as unknown as typeof fetch });
+    expect(response.status).toBe(429);
+    const [url, init] = send.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/orders/create');
+    expect(init).toMatchObject({ method: 'POST', credentials: 'include', body: '{"a":1}' });
+    expect(new Headers(init.headers).get('Accept')).toBe('application/json');
   });
 });

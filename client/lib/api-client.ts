@@ -1,13 +1,19 @@
+import { isErrorCode, type ErrorCode } from '../../common/errors';
+
 /** An HTTP failure from the shop's API, with the spec's default message (§8). */
 export class ApiError extends Error {
   readonly status: number;
-  /** The server's stable error code (`{ code, message }` bodies), when it sent one. */
-  readonly code: string | null;
+  /** The server's stable error code (`{ code, message }` bodies), when it sent one we know. */
+  readonly code: ErrorCode | null;
   /** The server's human-readable message, when the body carried one. */
   readonly serverMessage: string | null;
   readonly bodyText: string;
 
-  constructor(status: number, message: string, details: { code?: string | null; serverMessage?: string | null; bodyText?: string } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    details: { code?: ErrorCode | null; serverMessage?: string | null; bodyText?: string } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -25,13 +31,13 @@ export function apiErrorText(error: ApiError): string {
 /** Status 0: the request never got an HTTP answer (offline, DNS, CORS…). */
 export const NETWORK_ERROR_MESSAGE = 'Network error: check your connection and try again.';
 
-/** Reads `{ code, message }` out of an error body, if it is one. */
-export function parseErrorBody(bodyText: string): { code: string | null; message: string | null } {
+/** Reads `{ code, message }` out of an error body, if it is one (a code we do not know reads as none). */
+export function parseErrorBody(bodyText: string): { code: ErrorCode | null; message: string | null } {
   try {
     const body: unknown = JSON.parse(bodyText);
     if (body && typeof body === 'object') {
       const { code, message } = body as Record<string, unknown>;
-      return { code: typeof code === 'string' ? code : null, message: typeof message === 'string' ? message : null };
+      return { code: isErrorCode(code) ? code : null, message: typeof message === 'string' ? message : null };
     }
   } catch {
     // not JSON: plain text body
@@ -61,21 +67,22 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
 export interface ApiRequestInit extends Omit<RequestInit, 'body'> {
   /** Sent as JSON. */
   json?: unknown;
+  /** What sends the request (tests pass a fake); the browser's fetch by default. */
+  fetch?: typeof fetch;
 }
 
 /**
- * fetch for the shop's API: same-origin cookies included, JSON in and out, non-success answers
- * thrown as ApiError with the spec's default message.
+ * Every call to the shop's server goes through here: same-origin cookies included, JSON in. Answers
+ * the response whatever its status, for callers that read a status themselves; a request that got
+ * no HTTP answer throws a status-0 ApiError (an abort is rethrown as it is).
  */
-export async function apiFetch<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
-  const { json, headers, ...rest } = init;
+export async function apiRequest(path: string, init: ApiRequestInit = {}): Promise<Response> {
+  const { json, headers, fetch: send = fetch, ...rest } = init;
   const requestHeaders = new Headers(headers);
   requestHeaders.set('Accept', 'application/json');
   if (json !== undefined) requestHeaders.set('Content-Type', 'application/json');
-
-  let response: Response;
   try {
-    response = await fetch(path, {
+    return await send(path, {
       credentials: 'include',
       ...rest,
       headers: requestHeaders,
@@ -85,6 +92,11 @@ export async function apiFetch<T>(path: string, init: ApiRequestInit = {}): Prom
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
+}
+
+/** `apiRequest` for JSON answers: a non-success answer is thrown as ApiError with the spec's default message. */
+export async function apiFetch<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
+  const response = await apiRequest(path, init);
   if (!response.ok) throw await errorFromResponse(response);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;

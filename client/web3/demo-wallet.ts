@@ -4,6 +4,7 @@
  * chain. It is announced through EIP-6963 like any extension, so the rest of the shop treats it
  * as one. The wallet code imports this module only when /api/config says `demoWallet: true`.
  */
+import { apiRequest } from '../lib/api-client';
 import { ANNOUNCE_PROVIDER_EVENT, REQUEST_PROVIDER_EVENT } from './eip6963';
 import { DEMO_WALLET_RDNS } from './wallet-ids';
 import type { Eip1193Provider, Eip6963ProviderDetail, ProviderListener, RequestArguments } from './types';
@@ -40,10 +41,7 @@ export interface DemoWalletProvider extends Eip1193Provider {
   removeListener(event: string, listener: Listener): DemoWalletProvider;
 }
 
-export function createDemoWalletProvider(
-  endpoint = DEMO_WALLET_ENDPOINT,
-  fetchImpl: typeof fetch = (...args) => fetch(...args),
-): DemoWalletProvider {
+export function createDemoWalletProvider(endpoint = DEMO_WALLET_ENDPOINT, fetchImpl?: typeof fetch): DemoWalletProvider {
   const listeners = new Map<string, Set<Listener>>();
   let nextId = 1;
 
@@ -53,11 +51,11 @@ export function createDemoWalletProvider(
       const id = nextId++;
       let response: Response;
       try {
-        response = await fetchImpl(endpoint, {
+        response = await apiRequest(endpoint, {
           method: 'POST',
           credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id, method, params: params ?? [] }),
+          json: { jsonrpc: '2.0', id, method, params: params ?? [] },
+          fetch: fetchImpl,
         });
       } catch {
         throw new ProviderRpcError(4900, 'The Demo Wallet cannot reach the shop');

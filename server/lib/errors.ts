@@ -1,29 +1,98 @@
-import { ErrorCode } from '../../common/errors';
+import { ErrorCode, type ApiErrorBody } from '../../common/errors';
 
 /**
- * The one error type the HTTP layer understands. `expose` errors are answered with their code and
- * message; anything else becomes a generic 500 (logged, never leaked).
+ * The HTTP status of every code, the only place the server decides one for an error. Typed over the
+ * whole union, so a new code without a status fails the typecheck.
+ */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  [ErrorCode.badRequest]: 400,
+  [ErrorCode.invalidJson]: 400,
+  [ErrorCode.payloadTooLarge]: 413,
+  [ErrorCode.unsupportedMediaType]: 415,
+  [ErrorCode.notFound]: 404,
+  [ErrorCode.methodNotAllowed]: 405,
+  [ErrorCode.notImplemented]: 501,
+  [ErrorCode.rateLimited]: 429,
+  [ErrorCode.internal]: 500,
+
+  [ErrorCode.productNotFound]: 404,
+  [ErrorCode.shopifyUnavailable]: 503,
+  [ErrorCode.shopifyError]: 502,
+  [ErrorCode.syncInProgress]: 409,
+
+  [ErrorCode.variantNotFound]: 404,
+  [ErrorCode.variantSoldOut]: 409,
+  [ErrorCode.insufficientStock]: 409,
+  [ErrorCode.quantityLimit]: 409,
+  [ErrorCode.cartItemNotFound]: 404,
+
+  [ErrorCode.cartEmpty]: 409,
+  [ErrorCode.cartItemUnavailable]: 409,
+  [ErrorCode.checkoutNotFound]: 404,
+  [ErrorCode.checkoutClosed]: 409,
+  [ErrorCode.orderNotFound]: 404,
+  [ErrorCode.transactionNotFound]: 404,
+  [ErrorCode.transactionFailed]: 422,
+  // Not a failure: the payment is on its way. Answered like one (thrown, `{ code, message }`) because
+  // the route has nothing else to say until the transfer is deep enough.
+  [ErrorCode.awaitingConfirmations]: 202,
+  [ErrorCode.transferNotFound]: 422,
+  [ErrorCode.paymentUnderpaid]: 422,
+  [ErrorCode.transactionAlreadyUsed]: 409,
+  [ErrorCode.paymentUnmatched]: 422,
+  [ErrorCode.chainUnavailable]: 503,
+  [ErrorCode.checkoutBusy]: 503,
+  [ErrorCode.tooManyCheckouts]: 429,
+  [ErrorCode.webhookUnauthorized]: 401,
+
+  [ErrorCode.signInRequired]: 401,
+  [ErrorCode.walletMismatch]: 403,
+  [ErrorCode.invalidNonce]: 401,
+  [ErrorCode.invalidMessage]: 401,
+  [ErrorCode.invalidSignature]: 401,
+};
+
+/**
+ * The one error type the HTTP layer understands: a code and a message a person can act on. The
+ * error middleware answers it with the code's status from `HTTP_STATUS`. A code answered 5xx shows
+ * its message only when the thrower says it is safe (`expose`); otherwise it becomes a generic
+ * `internal-error` (logged, never leaked).
  */
 export class AppError extends Error {
+  readonly expose: boolean;
+
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly expose = status < 500,
+    options: { expose?: boolean } = {},
   ) {
     super(message);
     this.name = 'AppError';
+    this.expose = options.expose ?? false;
   }
 }
 
-export class NotFoundError extends AppError {
-  constructor(code: ErrorCode = ErrorCode.notFound, message = 'Not found') {
-    super(404, code, message);
-  }
-}
+const INTERNAL_ERROR: ApiErrorBody = { code: ErrorCode.internal, message: 'Something went wrong on our side. Please try again.' };
 
-export class BadRequestError extends AppError {
-  constructor(message: string, code: ErrorCode = ErrorCode.badRequest) {
-    super(400, code, message);
+/** The status (from the code's row in `HTTP_STATUS`) and `{ code, message }` body of a failed request. */
+export function toErrorAnswer(err: unknown): { status: number; body: ApiErrorBody } {
+  const answer = (code: ErrorCode, message: string) => ({ status: HTTP_STATUS[code], body: { code, message } });
+  if (err instanceof AppError) {
+    const status = HTTP_STATUS[err.code];
+    return status < 500 || err.expose ? { status, body: { code: err.code, message: err.message } } : { status, body: INTERNAL_ERROR };
   }
+  // http-errors thrown by Koa, the body parser and the router
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  const status = e.status ?? e.statusCode;
+  // The router's answer to a method it implements for no path at all (PROPFIND, TRACE, …): the
+  // client's doing, so its own code, not an internal error (RFC 9110 §15.6.2).
+  if (status === 501) return answer(ErrorCode.notImplemented, 'This server does not implement that request method.');
+  if (status && status >= 400 && status < 500) {
+    if (status === 413) return answer(ErrorCode.payloadTooLarge, 'The request body is too large (at most 32 KB).');
+    if (status === 400 && /json/i.test(e.message ?? '')) return answer(ErrorCode.invalidJson, 'The request body is not valid JSON.');
+    if (status === 405) return answer(ErrorCode.methodNotAllowed, 'This path does not take that request method.');
+    // Any other client error of theirs (a bad charset, a malformed static path…) keeps its own status.
+    return { status, body: { code: ErrorCode.badRequest, message: e.expose && e.message ? e.message : 'Bad request' } };
+  }
+  return { status: HTTP_STATUS[ErrorCode.internal], body: INTERNAL_ERROR };
 }

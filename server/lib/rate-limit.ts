@@ -246,7 +246,7 @@ export function rateLimitMiddleware(
     }
     if (!verdict.allowed) {
       ctx.set('Retry-After', String(verdict.retryAfterSeconds));
-      throw new AppError(429, ErrorCode.rateLimited, retryAfterMessage(verdict.retryAfterSeconds));
+      throw new AppError(ErrorCode.rateLimited, retryAfterMessage(verdict.retryAfterSeconds));
     }
     await next();
   };

@@ -2,7 +2,8 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { siweVerifySchema, walletAddressSchema } from '../../../common/api';
 import type { Config } from '../../config';
-import { BadRequestError } from '../../lib/errors';
+import { ErrorCode } from '../../../common/errors';
+import { AppError } from '../../lib/errors';
 import { parseJsonBody } from '../../lib/validation';
 import type { AuthService, SiteIdentity } from './service';
 
@@ -27,7 +28,10 @@ export function authRoutes(auth: AuthService, config: Config): Router {
   router.get('/nonce', async (ctx) => {
     const parsed = walletAddressSchema.safeParse(ctx.query.address);
     if (!parsed.success)
-      throw new BadRequestError('Give the wallet to sign in with: GET /api/auth/nonce?address=0x… (40 hexadecimal characters).');
+      throw new AppError(
+        ErrorCode.badRequest,
+        'Give the wallet to sign in with: GET /api/auth/nonce?address=0x… (40 hexadecimal characters).',
+      );
     ctx.body = await auth.nonce(await ctx.state.session.ensure(), parsed.data, siteIdentity(config, ctx));
   });
 

@@ -9,7 +9,7 @@
 import { getAddress, type JsonRpcProvider } from 'ethers';
 import { generateNonce, SiweMessage } from 'siwe';
 import type { AuthSession, SiweNonce } from '../../../common/api';
-import { AuthErrorCode } from '../../../common/errors';
+import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 
@@ -74,15 +74,15 @@ export class AuthService {
     try {
       message = new SiweMessage(text);
     } catch {
-      throw invalid(AuthErrorCode.invalidMessage, 'That is not a Sign-In with Ethereum message. Ask for a new one and sign it.');
+      throw new AppError(ErrorCode.invalidMessage, 'That is not a Sign-In with Ethereum message. Ask for a new one and sign it.');
     }
     const now = this.now();
     if (message.domain !== site.domain || originOf(message.uri) !== site.uri) {
-      throw invalid(AuthErrorCode.invalidMessage, `The message is for ${message.domain}, not this shop (${site.domain}).`);
+      throw new AppError(ErrorCode.invalidMessage, `The message is for ${message.domain}, not this shop (${site.domain}).`);
     }
     if (message.chainId !== this.opts.chainId) {
-      throw invalid(
-        AuthErrorCode.invalidMessage,
+      throw new AppError(
+        ErrorCode.invalidMessage,
         `The message is for chain ${message.chainId}; this shop signs in on Base (${this.opts.chainId}).`,
       );
     }
@@ -91,7 +91,7 @@ export class AuthService {
       (message.notBefore && Date.parse(message.notBefore) > now.getTime()) ||
       (message.issuedAt && Date.parse(message.issuedAt) > now.getTime() + SKEW_MS);
     if (expired || notYet || !message.expirationTime) {
-      throw invalid(AuthErrorCode.invalidMessage, 'The sign-in message has expired (or is not valid yet). Sign in again.');
+      throw new AppError(ErrorCode.invalidMessage, 'The sign-in message has expired (or is not valid yet). Sign in again.');
     }
 
     // Single use: the nonce is spent by the first request that presents it, valid or not.
@@ -103,8 +103,8 @@ export class AuthService {
           .update({ used_at: now })
       : 0;
     if (!spent)
-      throw invalid(
-        AuthErrorCode.invalidNonce,
+      throw new AppError(
+        ErrorCode.invalidNonce,
         'That sign-in message was already used, has expired, or was not issued to this browser. Sign in again.',
       );
 
@@ -112,7 +112,7 @@ export class AuthService {
       { signature, domain: site.domain, nonce: message.nonce, time: now.toISOString() },
       { provider: this.opts.provider as never, suppressExceptions: true },
     );
-    if (!result.success) throw invalid(AuthErrorCode.invalidSignature, 'The signature does not belong to that wallet.');
+    if (!result.success) throw new AppError(ErrorCode.invalidSignature, 'The signature does not belong to that wallet.');
 
     const address = message.address.toLowerCase();
     const walletExpiresAt = new Date(now.getTime() + SIGNED_IN_TTL_MS);
@@ -147,5 +147,3 @@ function originOf(uri: string): string | null {
     return null;
   }
 }
-
-const invalid = (code: string, message: string) => new AppError(401, code, message);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Cart, CartItem } from '../../../common/api';
 import { MAX_QUANTITY, UUID_RE } from '../../../common/api';
-import { CartErrorCode } from '../../../common/errors';
+import { ErrorCode } from '../../../common/errors';
 import { formatUnits, normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
@@ -73,10 +73,9 @@ export class CartService {
   async add(ensureSession: () => Promise<string>, variantId: string, quantity: number): Promise<Cart> {
     const snapshot = await this.catalogue.list();
     const listed = snapshot.variantsById.get(variantId);
-    if (!listed)
-      throw new AppError(404, CartErrorCode.variantNotFound, `There is no item ${variantId} for sale. Refresh the shop and try again.`);
+    if (!listed) throw new AppError(ErrorCode.variantNotFound, `There is no item ${variantId} for sale. Refresh the shop and try again.`);
     const { variant } = listed;
-    if (variant.isSoldOut) throw new AppError(409, CartErrorCode.variantSoldOut, SOLD_OUT_MESSAGE);
+    if (variant.isSoldOut) throw new AppError(ErrorCode.variantSoldOut, SOLD_OUT_MESSAGE);
 
     const sessionId = await ensureSession();
     await this.db.transaction(async (trx) => {
@@ -86,12 +85,11 @@ export class CartService {
       const inCart = existing?.quantity ?? 0;
       const wanted = inCart + quantity;
       if (variant.availableStock > 0 && wanted > variant.availableStock) {
-        throw new AppError(409, CartErrorCode.insufficientStock, onlyAvailableMessage(variant.availableStock));
+        throw new AppError(ErrorCode.insufficientStock, onlyAvailableMessage(variant.availableStock));
       }
       if (wanted > MAX_QUANTITY) {
         throw new AppError(
-          409,
-          CartErrorCode.quantityLimit,
+          ErrorCode.quantityLimit,
           `You can have at most ${MAX_QUANTITY} of an item in your cart${inCart ? ` (you already have ${inCart})` : ''}`,
         );
       }
@@ -107,7 +105,7 @@ export class CartService {
   async remove(sessionId: string | null, itemId: string): Promise<Cart> {
     const deleted =
       sessionId && UUID_RE.test(itemId) ? await this.db('cart_items').where({ id: itemId, session_id: sessionId }).delete() : 0;
-    if (!deleted) throw new AppError(404, CartErrorCode.itemNotFound, 'That item is not in your cart (it may have been removed already).');
+    if (!deleted) throw new AppError(ErrorCode.cartItemNotFound, 'That item is not in your cart (it may have been removed already).');
     return this.get(sessionId);
   }
 }

@@ -12,7 +12,7 @@ import { productIdSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
-import { NotFoundError } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { heldFor, heldUnits, unitsLeft, type Held } from '../stock';
 import { ProductModel, type VariantModel } from './models';
@@ -63,10 +63,10 @@ export class CatalogueService {
 
   async get(id: string): Promise<Product> {
     if (!productIdSchema.safeParse(id).success) {
-      throw new NotFoundError(ErrorCode.productNotFound, `No product with id "${truncate(id)}": product ids are whole numbers`);
+      throw new AppError(ErrorCode.productNotFound, `No product with id "${truncate(id)}": product ids are whole numbers`);
     }
     const product = (await this.list()).byId.get(id);
-    if (!product) throw new NotFoundError(ErrorCode.productNotFound, `No product with id ${id} is for sale`);
+    if (!product) throw new AppError(ErrorCode.productNotFound, `No product with id ${id} is for sale`);
     return product;
   }
 

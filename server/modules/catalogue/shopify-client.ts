@@ -48,7 +48,7 @@ export class ShopifyRequestError extends AppError {
     readonly graphQLCodes: string[] = [],
     readonly httpStatus?: number,
   ) {
-    super(502, ErrorCode.shopifyError, message, true);
+    super(ErrorCode.shopifyError, message, { expose: true });
     this.name = 'ShopifyRequestError';
   }
 }
@@ -141,7 +141,7 @@ export class ShopifyGraphql {
       );
     }
     const message = lastError instanceof Error ? lastError.message : 'Shopify is unavailable';
-    throw new AppError(503, ErrorCode.shopifyUnavailable, idempotent ? `${message} (gave up after ${this.maxAttempts} attempts)` : message);
+    throw new AppError(ErrorCode.shopifyUnavailable, idempotent ? `${message} (gave up after ${this.maxAttempts} attempts)` : message);
   }
 
   /** How long until the bucket again holds what the throttled query asked for. */

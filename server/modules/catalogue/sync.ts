@@ -335,6 +335,6 @@ export async function bumpCatalogueVersion(db: Db): Promise<void> {
 
 export class SyncInProgressError extends AppError {
   constructor() {
-    super(409, ErrorCode.syncInProgress, 'A catalogue sync is already running; try again when it has finished');
+    super(ErrorCode.syncInProgress, 'A catalogue sync is already running; try again when it has finished');
   }
 }

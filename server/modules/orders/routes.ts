@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { walletAddressSchema } from '../../../common/api';
-import { AuthErrorCode } from '../../../common/errors';
-import { AppError, BadRequestError } from '../../lib/errors';
+import { ErrorCode } from '../../../common/errors';
+import { AppError } from '../../lib/errors';
 import type { AuthService } from '../auth';
 import type { OrdersService, Viewer } from './service';
 
@@ -19,15 +19,14 @@ export function orderRoutes(orders: OrdersService, auth: AuthService): Router {
     ctx.set('Cache-Control', 'no-store');
     const parsed = walletAddressSchema.safeParse(ctx.query.wallet);
     if (!parsed.success)
-      throw new BadRequestError('Give the wallet whose orders to list: GET /api/orders?wallet=0x… (40 hexadecimal characters).');
-    const { wallet: signedIn } = await viewer(ctx);
-    if (!signedIn) throw new AppError(401, AuthErrorCode.signInRequired, 'Sign in with your wallet to see its orders.');
-    if (signedIn !== parsed.data.toLowerCase()) {
       throw new AppError(
-        403,
-        AuthErrorCode.walletMismatch,
-        'You are signed in with another wallet. Sign in with this one to see its orders.',
+        ErrorCode.badRequest,
+        'Give the wallet whose orders to list: GET /api/orders?wallet=0x… (40 hexadecimal characters).',
       );
+    const { wallet: signedIn } = await viewer(ctx);
+    if (!signedIn) throw new AppError(ErrorCode.signInRequired, 'Sign in with your wallet to see its orders.');
+    if (signedIn !== parsed.data.toLowerCase()) {
+      throw new AppError(ErrorCode.walletMismatch, 'You are signed in with another wallet. Sign in with this one to see its orders.');
     }
     ctx.body = await orders.listForWallet(signedIn);
   });

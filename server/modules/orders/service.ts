@@ -3,10 +3,10 @@
  * session that paid (and, with Sign-In with Ethereum, the paying wallet).
  */
 import type { Order, OrderStatus } from '../../../common/api';
-import { PaymentErrorCode } from '../../../common/errors';
+import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
-import { NotFoundError } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { LISTED_STATUSES } from './status';
 
 export interface OrderRow {
@@ -53,7 +53,7 @@ export const OUT_OF_STOCK_MESSAGE =
 export const ORDER_ID_RE = /^PG[0-9A-Z]{10}$/;
 
 export const orderNotFound = () =>
-  new NotFoundError(PaymentErrorCode.orderNotFound, "We couldn't find that order for you. Please check your order history.");
+  new AppError(ErrorCode.orderNotFound, "We couldn't find that order for you. Please check your order history.");
 
 /** Our stable link to the order's shipping form (forwards to Shopify's page once it exists). */
 export const shippingPath = (orderId: string) => `/orders/${orderId}/shipping`;

@@ -9,7 +9,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
 import { z } from 'zod';
-import { PaymentErrorCode } from '../../../common/errors';
+import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
@@ -119,8 +119,7 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
     const header = ctx.get('X-Shopify-Hmac-Sha256') || ctx.get('shopify-hmac-sha256');
     if (!clientSecret || !verifyShopifyHmac(raw, header || undefined, clientSecret)) {
       throw new AppError(
-        401,
-        PaymentErrorCode.webhookUnauthorized,
+        ErrorCode.webhookUnauthorized,
         'The webhook signature (X-Shopify-Hmac-Sha256) does not match this shop’s client secret.',
       );
     }
@@ -186,7 +185,7 @@ async function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
   for await (const chunk of req) {
     const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
     size += buf.length;
-    if (size > MAX_BODY) throw new AppError(413, 'payload-too-large', 'The webhook body is too large.');
+    if (size > MAX_BODY) throw new AppError(ErrorCode.payloadTooLarge, 'The webhook body is too large.');
     chunks.push(buf);
   }
   return Buffer.concat(chunks);

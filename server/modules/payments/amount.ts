@@ -7,7 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Knex } from 'knex';
-import { PaymentErrorCode } from '../../../common/errors';
+import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 
 /** Suffixes are in [1, SUFFIX_SPACE_WEI). */
@@ -70,10 +70,9 @@ export async function issueAmount(
     }
   }
   throw new AppError(
-    503,
-    PaymentErrorCode.checkoutBusy,
+    ErrorCode.checkoutBusy,
     'So many payment requests for this total are open that we could not make yours unique. Please try again in a minute.',
-    true,
+    { expose: true },
   );
 }
 

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { UUID_RE, type Checkout, type CheckoutStatus } from '../../../common/api';
-import { PaymentErrorCode } from '../../../common/errors';
+import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
@@ -111,8 +111,7 @@ export class CheckoutService {
       }
       if (problems.length) {
         throw new AppError(
-          409,
-          PaymentErrorCode.cartItemUnavailable,
+          ErrorCode.cartItemUnavailable,
           `Some items cannot be bought as they are. ${problems.join('. ')}. Update your cart and try again.`,
         );
       }
@@ -212,8 +211,7 @@ export class CheckoutService {
     }
     if (excess > 0) {
       throw new AppError(
-        429,
-        PaymentErrorCode.tooManyCheckouts,
+        ErrorCode.tooManyCheckouts,
         'You have several payments on their way already. Wait for them to arrive (see your orders), then try again.',
       );
     }
@@ -386,11 +384,6 @@ function sameLines(items: IntentItemRow[], lines: CartLine[], samePrices: boolea
   return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
-const cartEmpty = () =>
-  new AppError(409, PaymentErrorCode.cartEmpty, 'Your cart is empty. Add items to your cart before proceeding with payment.');
+const cartEmpty = () => new AppError(ErrorCode.cartEmpty, 'Your cart is empty. Add items to your cart before proceeding with payment.');
 export const checkoutNotFound = () =>
-  new AppError(
-    404,
-    PaymentErrorCode.checkoutNotFound,
-    'There is no such checkout in this browser session. Start the payment again from your cart.',
-  );
+  new AppError(ErrorCode.checkoutNotFound, 'There is no such checkout in this browser session. Start the payment again from your cart.');

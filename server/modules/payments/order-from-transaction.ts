@@ -8,7 +8,7 @@
  * anyone else gets a 4xx, while the rightful checkout is settled (or left alone) all the same.
  */
 import type { CreateOrderRequest, Order } from '../../../common/api';
-import { PaymentErrorCode } from '../../../common/errors';
+import { ErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
 import type { ChainClient } from '../../chain/chain-client';
 import { AppError } from '../../lib/errors';
@@ -43,7 +43,7 @@ export class OrderFromTransaction {
     if (!check.ok) {
       // Mined but not deep enough yet: the money is on its way, so its checkout claims its stock.
       if (check.pending.length) await Promise.all(check.pending.map((t) => settlement.claim(t)));
-      throw new AppError(check.status, check.code, check.message);
+      throw new AppError(check.code, check.message);
     }
 
     const results: Settlement[] = [];
@@ -56,22 +56,19 @@ export class OrderFromTransaction {
       }
       case 'underpaid':
         throw new AppError(
-          422,
-          PaymentErrorCode.paymentUnderpaid,
+          ErrorCode.paymentUnderpaid,
           `That transfer carried less than the total. We have received ${formatUnits(answer.receivedWei, 18, 2)} POG; ${formatUnits(answer.dueWei, 18, 2)} POG is still due. Pay the remainder from your cart (the exact amount is shown there) and your order is made.`,
         );
       case 'duplicate':
         throw new AppError(
-          409,
-          PaymentErrorCode.checkoutClosed,
+          ErrorCode.checkoutClosed,
           'This checkout was already paid by another transaction. This payment has been recorded; contact support with your transaction hash for a refund.',
         );
       case 'elsewhere':
-        throw new AppError(409, PaymentErrorCode.transactionAlreadyUsed, 'That transaction pays another checkout, not one of yours.');
+        throw new AppError(ErrorCode.transactionAlreadyUsed, 'That transaction pays another checkout, not one of yours.');
       case 'unmatched':
         throw new AppError(
-          422,
-          PaymentErrorCode.paymentUnmatched,
+          ErrorCode.paymentUnmatched,
           'That transfer does not carry the exact amount of any of your checkouts. It has been recorded; contact support with your transaction hash.',
         );
     }
@@ -113,10 +110,9 @@ export class OrderFromTransaction {
     } catch (err) {
       this.deps.logger.warn({ err, txHash }, 'chain unavailable while verifying a payment');
       throw new AppError(
-        503,
-        PaymentErrorCode.chainUnavailable,
+        ErrorCode.chainUnavailable,
         'We cannot reach the Base network right now. Your payment is safe; try again in a moment.',
-        true,
+        { expose: true },
       );
     }
   }

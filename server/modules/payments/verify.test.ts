@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { zeroPadValue, toBeHex } from 'ethers';
+import { HTTP_STATUS } from '../../lib/errors';
 import { checkReceipt, decodeStoreTransfer, TRANSFER_TOPIC, type RawLog } from './verify';
 import { paymentUri } from './amount';
 
@@ -67,8 +68,8 @@ describe('checkReceipt', () => {
     const r = checkReceipt({ ...base, receipt: receipt({ logs: [transferLog({ removed: true })] }) });
     expect(r.ok ? 'ok' : r.code).toBe('transfer-not-found');
   });
-  it('rejects each failure with its own code', () => {
-    const code = (r: ReturnType<typeof checkReceipt>) => (r.ok ? 'ok' : `${r.status} ${r.code}`);
+  it('rejects each failure with its own code (and so its status)', () => {
+    const code = (r: ReturnType<typeof checkReceipt>) => (r.ok ? 'ok' : `${HTTP_STATUS[r.code]} ${r.code}`);
     expect(code(checkReceipt({ ...base, receipt: null, known: false }))).toBe('404 transaction-not-found');
     expect(code(checkReceipt({ ...base, receipt: null, known: true }))).toBe('202 awaiting-confirmations');
     expect(code(checkReceipt({ ...base, receipt: receipt({ status: 0 }) }))).toBe('422 transaction-failed');

@@ -3,7 +3,7 @@
  * what the chain said. The RPC fetching lives in server/chain/chain-client.ts.
  */
 import { dataSlice, getAddress, id } from 'ethers';
-import { PaymentErrorCode } from '../../../common/errors';
+import { ErrorCode } from '../../../common/errors';
 
 export const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
 
@@ -64,7 +64,7 @@ export interface ReceiptFacts {
 export type ReceiptCheck =
   | { ok: true; transfers: StoreTransfer[] }
   /** `pending`: the transfers to the store of a mined transaction that is not deep enough yet. */
-  | { ok: false; status: number; code: string; message: string; pending: StoreTransfer[] };
+  | { ok: false; code: ErrorCode; message: string; pending: StoreTransfer[] };
 
 /**
  * Checks a receipt (rules 1–3 of §3) and returns its transfers of the token to the store wallet,
@@ -81,36 +81,33 @@ export function checkReceipt(input: {
   storeWallet: string;
 }): ReceiptCheck {
   const { receipt } = input;
-  const fail = (status: number, code: string, message: string, pending: StoreTransfer[] = []): ReceiptCheck => ({
+  const fail = (code: ErrorCode, message: string, pending: StoreTransfer[] = []): ReceiptCheck => ({
     ok: false,
-    status,
     code,
     message,
     pending,
   });
   if (!receipt) {
     return input.known
-      ? fail(202, PaymentErrorCode.awaitingConfirmations, 'The transaction is not mined yet. Ask again in a few seconds.')
+      ? fail(ErrorCode.awaitingConfirmations, 'The transaction is not mined yet. Ask again in a few seconds.')
       : fail(
-          404,
-          PaymentErrorCode.transactionNotFound,
+          ErrorCode.transactionNotFound,
           'There is no transaction with that hash on Base. If you just sent it, wait a few seconds and try again.',
         );
   }
   if (receipt.status !== 1) {
-    return fail(422, PaymentErrorCode.transactionFailed, 'That transaction failed on chain (it was reverted), so nothing was paid.');
+    return fail(ErrorCode.transactionFailed, 'That transaction failed on chain (it was reverted), so nothing was paid.');
   }
   const transfers = receipt.logs
     .map((log) => decodeStoreTransfer(log, input.chainId, input.token, input.storeWallet))
     .filter((t): t is StoreTransfer => t !== null && !t.removed);
   if (transfers.length === 0) {
-    return fail(422, PaymentErrorCode.transferNotFound, 'That transaction is not a POG transfer to the store wallet.');
+    return fail(ErrorCode.transferNotFound, 'That transaction is not a POG transfer to the store wallet.');
   }
   const confirmations = input.head - receipt.blockNumber + 1;
   if (confirmations < input.requiredConfirmations) {
     return fail(
-      202,
-      PaymentErrorCode.awaitingConfirmations,
+      ErrorCode.awaitingConfirmations,
       `The payment has ${Math.max(confirmations, 0)} of ${input.requiredConfirmations} confirmations. Ask again in a few seconds.`,
       transfers,
     );

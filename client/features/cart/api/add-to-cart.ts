@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorFromResponse } from '../../../lib/api-client';
+import { apiRequest, errorFromResponse } from '../../../lib/api-client';
 import { toast } from '../../../components/ui/use-toast';
 import { notifyCartUpdated, openCart } from '../lib/cart-events';
 import { applyCartResponse } from './get-cart';
@@ -19,12 +19,7 @@ export interface AddToCartInput {
 export async function addToCart(variantId: string, quantity: number): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch('/api/cart/add', {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ variantId, quantity }),
-    });
+    response = await apiRequest('/api/cart/add', { method: 'POST', json: { variantId, quantity } });
   } catch {
     throw new Error(ADD_TO_CART_FALLBACK_ERROR);
   }

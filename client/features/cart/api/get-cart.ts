@@ -1,5 +1,6 @@
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { apiFetch } from '../../../lib/api-client';
 import { CART_UPDATED_EVENT } from '../lib/cart-events';
 import { isCart } from '../lib/is-cart';
 import type { Cart } from '../types';
@@ -14,20 +15,13 @@ export const CART_FETCH_ERROR = 'Failed to fetch cart';
  * a body that is not a cart, is 'Failed to fetch cart'; the reason stays in `cause`.
  */
 export async function getCart(signal?: AbortSignal): Promise<Cart> {
-  let response: Response;
+  let body: unknown;
   try {
-    response = await fetch('/api/cart', {
-      credentials: 'include',
-      cache: 'no-store',
-      headers: { Accept: 'application/json' },
-      signal,
-    });
+    body = await apiFetch<unknown>('/api/cart', { cache: 'no-store', signal });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     throw new Error(CART_FETCH_ERROR, { cause });
   }
-  if (!response.ok) throw new Error(CART_FETCH_ERROR, { cause: `${response.status} ${response.statusText}` });
-  const body: unknown = await response.json().catch(() => null);
   if (!isCart(body)) throw new Error(CART_FETCH_ERROR, { cause: 'not a cart' });
   return body;
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorFromResponse } from '../../../lib/api-client';
+import { apiRequest, errorFromResponse } from '../../../lib/api-client';
 import { toast } from '../../../components/ui/use-toast';
 import { notifyCartUpdated } from '../lib/cart-events';
 import type { CartItem } from '../types';
@@ -14,11 +14,7 @@ export const REMOVE_FROM_CART_FALLBACK_ERROR = 'Failed to remove item from cart'
 export async function removeFromCart(itemId: string): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(`/api/cart/${encodeURIComponent(itemId)}`, {
-      method: 'DELETE',
-      credentials: 'include',
-      headers: { Accept: 'application/json' },
-    });
+    response = await apiRequest(`/api/cart/${encodeURIComponent(itemId)}`, { method: 'DELETE' });
   } catch {
     throw new Error(REMOVE_FROM_CART_FALLBACK_ERROR);
   }

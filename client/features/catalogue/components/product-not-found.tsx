@@ -1,5 +1,6 @@
 import { ArrowLeft, PackageOpen, TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { ErrorCode } from '../../../../common/errors';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import type { ApiError } from '../../../lib/api-client';
@@ -48,5 +49,5 @@ export function BackToShop() {
 
 export function isNotFound(error: unknown): boolean {
   const e = error as Partial<ApiError> | null;
-  return Boolean(e && (e.code === 'product-not-found' || e.status === 404 || e.status === 400));
+  return Boolean(e && (e.code === ErrorCode.productNotFound || e.status === 404 || e.status === 400));
 }

@@ -1,4 +1,5 @@
 import type { CreateOrderRequest, Order } from '../../../../common/api';
+import { apiRequest } from '../../../lib/api-client';
 import { sleep } from '../../../lib/sleep';
 import { readCreateOrderAnswer } from '../lib/order-response';
 import { CheckoutFailure, ORDER_CREATION_FAILED_TITLE, ORDER_CREATION_FALLBACK } from '../lib/payment-failure';
@@ -28,17 +29,12 @@ export interface CreateOrderOptions {
  * answer is checked as the spec requires; failures are 'Order Creation Failed'.
  */
 export async function createOrder(request: CreateOrderRequest, options: CreateOrderOptions = {}): Promise<Order> {
-  const { fetch: send = fetch, sleep: pause = sleep, now = Date.now } = options;
+  const { fetch: send, sleep: pause = sleep, now = Date.now } = options;
   const deadline = now() + ORDER_RETRY_WINDOW_MS;
   for (;;) {
     let response: Response | null = null;
     try {
-      response = await send('/api/orders/create', {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify(request),
-      });
+      response = await apiRequest('/api/orders/create', { method: 'POST', json: request, fetch: send });
     } catch {
       // Offline for a moment: the payment is on chain, so keep asking until the window closes.
     }

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Order } from '../../../../common/api';
+import { ErrorCode } from '../../../../common/errors';
 import { apiFetch, type ApiError } from '../../../lib/api-client';
 
 export const orderQueryKey = (id: string) => ['orders', id] as const;
@@ -11,7 +12,7 @@ export function getOrder(id: string, signal?: AbortSignal): Promise<Order> {
 
 export function isOrderNotFound(error: unknown): boolean {
   const e = error as Partial<ApiError> | null;
-  return Boolean(e && (e.code === 'order-not-found' || e.status === 404));
+  return Boolean(e && (e.code === ErrorCode.orderNotFound || e.status === 404));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Order } from '../../../../common/api';
-import { AuthErrorCode } from '../../../../common/errors';
+import { ErrorCode } from '../../../../common/errors';
 import { apiFetch, type ApiError } from '../../../lib/api-client';
 import { authSessionQueryKey, SIGNED_OUT } from '../../auth';
 import { isOrderList } from '../lib/is-order-list';
@@ -25,7 +25,7 @@ export async function getOrderHistory(wallet: string, signal?: AbortSignal): Pro
 /** The server no longer counts this session as signed in as the wallet (expired, or signed out elsewhere). */
 export function isSignInRequired(error: unknown): boolean {
   const code = (error as Partial<ApiError> | null)?.code;
-  return code === AuthErrorCode.signInRequired || code === AuthErrorCode.walletMismatch;
+  return code === ErrorCode.signInRequired || code === ErrorCode.walletMismatch;
 }
 
 export function orderHistoryQueryOptions(wallet: string) {
