@@ -16,7 +16,7 @@ import { NotFoundError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { heldFor, heldUnits, unitsLeft, type Held } from '../stock';
 import { ProductModel, type VariantModel } from './models';
-import type { ShopifyGraphql } from './shopify-client';
+import type { ShopifyGraphql } from '../../shopify';
 import { bumpCatalogueVersion, getState, setState, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
 
 export interface ListedVariant {

@@ -10,7 +10,7 @@ import { AppError } from '../../lib/errors';
 import { ErrorCode } from '../../../common/errors';
 import type { SyncResult } from '../../../common/api';
 import type { Logger } from '../../lib/logger';
-import { ShopifyRequestError, type ShopifyGraphql } from './shopify-client';
+import { ShopifyRequestError, type ShopifyGraphql } from '../../shopify';
 
 const SYNC_VARIANT_FRAGMENT = /* GraphQL */ `
   fragment SyncVariant on ProductVariant {

@@ -8,7 +8,7 @@
  */
 import type { Db } from '../../db';
 import type { Logger } from '../../lib/logger';
-import type { ShopifyGraphql } from '../catalogue';
+import type { ShopifyGraphql } from '../../shopify';
 import { formatUnits } from '../../../common/money';
 import { HANDOFF_JOB } from '../payments/settlement';
 import { applyOrderEvent } from './events';

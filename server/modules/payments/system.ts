@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import { ChainClient, type ChainTarget } from '../../chain/chain-client';
 import { dbKind, type Db } from '../../db';
 import type { Logger } from '../../lib/logger';
-import type { ShopifyGraphql } from '../catalogue';
+import type { ShopifyGraphql } from '../../shopify';
 import { OrdersService, ShopifyHandoff } from '../orders';
 import { AuthService } from '../auth';
 import { CheckoutService } from './checkout-service';
