@@ -3,4 +3,4 @@
  */
 export { CatalogueService, toApiProduct, toApiVariant, type ListedVariant, type ProductListSnapshot } from './service';
 export { catalogueRoutes } from './routes';
-export { syncCatalogue, bumpCatalogueVersion, getState, setState, type SyncOptions } from './sync';
+export { syncCatalogue, bumpCatalogueVersion, type SyncOptions } from './sync';
