@@ -17,8 +17,7 @@ import { CartService } from './modules/cart';
 import { SessionService } from './modules/session';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './chain/local-chain';
 import { ensureDemoToken } from './chain/demo-token';
-import type { ChainTarget } from './chain/chain-client';
-import { createPaymentSystem } from './modules/payments';
+import { createPaymentSystem, type ChainTarget } from './modules/payments';
 import { subscribeShopifyWebhooks } from './modules/orders';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

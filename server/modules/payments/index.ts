@@ -6,3 +6,4 @@ export { ChainWatcher, type TickResult } from './watcher';
 export { paymentRoutes } from './routes';
 export { decodeStoreTransfer, type StoreTransfer } from './verify';
 export { createPaymentSystem, type PaymentSystem } from './system';
+export { ChainClient, type ChainTarget } from './chain-client';

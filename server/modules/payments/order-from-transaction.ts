@@ -10,7 +10,7 @@
 import type { CreateOrderRequest, Order } from '../../../common/api';
 import { PaymentErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
-import type { ChainClient } from '../../chain/chain-client';
+import type { ChainClient } from './chain-client';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { OrdersService } from '../orders/service';

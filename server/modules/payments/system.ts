@@ -2,7 +2,7 @@
  * Wires the payment pieces together, the same way for `npm start` and the integration tests.
  */
 import type { Config } from '../../config';
-import { ChainClient, type ChainTarget } from '../../chain/chain-client';
+import { ChainClient, type ChainTarget } from './chain-client';
 import { dbKind, type Db } from '../../db';
 import type { Logger } from '../../lib/logger';
 import type { ShopifyGraphql } from '../../shopify';

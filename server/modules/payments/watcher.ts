@@ -7,7 +7,7 @@
  * vanished; logs flagged `removed` are undone too. One watcher runs per database (LeaderLock).
  */
 import type { PaymentsConfig } from '../../config';
-import type { ChainClient } from '../../chain/chain-client';
+import type { ChainClient } from './chain-client';
 import type { Db } from '../../db';
 import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
