@@ -10,7 +10,7 @@ import type { Db } from '../../db';
 import type { Logger } from '../../lib/logger';
 import type { ShopifyGraphql } from '../../shopify';
 import { formatUnits } from '../../../common/money';
-import { HANDOFF_JOB } from '../payments/settlement';
+import { HANDOFF_JOB } from './create-order';
 import { applyOrderEvent } from './events';
 import type { OrderRow } from './service';
 

@@ -13,7 +13,7 @@ import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
 import { getState, setState } from '../../lib/app-state';
 import { bumpCatalogueVersion } from '../catalogue';
-import { needsShipping, nextStatus } from '../orders/status';
+import { failReorgedOrder, lockOrder } from '../orders';
 import type { CheckoutService } from './checkout-service';
 import { paidTowardsOrder, type SettlementService } from './settlement';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
@@ -183,16 +183,12 @@ export class ChainWatcher {
         .where({ id: row.id })
         .update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
       if (!row.order_id) return;
-      const order = await trx('orders').where({ id: row.order_id }).forUpdate().first('id', 'status', 'total_wei');
+      const order = await lockOrder(trx, row.order_id);
       if ((await paidTowardsOrder(trx, order.id)) >= BigInt(order.total_wei)) return;
-      const status = nextStatus(order.status, 'payment-reverted');
-      if (!status) {
+      if (!(await failReorgedOrder(trx, order, new Date()))) {
         this.deps.logger.error({ orderId: order.id }, 'the payment of a shipped order vanished in a chain reorganisation');
         return;
       }
-      await trx('orders')
-        .where({ id: order.id })
-        .update({ status, needs_shipping: needsShipping(status), status_reason: 'payment-reorged', updated_at: new Date() });
       this.deps.logger.warn({ orderId: order.id, txHash: transfer.txHash }, 'order failed: its payment was reorganised away');
     });
   }
