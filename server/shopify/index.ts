@@ -8,5 +8,4 @@ export {
   ShopifyGraphql,
   /** A request Shopify refused or could not answer, with its GraphQL error codes. */
   ShopifyRequestError,
-  type ShopifyGraphqlOptions,
 } from './admin-client';
