@@ -14,7 +14,7 @@ import type Koa from 'koa';
 import { z } from 'zod';
 import { withEmulatorSecrets, type Config } from './config';
 import type { Logger } from './lib/logger';
-import { ShopifyGraphql } from './modules/catalogue';
+import { ShopifyGraphql } from './shopify';
 import { createShopifyEmulator, type ShopifyEmulator } from './shopify-emulator';
 
 export interface EmulatorSecrets {

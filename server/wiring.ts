@@ -8,14 +8,14 @@
  * the chain target, the emulator's Shopify client and its mount. This file never imports them.
  */
 import type { AppDeps } from './app';
-import type { ChainTarget } from './chain/chain-client';
 import type { Config } from './config';
 import type { Db } from './db';
 import type { Logger } from './lib/logger';
 import { RateLimiter } from './lib/rate-limit';
-import { CatalogueService, ShopifyGraphql } from './modules/catalogue';
+import { CatalogueService } from './modules/catalogue';
+import { ShopifyGraphql } from './shopify';
 import { CartService } from './modules/cart';
-import { createPaymentSystem, type PaymentSystem } from './modules/payments';
+import { createPaymentSystem, type ChainTarget, type PaymentSystem } from './modules/payments';
 import { SessionService } from './modules/session';
 
 export interface ServiceOptions {

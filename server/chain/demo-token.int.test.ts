@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
+import { setState } from '../lib/app-state';
 import { createTestDatabase, type TestDatabase } from '../test/databases';
 import artifact from './contracts/demo-pogs-token.json';
 import { DEMO_BALANCE, DEMO_TOKEN_ABI, ensureDemoToken, LOCAL_STORE_WALLET } from './demo-token';
@@ -60,10 +61,7 @@ describe('demo POGS token on the local chain', () => {
 
   it('redeploys when the chain no longer has the remembered contract', async () => {
     const before = await ensureDemoToken(t.db, chain.rpcUrl);
-    await t
-      .db('app_state')
-      .where({ key: 'local_demo_token' })
-      .update({ value: JSON.stringify({ address: '0x000000000000000000000000000000000000dEaD', rpcUrl: chain.rpcUrl }) });
+    await setState(t.db, 'local_demo_token', { address: '0x000000000000000000000000000000000000dEaD', rpcUrl: chain.rpcUrl });
     const after = await ensureDemoToken(t.db, chain.rpcUrl);
     expect(after.tokenAddress).not.toBe('0x000000000000000000000000000000000000dEaD');
     expect(after.tokenAddress).not.toBe(before.tokenAddress);

@@ -7,7 +7,7 @@
 import { ContractFactory, JsonRpcProvider, parseUnits } from 'ethers';
 import type { Db } from '../db';
 import type { Logger } from '../lib/logger';
-import { getState, setState } from '../modules/catalogue';
+import { getState, setState } from '../lib/app-state';
 import artifact from './contracts/demo-pogs-token.json';
 import { DEV_ACCOUNTS, LOCAL_CHAIN_ID } from './local-chain';
 

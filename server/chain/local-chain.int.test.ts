@@ -14,7 +14,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sleep } from '../lib/sleep';
 import { anvilsOn, argvOf, isAnvilBinary, onLinux, parentOf, running, waitUntilGone } from '../test/processes';
-import { ChainClient } from './chain-client';
+import { ChainClient } from '../modules/payments';
 import { lockFileOf, readLock } from './chain-state.mjs';
 import { startLocalChain, type LocalChain } from './local-chain';
 

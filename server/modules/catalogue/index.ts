@@ -1,7 +1,6 @@
 /**
- * Catalogue module: Shopify access (real client or emulator), sync, and the shop's product API.
+ * Catalogue module: the sync from Shopify (through `server/shopify`) and the shop's product API.
  */
 export { CatalogueService, toApiProduct, toApiVariant, type ListedVariant, type ProductListSnapshot } from './service';
 export { catalogueRoutes } from './routes';
-export { ShopifyGraphql, ShopifyRequestError, type ShopifyGraphqlOptions, type QueryCost } from './shopify-client';
-export { syncCatalogue, bumpCatalogueVersion, getState, setState, type SyncOptions } from './sync';
+export { syncCatalogue, bumpCatalogueVersion, type SyncOptions } from './sync';

@@ -16,8 +16,9 @@ import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { heldFor, heldUnits, unitsLeft, type Held } from '../stock';
 import { ProductModel, type VariantModel } from './models';
-import type { ShopifyGraphql } from './shopify-client';
-import { bumpCatalogueVersion, getState, setState, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
+import type { ShopifyGraphql } from '../../shopify';
+import { getState, setState } from '../../lib/app-state';
+import { bumpCatalogueVersion, CATALOGUE_VERSION, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
 
 export interface ListedVariant {
   product: Product;
@@ -50,7 +51,7 @@ export class CatalogueService {
 
   /** The listed products, JSON body and ETag; rebuilt only when the catalogue changed. */
   async list(): Promise<ProductListSnapshot> {
-    const version = String((await getState<number>(this.db, 'catalogue_version')) ?? 0);
+    const version = String((await getState<number>(this.db, CATALOGUE_VERSION)) ?? 0);
     if (this.snapshot?.version === version) return this.snapshot;
     // Concurrent requests share one rebuild.
     this.building ??= this.build(version).finally(() => {

@@ -6,11 +6,12 @@
  * never deleted: orders may point at them.
  */
 import type { Db } from '../../db';
+import { incrementState, setState } from '../../lib/app-state';
 import { AppError } from '../../lib/errors';
 import { ErrorCode } from '../../../common/errors';
 import type { SyncResult } from '../../../common/api';
 import type { Logger } from '../../lib/logger';
-import { ShopifyRequestError, type ShopifyGraphql } from './shopify-client';
+import { ShopifyRequestError, type ShopifyGraphql } from '../../shopify';
 
 const SYNC_VARIANT_FRAGMENT = /* GraphQL */ `
   fragment SyncVariant on ProductVariant {
@@ -313,24 +314,12 @@ export async function syncCatalogue(
 /** Advisory lock key shared by every writer of the catalogue ("POGS" in ASCII). */
 export const CATALOGUE_SYNC_LOCK = 0x504f4753;
 
-export async function setState(db: Db, key: string, value: unknown): Promise<void> {
-  await db('app_state')
-    .insert({ key, value: JSON.stringify(value), updated_at: db.fn.now() })
-    .onConflict('key')
-    .merge(['value', 'updated_at']);
-}
-
-export async function getState<T>(db: Db, key: string): Promise<T | undefined> {
-  const row = await db('app_state').where({ key }).first('value');
-  return row ? (row.value as T) : undefined;
-}
+/** The app-state key of the catalogue version. */
+export const CATALOGUE_VERSION = 'catalogue_version';
 
 /** Every change to what shoppers see bumps this, so every instance's in-memory list notices. */
 export async function bumpCatalogueVersion(db: Db): Promise<void> {
-  await db.raw(
-    `insert into app_state (key, value, updated_at) values ('catalogue_version', '1'::jsonb, now())
-     on conflict (key) do update set value = to_jsonb((app_state.value)::text::bigint + 1), updated_at = now()`,
-  );
+  await incrementState(db, CATALOGUE_VERSION);
 }
 
 export class SyncInProgressError extends AppError {

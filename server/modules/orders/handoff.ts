@@ -9,9 +9,9 @@
 import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
-import type { ShopifyGraphql } from '../catalogue';
+import type { ShopifyGraphql } from '../../shopify';
 import { formatUnits } from '../../../common/money';
-import { HANDOFF_JOB } from '../payments/settlement';
+import { HANDOFF_JOB } from './create-order';
 import { applyOrderEvent } from './events';
 import type { OrderRow } from './service';
 

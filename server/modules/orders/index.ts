@@ -1,7 +1,17 @@
-/** Orders: the status machine, the shopper's view, the Shopify hand-off and webhooks. */
-export { OrdersService, shippingPath, type OrderRow, type Viewer } from './service';
-export { nextStatus, needsShipping, type OrderEvent } from './status';
-export { ShopifyHandoff, orderTag } from './handoff';
+/**
+ * Orders: writing a paid order and what later happens to it (the status machine, the Shopify
+ * hand-off, webhooks, chain reorganisations), and the shopper's view. Payments calls in here with
+ * its transaction; orders never imports payments.
+ */
+/** The shopper's view of orders (only the buyer may read one). */
+export { OrdersService } from './service';
+/** Writes a paid checkout's order, items, stock taken and hand-off job in the caller's transaction. */
+export { createOrder } from './create-order';
+/** Status changes a chain reorganisation causes, applied in the caller's transaction. */
+export { lockOrder, failReorgedOrder, restoreReorgedOrder } from './payment-events';
+/** Creates each paid order's Shopify draft order (the outbox job createOrder queues). */
+export { ShopifyHandoff } from './handoff';
+/** Shopify's signed webhooks, and subscribing to them at start. */
 export { shopifyWebhookRoutes, subscribeShopifyWebhooks } from './webhooks';
-export { applyOrderEvent } from './events';
+/** GET /api/orders/:id, the wallet's order list and the shipping link. */
 export { orderRoutes } from './routes';

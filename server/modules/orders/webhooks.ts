@@ -13,7 +13,7 @@ import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import type { ShopifyGraphql } from '../catalogue';
+import type { ShopifyGraphql } from '../../shopify';
 import { applyOrderEvent } from './events';
 import type { OrderEvent } from './status';
 

@@ -10,10 +10,10 @@
 import type { CreateOrderRequest, Order } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
-import type { ChainClient } from '../../chain/chain-client';
+import type { ChainClient } from './chain-client';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import type { OrdersService } from '../orders/service';
+import type { OrdersService } from '../orders';
 import type { CheckoutService, IntentRow } from './checkout-service';
 import { checkoutNotFound } from './checkout-service';
 import type { Settlement, SettlementService } from './settlement';

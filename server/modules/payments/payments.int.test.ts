@@ -581,4 +581,28 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     expect(after).toMatchObject({ status: 'failed', status_reason: 'payment-reorged' });
     expect(await db()('chain_transfers').where({ tx_hash: hash.toLowerCase() }).first()).toMatchObject({ status: 'removed' });
   });
+
+  it('pays the order again when the vanished payment is mined again on the new branch', async () => {
+    const s = new Shopper(h);
+    const c = await checkout(s, BUYER, 1);
+    await h.payments!.watcher.tick();
+    const snapshot = await testChain.provider.send('evm_snapshot', []);
+    const hash = await send(BUYER, { value: BigInt(c.amountWei) });
+    const raw: string = await testChain.provider.send('eth_getRawTransactionByHash', [hash]);
+    await mine();
+    await h.payments!.watcher.tick();
+    await testChain.provider.send('evm_revert', [snapshot]);
+    await mine(3);
+    expect((await h.payments!.watcher.tick()).reorg).toBe(true);
+    expect((await ordersFor(hash))[0]).toMatchObject({ status: 'failed', status_reason: 'payment-reorged' });
+
+    // The same signed transaction is included again.
+    expect(await testChain.provider.send('eth_sendRawTransaction', [raw])).toBe(hash);
+    await mine(2);
+    await h.payments!.watcher.tick();
+    const orders = await ordersFor(hash);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ status: 'paid', status_reason: null, needs_shipping: true });
+    expect(await pay.transferRow(hash)).toMatchObject({ status: 'matched', order_id: orders[0]!.id });
+  });
 });

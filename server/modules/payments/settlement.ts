@@ -11,22 +11,19 @@
  *
  * A checkout is paid when what it received covers its total; less leaves it underpaid with a new
  * exact amount for the remainder. The order, its items, the stock it takes, the transfers that
- * paid it and the Shopify hand-off job are written in one transaction, keyed by
+ * paid it and the Shopify hand-off job are written in one transaction (the order's part by the
+ * orders module's `createOrder`, given this transaction), keyed by
  * (chain id, tx hash, log index): however often and however concurrently a transfer is
  * presented, it is recorded once and counted once.
  */
-import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { bumpCatalogueVersion } from '../catalogue';
-import { OUT_OF_STOCK_HOLD } from '../orders/service';
-import { needsShipping, nextStatus } from '../orders/status';
+import { createOrder, lockOrder, restoreReorgedOrder } from '../orders';
 import { anyLimited, lockIntentLines, shortLine } from '../stock';
 import { issueAmount, OVERPAID_THRESHOLD_WEI, randomSuffix, roundUpToCent } from './amount';
 import { PAYABLE, receivedWei, transferSum, type IntentRow } from './checkout-service';
 import type { StoreTransfer } from './verify';
-
-export const HANDOFF_JOB = 'shopify-draft-order';
 
 /** What a transfer did; `sessionId` is the session of the checkout it was for. */
 export type Settlement =
@@ -220,18 +217,8 @@ export class SettlementService {
     await trx('chain_transfers')
       .where({ id: row.id })
       .update({ status: 'matched', note: null, block_number: transfer.blockNumber, block_hash: transfer.blockHash, updated_at: now });
-    const order = await trx('orders')
-      .where({ id: row.order_id })
-      .forUpdate()
-      .first('id', 'status', 'status_reason', 'total_wei', 'intent_id', 'session_id');
-    const paid = await paidTowardsOrder(trx, order.id);
-    if (order.status_reason === 'payment-reorged' && paid >= BigInt(order.total_wei)) {
-      const status = nextStatus(order.status, 'payment-restored');
-      if (status)
-        await trx('orders')
-          .where({ id: order.id })
-          .update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
-    }
+    const order = await lockOrder(trx, row.order_id!);
+    if ((await paidTowardsOrder(trx, order.id)) >= BigInt(order.total_wei)) await restoreReorgedOrder(trx, order, now);
     return { kind: 'order', orderId: order.id, intentId: order.intent_id, sessionId: order.session_id, created: false };
   }
 
@@ -285,54 +272,22 @@ export class SettlementService {
     const short = claimed ? null : await shortLine(trx, intent.id, lines, now);
     const late = intent.status !== 'open' || intent.expires_at <= now;
     const excess = received - totalWei;
-    const orderId = newOrderId();
-    const status = nextStatus('pending', 'payment-verified')!;
-    await trx('orders').insert({
-      id: orderId,
-      intent_id: intent.id,
-      session_id: intent.session_id,
-      customer_wallet: transfer.from,
-      status,
-      total_wei: intent.total_wei,
-      amount_paid_wei: received.toString(),
-      // The suffix that identified the payment is not an overpayment.
-      overpaid: excess >= OVERPAID_THRESHOLD_WEI,
-      late,
-      chain_id: transfer.chainId,
-      tx_hash: transfer.txHash,
-      log_index: transfer.logIndex,
-      block_number: transfer.blockNumber,
-      needs_shipping: true,
-      stock_taken: !short,
-      hold_reason: short ? OUT_OF_STOCK_HOLD : null,
-      status_reason: short ? `paid after the stock was gone: ${short}` : null,
-      paid_at: now,
-      created_at: now,
-      updated_at: now,
-    });
-    await trx('order_items').insert(
-      lines.map((i) => ({
-        order_id: orderId,
-        variant_id: i.variant_id,
-        product_id: i.product_id,
-        title: i.title,
-        unit_price: i.unit_price,
-        quantity: i.quantity,
-      })),
+    const orderId = await createOrder(
+      trx,
+      {
+        intentId: intent.id,
+        sessionId: intent.session_id,
+        totalWei: intent.total_wei,
+        payment: transfer,
+        amountPaidWei: received,
+        // The suffix that identified the payment is not an overpayment.
+        overpaid: excess >= OVERPAID_THRESHOLD_WEI,
+        late,
+        lines,
+        outOfStock: short,
+      },
+      now,
     );
-    if (!short) {
-      // Sold units leave the admin's stock number; the last one marks the variant sold out.
-      // (Shopify's inventory drops by itself when Shopify gets the order.)
-      for (const line of lines) {
-        if (line.available_stock != null && line.available_stock > 0) {
-          const left = Math.max(line.available_stock - line.quantity, 0);
-          await trx('variants')
-            .where({ shopify_id: line.variant_id })
-            .update({ available_stock: left, is_sold_out: left === 0 ? true : line.is_sold_out, updated_at: now });
-        }
-      }
-      await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
-    }
     // Held stock moved (a claim became an order, or stock was sold): the product list follows.
     // Lines without a known limit show no count, so an order of only those changes nothing there
     // (and all such orders need not queue on the version row).
@@ -399,12 +354,3 @@ export class SettlementService {
 
 /** What the (not removed) transfers of an order add up to. */
 export const paidTowardsOrder = (db: Knex.Transaction | Db, orderId: string) => transferSum(db, { order_id: orderId }, ['matched']);
-
-/** Order ids: "PG" and 10 random Crockford base-32 characters (50 bits): short, unguessable. */
-export function newOrderId(): string {
-  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  const bytes = randomBytes(10);
-  let id = 'PG';
-  for (const b of bytes) id += alphabet[b & 31];
-  return id;
-}

@@ -2,10 +2,10 @@
  * Wires the payment pieces together, the same way for `npm start` and the integration tests.
  */
 import type { Config } from '../../config';
-import { ChainClient, type ChainTarget } from '../../chain/chain-client';
+import { ChainClient, type ChainTarget } from './chain-client';
 import { dbKind, type Db } from '../../db';
 import type { Logger } from '../../lib/logger';
-import type { ShopifyGraphql } from '../catalogue';
+import type { ShopifyGraphql } from '../../shopify';
 import { OrdersService, ShopifyHandoff } from '../orders';
 import { AuthService } from '../auth';
 import { CheckoutService } from './checkout-service';

@@ -1,6 +1,6 @@
 /**
  * Verifying that a transaction pays a checkout (design/payments.md §3), as pure functions over
- * what the chain said. The RPC fetching lives in server/chain/chain-client.ts.
+ * what the chain said. The RPC fetching lives in chain-client.ts.
  */
 import { dataSlice, getAddress, id } from 'ethers';
 import { ErrorCode } from '../../../common/errors';

@@ -7,13 +7,14 @@
  * vanished; logs flagged `removed` are undone too. One watcher runs per database (LeaderLock).
  */
 import type { PaymentsConfig } from '../../config';
-import type { ChainClient } from '../../chain/chain-client';
+import type { ChainClient } from './chain-client';
 import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
-import { bumpCatalogueVersion, getState, setState } from '../catalogue';
-import { needsShipping, nextStatus } from '../orders/status';
+import { getState, setState } from '../../lib/app-state';
+import { bumpCatalogueVersion } from '../catalogue';
+import { failReorgedOrder, lockOrder } from '../orders';
 import type { CheckoutService } from './checkout-service';
 import { paidTowardsOrder, type SettlementService } from './settlement';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
@@ -181,16 +182,12 @@ export class ChainWatcher implements Job {
         .where({ id: row.id })
         .update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
       if (!row.order_id) return;
-      const order = await trx('orders').where({ id: row.order_id }).forUpdate().first('id', 'status', 'total_wei');
+      const order = await lockOrder(trx, row.order_id);
       if ((await paidTowardsOrder(trx, order.id)) >= BigInt(order.total_wei)) return;
-      const status = nextStatus(order.status, 'payment-reverted');
-      if (!status) {
+      if (!(await failReorgedOrder(trx, order, new Date()))) {
         this.deps.logger.error({ orderId: order.id }, 'the payment of a shipped order vanished in a chain reorganisation');
         return;
       }
-      await trx('orders')
-        .where({ id: order.id })
-        .update({ status, needs_shipping: needsShipping(status), status_reason: 'payment-reorged', updated_at: new Date() });
       this.deps.logger.warn({ orderId: order.id, txHash: transfer.txHash }, 'order failed: its payment was reorganised away');
     });
   }

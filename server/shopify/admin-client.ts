@@ -11,10 +11,10 @@
  *  - HTTP 5xx / network failure: exponential back-off (only for read queries).
  */
 import { createAdminApiClient, type AdminApiClient } from '@shopify/admin-api-client';
-import { ErrorCode } from '../../../common/errors';
-import { AppError } from '../../lib/errors';
-import type { Logger } from '../../lib/logger';
-import { sleep as realSleep, type Sleep } from '../../lib/sleep';
+import { ErrorCode } from '../../common/errors';
+import { AppError } from '../lib/errors';
+import type { Logger } from '../lib/logger';
+import { sleep as realSleep, type Sleep } from '../lib/sleep';
 
 export interface ThrottleStatus {
   maximumAvailable: number;

@@ -1,10 +1,11 @@
 /**
  * The shop's view of the chain: the few JSON-RPC reads payments need, raw (eth_*), so nothing is
- * cached between calls and a reorg or a new head is seen at once.
+ * cached between calls and a reorg or a new head is seen at once. It answers in the terms of
+ * verify.ts (logs, receipts, the store's token and wallet) and only payments reads the chain, so
+ * it lives here; `server/chain/` is the local dev chain and imports no module.
  */
 import { JsonRpcProvider, zeroPadValue } from 'ethers';
-import type { RawLog, ReceiptFacts } from '../modules/payments/verify';
-import { TRANSFER_TOPIC } from '../modules/payments/verify';
+import { TRANSFER_TOPIC, type RawLog, type ReceiptFacts } from './verify';
 
 export interface ChainTarget {
   rpcUrl: string;

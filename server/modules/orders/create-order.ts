@@ -1,0 +1,105 @@
+/**
+ * Writing a paid order (design/payments.md §4–§5). Payments decides that a checkout is paid and
+ * whether its stock is still there; this writes what follows, inside the caller's transaction,
+ * so the order, its items, the stock it takes and its Shopify hand-off job exist together with the
+ * transfers that paid it or not at all.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { OUT_OF_STOCK_HOLD } from './service';
+import { nextStatus } from './status';
+
+/** The outbox kind of the job that hands a paid order to Shopify (handoff.ts runs it). */
+export const HANDOFF_JOB = 'shopify-draft-order';
+
+/** A line of the paid checkout, with its variant's stock as locked by the caller. */
+export interface PaidLine {
+  variant_id: string;
+  product_id: string;
+  title: string;
+  unit_price: string;
+  quantity: number;
+  available_stock: number | null;
+  is_sold_out: boolean;
+}
+
+export interface PaidCheckout {
+  intentId: string;
+  sessionId: string | null;
+  totalWei: string;
+  /** The transfer that completed the payment. */
+  payment: { from: string; chainId: number; txHash: string; logIndex: number; blockNumber: number };
+  amountPaidWei: bigint;
+  overpaid: boolean;
+  /** Paid after the checkout expired or was underpaid first. */
+  late: boolean;
+  lines: readonly PaidLine[];
+  /** The line that was short when the stock was gone (the order is then held), else null. */
+  outOfStock: string | null;
+}
+
+/**
+ * Writes the order of `paid` and returns its id. An order either takes its stock and is queued
+ * for Shopify, or, paid after the stock was gone, is held for the admin (restock or refund)
+ * rather than sold twice.
+ */
+export async function createOrder(trx: Knex.Transaction, paid: PaidCheckout, now: Date): Promise<string> {
+  const { payment, lines, outOfStock: short } = paid;
+  const orderId = newOrderId();
+  const status = nextStatus('pending', 'payment-verified')!;
+  await trx('orders').insert({
+    id: orderId,
+    intent_id: paid.intentId,
+    session_id: paid.sessionId,
+    customer_wallet: payment.from,
+    status,
+    total_wei: paid.totalWei,
+    amount_paid_wei: paid.amountPaidWei.toString(),
+    overpaid: paid.overpaid,
+    late: paid.late,
+    chain_id: payment.chainId,
+    tx_hash: payment.txHash,
+    log_index: payment.logIndex,
+    block_number: payment.blockNumber,
+    needs_shipping: true,
+    stock_taken: !short,
+    hold_reason: short ? OUT_OF_STOCK_HOLD : null,
+    status_reason: short ? `paid after the stock was gone: ${short}` : null,
+    paid_at: now,
+    created_at: now,
+    updated_at: now,
+  });
+  await trx('order_items').insert(
+    lines.map((i) => ({
+      order_id: orderId,
+      variant_id: i.variant_id,
+      product_id: i.product_id,
+      title: i.title,
+      unit_price: i.unit_price,
+      quantity: i.quantity,
+    })),
+  );
+  if (!short) {
+    // Sold units leave the admin's stock number; the last one marks the variant sold out.
+    // (Shopify's inventory drops by itself when Shopify gets the order.)
+    for (const line of lines) {
+      if (line.available_stock != null && line.available_stock > 0) {
+        const left = Math.max(line.available_stock - line.quantity, 0);
+        await trx('variants')
+          .where({ shopify_id: line.variant_id })
+          .update({ available_stock: left, is_sold_out: left === 0 ? true : line.is_sold_out, updated_at: now });
+      }
+    }
+    await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
+  }
+  return orderId;
+}
+
+/** Order ids: "PG" and 10 random Crockford base-32 characters (50 bits): short, unguessable. */
+function newOrderId(): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  const bytes = randomBytes(10);
+  let id = 'PG';
+  for (const b of bytes) id += alphabet[b & 31];
+  return id;
+}

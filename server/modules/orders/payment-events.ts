@@ -1,0 +1,42 @@
+/**
+ * What the chain can do to a paid order afterwards: a reorganisation takes its payment away, or
+ * includes it again. Payments decides whether what is left on chain still covers the order; these
+ * apply the status change, through the status machine, inside the caller's transaction.
+ */
+import type { Knex } from 'knex';
+import type { OrderStatus } from '../../../common/api';
+import type { OrderRow } from './service';
+import { needsShipping, nextStatus } from './status';
+
+/** The status reason of an order failed because its payment vanished in a reorganisation. */
+const PAYMENT_REORGED = 'payment-reorged';
+
+export type PaidOrder = Pick<OrderRow, 'id' | 'status' | 'total_wei' | 'intent_id' | 'session_id'> & { status_reason: string | null };
+
+/** The order, locked until the caller's transaction ends. */
+export async function lockOrder(trx: Knex.Transaction, orderId: string): Promise<PaidOrder> {
+  return trx('orders').where({ id: orderId }).forUpdate().first('id', 'status', 'status_reason', 'total_wei', 'intent_id', 'session_id');
+}
+
+/**
+ * Its payment no longer covers the order after a reorganisation: the order fails. Returns the new
+ * status, or null when it cannot fail any more (shipped).
+ */
+export async function failReorgedOrder(trx: Knex.Transaction, order: PaidOrder, now: Date): Promise<OrderStatus | null> {
+  const status = nextStatus(order.status, 'payment-reverted');
+  if (!status) return null;
+  await trx('orders')
+    .where({ id: order.id })
+    .update({ status, needs_shipping: needsShipping(status), status_reason: PAYMENT_REORGED, updated_at: now });
+  return status;
+}
+
+/** Its payment is on chain again and covers it: an order a reorganisation failed is paid again. */
+export async function restoreReorgedOrder(trx: Knex.Transaction, order: PaidOrder, now: Date): Promise<void> {
+  if (order.status_reason !== PAYMENT_REORGED) return;
+  const status = nextStatus(order.status, 'payment-restored');
+  if (status)
+    await trx('orders')
+      .where({ id: order.id })
+      .update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
+}

@@ -1,0 +1,11 @@
+/**
+ * Shopify Admin GraphQL access, shared by the catalogue sync, the order hand-off and the webhook
+ * subscription. It lives outside `modules/` because it is an adapter to an outside service, not a
+ * domain of the shop: any module may use it, and it imports no module.
+ */
+export {
+  /** The Admin GraphQL client with the shop's retry policy (throttling, 429, 5xx back-off). */
+  ShopifyGraphql,
+  /** A request Shopify refused or could not answer, with its GraphQL error codes. */
+  ShopifyRequestError,
+} from './admin-client';
