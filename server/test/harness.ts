@@ -14,7 +14,7 @@ import { RateLimiter } from '../lib/rate-limit';
 import { CatalogueService, ShopifyGraphql } from '../modules/catalogue';
 import { CartService } from '../modules/cart';
 import { SessionService } from '../modules/session';
-import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../shopify-emulator';
+import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../../emulators/shopify';
 import { startLocalShopify } from '../local-shopify';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';
