@@ -11,15 +11,11 @@ export type SortValue = string | number;
 export interface ConnectionArgs {
   first?: number | null;
   after?: string | null;
-  last?: number | null;
-  before?: string | null;
-  reverse?: boolean | null;
 }
 
 export interface Connection<T> {
-  edges: Array<{ cursor: string; node: T }>;
   nodes: T[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
 interface CursorKey {
@@ -27,7 +23,7 @@ interface CursorKey {
   last_value: SortValue;
 }
 
-export function encodeCursor(key: CursorKey): string {
+function encodeCursor(key: CursorKey): string {
   return Buffer.from(JSON.stringify(key)).toString('base64');
 }
 
@@ -50,30 +46,18 @@ function compareKeys(a: CursorKey, b: CursorKey): number {
 
 /** Page-size range check; static, so the cost pass runs it before anything executes. */
 export function checkPageSize(fieldName: string, args: ConnectionArgs): void {
-  for (const name of ['first', 'last'] as const) {
-    const size = args[name];
-    if (size != null && (size < 0 || size > MAX_PAGE_SIZE)) {
-      // Wording as seen in public Shopify fakes; Shopify's exact text is unverified.
-      throw new GraphQLError(
-        `Argument '${name}' on Field '${fieldName}' has an invalid value (${size}). Expected a page size from 0 to ${MAX_PAGE_SIZE}.`,
-        { extensions: { code: 'argumentLiteralsIncompatible', typeName: 'Field', argumentName: name } },
-      );
-    }
+  const size = args.first;
+  if (size != null && (size < 0 || size > MAX_PAGE_SIZE)) {
+    // Wording as seen in public Shopify fakes; Shopify's exact text is unverified.
+    throw new GraphQLError(
+      `Argument 'first' on Field '${fieldName}' has an invalid value (${size}). Expected a page size from 0 to ${MAX_PAGE_SIZE}.`,
+      { extensions: { code: 'argumentLiteralsIncompatible', typeName: 'Field', argumentName: 'first' } },
+    );
   }
-}
-
-/** The rules Shopify applies to every connection at execution time. */
-export function checkPageArgs(fieldName: string, args: ConnectionArgs): void {
-  if (args.first == null && args.last == null) {
-    throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
-  }
-  if (args.first != null && args.last != null) {
-    throw new GraphQLError('providing both first and last is not supported', { extensions: { code: 'BAD_REQUEST' } });
-  }
-  checkPageSize(fieldName, args);
 }
 
 /**
+ * Forward paging, the only kind the shop uses (Shopify also offers last/before and reverse).
  * @param items every item the connection can return (already filtered)
  * @param keyOf sort value and numeric id of an item; ties on value are broken by id
  */
@@ -83,37 +67,27 @@ export function paginate<T>(
   args: ConnectionArgs,
   keyOf: (item: T) => [SortValue, number],
 ): Connection<T> {
-  checkPageArgs(fieldName, args);
-  const direction = args.reverse ? -1 : 1;
+  // Shopify's rule for every connection: without a page size there is no page.
+  if (args.first == null) throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
+  checkPageSize(fieldName, args);
   const keyed = items
     .map((node) => {
       const [value, id] = keyOf(node);
       return { node, key: { last_id: id, last_value: value } };
     })
-    .sort((a, b) => direction * compareKeys(a.key, b.key));
+    .sort((a, b) => compareKeys(a.key, b.key));
 
   let start = 0;
-  let end = keyed.length;
   if (args.after) {
     const after = decodeCursor(args.after);
-    while (start < end && direction * compareKeys(keyed[start].key, after) <= 0) start++;
+    while (start < keyed.length && compareKeys(keyed[start].key, after) <= 0) start++;
   }
-  if (args.before) {
-    const before = decodeCursor(args.before);
-    while (end > start && direction * compareKeys(keyed[end - 1].key, before) >= 0) end--;
-  }
-  if (args.first != null) end = Math.min(end, start + args.first);
-  if (args.last != null) start = Math.max(start, end - args.last);
-
-  const edges = keyed.slice(start, end).map(({ node, key }) => ({ cursor: encodeCursor(key), node }));
+  const page = keyed.slice(start, start + args.first);
   return {
-    edges,
-    nodes: edges.map((e) => e.node),
+    nodes: page.map((e) => e.node),
     pageInfo: {
-      hasNextPage: end < keyed.length,
-      hasPreviousPage: start > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      hasNextPage: start + page.length < keyed.length,
+      endCursor: page.length ? encodeCursor(page[page.length - 1].key) : null,
     },
   };
 }

@@ -7,7 +7,7 @@ import { toGid } from './gid';
 import type { EmulatorRuntime } from './graphql-endpoint';
 import type { ShopifyEmulator } from './index';
 import { loopbackOnly } from './loopback';
-import { formatDecimal } from './money';
+import { formatRestMoney } from './money';
 import {
   displayFulfillmentStatus,
   OrderStateError,
@@ -68,13 +68,6 @@ const productInput = z.strictObject({
   variants: z.array(variantInput).max(2048).optional(),
 }) satisfies z.ZodType<EmulatorProductInput>;
 
-const throttleInput = z.strictObject({ count: z.number().int().min(0) });
-const failInput = z.strictObject({
-  count: z.number().int().min(0),
-  status: z.union([z.literal(429), z.literal(500), z.literal(503)]),
-  retryAfter: z.number().min(0).optional(),
-});
-
 const addressInput = z.strictObject({
   firstName: z.string().optional(),
   lastName: z.string().optional(),
@@ -89,15 +82,7 @@ const addressInput = z.strictObject({
   phone: z.string().optional(),
 }) satisfies z.ZodType<EmulatorAddressInput>;
 const completeInput = z.strictObject({ email: z.email().optional(), shippingAddress: addressInput.optional() });
-const fulfillInput = z.strictObject({
-  tracking: z
-    .strictObject({
-      company: z.string().nullable().optional(),
-      number: z.string().nullable().optional(),
-      url: z.url().nullable().optional(),
-    })
-    .optional(),
-});
+const fulfillInput = z.strictObject({});
 
 function parseOr400<T>(ctx: RouterContext, schema: z.ZodType<T>): T | undefined {
   const parsed = schema.safeParse(ctx.request.body ?? {});
@@ -107,7 +92,7 @@ function parseOr400<T>(ctx: RouterContext, schema: z.ZodType<T>): T | undefined 
   return undefined;
 }
 
-type ControlledEmulator = Pick<ShopifyEmulator, 'reset' | 'completeDraftOrder' | 'fulfillOrder' | 'redeliver'>;
+type ControlledEmulator = Pick<ShopifyEmulator, 'reset' | 'completeDraftOrder' | 'fulfillOrder'>;
 
 /** Runs a state change, answering 404/409 for an unknown id or a wrong state. */
 function guarded(ctx: RouterContext, change: () => unknown): void {
@@ -136,7 +121,7 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
     note: d.note,
     tags: d.tags,
     customAttributes: d.customAttributes,
-    totalPrice: formatDecimal(totalsOf(d).totalCents),
+    totalPrice: formatRestMoney(totalsOf(d).totalCents),
     shippingAddress: d.shippingAddress,
     orderId: d.orderLegacyId ? toGid('Order', d.orderLegacyId) : null,
     createdAt: d.createdAt,
@@ -156,7 +141,6 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
     fulfillments: o.fulfillments.map((f) => ({
       id: toGid('Fulfillment', f.legacyId),
       status: f.status,
-      tracking: f.tracking,
       createdAt: f.createdAt,
     })),
     createdAt: o.createdAt,
@@ -176,31 +160,14 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
     });
   });
 
-  router.get('/orders', (ctx) => {
-    ctx.body = { orders: orders.listOrders().map(orderSummary) };
-  });
-
   router.post('/orders/:id/fulfill', (ctx) => {
     const input = parseOr400(ctx, fulfillInput);
     if (!input) return;
-    const tracking = input.tracking
-      ? { company: input.tracking.company ?? null, number: input.tracking.number ?? null, url: input.tracking.url ?? null }
-      : undefined;
-    guarded(ctx, () => ({ order: orderSummary(emulator.fulfillOrder(ctx.params.id ?? '', tracking).order) }));
+    guarded(ctx, () => ({ order: orderSummary(emulator.fulfillOrder(ctx.params.id ?? '').order) }));
   });
 
   router.get('/webhooks', (ctx) => {
     ctx.body = { subscriptions: webhooks.listSubscriptions(), deliveries: webhooks.deliveries };
-  });
-
-  router.post('/webhooks/:webhookId/redeliver', (ctx) => {
-    const id = ctx.params.webhookId ?? '';
-    if (!webhooks.deliveries.some((d) => d.webhookId === id)) {
-      ctx.status = 404;
-      ctx.body = { error: `No webhook delivery ${id}` };
-      return;
-    }
-    ctx.body = { delivery: emulator.redeliver(id) };
   });
 
   router.get('/products', (ctx) => {
@@ -218,38 +185,9 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
     }
   });
 
-  router.delete('/products/:legacyId', (ctx) => {
-    const id = ctx.params.legacyId ?? '';
-    if (!rt.state.getProduct(id)) {
-      ctx.status = 404;
-      ctx.body = { error: `No product with legacyId ${id}` };
-      return;
-    }
-    rt.state.deleteProduct(id);
-    ctx.body = { deleted: id };
-  });
-
-  router.post('/throttle', (ctx) => {
-    const input = parseOr400(ctx, throttleInput);
-    if (!input) return;
-    rt.faults.throttle = input.count;
-    ctx.body = { throttle: rt.faults.throttle };
-  });
-
-  router.post('/fail', (ctx) => {
-    const input = parseOr400(ctx, failInput);
-    if (!input) return;
-    rt.faults.fail = { count: input.count, status: input.status, retryAfterSeconds: input.retryAfter };
-    ctx.body = { fail: rt.faults.fail };
-  });
-
   router.post('/reset', (ctx) => {
     emulator.reset();
     ctx.body = { reset: true, products: rt.state.listProducts().length };
-  });
-
-  router.get('/requests', (ctx) => {
-    ctx.body = { requests: rt.requestLog };
   });
 
   return router;

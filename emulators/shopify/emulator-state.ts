@@ -1,5 +1,5 @@
-// In-memory shop data behind the emulator. Kept free of GraphQL and HTTP so tests (and later
-// draft orders / webhooks) can drive it directly; the resolvers only read from it.
+// In-memory shop data behind the emulator. Kept free of GraphQL and HTTP so tests can drive it
+// directly; the resolvers only read from it.
 
 export type ProductStatus = 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
 
@@ -87,9 +87,6 @@ export interface EmulatorProduct {
   variants: EmulatorVariant[];
 }
 
-export type EmulatorEvent =
-  { type: 'product-upserted'; product: EmulatorProduct; created: boolean } | { type: 'product-deleted'; legacyId: string };
-
 const DEFAULT_IMAGE_SIZE = 800;
 // Id ranges for allocated ids: 13–14 digits like real Shopify ids, far below 2^53.
 const ID_FLOORS = { product: 8_900_000_000_000, variant: 45_900_000_000_000, media: 32_900_000_000_000 };
@@ -110,7 +107,6 @@ export function slugify(text: string): string {
 
 export class EmulatorState {
   private readonly products = new Map<string, EmulatorProduct>();
-  private readonly listeners = new Set<(event: EmulatorEvent) => void>();
   private lastIds = { ...ID_FLOORS };
 
   constructor(
@@ -125,12 +121,6 @@ export class EmulatorState {
     this.products.clear();
     this.lastIds = { ...ID_FLOORS };
     for (const input of this.seed()) this.writeProduct(input, input.updatedAt ?? toIsoSeconds(this.now()));
-  }
-
-  /** Webhook delivery (added later) hangs off this rather than off the HTTP layer. */
-  subscribe(listener: (event: EmulatorEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   listProducts(): EmulatorProduct[] {
@@ -154,28 +144,12 @@ export class EmulatorState {
     return undefined;
   }
 
-  findImage(legacyId: string): { product: EmulatorProduct; image: EmulatorImage; position: number } | undefined {
-    for (const product of this.products.values()) {
-      const index = product.images.findIndex((i) => i.legacyId === legacyId);
-      if (index >= 0) return { product, image: product.images[index], position: index + 1 };
-    }
-    return undefined;
-  }
-
   upsertProduct(input: EmulatorProductInput): EmulatorProduct {
-    const existing = this.matchExisting(input);
-    const product = this.writeProduct(input, input.updatedAt ?? this.nextUpdatedAt());
-    this.emit({ type: 'product-upserted', product, created: !existing });
-    return product;
+    return this.writeProduct(input, input.updatedAt ?? this.nextUpdatedAt());
   }
 
   deleteProduct(legacyId: string): void {
     if (!this.products.delete(legacyId)) throw new Error(`No product with legacyId ${legacyId}`);
-    this.emit({ type: 'product-deleted', legacyId });
-  }
-
-  private emit(event: EmulatorEvent): void {
-    for (const listener of this.listeners) listener(event);
   }
 
   private matchExisting(input: EmulatorProductInput): EmulatorProduct | undefined {
@@ -183,8 +157,8 @@ export class EmulatorState {
     return input.handle ? this.getProductByHandle(input.handle) : undefined;
   }
 
-  // Strictly later than every stored timestamp: an `updated_at:>last-seen` sync must see the
-  // change even when the injected clock lags behind the demo data's fixed 2026 timestamps.
+  // Strictly later than every stored timestamp, so a change is visible as one even when the
+  // injected clock lags behind the demo data's fixed 2026 timestamps.
   private nextUpdatedAt(): string {
     let latest = 0;
     for (const p of this.products.values()) latest = Math.max(latest, Date.parse(p.updatedAt));

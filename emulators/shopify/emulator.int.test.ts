@@ -6,13 +6,149 @@ import Koa from 'koa';
 import mount from 'koa-mount';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from './index';
-import {
-  CATALOGUE_PAGE_QUERY,
-  DRAFT_ORDER_CREATE_MUTATION,
-  DRAFT_ORDER_STATUS_QUERY,
-  PRODUCT_VARIANTS_PAGE_QUERY,
-  WEBHOOK_SUBSCRIPTION_CREATE_MUTATION,
-} from './reference-queries';
+
+// The documents the shop sends (server/modules/catalogue/sync.ts, orders/handoff.ts and
+// orders/webhooks.ts), in the same shapes: the emulator answers these as the contract says.
+const CATALOGUE_PAGE_QUERY = /* GraphQL */ `
+  query CatalogPage($first: Int!, $after: String, $variantsFirst: Int!, $mediaFirst: Int!) {
+    products(first: $first, after: $after, sortKey: ID) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        legacyResourceId
+        handle
+        title
+        descriptionHtml
+        vendor
+        productType
+        tags
+        status
+        updatedAt
+        featuredMedia {
+          ... on MediaImage {
+            image {
+              url
+              altText
+            }
+          }
+        }
+        media(first: $mediaFirst) {
+          nodes {
+            mediaContentType
+            alt
+            ... on MediaImage {
+              image {
+                url
+                altText
+              }
+            }
+          }
+        }
+        variants(first: $variantsFirst) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            id
+            legacyResourceId
+            title
+            sku
+            price
+            inventoryQuantity
+            availableForSale
+            selectedOptions {
+              name
+              value
+            }
+            image {
+              url
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+const PRODUCT_VARIANTS_PAGE_QUERY = /* GraphQL */ `
+  query ProductVariants($id: ID!, $first: Int!, $after: String) {
+    product(id: $id) {
+      variants(first: $first, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          id
+          legacyResourceId
+          title
+          inventoryQuantity
+          availableForSale
+        }
+      }
+    }
+  }
+`;
+const DRAFT_ORDER_CREATE_MUTATION = /* GraphQL */ `
+  mutation DraftOrderCreate($input: DraftOrderInput!) {
+    draftOrderCreate(input: $input) {
+      draftOrder {
+        id
+        name
+        status
+        invoiceUrl
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+const DRAFT_BY_TAG_QUERY = /* GraphQL */ `
+  query DraftByTag($query: String!) {
+    draftOrders(first: 1, query: $query) {
+      nodes {
+        id
+        name
+        status
+        invoiceUrl
+      }
+    }
+  }
+`;
+const DRAFT_ORDER_STATUS_QUERY = /* GraphQL */ `
+  query DraftOrderStatus($id: ID!) {
+    draftOrder(id: $id) {
+      id
+      status
+      invoiceUrl
+      order {
+        id
+        displayFulfillmentStatus
+      }
+    }
+  }
+`;
+const WEBHOOK_SUBSCRIPTION_CREATE_MUTATION = /* GraphQL */ `
+  mutation Subscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+    webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
+      webhookSubscription {
+        id
+        topic
+        format
+        uri
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
 
 const TOKEN = 'shpat_emulator_test';
 const SECRET = 'shpss_emulator_test_secret';
@@ -49,28 +185,20 @@ async function startEmulator(extra: Partial<ShopifyEmulatorOptions> = {}, mountP
 }
 
 const gid = (type: string, id: string) => `gid://shopify/${type}/${id}`;
+const legacyIdOf = (gidValue: string) => gidValue.split('/').pop()!;
 
 interface CatalogueProduct {
   id: string;
+  legacyResourceId: string;
   handle: string;
   title: string;
-  updatedAt: string;
   featuredMedia: { image: { url: string } } | null;
   media: { nodes: unknown[] };
-  variantsCount: { count: number };
   variants: { pageInfo: { hasNextPage: boolean }; nodes: Array<{ title: string; availableForSale: boolean; price: string }> };
 }
 
 interface ProductsPage<T> {
   products: { nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-}
-
-interface IdPage {
-  products: {
-    nodes?: Array<{ id: string }>;
-    edges?: Array<{ cursor: string; node: { id: string } }>;
-    pageInfo: { hasNextPage: boolean; endCursor?: string | null };
-  };
 }
 
 describe('Shopify emulator driven by the real @shopify/admin-api-client', () => {
@@ -93,7 +221,7 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     let pages = 0;
     do {
       const { data, errors, extensions }: ClientResponse<ProductsPage<CatalogueProduct>> = await client.request(CATALOGUE_PAGE_QUERY, {
-        variables: { first: 5, after, query: null, variantsFirst: 10, mediaFirst: 10 },
+        variables: { first: 5, after, variantsFirst: 10, mediaFirst: 10 },
       });
       expect(errors).toBeUndefined();
       const cost = extensions!.cost as {
@@ -101,8 +229,8 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
         actualQueryCost: number;
         throttleStatus: { currentlyAvailable: number };
       };
-      // products 2+5, media and variants 5 × (2+10) each, six plain objects once each
-      expect(cost.requestedQueryCost).toBe(7 + 5 * 12 + 5 * 12 + 6);
+      // products 2+5, media and variants 5 × (2+10) each, five plain objects once each
+      expect(cost.requestedQueryCost).toBe(7 + 5 * 12 + 5 * 12 + 5);
       expect(cost.actualQueryCost).toBeGreaterThan(0);
       expect(cost.actualQueryCost).toBeLessThan(cost.requestedQueryCost);
       available.push(cost.throttleStatus.currentlyAvailable);
@@ -115,55 +243,20 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(pages).toBe(Math.ceil(all.length / 5));
     expect(seen.map((p) => p.id).sort()).toEqual(all.map((p) => gid('Product', p.legacyId)).sort());
     expect(new Set(seen.map((p) => p.id)).size).toBe(seen.length);
-    // sortKey: UPDATED_AT
-    const times = seen.map((p) => Date.parse(p.updatedAt));
-    expect(times).toEqual([...times].sort((a, b) => a - b));
+    // sortKey: ID
+    const ids = seen.map((p) => Number(p.legacyResourceId));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
     // the clock is frozen, so every call leaves strictly less in the bucket
     expect(available[0]).toBeLessThan(2000);
     for (let i = 1; i < available.length; i++) expect(available[i]).toBeLessThan(available[i - 1]);
 
     const hoodie = seen.find((p) => p.handle === 'classic-hoodie')!;
-    expect(hoodie.variantsCount.count).toBe(12);
     expect(hoodie.variants.nodes).toHaveLength(10);
     expect(hoodie.variants.pageInfo.hasNextPage).toBe(true);
     expect(hoodie.variants.nodes[0]).toMatchObject({ title: 'Black / S', availableForSale: true, inventoryQuantity: 8, price: '64.99' });
     expect(hoodie.variants.nodes[1]).toMatchObject({ title: 'Black / M', availableForSale: false, inventoryQuantity: 0 });
     expect(hoodie.featuredMedia!.image.url).toBe(`${run.origin}/cdn/images/classic-hoodie-1.svg`);
     expect(seen.find((p) => p.handle === 'sticker-sheet-vol-1')).toMatchObject({ featuredMedia: null, media: { nodes: [] } });
-  });
-
-  it('serves the same order through edges { cursor node } as through nodes', async () => {
-    const client = run.client();
-    const collect = async (selection: 'nodes' | 'edges') => {
-      const ids: string[] = [];
-      let after: string | null = null;
-      for (let guard = 0; guard < 50; guard++) {
-        const body =
-          selection === 'nodes'
-            ? 'nodes { id } pageInfo { hasNextPage endCursor }'
-            : 'edges { cursor node { id } } pageInfo { hasNextPage }';
-        const { data, errors }: ClientResponse<IdPage> = await client.request(
-          `query ($after: String) { products(first: 4, after: $after, sortKey: TITLE) { ${body} } }`,
-          {
-            variables: { after },
-          },
-        );
-        expect(errors).toBeUndefined();
-        const products: IdPage['products'] = data!.products;
-        if (selection === 'nodes') {
-          ids.push(...products.nodes!.map((n) => n.id));
-          after = products.pageInfo.endCursor ?? null;
-        } else {
-          ids.push(...products.edges!.map((e) => e.node.id));
-          after = products.edges!.at(-1)?.cursor ?? null;
-        }
-        if (!products.pageInfo.hasNextPage) break;
-      }
-      return ids;
-    };
-    const viaNodes = await collect('nodes');
-    expect(viaNodes).toHaveLength(run.emulator.state.listProducts().length);
-    expect(await collect('edges')).toEqual(viaNodes);
   });
 
   it('pages a product’s variants beyond the first page', async () => {
@@ -180,12 +273,8 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(titles).toEqual(hoodie.variants.map((v) => v.title));
   });
 
-  it('filters with query: updated_at:>… and returns null for unknown ids', async () => {
+  it('returns null for unknown ids', async () => {
     const client = run.client();
-    const { data } = await client.request(
-      `{ products(first: 50, query: "updated_at:>'2026-09-01T10:00:00Z'", sortKey: UPDATED_AT) { nodes { title } } }`,
-    );
-    expect(data.products.nodes.map((n: { title: string }) => n.title)).toEqual(['Mystery Slammer Bundle', 'Heritage Crewneck']);
     const missing = await client.request('{ product(id: "gid://shopify/Product/1") { id } }');
     expect(missing.errors).toBeUndefined();
     expect(missing.data.product).toBeNull();
@@ -212,12 +301,7 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(ok.data.products.nodes).toHaveLength(10);
     expect(run.emulator.requestLog.map((r) => r.throttled)).toEqual([true, false]);
 
-    // the same through the HTTP control endpoint
-    await fetch(`${run.origin}/__emulator/throttle`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"count":2}',
-    });
+    run.emulator.throttleNext(2);
     for (let i = 0; i < 2; i++) {
       const again = await client.request('{ shop { name } }');
       expect(again.errors?.graphQLErrors?.[0].extensions?.code).toBe('THROTTLED');
@@ -279,12 +363,7 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
 
   it('fails the next calls with 429 + Retry-After or 503 on request', async () => {
     const client = run.client();
-    const setFail = await fetch(`${run.origin}/__emulator/fail`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ count: 1, status: 429, retryAfter: 3 }),
-    });
-    expect(setFail.status).toBe(200);
+    run.emulator.failNext(1, 429, 3);
     const limited = await client.request('{ shop { name } }');
     expect(limited.errors?.networkStatusCode).toBe(429);
     expect(limited.errors?.response?.headers.get('Retry-After')).toBe('3');
@@ -316,16 +395,17 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(Date.parse(product.updatedAt)).toBeGreaterThan(Date.parse(latestDemo));
 
     const changed = await client.request(
-      `{ products(first: 10, query: "updated_at:>'${latestDemo}'") { nodes { id title featuredMedia { ... on MediaImage { image { url } } } variants(first: 5) { nodes { price sku availableForSale } } } } }`,
+      `{ product(id: "${id}") { id title updatedAt featuredMedia { ... on MediaImage { image { url } } } variants(first: 5) { nodes { price sku availableForSale } } } }`,
     );
-    expect(changed.data.products.nodes).toEqual([
-      {
-        id,
-        title: 'Glow-in-the-Dark Slammer',
-        featuredMedia: { image: { url: `${run.origin}/cdn/images/glow-in-the-dark-slammer-1.svg` } },
-        variants: { nodes: [{ price: '12.50', sku: 'PG-SLM-GLOW', availableForSale: true }] },
-      },
-    ]);
+    expect(changed.data.product).toEqual({
+      id,
+      title: 'Glow-in-the-Dark Slammer',
+      updatedAt: product.updatedAt,
+      featuredMedia: { image: { url: `${run.origin}/cdn/images/glow-in-the-dark-slammer-1.svg` } },
+      variants: { nodes: [{ price: '12.50', sku: 'PG-SLM-GLOW', availableForSale: true }] },
+    });
+    const { data: all } = await client.request('{ products(first: 250) { nodes { id } } }');
+    expect(all.products.nodes.at(-1)).toEqual({ id });
 
     const updated = (await (await post({ legacyId: product.legacyId, title: 'Glow Slammer' })).json()) as {
       product: { updatedAt: string };
@@ -335,12 +415,11 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
 
     expect((await post({ title: 'x', variants: [{ price: 'free' }] })).status).toBe(400);
 
-    const del = await fetch(`${run.origin}/__emulator/products/${product.legacyId}`, { method: 'DELETE' });
-    expect(del.status).toBe(200);
+    run.emulator.deleteProduct(product.legacyId);
     expect((await client.request(`{ product(id: "${id}") { title } }`)).data.product).toBeNull();
-    const count = await client.request('{ productsCount { count } }');
-    expect(count.data.productsCount.count).toBe(run.emulator.state.listProducts().length);
-    expect((await fetch(`${run.origin}/__emulator/products/${product.legacyId}`, { method: 'DELETE' })).status).toBe(404);
+    const { data: after } = await client.request('{ products(first: 250) { nodes { id } } }');
+    expect(after.products.nodes).toHaveLength(run.emulator.state.listProducts().length);
+    expect(after.products.nodes).not.toContainEqual({ id });
   });
 
   it('serves generated product images as cacheable SVG', async () => {
@@ -365,10 +444,10 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(unstable.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 
     await run.client().request(CATALOGUE_PAGE_QUERY, { variables: { first: 1, variantsFirst: 1, mediaFirst: 1 } });
-    const log = (await (await fetch(`${run.origin}/__emulator/requests`)).json()) as {
-      requests: Array<{ operationName?: string; variables: unknown }>;
-    };
-    expect(log.requests.at(-1)).toMatchObject({ operationName: 'CatalogPage', variables: { first: 1, variantsFirst: 1, mediaFirst: 1 } });
+    expect(run.emulator.requestLog.at(-1)).toMatchObject({
+      operationName: 'CatalogPage',
+      variables: { first: 1, variantsFirst: 1, mediaFirst: 1 },
+    });
   });
 });
 
@@ -399,16 +478,6 @@ describe('Shopify emulator leaky bucket over HTTP', () => {
       clock += Math.ceil((52 - left) / 10) * 1000;
       const recovered = await client.request(query);
       expect(recovered.errors).toBeUndefined();
-    } finally {
-      await run.close();
-    }
-  });
-
-  it('starts empty with catalogue: "empty"', async () => {
-    const run = await startEmulator({ catalogue: 'empty' });
-    try {
-      const { data } = await run.client().request('{ products(first: 5) { nodes { id } pageInfo { hasNextPage endCursor } } }');
-      expect(data.products).toEqual({ nodes: [], pageInfo: { hasNextPage: false, endCursor: null } });
     } finally {
       await run.close();
     }
@@ -464,14 +533,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 interface DraftCreated {
   draftOrderCreate: {
-    draftOrder: {
-      id: string;
-      legacyResourceId: string;
-      name: string;
-      status: string;
-      invoiceUrl: string;
-      totalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
-    } | null;
+    draftOrder: { id: string; name: string; status: string; invoiceUrl: string } | null;
     userErrors: Array<{ field: string[] | null; message: string }>;
   };
 }
@@ -511,9 +573,8 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
   const variantGid = (handle: string, index = 0) =>
     gid('ProductVariant', run.emulator.state.getProductByHandle(handle)!.variants[index].legacyId);
 
-  // The contract's §4.1 variables: a paid-in-crypto order, free to the shopper.
+  // The hand-off's input (contract §4.1): a paid-in-crypto order, free to the shopper.
   const paidInput = (payref = 'pay_01JABCDEF') => ({
-    email: 'buyer@example.com',
     note: `Prepaid in POG. payment_ref=${payref}`,
     tags: ['crypto-paid', `payref-${payref}`],
     customAttributes: [
@@ -526,8 +587,8 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     ],
     appliedDiscount: { title: 'Paid with POG', description: 'Prepaid off-platform', value: 100.0, valueType: 'PERCENTAGE' },
     taxExempt: true,
-    shippingLine: { title: 'Free shipping', price: 0 },
-    reserveInventoryUntil: '2026-11-02T12:00:00Z',
+    shippingLine: { title: 'Free shipping', priceWithCurrency: { amount: '0.00', currencyCode: 'USD' } },
+    sourceName: 'pogs-shop',
   });
 
   const createDraft = async (input: Record<string, unknown> = paidInput()) => {
@@ -542,57 +603,51 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
   const submitInvoice = (url: string, form: Record<string, string>) =>
     fetch(url, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' });
 
+  const listedDrafts = async () =>
+    ((await (await fetch(`${run.origin}/__emulator/draft-orders`)).json()) as { draftOrders: Array<Record<string, unknown>> }).draftOrders;
+  const listedSubscriptions = async () =>
+    ((await (await fetch(`${run.origin}/__emulator/webhooks`)).json()) as { subscriptions: Array<Record<string, unknown>> }).subscriptions;
+
   const received = (topic: string) => receiver.received.filter((r) => r.headers['x-shopify-topic'] === topic);
   const json = (r: ReceivedWebhook) => JSON.parse(r.rawBody.toString('utf8')) as Record<string, unknown>;
 
-  it('creates the contract’s draft order: 100% discount and $0 shipping make a "0.0" total', async () => {
+  it('creates the hand-off’s draft order: 100% discount and $0 shipping make a zero total', async () => {
     const { data, extensions } = await createDraft();
     const { draftOrder, userErrors } = data!.draftOrderCreate;
     expect(userErrors).toEqual([]);
-    expect(draftOrder).toMatchObject({
+    expect(draftOrder).toEqual({
       id: expect.stringMatching(/^gid:\/\/shopify\/DraftOrder\/\d+$/),
       name: '#D1',
       status: 'OPEN',
-      createdAt: '2026-11-01T00:00:00Z',
-      totalPriceSet: { shopMoney: { amount: '0.0', currencyCode: 'USD' } },
+      invoiceUrl: expect.stringMatching(new RegExp(`^${run.origin}/548380009/invoices/[0-9a-f]{32}$`)),
+    });
+    expect(extensions?.cost).toMatchObject({ requestedQueryCost: 10, actualQueryCost: 10 });
+
+    const { data: read } = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draftOrder!.id } });
+    expect(read.draftOrder).toEqual({ id: draftOrder!.id, status: 'OPEN', invoiceUrl: draftOrder!.invoiceUrl, order: null });
+
+    // Priced from the catalogue (64.99 + 2 × 64.99), then discounted to nothing.
+    const [stored] = await listedDrafts();
+    expect(stored).toMatchObject({
+      id: draftOrder!.id,
+      totalPrice: '0.00',
+      note: 'Prepaid in POG. payment_ref=pay_01JABCDEF',
+      tags: ['crypto-paid', 'payref-pay_01JABCDEF'],
       customAttributes: [
         { key: 'payment_ref', value: 'pay_01JABCDEF' },
         { key: 'chain_tx', value: '0x5f2c0000e91a' },
       ],
-      tags: ['crypto-paid', 'payref-pay_01JABCDEF'],
     });
-    expect(draftOrder!.id).toBe(gid('DraftOrder', draftOrder!.legacyResourceId));
-    expect(draftOrder!.invoiceUrl).toMatch(new RegExp(`^${run.origin}/548380009/invoices/[0-9a-f]{32}$`));
-    expect(extensions?.cost).toMatchObject({ requestedQueryCost: 10, actualQueryCost: 10 });
-
-    // Read back with the catalogue prices: 64.99 + 2 × 64.99 before the discount.
-    const { data: read } = await run.client().request(
-      `query ($id: ID!) { draftOrder(id: $id) { note2 taxExempt subtotalPriceSet { shopMoney { amount } } totalDiscountsSet { shopMoney { amount } }
-        appliedDiscount { title value valueType } shippingLine { title } lineItems(first: 5) { nodes { title quantity variant { id } } } order { id } } }`,
-      { variables: { id: draftOrder!.id } },
-    );
-    expect(read.draftOrder).toEqual({
-      note2: 'Prepaid in POG. payment_ref=pay_01JABCDEF',
-      taxExempt: true,
-      subtotalPriceSet: { shopMoney: { amount: '0.0' } },
-      totalDiscountsSet: { shopMoney: { amount: '194.97' } },
-      appliedDiscount: { title: 'Paid with POG', value: 100, valueType: 'PERCENTAGE' },
-      shippingLine: { title: 'Free shipping' },
-      lineItems: {
-        nodes: [
-          { title: 'Classic Hoodie', quantity: 1, variant: { id: variantGid('classic-hoodie') } },
-          { title: 'Classic Hoodie', quantity: 2, variant: { id: variantGid('classic-hoodie', 2) } },
-        ],
-      },
-      order: null,
-    });
+    const [line] = run.emulator.orders.listDraftOrders()[0].lineItems;
+    expect(line).toMatchObject({ title: 'Classic Hoodie', quantity: 1, unitCents: 6499 });
 
     // Without the discount the catalogue price and the shipping line add up.
     const priced = await createDraft({
       lineItems: [{ variantId: variantGid('classic-hoodie'), quantity: 2 }],
       shippingLine: { title: 'Standard', priceWithCurrency: { amount: '4.50', currencyCode: 'USD' } },
     });
-    expect(priced.data!.draftOrderCreate.draftOrder!.totalPriceSet.shopMoney.amount).toBe('134.48');
+    const pricedId = priced.data!.draftOrderCreate.draftOrder!.id;
+    expect((await listedDrafts()).find((d) => d.id === pricedId)).toMatchObject({ totalPrice: '134.48' });
   });
 
   it('answers Shopify’s userErrors for bad input and creates nothing', async () => {
@@ -605,8 +660,8 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
       { field: ['lineItems', '0', 'quantity'], message: 'Quantity must be greater than or equal to 1' },
     ]);
     expect((await errorsFor({ lineItems: [] })).userErrors).toEqual([{ field: null, message: 'Add at least 1 product' }]);
-    expect((await errorsFor({ ...paidInput(), email: 'not-an-email' })).userErrors).toEqual([
-      { field: ['email'], message: 'Email is invalid' },
+    expect((await errorsFor({ ...paidInput(), tags: ['pogs-order-0123456789abcdef0123456789abcdef'] })).userErrors).toEqual([
+      { field: ['tags', '0'], message: 'Title Tag exceeds the maximum length of 40 characters' },
     ]);
     expect(run.emulator.orders.listDraftOrders()).toEqual([]);
 
@@ -627,30 +682,21 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     expect(run.emulator.orders.listDraftOrders()).toEqual([]);
   });
 
-  it('finds a draft by its payment-reference tag and by status', async () => {
+  it('finds a draft by its tag, as the hand-off does before it retries a create', async () => {
     await createDraft(paidInput('pay_A'));
     const b = (await createDraft(paidInput('pay_B'))).data!.draftOrderCreate.draftOrder!;
-    const { data } = await run
-      .client()
-      .request('query ($q: String) { draftOrders(first: 1, query: $q) { nodes { id name tags } } draftOrdersCount(query: $q) { count } }', {
-        variables: { q: 'tag:payref-pay_B' },
-      });
-    expect(data.draftOrders.nodes).toEqual([{ id: b.id, name: '#D2', tags: ['crypto-paid', 'payref-pay_B'] }]);
-    expect(data.draftOrdersCount.count).toBe(1);
-    const open = await run.client().request('{ draftOrders(first: 10, query: "status:open") { edges { node { name } } } }');
-    expect(open.data.draftOrders.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual(['#D1', '#D2']);
-    const none = await run.client().request('{ draftOrders(first: 10, query: "tag:payref-pay_C") { nodes { id } } }');
-    expect(none.data.draftOrders.nodes).toEqual([]);
+    const find = (query: string) => run.client().request(DRAFT_BY_TAG_QUERY, { variables: { query } });
+    expect((await find('tag:payref-pay_B')).data.draftOrders.nodes).toEqual([b]);
+    expect((await find('tag:payref-pay_C')).data.draftOrders.nodes).toEqual([]);
   });
 
-  it('subscribes to webhooks, lists them and refuses the same address twice for a topic', async () => {
+  it('subscribes to webhooks and refuses the same address twice for a topic', async () => {
     const first = await subscribe('ORDERS_CREATE');
     expect(first.data.webhookSubscriptionCreate).toEqual({
       webhookSubscription: {
         id: expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/),
         topic: 'ORDERS_CREATE',
         format: 'JSON',
-        includeFields: [],
         uri: receiver.url,
       },
       userErrors: [],
@@ -659,23 +705,14 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
       webhookSubscription: null,
       userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' }],
     });
-    // The older `callbackUrl` spelling works too.
-    const legacy = await run
-      .client()
-      .request(
-        'mutation ($url: URL!) { webhookSubscriptionCreate(topic: DRAFT_ORDERS_UPDATE, webhookSubscription: { callbackUrl: $url }) { webhookSubscription { uri } userErrors { message } } }',
-        { variables: { url: receiver.url } },
-      );
-    expect(legacy.data.webhookSubscriptionCreate).toEqual({ webhookSubscription: { uri: receiver.url }, userErrors: [] });
     const blank = await subscribe('ORDERS_CREATE', '  ');
     expect(blank.data.webhookSubscriptionCreate.userErrors).toEqual([
       { field: ['webhookSubscription', 'callbackUrl'], message: "Address can't be blank" },
     ]);
-
-    const list = await run.client().request('{ webhookSubscriptions(first: 10) { nodes { topic uri } } }');
-    expect(list.data.webhookSubscriptions.nodes).toEqual([
-      { topic: 'ORDERS_CREATE', uri: receiver.url },
-      { topic: 'DRAFT_ORDERS_UPDATE', uri: receiver.url },
+    await subscribe('DRAFT_ORDERS_UPDATE');
+    expect((await listedSubscriptions()).map((sub) => [sub.topic, sub.uri])).toEqual([
+      ['ORDERS_CREATE', receiver.url],
+      ['DRAFT_ORDERS_UPDATE', receiver.url],
     ]);
   });
 
@@ -697,7 +734,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     expect(form).toContain('Complete order');
     // Opening the invoice changes nothing.
     const before = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
-    expect(before.data.draftOrder).toMatchObject({ status: 'OPEN', completedAt: null, order: null });
+    expect(before.data.draftOrder).toMatchObject({ status: 'OPEN', order: null });
 
     const submitted = await submitInvoice(draft.invoiceUrl, CHECKOUT_FORM);
     expect(submitted.status).toBe(200);
@@ -705,32 +742,8 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
 
     const after = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
     const order = after.data.draftOrder.order;
-    expect(after.data.draftOrder).toMatchObject({
-      id: draft.id,
-      status: 'COMPLETED',
-      completedAt: '2026-11-01T00:00:00Z',
-      invoiceUrl: draft.invoiceUrl,
-    });
-    expect(order).toEqual({
-      id: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/),
-      legacyResourceId: expect.stringMatching(/^\d+$/),
-      name: '#1001',
-      displayFinancialStatus: 'PAID',
-      displayFulfillmentStatus: 'UNFULFILLED',
-      shippingAddress: {
-        name: 'Priya Ahir',
-        address1: 'D 10 Sterling Oasis',
-        address2: null,
-        city: 'Bhopal',
-        province: null,
-        provinceCode: null,
-        zip: '462026',
-        country: 'India',
-        countryCodeV2: 'IN',
-        phone: null,
-      },
-      fulfillments: [],
-    });
+    expect(after.data.draftOrder).toMatchObject({ id: draft.id, status: 'COMPLETED', invoiceUrl: draft.invoiceUrl });
+    expect(order).toEqual({ id: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/), displayFulfillmentStatus: 'UNFULFILLED' });
     // Reopening shows the order status, not the form.
     const reopened = await (await fetch(draft.invoiceUrl)).text();
     expect(reopened).toContain('Thank you, your order #1001 is confirmed');
@@ -757,12 +770,12 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     expect(update.headers['x-shopify-webhook-id']).not.toBe(created.headers['x-shopify-webhook-id']);
 
     expect(json(update)).toMatchObject({
-      id: Number(draft.legacyResourceId),
+      id: Number(legacyIdOf(draft.id)),
       admin_graphql_api_id: draft.id,
       name: '#D1',
       status: 'completed',
       completed_at: '2026-11-01T00:00:00+00:00',
-      order_id: Number(order.legacyResourceId),
+      order_id: Number(legacyIdOf(order.id)),
       invoice_url: draft.invoiceUrl,
       tags: 'crypto-paid, payref-pay_01JABCDEF',
       note_attributes: [
@@ -785,7 +798,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
       ],
     });
     expect(json(created)).toMatchObject({
-      id: Number(order.legacyResourceId),
+      id: Number(legacyIdOf(order.id)),
       admin_graphql_api_id: order.id,
       name: '#1001',
       order_number: 1001,
@@ -849,20 +862,11 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     const res = await fetch(`${run.origin}/__emulator/orders/${order.legacyId}/fulfill`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tracking: { company: 'UPS', number: '1Z827WK74630', url: 'https://www.ups.com/track?n=1Z827WK74630' } }),
+      body: '{}',
     });
     expect(res.status).toBe(200);
     const status = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
-    expect(status.data.draftOrder.order).toMatchObject({
-      displayFulfillmentStatus: 'FULFILLED',
-      fulfillments: [
-        {
-          id: expect.stringMatching(/^gid:\/\/shopify\/Fulfillment\/\d+$/),
-          status: 'SUCCESS',
-          trackingInfo: [{ company: 'UPS', number: '1Z827WK74630', url: 'https://www.ups.com/track?n=1Z827WK74630' }],
-        },
-      ],
-    });
+    expect(status.data.draftOrder.order).toEqual({ id: gid('Order', order.legacyId), displayFulfillmentStatus: 'FULFILLED' });
 
     await run.emulator.webhooksIdle();
     const [fulfillment] = received('fulfillments/create');
@@ -871,7 +875,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
       order_id: Number(order.legacyId),
       status: 'success',
       name: '#1001.1',
-      tracking_number: '1Z827WK74630',
+      destination: { name: 'Priya Ahir', country_code: 'IN' },
     });
     expect(json(fulfilled)).toMatchObject({
       id: Number(order.legacyId),
@@ -911,7 +915,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     expect(run.emulator.webhookDeliveries[1]).toMatchObject({ status: 'failed', attempts: 4, lastStatusCode: 500, lastError: 'HTTP 500' });
   });
 
-  it('redelivers a webhook byte for byte, from code and over HTTP', async () => {
+  it('redelivers a webhook byte for byte', async () => {
     await subscribe('DRAFT_ORDERS_UPDATE');
     const draft = (await createDraft()).data!.draftOrderCreate.draftOrder!;
     await submitInvoice(draft.invoiceUrl, CHECKOUT_FORM);
@@ -919,10 +923,8 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     const [original] = run.emulator.webhookDeliveries;
 
     run.emulator.redeliver(original.webhookId);
-    const viaHttp = await fetch(`${run.origin}/__emulator/webhooks/${original.webhookId}/redeliver`, { method: 'POST' });
-    expect(viaHttp.status).toBe(200);
     await run.emulator.webhooksIdle();
-    expect(receiver.received).toHaveLength(3);
+    expect(receiver.received).toHaveLength(2);
     for (const copy of receiver.received.slice(1)) {
       expect(copy.rawBody.equals(receiver.received[0].rawBody)).toBe(true);
       for (const header of ['x-shopify-webhook-id', 'x-shopify-event-id', 'x-shopify-hmac-sha256', 'x-shopify-triggered-at']) {
@@ -934,14 +936,13 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
       deliveries: Array<{ webhookId: string; status: string }>;
     };
     expect(log.subscriptions).toHaveLength(1);
-    expect(log.deliveries.map((d) => [d.webhookId, d.status])).toEqual(Array(3).fill([original.webhookId, 'delivered']));
-    expect((await fetch(`${run.origin}/__emulator/webhooks/nope/redeliver`, { method: 'POST' })).status).toBe(404);
+    expect(log.deliveries.map((d) => [d.webhookId, d.status])).toEqual(Array(2).fill([original.webhookId, 'delivered']));
   });
 
   it('lists drafts over HTTP, completes one through the control API, and reset forgets it all', async () => {
     await subscribe('ORDERS_CREATE');
     const draft = (await createDraft()).data!.draftOrderCreate.draftOrder!;
-    const complete = await fetch(`${run.origin}/__emulator/draft-orders/${draft.legacyResourceId}/complete`, {
+    const complete = await fetch(`${run.origin}/__emulator/draft-orders/${legacyIdOf(draft.id)}/complete`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -965,7 +966,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
         orderId: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/),
       }),
     ]);
-    expect((await fetch(`${run.origin}/__emulator/draft-orders/${draft.legacyResourceId}/complete`, { method: 'POST' })).status).toBe(409);
+    expect((await fetch(`${run.origin}/__emulator/draft-orders/${legacyIdOf(draft.id)}/complete`, { method: 'POST' })).status).toBe(409);
 
     await run.emulator.webhooksIdle();
     expect(run.emulator.webhookDeliveries).toHaveLength(1);
@@ -973,7 +974,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     expect(run.emulator.orders.listDraftOrders()).toEqual([]);
     expect(run.emulator.orders.listOrders()).toEqual([]);
     expect(run.emulator.webhookDeliveries).toEqual([]);
-    expect((await run.client().request('{ webhookSubscriptions(first: 5) { nodes { id } } }')).data.webhookSubscriptions.nodes).toEqual([]);
+    expect(await listedSubscriptions()).toEqual([]);
     expect((await fetch(draft.invoiceUrl)).status).toBe(404);
   });
 

@@ -52,16 +52,13 @@ interface GraphQLRequestBody {
 }
 
 const parseBody = bodyParser({
-  enableTypes: ['json', 'text'],
-  // Shopify also accepts a bare query document with this content type.
-  extendTypes: { text: ['application/graphql'] },
+  enableTypes: ['json'],
   onError: (_err, ctx) => {
     ctx.request.body = null;
   },
 });
 
 function readRequest(body: unknown): { query: string; variables: unknown; operationName?: string } | null {
-  if (typeof body === 'string') return body.trim() ? { query: body, variables: undefined } : null;
   if (!body || typeof body !== 'object') return null;
   const { query, variables, operationName } = body as GraphQLRequestBody;
   if (typeof query !== 'string' || !query.trim()) return null;
@@ -82,12 +79,6 @@ export function graphqlEndpoint(rt: EmulatorRuntime) {
       return;
     }
     ctx.set('X-Shopify-API-Version', version);
-    if (ctx.is('application/graphql') && typeof ctx.request.body !== 'string') {
-      // An outer app's JSON-only body parser leaves this content type unread (body = {}).
-      let text = '';
-      for await (const chunk of ctx.req) text += String(chunk);
-      ctx.request.body = text;
-    }
     await parseBody(ctx, async () => {});
 
     const request = readRequest(ctx.request.body);

@@ -1,5 +1,5 @@
-// Local stand-in for Shopify's Admin GraphQL API (contract: shared/reference/shopify-admin-api.md).
-// Routes, relative to wherever the app is mounted:
+// Local stand-in for Shopify's Admin GraphQL API (contract: shared/reference/shopify-admin-api.md);
+// see README.md beside this file. Routes, relative to wherever the app is mounted:
 //   POST /admin/api/:version/graphql.json   the Admin API (token, cost, leaky bucket, faults)
 //   GET  /cdn/images/:handle-:n.svg         generated product photos
 //   GET|POST /:shopId/invoices/:token       a draft order's hosted invoice (checkout) page
@@ -22,44 +22,15 @@ import {
   type EmulatorDraftOrder,
   type EmulatorFulfillment,
   type EmulatorOrder,
-  type EmulatorTracking,
 } from './order-state';
 import { renderProductImageSvg } from './product-image';
-import { orderEventMessages, productEventMessages, type PayloadLinks } from './rest-payloads';
+import { orderEventMessages, type PayloadLinks } from './rest-payloads';
 import { Webhooks, type WebhookDelivery } from './webhooks';
 
-export { EMULATOR_SHOP } from './admin-resolvers';
-export { demoCatalogue } from './demo-catalogue';
-export type {
-  EmulatorEvent,
-  EmulatorImage,
-  EmulatorImageInput,
-  EmulatorProduct,
-  EmulatorProductInput,
-  EmulatorVariant,
-  EmulatorVariantInput,
-  ProductStatus,
-} from './emulator-state';
-export { EmulatorState } from './emulator-state';
-export type { RequestLogEntry } from './graphql-endpoint';
-export type {
-  DraftOrderStatus,
-  EmulatorAddress,
-  EmulatorAddressInput,
-  EmulatorAttribute,
-  EmulatorDraftOrder,
-  EmulatorFulfillment,
-  EmulatorLineItem,
-  EmulatorOrder,
-  EmulatorTracking,
-  OrderEvent,
-} from './order-state';
-export { EmulatorOrders, OrderStateError } from './order-state';
-export type { WebhookDelivery, WebhookSubscription, WebhookTopic } from './webhooks';
-export { signWebhookBody, topicHeader, WEBHOOK_TOPICS } from './webhooks';
+export { signWebhookBody } from './webhooks';
 
 /** Shopify's retry schedule is 8 tries over 4 hours; a local stand-in needs it shorter. */
-export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000];
+const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000];
 
 export interface ShopifyEmulatorOptions {
   /** Origin (+ optional path prefix) under which browsers reach this app; image and invoice URLs are built from it. */
@@ -68,11 +39,8 @@ export interface ShopifyEmulatorOptions {
   accessToken: string;
   /** Webhook HMAC key (X-Shopify-Hmac-Sha256), the app's client secret. */
   clientSecret: string;
-  catalogue?: 'demo' | 'empty';
   bucket?: { maximumAvailable: number; restoreRate: number };
   now?: () => number;
-  /** Numeric shop id in invoice URLs and Shop.id; default 548380009. */
-  shopId?: string;
   /**
    * Pause before each webhook retry after a non-2xx answer or network failure; its length is the
    * number of retries. Default DEFAULT_WEBHOOK_RETRY_DELAYS_MS; tests pass a few milliseconds.
@@ -104,8 +72,7 @@ export interface ShopifyEmulator {
   /**
    * What "Complete order" on the hosted invoice does: stores the address (and checkout email),
    * completes the draft, creates a paid order and fires draft_orders/update, orders/create and
-   * orders/paid. `draftId` is a DraftOrder gid or numeric id; without an address the draft's own
-   * shippingAddress is kept. Throws OrderStateError (404 unknown, 409 already completed).
+   * orders/paid. `draftId` is a DraftOrder gid or numeric id. Throws OrderStateError (404 unknown, 409 already completed).
    */
   completeDraftOrder(
     draftId: string,
@@ -113,11 +80,11 @@ export interface ShopifyEmulator {
     email?: string,
   ): { draftOrder: EmulatorDraftOrder; order: EmulatorOrder };
   /**
-   * Ships every line in one fulfilment (status SUCCESS, optional tracking) and fires
+   * Ships every line in one fulfilment (status SUCCESS) and fires
    * fulfillments/create, orders/fulfilled and orders/updated. `orderId` is an Order gid or
    * numeric id. Throws OrderStateError (404 unknown, 409 already fulfilled).
    */
-  fulfillOrder(orderId: string, tracking?: EmulatorTracking): { order: EmulatorOrder; fulfillment: EmulatorFulfillment };
+  fulfillOrder(orderId: string): { order: EmulatorOrder; fulfillment: EmulatorFulfillment };
   /** Every webhook delivery so far, oldest first (the same array throughout, also after reset). */
   webhookDeliveries: WebhookDelivery[];
   /** Resolves once no delivery is in flight or waiting for a retry. */
@@ -131,8 +98,8 @@ const IMAGE_FILE = /^(.+)-(\d+)\.svg$/;
 export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmulator {
   const now = opts.now ?? Date.now;
   const origin = opts.publicOrigin.replace(/\/+$/, '');
-  const shopId = opts.shopId ?? EMULATOR_SHOP.id;
-  const state = new EmulatorState(() => (opts.catalogue === 'empty' ? [] : demoCatalogue()), now);
+  const shopId = EMULATOR_SHOP.id;
+  const state = new EmulatorState(demoCatalogue, now);
   const orders = new EmulatorOrders(state, now);
   const webhooks = new Webhooks({
     clientSecret: opts.clientSecret,
@@ -145,7 +112,6 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
   const invoiceUrl = (draft: EmulatorDraftOrder) => `${origin}/${shopId}/invoices/${draft.invoiceToken}`;
   const links: PayloadLinks = {
     invoiceUrl,
-    imageUrl,
     // The invoice page doubles as the order status page once its draft is completed.
     orderStatusUrl: (order) => {
       const draft = orders.getDraftOrder(order.draftOrderLegacyId);
@@ -154,8 +120,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     },
   };
   orders.subscribe((event) => webhooks.trigger(orderEventMessages(event, links)));
-  state.subscribe((event) => webhooks.trigger(productEventMessages(event, links)));
-  const adminContext: EmulatorRuntime['adminContext'] = { state, orders, webhooks, shopId, ...links };
+  const adminContext: EmulatorRuntime['adminContext'] = { state, orders, webhooks, invoiceUrl, imageUrl };
   const runtime: EmulatorRuntime = {
     schema: createAdminSchema(),
     state,
@@ -190,7 +155,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     requestLog: runtime.requestLog,
     orders,
     completeDraftOrder: (draftId, shippingAddress, email) => orders.completeDraftOrder(draftId, { shippingAddress, email }),
-    fulfillOrder: (orderId, tracking) => orders.fulfillOrder(orderId, tracking ?? null),
+    fulfillOrder: (orderId) => orders.fulfillOrder(orderId),
     webhookDeliveries: webhooks.deliveries,
     webhooksIdle: () => webhooks.idle(),
     redeliver: (webhookId) => webhooks.redeliver(webhookId),

@@ -18,9 +18,9 @@ import { selectOperation } from './query-cost';
 // Shopify caps some input arrays and rejects a request that exceeds one before running it: HTTP
 // 200, a top-level MAX_INPUT_SIZE_EXCEEDED error per offending argument and no `data` (live
 // captures, API 2026-04). Keyed by input type and field.
-export const INPUT_ARRAY_LIMITS: Record<string, number> = {
+// Of these the shop can reach only the draft's line items (a cart has no cap on its lines).
+const INPUT_ARRAY_LIMITS: Record<string, number> = {
   'DraftOrderInput.lineItems': 499,
-  'DraftOrderInput.tags': 250,
 };
 
 function oversized(

@@ -248,12 +248,8 @@ function addressLines(a: EmulatorAddress | null): string {
 /** The order status page: shown after "Complete order" and whenever a completed invoice is opened. */
 export function renderThankYouPage(view: InvoiceView, order: EmulatorOrder): string {
   const shipped = order.fulfillments.at(-1);
-  const tracking = shipped?.tracking;
-  const trackingLine = tracking?.number
-    ? `<p>${escapeHtml([tracking.company, tracking.number].filter(Boolean).join(' '))}${tracking.url ? ` · <a href="${escapeHtml(tracking.url)}">Track shipment</a>` : ''}</p>`
-    : '';
   const status = shipped
-    ? `<section class="card"><h2>Your order is on its way <span class="status">Shipped</span></h2>${trackingLine}<p class="muted">Shipped ${escapeHtml(shipped.createdAt.slice(0, 10))}</p></section>`
+    ? `<section class="card"><h2>Your order is on its way <span class="status">Shipped</span></h2><p class="muted">Shipped ${escapeHtml(shipped.createdAt.slice(0, 10))}</p></section>`
     : `<section class="card"><h2>Your order is confirmed</h2><p class="muted">You’ll receive a confirmation email with your order number soon.</p></section>`;
   return page(
     `Thank you for your order ${order.name}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeTotals, discountCents, formatDecimal, formatDiscountValue, formatRestMoney, formatUsd, parseMoney } from './money';
+import { computeTotals, discountCents, formatDiscountValue, formatRestMoney, formatUsd, parseMoney } from './money';
 
 describe('money', () => {
   it('parses Money input as strings or numbers, rejecting negatives and sub-cent precision', () => {
@@ -16,11 +16,7 @@ describe('money', () => {
     expect(parseMoney(null)).toBeNull();
   });
 
-  it('prints GraphQL decimals like Shopify and REST money with two decimals', () => {
-    expect(formatDecimal(0)).toBe('0.0');
-    expect(formatDecimal(1250)).toBe('12.5');
-    expect(formatDecimal(6499)).toBe('64.99');
-    expect(formatDecimal(13000)).toBe('130.0');
+  it('prints REST money with two decimals', () => {
     expect(formatRestMoney(0)).toBe('0.00');
     expect(formatRestMoney(12999)).toBe('129.99');
     expect(formatUsd(0)).toBe('$0.00');
@@ -38,28 +34,25 @@ describe('money', () => {
     expect(discountCents(1000, null)).toBe(0);
   });
 
-  it('totals lines, line discounts, the order discount and shipping', () => {
-    const half = { value: 50, valueType: 'PERCENTAGE' as const, title: null, description: null };
+  it('totals lines, the order discount and shipping', () => {
     const totals = computeTotals(
       [
-        { unitCents: 6499, quantity: 2, appliedDiscount: null },
-        { unitCents: 1000, quantity: 1, appliedDiscount: half },
+        { unitCents: 6499, quantity: 2 },
+        { unitCents: 1000, quantity: 1 },
       ],
       { value: 10, valueType: 'FIXED_AMOUNT', title: null, description: null },
       450,
     );
     expect(totals).toEqual({
       lineItemsCents: 13998,
-      lineDiscountCents: [0, 500],
-      orderDiscountCents: 1000,
-      discountsCents: 1500,
-      subtotalCents: 12498,
+      discountsCents: 1000,
+      subtotalCents: 12998,
       shippingCents: 450,
       taxCents: 0,
-      totalCents: 12948,
+      totalCents: 13448,
     });
     const free = computeTotals(
-      [{ unitCents: 6499, quantity: 3, appliedDiscount: null }],
+      [{ unitCents: 6499, quantity: 3 }],
       { value: 100, valueType: 'PERCENTAGE', title: null, description: null },
       0,
     );

@@ -12,16 +12,13 @@ export interface AppliedDiscount {
 export interface PricedLine {
   unitCents: number;
   quantity: number;
-  appliedDiscount: AppliedDiscount | null;
 }
 
 export interface Totals {
-  /** Sum of unit price × quantity, before any discount. */
+  /** Sum of unit price × quantity, before the discount. */
   lineItemsCents: number;
-  lineDiscountCents: number[];
-  orderDiscountCents: number;
   discountsCents: number;
-  /** Line items after line and order discounts (Shopify's subtotalPrice). */
+  /** Line items after the order's discount (Shopify's subtotalPrice). */
   subtotalCents: number;
   shippingCents: number;
   taxCents: number;
@@ -42,18 +39,6 @@ export function parseMoney(value: unknown): number | null {
   const match = /^\s*(\d+)(?:\.(\d{1,2}))?\s*$/.exec(value);
   if (!match) return null;
   return Number(match[1]) * 100 + Number((match[2] ?? '0').padEnd(2, '0'));
-}
-
-/** GraphQL Decimal as Shopify prints it: "0.0", "12.5", "64.99" (BigDecimal#to_s style). */
-export function formatDecimal(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  const whole = Math.floor(abs / 100);
-  const fraction =
-    String(abs % 100)
-      .padStart(2, '0')
-      .replace(/0$/, '') || '0';
-  return `${sign}${whole}.${fraction}`;
 }
 
 /** REST/webhook money: always two decimals, "0.00". */
@@ -81,17 +66,13 @@ export function discountCents(baseCents: number, discount: AppliedDiscount | nul
 
 export function computeTotals(lines: readonly PricedLine[], orderDiscount: AppliedDiscount | null, shippingCents: number): Totals {
   const lineItemsCents = lines.reduce((sum, l) => sum + l.unitCents * l.quantity, 0);
-  const lineDiscountCents = lines.map((l) => discountCents(l.unitCents * l.quantity, l.appliedDiscount));
-  const afterLineDiscounts = lineItemsCents - lineDiscountCents.reduce((a, b) => a + b, 0);
-  const orderDiscountCents = discountCents(afterLineDiscounts, orderDiscount);
-  const subtotalCents = afterLineDiscounts - orderDiscountCents;
+  const discountsCents = discountCents(lineItemsCents, orderDiscount);
+  const subtotalCents = lineItemsCents - discountsCents;
   // The emulated shop charges no tax, so taxExempt changes nothing in the arithmetic.
   const taxCents = 0;
   return {
     lineItemsCents,
-    lineDiscountCents,
-    orderDiscountCents,
-    discountsCents: lineItemsCents - subtotalCents,
+    discountsCents,
     subtotalCents,
     shippingCents,
     taxCents,

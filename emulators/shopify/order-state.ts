@@ -45,20 +45,16 @@ export interface EmulatorAddressInput {
   phone?: string | null;
 }
 
+/** A catalogue variant's line, priced when the draft was created. */
 export interface EmulatorLineItem {
   legacyId: string;
-  variantLegacyId: string | null;
-  productLegacyId: string | null;
+  variantLegacyId: string;
+  productLegacyId: string;
   title: string;
   variantTitle: string | null;
   sku: string | null;
   quantity: number;
   unitCents: number;
-  custom: boolean;
-  requiresShipping: boolean;
-  taxable: boolean;
-  appliedDiscount: AppliedDiscount | null;
-  customAttributes: EmulatorAttribute[];
 }
 
 export interface EmulatorShippingLine {
@@ -73,7 +69,6 @@ interface Purchase {
   legacyId: string;
   name: string;
   email: string | null;
-  phone: string | null;
   note: string | null;
   tags: string[];
   taxExempt: boolean;
@@ -91,24 +86,14 @@ export interface EmulatorDraftOrder extends Purchase {
   status: DraftOrderStatus;
   /** The 32-hex tail of invoiceUrl; whoever holds it can complete the checkout. */
   invoiceToken: string;
-  reserveInventoryUntil: string | null;
-  sourceName: string | null;
-  visibleToCustomer: boolean;
   completedAt: string | null;
   orderLegacyId: string | null;
-}
-
-export interface EmulatorTracking {
-  company: string | null;
-  number: string | null;
-  url: string | null;
 }
 
 export interface EmulatorFulfillment {
   legacyId: string;
   name: string;
   status: 'SUCCESS';
-  tracking: EmulatorTracking | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -138,37 +123,21 @@ export interface AppliedDiscountInput {
 export interface DraftOrderLineItemInput {
   variantId?: string | null;
   quantity: number;
-  title?: string | null;
-  originalUnitPrice?: unknown;
-  originalUnitPriceWithCurrency?: { amount: unknown } | null;
-  sku?: string | null;
-  requiresShipping?: boolean | null;
-  taxable?: boolean | null;
-  appliedDiscount?: AppliedDiscountInput | null;
-  customAttributes?: EmulatorAttribute[] | null;
 }
 
-/** The DraftOrderInput fields the emulator models; the others are accepted and ignored. */
+/** DraftOrderInput as order-schema.ts declares it (sourceName is accepted and ignored). */
 export interface DraftOrderInput {
   lineItems?: DraftOrderLineItemInput[] | null;
   appliedDiscount?: AppliedDiscountInput | null;
-  shippingLine?: { title?: string | null; price?: unknown; priceWithCurrency?: { amount: unknown } | null } | null;
+  shippingLine?: { title?: string | null; priceWithCurrency?: { amount: unknown } | null } | null;
   taxExempt?: boolean | null;
   note?: string | null;
-  email?: string | null;
-  phone?: string | null;
   tags?: string[] | null;
   customAttributes?: EmulatorAttribute[] | null;
-  reserveInventoryUntil?: string | null;
   sourceName?: string | null;
-  visibleToCustomer?: boolean | null;
-  shippingAddress?: EmulatorAddressInput | null;
-  billingAddress?: EmulatorAddressInput | null;
-  paymentTerms?: { paymentTermsTemplateId?: string | null } | null;
 }
 
 export type OrderEvent =
-  | { type: 'draft-order-created'; draftOrder: EmulatorDraftOrder }
   | { type: 'draft-order-completed'; draftOrder: EmulatorDraftOrder; order: EmulatorOrder }
   | { type: 'order-fulfilled'; order: EmulatorOrder; fulfillment: EmulatorFulfillment };
 
@@ -191,7 +160,6 @@ const ID_FLOORS = {
 };
 const FIRST_ORDER_NUMBER = 1001;
 const MAX_TAG_LENGTH = 40;
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 // Shopify's confirmation numbers ("H60HHPTCI") avoid look-alike characters.
 const CONFIRMATION_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ123456789';
 
@@ -201,7 +169,7 @@ function confirmationNumber(): string {
 
 export const totalsOf = (p: Pick<Purchase, 'lineItems' | 'appliedDiscount' | 'shippingLine'>): Totals =>
   computeTotals(
-    p.lineItems.map((l) => ({ unitCents: l.unitCents, quantity: l.quantity, appliedDiscount: l.appliedDiscount })),
+    p.lineItems.map((l) => ({ unitCents: l.unitCents, quantity: l.quantity })),
     p.appliedDiscount,
     p.shippingLine?.cents ?? 0,
   );
@@ -248,17 +216,6 @@ function legacyIdOf(ref: string, type: string): string | null {
   if (/^\d{1,16}$/.test(ref)) return ref;
   const gid = parseGid(ref);
   return gid && gid.type === type ? gid.legacyId : null;
-}
-
-function discountErrors(d: AppliedDiscountInput | null | undefined, field: string[]): UserError[] {
-  if (!d) return [];
-  if (d.valueType === 'PERCENTAGE' && d.value > 100) {
-    return [{ field: [...field, 'value'], message: 'Applied discount value must be less than or equal to 100%' }];
-  }
-  if (Math.abs(Math.round(d.value * 100) - d.value * 100) > 1e-6) {
-    return [{ field: [...field, 'value'], message: 'Applied discount value can have at most 2 digits after decimal point' }];
-  }
-  return [];
 }
 
 const toDiscount = (d: AppliedDiscountInput | null | undefined): AppliedDiscount | null =>
@@ -321,79 +278,35 @@ export class EmulatorOrders {
 
     const lines: Array<Omit<EmulatorLineItem, 'legacyId'>> = [];
     lineInputs.forEach((line, i) => {
-      const at = ['lineItems', String(i)];
-      if (line.quantity < 1) errors.push({ field: [...at, 'quantity'], message: 'Quantity must be greater than or equal to 1' });
-      errors.push(...discountErrors(line.appliedDiscount, [...at, 'appliedDiscount']));
-      const common = {
-        quantity: line.quantity,
-        requiresShipping: line.requiresShipping ?? true,
-        taxable: line.taxable ?? true,
-        appliedDiscount: toDiscount(line.appliedDiscount),
-        customAttributes: line.customAttributes ?? [],
-      };
-      if (line.variantId) {
-        const gid = parseGid(line.variantId);
-        const hit = gid?.type === 'ProductVariant' ? this.catalogue.findVariant(gid.legacyId) : undefined;
-        if (!hit) {
-          // Shopify reports this one without a field path (live capture, API 2026-04).
-          errors.push({ field: null, message: `Product with ID ${gid?.legacyId ?? line.variantId} is no longer available.` });
-          return;
-        }
-        // For catalogue variants Shopify takes title and price from the catalogue and ignores
-        // the custom-item fields (title, originalUnitPrice) if they are sent as well.
-        lines.push({
-          ...common,
-          variantLegacyId: hit.variant.legacyId,
-          productLegacyId: hit.product.legacyId,
-          title: hit.product.title,
-          variantTitle: hit.variant.title === 'Default Title' ? null : hit.variant.title,
-          sku: hit.variant.sku,
-          unitCents: parseMoney(hit.variant.price) ?? 0,
-          custom: false,
-        });
+      if (line.quantity < 1)
+        errors.push({ field: ['lineItems', String(i), 'quantity'], message: 'Quantity must be greater than or equal to 1' });
+      const gid = line.variantId ? parseGid(line.variantId) : null;
+      const hit = gid?.type === 'ProductVariant' ? this.catalogue.findVariant(gid.legacyId) : undefined;
+      if (!hit) {
+        // Shopify reports this one without a field path (live capture, API 2026-04).
+        errors.push({ field: null, message: `Product with ID ${gid?.legacyId ?? line.variantId ?? ''} is no longer available.` });
         return;
       }
-      const title = line.title?.trim();
-      if (!title) errors.push({ field: null, message: 'Merchandise title is empty.' });
-      const rawPrice = line.originalUnitPriceWithCurrency?.amount ?? line.originalUnitPrice;
-      const unitCents = rawPrice == null ? 0 : parseMoney(rawPrice);
-      if (unitCents == null) {
-        const negative = Number(rawPrice) < 0;
-        errors.push(
-          negative
-            ? { field: null, message: 'Cannot send negative price for line_item' }
-            : { field: [...at, 'originalUnitPrice'], message: 'Original unit price is invalid' },
-        );
-      }
+      // Shopify takes a catalogue variant's title and price from the catalogue.
       lines.push({
-        ...common,
-        variantLegacyId: null,
-        productLegacyId: null,
-        title: title ?? '',
-        variantTitle: null,
-        sku: line.sku ?? null,
-        unitCents: unitCents ?? 0,
-        custom: true,
+        variantLegacyId: hit.variant.legacyId,
+        productLegacyId: hit.product.legacyId,
+        title: hit.product.title,
+        variantTitle: hit.variant.title === 'Default Title' ? null : hit.variant.title,
+        sku: hit.variant.sku,
+        quantity: line.quantity,
+        unitCents: parseMoney(hit.variant.price) ?? 0,
       });
     });
 
-    errors.push(...discountErrors(input.appliedDiscount, ['appliedDiscount']));
-    const shippingRaw = input.shippingLine?.priceWithCurrency?.amount ?? input.shippingLine?.price;
+    const shippingRaw = input.shippingLine?.priceWithCurrency?.amount;
     const shippingCents = shippingRaw == null ? 0 : parseMoney(shippingRaw);
-    if (shippingCents == null) errors.push({ field: ['shippingLine', 'price'], message: 'Price is invalid' });
-    if (input.email != null && input.email !== '' && !EMAIL.test(input.email))
-      errors.push({ field: ['email'], message: 'Email is invalid' });
+    if (shippingCents == null) errors.push({ field: ['shippingLine', 'priceWithCurrency', 'amount'], message: 'Price is invalid' });
     (input.tags ?? []).forEach((tag, i) => {
       if (tag.trim().length > MAX_TAG_LENGTH) {
         errors.push({ field: ['tags', String(i)], message: `Title Tag exceeds the maximum length of ${MAX_TAG_LENGTH} characters` });
       }
     });
-    if (input.reserveInventoryUntil && Date.parse(input.reserveInventoryUntil) < this.now()) {
-      errors.push({ field: null, message: "Reserve until can't be in the past" });
-    }
-    if (input.paymentTerms && !input.paymentTerms.paymentTermsTemplateId) {
-      errors.push({ field: null, message: 'Payment terms template id can not be empty.' });
-    }
     if (errors.length) return { userErrors: errors };
 
     const at = toIsoSeconds(this.now());
@@ -403,8 +316,7 @@ export class EmulatorOrders {
       name: `#D${this.draftCount}`,
       status: 'OPEN',
       invoiceToken: randomBytes(16).toString('hex'),
-      email: input.email || null,
-      phone: input.phone ?? null,
+      email: null,
       note: input.note ?? null,
       tags: normalizeTags(input.tags ?? []),
       taxExempt: input.taxExempt ?? false,
@@ -412,23 +324,19 @@ export class EmulatorOrders {
       lineItems: lines.map((l) => ({ ...l, legacyId: this.allocate('draftLineItem') })),
       appliedDiscount: toDiscount(input.appliedDiscount),
       shippingLine: input.shippingLine ? { title: input.shippingLine.title ?? null, cents: shippingCents ?? 0 } : null,
-      shippingAddress: input.shippingAddress ? toAddress(input.shippingAddress) : null,
-      billingAddress: input.billingAddress ? toAddress(input.billingAddress) : null,
-      reserveInventoryUntil: input.reserveInventoryUntil ? toIsoSeconds(Date.parse(input.reserveInventoryUntil)) : null,
-      sourceName: input.sourceName ?? null,
-      visibleToCustomer: input.visibleToCustomer ?? false,
+      shippingAddress: null,
+      billingAddress: null,
       createdAt: at,
       updatedAt: at,
       completedAt: null,
       orderLegacyId: null,
     };
     this.drafts.set(draftOrder.legacyId, draftOrder);
-    this.emit({ type: 'draft-order-created', draftOrder });
     return { draftOrder };
   }
 
   /**
-   * What the hosted invoice's "Complete order" does (and draftOrderComplete): the draft becomes
+   * What the hosted invoice's "Complete order" does: the draft becomes
    * COMPLETED and a paid order carrying its note, tags and custom attributes is created.
    */
   completeDraftOrder(
@@ -450,7 +358,6 @@ export class EmulatorOrders {
       draftOrderLegacyId: draft.legacyId,
       confirmationNumber: confirmationNumber(),
       email: draft.email,
-      phone: draft.phone,
       note: draft.note,
       tags: [...draft.tags],
       taxExempt: draft.taxExempt,
@@ -459,8 +366,8 @@ export class EmulatorOrders {
       appliedDiscount: draft.appliedDiscount,
       shippingLine: draft.shippingLine,
       shippingAddress: draft.shippingAddress,
-      // Checkout fills the billing address from the shipping address when none was given.
-      billingAddress: draft.billingAddress ?? draft.shippingAddress,
+      // Checkout fills the billing address from the shipping address.
+      billingAddress: draft.shippingAddress,
       financialStatus: 'PAID',
       sourceName: 'shopify_draft_order',
       fulfillments: [],
@@ -475,7 +382,7 @@ export class EmulatorOrders {
   }
 
   /** Marks every line shipped in one fulfilment, as the admin's "Fulfill items" does. */
-  fulfillOrder(ref: string, tracking: EmulatorTracking | null = null): { order: EmulatorOrder; fulfillment: EmulatorFulfillment } {
+  fulfillOrder(ref: string): { order: EmulatorOrder; fulfillment: EmulatorFulfillment } {
     const order = this.getOrder(ref);
     if (!order) throw new OrderStateError(404, `No order ${ref}`);
     if (displayFulfillmentStatus(order) === 'FULFILLED') throw new OrderStateError(409, `Order ${order.name} is already fulfilled`);
@@ -484,7 +391,6 @@ export class EmulatorOrders {
       legacyId: this.allocate('fulfillment'),
       name: `${order.name}.${order.fulfillments.length + 1}`,
       status: 'SUCCESS',
-      tracking,
       createdAt: at,
       updatedAt: at,
     };

