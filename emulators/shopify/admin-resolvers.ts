@@ -53,7 +53,7 @@ function imageObject(ctx: AdminContext, product: EmulatorProduct, position: numb
   return { url: image.url ?? ctx.imageUrl(product, position), altText: image.alt };
 }
 
-export const fieldResolvers: Record<string, Record<string, Resolver<never, never>>> = {
+const fieldResolvers: Record<string, Record<string, Resolver<never, never>>> = {
   Query: {
     products: ((_root, args, ctx) =>
       paginate('products', ctx.state.listProducts(), args, (p) => [Number(p.legacyId), Number(p.legacyId)])) as Resolver<

@@ -4,9 +4,9 @@ import { GraphQLError } from 'graphql';
 // (like Shopify's base64 `{"last_id":…,"last_value":…}`) instead of an offset, so a page boundary
 // survives products being added, deleted or re-sorted between requests.
 
-export const MAX_PAGE_SIZE = 250;
+const MAX_PAGE_SIZE = 250;
 
-export type SortValue = string | number;
+type SortValue = string | number;
 
 export interface ConnectionArgs {
   first?: number | null;

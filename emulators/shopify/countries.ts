@@ -1,7 +1,7 @@
 // Shopify's CountryCode enum: ISO 3166-1 alpha-2 plus the few non-ISO codes Shopify ships
 // (AC Ascension, TA Tristan da Cunha, XK Kosovo, ZZ unknown). Names come from ICU, which uses
 // the same CLDR English names Shopify shows ("United States", "United Kingdom", "Türkiye").
-export const COUNTRY_CODES = (
+const COUNTRY_CODES = (
   'AC AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
   'CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR ' +
   'GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP ' +

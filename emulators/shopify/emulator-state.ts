@@ -3,7 +3,7 @@
 
 export type ProductStatus = 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
 
-export interface EmulatorImageInput {
+interface EmulatorImageInput {
   legacyId?: string;
   alt?: string | null;
   /** Absolute URL of a real picture; omitted → a generated SVG served by the emulator's /cdn. */
@@ -95,7 +95,7 @@ export function toIsoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-export function slugify(text: string): string {
+function slugify(text: string): string {
   const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -16,7 +16,7 @@ import {
   type CostExtension,
 } from './shopify-errors';
 
-export const API_VERSION_PATTERN = /^\d{4}-(01|04|07|10)$|^unstable$/;
+const API_VERSION_PATTERN = /^\d{4}-(01|04|07|10)$|^unstable$/;
 
 export interface RequestLogEntry {
   at: number;
@@ -27,7 +27,7 @@ export interface RequestLogEntry {
   status: number;
 }
 
-export interface FaultPlan {
+interface FaultPlan {
   throttle: number;
   fail: { count: number; status: 429 | 500 | 503; retryAfterSeconds?: number };
 }

@@ -6,14 +6,14 @@ import { countryName, isCountryCode } from './countries';
 import { formatUsd, type Totals } from './money';
 import { addressName, type EmulatorAddress, type EmulatorDraftOrder, type EmulatorOrder } from './order-state';
 
-export const CHECKOUT_SHOP_NAME = 'POGS Demo Store';
+const CHECKOUT_SHOP_NAME = 'POGS Demo Store';
 /**
  * The countries the form offers; the first is preselected. Any other CountryCode is accepted too
  * (and offered when the draft's address already has it).
  */
-export const CHECKOUT_COUNTRIES = ['US', 'CA', 'GB', 'IE', 'DE', 'FR', 'NL', 'AU', 'IN', 'JP'];
+const CHECKOUT_COUNTRIES = ['US', 'CA', 'GB', 'IE', 'DE', 'FR', 'NL', 'AU', 'IN', 'JP'];
 
-export interface InvoiceLine {
+interface InvoiceLine {
   title: string;
   variantTitle: string | null;
   quantity: number;
@@ -28,7 +28,7 @@ export interface InvoiceView {
   totals: Totals;
 }
 
-export interface CheckoutForm {
+interface CheckoutForm {
   email: string;
   firstName: string;
   lastName: string;
@@ -40,7 +40,7 @@ export interface CheckoutForm {
   country: string;
 }
 
-export type CheckoutErrors = Partial<Record<keyof CheckoutForm, string>>;
+type CheckoutErrors = Partial<Record<keyof CheckoutForm, string>>;
 
 const REQUIRED: Array<[keyof CheckoutForm, string]> = [
   ['email', 'Enter an email'],

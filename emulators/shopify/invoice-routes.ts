@@ -16,7 +16,7 @@ import { totalsOf, type EmulatorDraftOrder, type EmulatorOrders } from './order-
 // as well as at a test server's root. Opening an invoice changes nothing; only a valid submission
 // completes the draft.
 
-export interface InvoiceRouteDeps {
+interface InvoiceRouteDeps {
   shopId: string;
   state: EmulatorState;
   orders: EmulatorOrders;

@@ -9,7 +9,7 @@ export interface AppliedDiscount {
   valueType: 'PERCENTAGE' | 'FIXED_AMOUNT';
 }
 
-export interface PricedLine {
+interface PricedLine {
   unitCents: number;
   quantity: number;
 }

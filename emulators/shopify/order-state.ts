@@ -57,7 +57,7 @@ export interface EmulatorLineItem {
   unitCents: number;
 }
 
-export interface EmulatorShippingLine {
+interface EmulatorShippingLine {
   title: string | null;
   cents: number;
 }
@@ -113,7 +113,7 @@ export interface UserError {
   message: string;
 }
 
-export interface AppliedDiscountInput {
+interface AppliedDiscountInput {
   value: number;
   valueType: 'PERCENTAGE' | 'FIXED_AMOUNT';
   title?: string | null;

@@ -2,7 +2,7 @@
 // 800×800 SVG with a soft gradient, a shape matching the product kind (milk cap, slammer, tee,
 // hoodie, hat, mug, tote) and the product title. Same inputs → same bytes, so long caching is safe.
 
-export type ImageArt = 'pog' | 'slammer' | 'tee' | 'hoodie' | 'hat' | 'mug' | 'tote' | 'poster';
+type ImageArt = 'pog' | 'slammer' | 'tee' | 'hoodie' | 'hat' | 'mug' | 'tote' | 'poster';
 
 const PALETTES: Array<{ bg: [string, string]; main: string; accent: string; ink: string }> = [
   { bg: ['#fff4e6', '#ffd8a8'], main: '#f76707', accent: '#ffe066', ink: '#5c2c06' },
@@ -25,7 +25,7 @@ function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
 }
 
-export function artFor(title: string, productType: string): ImageArt {
+function artFor(title: string, productType: string): ImageArt {
   const text = `${productType} ${title}`.toLowerCase();
   if (/hoodie|sweat|crewneck|zip/.test(text)) return 'hoodie';
   if (/\btee\b|t-shirt|shirt|jersey|long sleeve/.test(text)) return 'tee';

@@ -29,7 +29,7 @@ export const MAX_QUERY_COST = 1000;
  * A mutation field costs a flat 10, whatever its payload selects: the contract's draftOrderCreate
  * example and live captures (API 2026-04: three draft mutations → 30, requested and actual) say so.
  */
-export const MUTATION_COST = 10;
+const MUTATION_COST = 10;
 
 interface CostContext {
   schema: GraphQLSchema;

@@ -39,7 +39,7 @@ export function restTime(iso: string | null): string | null {
 const restTags = (tags: readonly string[]) => tags.join(', ');
 const noteAttributes = (attrs: readonly EmulatorAttribute[]) => attrs.map((a) => ({ name: a.key, value: a.value }));
 
-export function addressPayload(a: EmulatorAddress | null): Json | null {
+function addressPayload(a: EmulatorAddress | null): Json | null {
   if (!a) return null;
   return {
     first_name: a.firstName,
@@ -90,7 +90,7 @@ function lineItemBase(l: EmulatorLineItem, gidType: string): Json {
   };
 }
 
-export function draftOrderPayload(d: EmulatorDraftOrder, links: PayloadLinks): Json {
+function draftOrderPayload(d: EmulatorDraftOrder, links: PayloadLinks): Json {
   const totals = totalsOf(d);
   return {
     id: Number(d.legacyId),
@@ -139,7 +139,7 @@ function orderLineItems(o: EmulatorOrder): Json[] {
   }));
 }
 
-export function fulfillmentPayload(o: EmulatorOrder, f: EmulatorFulfillment): Json {
+function fulfillmentPayload(o: EmulatorOrder, f: EmulatorFulfillment): Json {
   return {
     id: Number(f.legacyId),
     admin_graphql_api_id: toGid('Fulfillment', f.legacyId),
@@ -164,7 +164,7 @@ export function fulfillmentPayload(o: EmulatorOrder, f: EmulatorFulfillment): Js
 }
 
 /** orders/create, orders/paid, orders/updated and orders/fulfilled all carry this shape. */
-export function orderPayload(o: EmulatorOrder, links: PayloadLinks): Json {
+function orderPayload(o: EmulatorOrder, links: PayloadLinks): Json {
   const totals = totalsOf(o);
   const fulfilled = displayFulfillmentStatus(o) === 'FULFILLED';
   return {

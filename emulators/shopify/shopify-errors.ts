@@ -5,7 +5,7 @@ import { MAX_QUERY_COST } from './query-cost';
 // Error bodies in Shopify's wording (contract §3), so client code written against the emulator
 // matches the real thing.
 
-export const RATE_LIMIT_DOCS = 'https://shopify.dev/api/usage/rate-limits';
+const RATE_LIMIT_DOCS = 'https://shopify.dev/api/usage/rate-limits';
 
 export interface CostExtension {
   requestedQueryCost: number;
