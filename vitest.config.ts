@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{client,common,server}/**/*.test.{ts,tsx}'],
+          include: ['{client,common,server,emulators}/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
           sequence: { groupOrder: 0 },
@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['server/**/*.int.test.ts'],
+          include: ['{server,emulators,scripts}/**/*.int.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

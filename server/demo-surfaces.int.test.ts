@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WALLET_ACCOUNT } from './chain/local-chain';
-import { signWebhookBody } from './shopify-emulator';
+import { signWebhookBody } from '../emulators/shopify';
 import { startHarness, type Harness } from './test/harness';
 import { useTestChain } from './test/use-test-chain';
 

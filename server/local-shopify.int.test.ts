@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { loadEmulatorSecrets, startLocalShopify } from './local-shopify';
-import { signWebhookBody } from './shopify-emulator';
+import { signWebhookBody } from '../emulators/shopify';
 import { startHarness, type Harness } from './test/harness';
 import { useTestChain } from './test/use-test-chain';
 

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { withEmulatorSecrets, type Config } from './config';
 import type { Logger } from './lib/logger';
 import { ShopifyGraphql } from './shopify';
-import { createShopifyEmulator, type ShopifyEmulator } from './shopify-emulator';
+import { createShopifyEmulator, type ShopifyEmulator } from '../emulators/shopify';
 
 export interface EmulatorSecrets {
   accessToken: string;

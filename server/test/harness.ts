@@ -15,7 +15,7 @@ import type { CatalogueService } from '../modules/catalogue';
 import { ShopifyGraphql } from '../shopify';
 import type { CartService } from '../modules/cart';
 import type { SessionService } from '../modules/session';
-import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../shopify-emulator';
+import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../../emulators/shopify';
 import { startLocalShopify } from '../local-shopify';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';

@@ -4,7 +4,7 @@
  * an unsigned one is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signWebhookBody } from '../../shopify-emulator';
+import { signWebhookBody } from '../../../emulators/shopify';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { useTestChain } from '../../test/use-test-chain';

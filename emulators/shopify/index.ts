@@ -1,0 +1,200 @@
+// Local stand-in for Shopify's Admin GraphQL API (contract: shared/reference/shopify-admin-api.md);
+// see README.md beside this file. Routes, relative to wherever the app is mounted:
+//   POST /admin/api/:version/graphql.json   the Admin API (token, cost, leaky bucket, faults)
+//   GET  /cdn/images/:handle-:n.svg         generated product photos
+//   GET|POST /:shopId/invoices/:token       a draft order's hosted invoice (checkout) page
+//   /__emulator/*                           test/dev controls, loopback clients only (control-routes.ts)
+// State changes (draft created, invoice completed, order fulfilled, product changed) are sent as
+// signed webhooks to the subscriptions made with webhookSubscriptionCreate (webhooks.ts).
+import { randomUUID } from 'node:crypto';
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import { createAdminSchema, EMULATOR_SHOP } from './admin-resolvers';
+import { controlRoutes } from './control-routes';
+import { demoCatalogue } from './demo-catalogue';
+import { EmulatorState, type EmulatorProduct, type EmulatorProductInput } from './emulator-state';
+import { graphqlEndpoint, type EmulatorRuntime, type RequestLogEntry } from './graphql-endpoint';
+import { invoiceRoutes } from './invoice-routes';
+import { LeakyBucket } from './leaky-bucket';
+import {
+  EmulatorOrders,
+  type EmulatorAddressInput,
+  type EmulatorDraftOrder,
+  type EmulatorFulfillment,
+  type EmulatorOrder,
+} from './order-state';
+import { renderProductImageSvg } from './product-image';
+import { orderEventMessages, type PayloadLinks } from './rest-payloads';
+import { Webhooks, type WebhookDelivery } from './webhooks';
+
+export { signWebhookBody } from './webhooks';
+
+/** Shopify's retry schedule is 8 tries over 4 hours; a local stand-in needs it shorter. */
+const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000];
+
+export interface ShopifyEmulatorOptions {
+  /** Origin (+ optional path prefix) under which browsers reach this app; image and invoice URLs are built from it. */
+  publicOrigin: string;
+  /** The only accepted X-Shopify-Access-Token; anything else gets HTTP 401. */
+  accessToken: string;
+  /** Webhook HMAC key (X-Shopify-Hmac-Sha256), the app's client secret. */
+  clientSecret: string;
+  bucket?: { maximumAvailable: number; restoreRate: number };
+  now?: () => number;
+  /**
+   * Pause before each webhook retry after a non-2xx answer or network failure; its length is the
+   * number of retries. Default DEFAULT_WEBHOOK_RETRY_DELAYS_MS; tests pass a few milliseconds.
+   */
+  webhookRetryDelaysMs?: readonly number[];
+}
+
+export interface ShopifyEmulator {
+  /** Routes mounted at '/'; mount under a prefix with koa-mount if needed. */
+  app: Koa;
+  state: EmulatorState;
+  upsertProduct(p: EmulatorProductInput): EmulatorProduct;
+  deleteProduct(legacyId: string): void;
+  /**
+   * The next n GraphQL calls that pass validation and the cost limit answer THROTTLED (HTTP 200,
+   * no data, actualQueryCost null), as a drained bucket would.
+   */
+  throttleNext(n: number): void;
+  /** The next n GraphQL calls answer with this HTTP status (and Retry-After in seconds, if given). */
+  failNext(n: number, status: 429 | 500 | 503, retryAfterSeconds?: number): void;
+  /**
+   * Back to the initial catalogue, a full bucket, no pending faults, an empty request log, and no
+   * draft orders, orders, webhook subscriptions or deliveries (pending retries are dropped).
+   */
+  reset(): void;
+  requestLog: RequestLogEntry[];
+  /** Draft orders, orders and fulfilments. */
+  orders: EmulatorOrders;
+  /**
+   * What "Complete order" on the hosted invoice does: stores the address (and checkout email),
+   * completes the draft, creates a paid order and fires draft_orders/update, orders/create and
+   * orders/paid. `draftId` is a DraftOrder gid or numeric id. Throws OrderStateError (404 unknown, 409 already completed).
+   */
+  completeDraftOrder(
+    draftId: string,
+    shippingAddress?: EmulatorAddressInput,
+    email?: string,
+  ): { draftOrder: EmulatorDraftOrder; order: EmulatorOrder };
+  /**
+   * Ships every line in one fulfilment (status SUCCESS) and fires
+   * fulfillments/create, orders/fulfilled and orders/updated. `orderId` is an Order gid or
+   * numeric id. Throws OrderStateError (404 unknown, 409 already fulfilled).
+   */
+  fulfillOrder(orderId: string): { order: EmulatorOrder; fulfillment: EmulatorFulfillment };
+  /** Every webhook delivery so far, oldest first (the same array throughout, also after reset). */
+  webhookDeliveries: WebhookDelivery[];
+  /** Resolves once no delivery is in flight or waiting for a retry. */
+  webhooksIdle(): Promise<void>;
+  /** Sends a logged delivery again with the identical body and headers; returns its new log entry. */
+  redeliver(webhookId: string): WebhookDelivery;
+}
+
+const IMAGE_FILE = /^(.+)-(\d+)\.svg$/;
+
+export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmulator {
+  const now = opts.now ?? Date.now;
+  const origin = opts.publicOrigin.replace(/\/+$/, '');
+  const shopId = EMULATOR_SHOP.id;
+  const state = new EmulatorState(demoCatalogue, now);
+  const orders = new EmulatorOrders(state, now);
+  const webhooks = new Webhooks({
+    clientSecret: opts.clientSecret,
+    shopDomain: EMULATOR_SHOP.myshopifyDomain,
+    retryDelaysMs: opts.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+    now,
+  });
+  const bucket = new LeakyBucket(opts.bucket?.maximumAvailable ?? 2000, opts.bucket?.restoreRate ?? 100, now);
+  const imageUrl = (product: EmulatorProduct, position: number) => `${origin}/cdn/images/${product.handle}-${position}.svg`;
+  const invoiceUrl = (draft: EmulatorDraftOrder) => `${origin}/${shopId}/invoices/${draft.invoiceToken}`;
+  const links: PayloadLinks = {
+    invoiceUrl,
+    // The invoice page doubles as the order status page once its draft is completed.
+    orderStatusUrl: (order) => {
+      const draft = orders.getDraftOrder(order.draftOrderLegacyId);
+      if (!draft) throw new Error(`Order ${order.name} has lost its draft order`);
+      return invoiceUrl(draft);
+    },
+  };
+  orders.subscribe((event) => webhooks.trigger(orderEventMessages(event, links)));
+  const adminContext: EmulatorRuntime['adminContext'] = { state, orders, webhooks, invoiceUrl, imageUrl };
+  const runtime: EmulatorRuntime = {
+    schema: createAdminSchema(),
+    state,
+    bucket,
+    accessToken: opts.accessToken,
+    now,
+    faults: { throttle: 0, fail: { count: 0, status: 503 } },
+    requestLog: [],
+    adminContext,
+  };
+
+  const emulator: ShopifyEmulator = {
+    app: new Koa(),
+    state,
+    upsertProduct: (p) => state.upsertProduct(p),
+    deleteProduct: (legacyId) => state.deleteProduct(legacyId),
+    throttleNext: (n) => {
+      runtime.faults.throttle = n;
+    },
+    failNext: (n, status, retryAfterSeconds) => {
+      runtime.faults.fail = { count: n, status, retryAfterSeconds };
+    },
+    reset: () => {
+      state.reset();
+      orders.reset();
+      webhooks.reset();
+      bucket.reset();
+      runtime.faults = { throttle: 0, fail: { count: 0, status: 503 } };
+      // In place: callers hold a reference to this array.
+      runtime.requestLog.length = 0;
+    },
+    requestLog: runtime.requestLog,
+    orders,
+    completeDraftOrder: (draftId, shippingAddress, email) => orders.completeDraftOrder(draftId, { shippingAddress, email }),
+    fulfillOrder: (orderId) => orders.fulfillOrder(orderId),
+    webhookDeliveries: webhooks.deliveries,
+    webhooksIdle: () => webhooks.idle(),
+    redeliver: (webhookId) => webhooks.redeliver(webhookId),
+  };
+
+  const router = new Router();
+  router.post('/admin/api/:version/graphql.json', graphqlEndpoint(runtime));
+  router.get('/cdn/images/:file', (ctx) => {
+    const match = IMAGE_FILE.exec(ctx.params.file ?? '');
+    const product = match ? state.getProductByHandle(match[1]) : undefined;
+    const position = match ? Number(match[2]) : 0;
+    if (!product || position < 1 || position > product.images.length) {
+      ctx.status = 404;
+      ctx.body = { errors: 'Not Found' };
+      return;
+    }
+    ctx.type = 'image/svg+xml';
+    // Like Shopify's CDN, an image URL is treated as immutable (the SVG depends only on the
+    // product's handle, title and type, and the position in the URL).
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.body = renderProductImageSvg({ handle: product.handle, title: product.title, productType: product.productType, position });
+  });
+  const invoices = invoiceRoutes({ shopId, state, orders, imageUrl });
+  const control = controlRoutes(runtime, emulator);
+
+  const { app } = emulator;
+  app.use(async (ctx, next) => {
+    ctx.set('X-Request-Id', randomUUID());
+    try {
+      await next();
+    } catch (err) {
+      const status = (err as { status?: number }).status ?? 500;
+      ctx.status = status;
+      ctx.body = { errors: status >= 500 ? 'Internal Server Error' : (err as Error).message };
+      if (status >= 500) ctx.app.emit('error', err, ctx);
+    }
+  });
+  app.use(router.routes()).use(router.allowedMethods());
+  app.use(invoices.routes()).use(invoices.allowedMethods());
+  app.use(control.routes()).use(control.allowedMethods());
+  return emulator;
+}
