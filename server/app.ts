@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Koa from 'koa';
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import mount from 'koa-mount';
 import serve from 'koa-static';

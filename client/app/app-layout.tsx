@@ -13,7 +13,7 @@ import {
   type PayHandler,
 } from '../features/cart';
 import { CheckoutProvider, useCheckout } from '../features/checkout';
-import { SiteHeader } from '../features/layout/components/site-header';
+import { SiteHeader } from '../features/layout';
 import { clearOrderHistory } from '../features/orders';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
 import { useConfig, useShopNames } from '../lib/public-config';

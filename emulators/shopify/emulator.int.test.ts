@@ -203,7 +203,7 @@ interface ProductsPage<T> {
 
 describe('Shopify emulator driven by the real @shopify/admin-api-client', () => {
   let run: Running;
-  let clock = Date.parse('2026-11-01T00:00:00Z');
+  const clock = Date.parse('2026-11-01T00:00:00Z');
 
   beforeAll(async () => {
     run = await startEmulator({ now: () => clock });

@@ -3,7 +3,7 @@
  * buy with no extension installed. The browser announces it through EIP-6963 like any wallet;
  * here every call acts as one unlocked dev account, and only wallet-ish and read methods pass.
  */
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import { LOCAL_CHAIN_ID } from './local-chain';
 
 const CHAIN_ID_HEX = `0x${LOCAL_CHAIN_ID.toString(16)}`;

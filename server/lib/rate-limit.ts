@@ -7,7 +7,7 @@
  * no nonce, no checkout and makes no RPC call.
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { ErrorCode } from '../../common/errors';
 import type { Db } from '../db';

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { siweVerifySchema, walletAddressSchema } from '../../../common/api';
 import type { Config } from '../../config';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cartSchema, type Cart, type Product, type Variant } from '../../../common/api';
+import { cartSchema, type Product, type Variant } from '../../../common/api';
 import { parseUnits, formatUnits } from '../../../common/money';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';

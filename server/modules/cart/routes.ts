@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import { addToCartSchema } from '../../../common/api';
 import { parseJsonBody } from '../../lib/validation';
 import type { CartService } from './service';

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { CatalogueService } from './service';
 
 export function catalogueRoutes(catalogue: CatalogueService): Router {

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import { walletAddressSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';

@@ -7,7 +7,7 @@
  * transaction.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import { z } from 'zod';
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';

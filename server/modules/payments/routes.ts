@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import { checkoutTransactionSchema, createCheckoutSchema, createOrderSchema } from '../../../common/api';
 import { parseJsonBody } from '../../lib/validation';
 import type { CheckoutService } from './checkout-service';

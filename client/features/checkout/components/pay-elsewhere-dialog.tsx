@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RefreshCw, TriangleAlert } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import type { Cart, Checkout } from '../../../../common/api';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
@@ -41,9 +41,9 @@ export function PayElsewhereDialog({ open, onOpenChange, cart, onPaid }: PayElse
   });
   const { mutate } = create;
 
-  // On opening only: the cart cannot change behind this modal dialog.
-  useEffect(() => {
-    if (!open) return;
+  // On opening only: the cart cannot change behind this modal dialog. An effect event reads the
+  // latest checkout and cart without making them reasons to run again.
+  const onOpened = useEffectEvent(() => {
     const known = current && {
       checkout: queryClient.getQueryData<Checkout>(checkoutQueryKey(current.checkout.id)) ?? current.checkout,
       signature: current.signature,
@@ -51,6 +51,9 @@ export function PayElsewhereDialog({ open, onOpenChange, cart, onPaid }: PayElse
     if (canReuseCheckout(known, signature, Date.now()) || create.isPending) return;
     setCurrent(null);
     mutate();
+  });
+  useEffect(() => {
+    if (open) onOpened();
   }, [open]);
 
   const startAgain = () => {

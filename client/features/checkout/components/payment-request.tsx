@@ -1,6 +1,6 @@
 import { CircleCheck, Clock, ExternalLink, LoaderCircle, RotateCcw, TriangleAlert, Wallet } from 'lucide-react';
 import { QRCodeSVG } from 'qrcode.react';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Checkout } from '../../../../common/api';
 import { Button, buttonVariants } from '../../../components/ui/button';
@@ -44,10 +44,13 @@ export function PaymentRequest({ checkout: created, onPaid, onStartAgain, onDone
 
   // Paid and the order exists (once per order): refresh the cart, then on to the order after the
   // spec's 1.5 s.
+  const onOrderReady = useEffectEvent((id: string) => {
+    onPaid();
+    return setTimeout(() => viewOrder(id), REDIRECT_DELAY_MS);
+  });
   useEffect(() => {
     if (!orderId) return;
-    onPaid();
-    const timer = setTimeout(() => viewOrder(orderId), REDIRECT_DELAY_MS);
+    const timer = onOrderReady(orderId);
     return () => clearTimeout(timer);
   }, [orderId]);
 
