@@ -98,7 +98,7 @@ export interface EmulatorShopifyConfig {
   accessToken?: string;
   clientSecret?: string;
 }
-export type ShopifyConfig = StoreShopifyConfig | EmulatorShopifyConfig;
+type ShopifyConfig = StoreShopifyConfig | EmulatorShopifyConfig;
 
 export interface RpcChainConfig {
   kind: 'rpc';
@@ -112,7 +112,7 @@ export interface LocalChainConfig {
   port: number;
   stateFile: string;
 }
-export type ChainConfig = RpcChainConfig | LocalChainConfig;
+type ChainConfig = RpcChainConfig | LocalChainConfig;
 
 /**
  * `local`: NOTHING real is configured (no chain, no Shopify store, not production), so the shop
@@ -122,7 +122,7 @@ export type ChainConfig = RpcChainConfig | LocalChainConfig;
  * the local chain lets free demo tokens create real Shopify orders. The demo surfaces (emulator,
  * its controls, Demo Wallet) exist only in `local` mode; createApp checks this flag too.
  */
-export type Mode = 'local' | 'live';
+type Mode = 'local' | 'live';
 
 /** Base mainnet's public RPC, offered to wallets that do not know Base yet. */
 export const BASE_PUBLIC_RPC_URL = 'https://mainnet.base.org';

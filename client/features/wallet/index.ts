@@ -3,6 +3,6 @@
  * header control. The wallet code itself (client/web3: ethers, WalletConnect, the Demo Wallet)
  * loads lazily behind these.
  */
-export { WalletProvider, useWallet, type WalletContextValue, type WalletStatus } from './context/wallet-provider';
+export { WalletProvider, useWallet } from './context/wallet-provider';
 export { WalletButton } from './components/wallet-button';
 export { toWalletConfig } from './lib/wallet-config';

@@ -1,3 +1,3 @@
 /** Sign-In with Ethereum: proving a wallet to see its orders. */
-export { AuthService, type SiteIdentity } from './service';
+export { AuthService } from './service';
 export { authRoutes } from './routes';

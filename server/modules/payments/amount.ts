@@ -14,7 +14,7 @@ import { AppError } from '../../lib/errors';
 export const SUFFIX_SPACE_WEI = 1_000_000_000_000n;
 
 /** One cent of POG (prices have two decimals). */
-export const CENT_WEI = 10_000_000_000_000_000n;
+const CENT_WEI = 10_000_000_000_000_000n;
 
 /**
  * An excess below one cent is the identifying suffix (and a remainder rounded up to the cent),
