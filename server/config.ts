@@ -3,7 +3,7 @@
  * embedded default (PGlite, the Shopify emulator, …) is decided here and announced once at start.
  * Production (`NODE_ENV=production`) refuses to start while a real setting is missing and lists
  * all of them at once. Elsewhere the shop runs either the full local demo (nothing real set) or
- * live (a real chain and a real store); a mix of the two is refused (see `Mode`).
+ * live (a real chain and a real store); a mix of the two is refused (see `ModeConfig`).
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -98,7 +98,6 @@ export interface EmulatorShopifyConfig {
   accessToken?: string;
   clientSecret?: string;
 }
-type ShopifyConfig = StoreShopifyConfig | EmulatorShopifyConfig;
 
 export interface RpcChainConfig {
   kind: 'rpc';
@@ -112,17 +111,6 @@ export interface LocalChainConfig {
   port: number;
   stateFile: string;
 }
-type ChainConfig = RpcChainConfig | LocalChainConfig;
-
-/**
- * `local`: NOTHING real is configured (no chain, no Shopify store, not production), so the shop
- * runs its demo: the embedded chain with its demo token, the Shopify emulator and the Demo Wallet.
- * `live`: a real chain AND a real Shopify store. Anything in between is refused by loadConfig: a
- * real chain beside the emulator takes real money for orders nobody ships, and a real store beside
- * the local chain lets free demo tokens create real Shopify orders. The demo surfaces (emulator,
- * its controls, Demo Wallet) exist only in `local` mode; createApp checks this flag too.
- */
-type Mode = 'local' | 'live';
 
 /** Base mainnet's public RPC, offered to wallets that do not know Base yet. */
 export const BASE_PUBLIC_RPC_URL = 'https://mainnet.base.org';
@@ -164,7 +152,16 @@ interface ConfigCommon {
   defaults: string[];
 }
 
-/** What the mode decides: demo stand-ins in local mode, real services in live mode, never a mix. */
+/**
+ * `local`: NOTHING real is configured (no chain, no Shopify store, not production), so the shop
+ * runs its demo: the embedded chain with its demo token, the Shopify emulator and the Demo Wallet.
+ * `live`: a real chain AND a real Shopify store. Anything in between is refused by loadConfig: a
+ * real chain beside the emulator takes real money for orders nobody ships, and a real store beside
+ * the local chain lets free demo tokens create real Shopify orders. The demo surfaces (emulator,
+ * its controls, Demo Wallet) exist only in `local` mode; createApp checks this flag too.
+ *
+ * What the mode decides: demo stand-ins in local mode, real services in live mode, never a mix.
+ */
 export type ModeConfig =
   | { mode: 'local'; shopify: EmulatorShopifyConfig; chain: LocalChainConfig }
   | { mode: 'live'; shopify: StoreShopifyConfig; chain: RpcChainConfig };
