@@ -3,6 +3,7 @@
  * the client (which types what it reads). Field names follow the product spec, section 3.
  */
 import { z } from 'zod';
+import { ADDRESS_PATTERN } from './chain';
 import { MAX_QUANTITY, MIN_QUANTITY, QUANTITY_MAX_MESSAGE, QUANTITY_MIN_MESSAGE, QUANTITY_RANGE_MESSAGE } from './cart';
 
 export const productImageSchema = z.object({ url: z.string(), alt: z.string().nullable() });
@@ -131,7 +132,7 @@ export type AddToCartRequest = z.infer<typeof addToCartSchema>;
 // Checkout and orders (design/payments.md). The browser only gives hints: every amount is
 // re-derived on the server, and an order exists only for a verified on-chain transfer.
 
-export const walletAddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a wallet address is 0x followed by 40 hexadecimal characters');
+export const walletAddressSchema = z.string().regex(ADDRESS_PATTERN, 'a wallet address is 0x followed by 40 hexadecimal characters');
 const hexAddress = walletAddressSchema;
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a transaction hash is 0x followed by 64 hexadecimal characters');
 /** Server-made ids (cart lines, checkouts) are random UUIDs. */
