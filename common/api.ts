@@ -3,6 +3,8 @@
  * the client (which types what it reads). Field names follow the product spec, section 3.
  */
 import { z } from 'zod';
+import { ADDRESS_PATTERN } from './chain';
+import { MAX_QUANTITY, MIN_QUANTITY, QUANTITY_MAX_MESSAGE, QUANTITY_MIN_MESSAGE, QUANTITY_RANGE_MESSAGE } from './cart';
 
 export const productImageSchema = z.object({ url: z.string(), alt: z.string().nullable() });
 export type ProductImage = z.infer<typeof productImageSchema>;
@@ -116,15 +118,13 @@ export const cartSchema = z.object({
 });
 export type Cart = z.infer<typeof cartSchema>;
 
-export const MAX_QUANTITY = 10;
-
 export const addToCartSchema = z.strictObject({
   variantId: z.string().regex(/^[1-9]\d{0,19}$/, 'variantId must be a variant id (a whole number, as a string)'),
   quantity: z
-    .number({ error: 'quantity must be a whole number from 1 to 10' })
-    .int('quantity must be a whole number from 1 to 10')
-    .min(1, 'quantity must be at least 1')
-    .max(MAX_QUANTITY, `quantity must be at most ${MAX_QUANTITY}`),
+    .number({ error: QUANTITY_RANGE_MESSAGE })
+    .int(QUANTITY_RANGE_MESSAGE)
+    .min(MIN_QUANTITY, QUANTITY_MIN_MESSAGE)
+    .max(MAX_QUANTITY, QUANTITY_MAX_MESSAGE),
 });
 export type AddToCartRequest = z.infer<typeof addToCartSchema>;
 
@@ -132,7 +132,7 @@ export type AddToCartRequest = z.infer<typeof addToCartSchema>;
 // Checkout and orders (design/payments.md). The browser only gives hints: every amount is
 // re-derived on the server, and an order exists only for a verified on-chain transfer.
 
-export const walletAddressSchema = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a wallet address is 0x followed by 40 hexadecimal characters');
+export const walletAddressSchema = z.string().regex(ADDRESS_PATTERN, 'a wallet address is 0x followed by 40 hexadecimal characters');
 const hexAddress = walletAddressSchema;
 const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a transaction hash is 0x followed by 64 hexadecimal characters');
 /** Server-made ids (cart lines, checkouts) are random UUIDs. */

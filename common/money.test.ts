@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUnits, isDecimalString, normalizeDecimal, parseUnits } from './money';
+import { compareDecimal, formatUnits, isDecimalString, normalizeDecimal, parseDecimal, parseUnits, roundDecimal } from './money';
 
 describe('parseUnits', () => {
   it('turns decimal strings into exact base units', () => {
@@ -50,5 +50,44 @@ describe('normalizeDecimal / isDecimalString', () => {
     expect(isDecimalString('1.5')).toBe(true);
     expect(isDecimalString(1.5)).toBe(false);
     expect(isDecimalString('-1')).toBe(false);
+  });
+});
+
+describe('parseDecimal / roundDecimal', () => {
+  it('reads signed decimals exactly, at any length', () => {
+    expect(parseDecimal('12.50')).toEqual({ units: 1250n, scale: 2 });
+    expect(parseDecimal(' -3 ')).toEqual({ units: -3n, scale: 0 });
+    expect(parseDecimal('+4')).toEqual({ units: 4n, scale: 0 });
+    expect(parseDecimal('.5')).toEqual({ units: 5n, scale: 1 });
+    expect(parseDecimal('5.')).toEqual({ units: 5n, scale: 0 });
+    expect(parseDecimal('123456789012345678901234567890.125')).toEqual({ units: 123456789012345678901234567890125n, scale: 3 });
+  });
+  it('refuses what is not a plain decimal', () => {
+    for (const bad of ['', ' ', '.', '-', '1e3', '0x10', '1,000', '1.2.3', '12abc', 'NaN']) expect(parseDecimal(bad), bad).toBeNull();
+  });
+  it('rounds half away from zero, by integer arithmetic', () => {
+    const at2 = (s: string) => roundDecimal(parseDecimal(s)!, 2);
+    expect(at2('1.005')).toBe(101n); // 1.00499999… as a float
+    expect(at2('1.004999')).toBe(100n);
+    expect(at2('999.995')).toBe(100000n);
+    expect(at2('-0.005')).toBe(-1n);
+    expect(at2('-0.004')).toBe(0n);
+    expect(at2('7')).toBe(700n);
+    expect(at2('1.000000000000000000001')).toBe(100n);
+  });
+});
+
+describe('compareDecimal', () => {
+  it('orders by value, exactly, whatever the spelling', () => {
+    expect(compareDecimal('9.5', '10')).toBe(-1);
+    expect(compareDecimal('10.00', '10')).toBe(0);
+    expect(compareDecimal('-1', '0.1')).toBe(-1);
+    expect(compareDecimal('9007199254740993', '9007199254740992')).toBe(1); // equal as floats
+    expect(compareDecimal('0.30000000000000000001', '0.3')).toBe(1);
+    expect(['25.00', '4.5', '100', '4.50'].sort(compareDecimal)).toEqual(['4.5', '4.50', '25.00', '100']);
+  });
+  it('refuses a non-decimal', () => {
+    expect(() => compareDecimal('abc', '1')).toThrow(RangeError);
+    expect(() => compareDecimal('1', '1e3')).toThrow(RangeError);
   });
 });

@@ -42,3 +42,43 @@ export function formatUnits(value: bigint, decimals = TOKEN_DECIMALS, minFractio
 export function normalizeDecimal(s: string, decimals = TOKEN_DECIMALS): string {
   return formatUnits(parseUnits(s, decimals), decimals);
 }
+
+/** A signed decimal exactly, at any length: `units` × 10^-`scale` ("-1.50" → { units: -150n, scale: 2 }). */
+export interface Decimal {
+  units: bigint;
+  scale: number;
+}
+
+const SIGNED_DECIMAL_RE = /^([+-])?(\d*)(?:\.(\d*))?$/;
+
+/**
+ * Reads a decimal as people write it ("12.5", "-3", "+4", ".5", "5.", " 7 "), exactly and at any
+ * length, or null when it is not one ("", ".", "1e3", "1,000"). For display and comparison; an
+ * amount to pay or store goes through parseUnits, which refuses what it cannot hold exactly.
+ */
+export function parseDecimal(s: string): Decimal | null {
+  const m = SIGNED_DECIMAL_RE.exec(s.trim());
+  if (!m || !(m[2] || m[3])) return null;
+  const fraction = m[3] ?? '';
+  const units = BigInt((m[2] || '0') + fraction);
+  return { units: m[1] === '-' ? -units : units, scale: fraction.length };
+}
+
+/** `d` in units of 10^-digits, rounded half away from zero ({ units: 1005n, scale: 3 } at 2 digits → 101n). */
+export function roundDecimal(d: Decimal, digits: number): bigint {
+  if (d.scale <= digits) return d.units * 10n ** BigInt(digits - d.scale);
+  const step = 10n ** BigInt(d.scale - digits);
+  const abs = d.units < 0n ? -d.units : d.units;
+  const rounded = (abs + step / 2n) / step;
+  return d.units < 0n ? -rounded : rounded;
+}
+
+/** Orders two decimal strings by value, exactly (for sorting prices): negative, 0 or positive. Throws on a non-decimal. */
+export function compareDecimal(a: string, b: string): number {
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  if (!x || !y) throw new RangeError(`not a decimal amount: ${JSON.stringify(x ? b : a)}`);
+  const scale = Math.max(x.scale, y.scale);
+  const diff = roundDecimal(x, scale) - roundDecimal(y, scale);
+  return diff < 0n ? -1 : diff > 0n ? 1 : 0;
+}

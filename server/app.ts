@@ -10,6 +10,7 @@ import { bodyParser } from '@koa/bodyparser';
 import mount from 'koa-mount';
 import serve from 'koa-static';
 import type { Health, PublicConfig } from '../common/api';
+import { BASE_CHAIN_ID } from '../common/chain';
 import { ErrorCode } from '../common/errors';
 import type { Config } from './config';
 import type { Db } from './db';
@@ -99,7 +100,7 @@ export function createApp(deps: AppDeps): Koa {
       tokenSymbol: 'POG',
       currencyLabel: '$POGS',
       tokenDecimals: 18,
-      chainId: 8453,
+      chainId: BASE_CHAIN_ID,
       chainName: 'Base',
       explorerUrl: config.publicLinks.explorerUrl,
       communityUrl: config.publicLinks.communityUrl,

@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { ADDRESS_PATTERN, BASE_CHAIN_ID } from '../common/chain';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
 
@@ -34,8 +35,8 @@ const envSchema = z.object({
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
   BASE_RPC_URL: optional(urlString),
   LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  POG_TOKEN_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
-  STORE_WALLET_ADDRESS: optional(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte address')),
+  POG_TOKEN_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
+  STORE_WALLET_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
   /** Blocks on top of a payment's block before it counts (1 = the block itself). */
   REQUIRED_CONFIRMATIONS: optional(z.coerce.number().int().min(1).max(1000)),
   CHECKOUT_TTL_MINUTES: z.coerce
@@ -238,7 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaults.push(
       'mode: full local demo, because no real chain and no Shopify store are configured (configure both to run live; one without the other is refused)',
       `shopify: bundled emulator with the demo catalogue at ${publicUrl}/shopify-emulator, its access token and webhook secret kept in ${secretsFile} (set SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN for a real store)`,
-      `chain: local anvil node (chain id 8453) with funded dev accounts and a Demo Wallet, state kept in ${stateFile} (set BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS for Base)`,
+      `chain: local anvil node (chain id ${BASE_CHAIN_ID}) with funded dev accounts and a Demo Wallet, state kept in ${stateFile} (set BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS for Base)`,
     );
   }
   const { chain } = demo;

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { BASE_CHAIN_ID } from '../common/chain';
 import { ConfigError, loadConfig } from './config';
 import { createDb, migrate } from './db';
 import { createApp } from './app';
@@ -51,14 +52,14 @@ async function main() {
     );
     target = {
       rpcUrl: localChain.rpcUrl,
-      chainId: 8453,
+      chainId: BASE_CHAIN_ID,
       tokenAddress: token.tokenAddress,
       storeWallet: token.storeWallet,
       savedHead: localChain.savedHead,
     };
   } else {
     const { rpcUrl, tokenAddress, storeWallet } = config.chain as Extract<typeof config.chain, { kind: 'rpc' }>;
-    target = { rpcUrl, chainId: 8453, tokenAddress, storeWallet };
+    target = { rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress, storeWallet };
   }
 
   let listeningPort = config.port;

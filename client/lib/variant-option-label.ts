@@ -1,10 +1,9 @@
+import { stockSuffix, type ShownStock } from '../../common/availability';
 import { formatPogPrice } from './format-pog-price';
 
-export interface LabelledVariant {
+export interface LabelledVariant extends ShownStock {
   title?: string | null;
   price?: string | null;
-  isSoldOut?: boolean | null;
-  availableStock?: number | null;
 }
 
 /**
@@ -17,8 +16,5 @@ export function variantOptionLabel(variant: LabelledVariant): string {
   const price = variant.price?.trim() ?? '';
   // '0' means "no price to show"; '0.00' is the same amount, so it is omitted too.
   const showPrice = price !== '' && !/^[+-]?0*(\.0*)?$/.test(price);
-  let label = showPrice ? `${title} (${formatPogPrice(price)})` : title;
-  if (variant.isSoldOut) label += ' - SOLD OUT';
-  else if (typeof variant.availableStock === 'number' && variant.availableStock > 0) label += ` - ${variant.availableStock} left`;
-  return label;
+  return (showPrice ? `${title} (${formatPogPrice(price)})` : title) + stockSuffix(variant);
 }

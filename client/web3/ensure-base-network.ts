@@ -4,11 +4,9 @@
  * wallet does not know Base (4902) `wallet_addEthereumChain` then switch again. Any refusal ends in
  * the spec's 'Please switch to Base Network…' error.
  */
+import { BASE_CHAIN_ID, BASE_CHAIN_ID_HEX } from '../../common/chain';
 import { rpcErrorCode, UNRECOGNIZED_CHAIN, WalletError, WRONG_NETWORK_MESSAGE } from './wallet-errors';
 import type { Eip1193Provider } from './types';
-
-export const BASE_CHAIN_ID = 8453;
-export const BASE_CHAIN_ID_HEX = '0x2105';
 
 export interface BaseNetworkOptions {
   /** Public RPC for wallets that must add Base (config.chainRpcUrl). */

@@ -9,7 +9,7 @@ import { WalletController, type WalletConnectLike } from './wallet-controller';
 
 export { WalletController } from './wallet-controller';
 export type { WalletOption, WalletSnapshot } from './wallet-controller';
-export { ensureBaseNetwork, isBaseChainId, BASE_CHAIN_ID, BASE_CHAIN_ID_HEX } from './ensure-base-network';
+export { ensureBaseNetwork, isBaseChainId } from './ensure-base-network';
 export * from './wallet-errors';
 export { createTokenPayment, type TokenPayment, type TransferReceipt } from './token-payment';
 export type { Eip1193Provider, WalletConfig, WalletNotice } from './types';

@@ -5,7 +5,7 @@
  * rest of client/web3.
  */
 import { BrowserProvider, Contract, isError } from 'ethers';
-import { BASE_CHAIN_ID } from './ensure-base-network';
+import { BASE_CHAIN_ID } from '../../common/chain';
 import { INVALID_BALANCE_MESSAGE } from './payment-errors';
 import { WalletError, WRONG_NETWORK_MESSAGE } from './wallet-errors';
 import type { Eip1193Provider } from './types';

@@ -5,11 +5,12 @@
  * its state gets a fresh deployment.
  */
 import { ContractFactory, JsonRpcProvider, parseUnits } from 'ethers';
+import { BASE_CHAIN_ID } from '../../common/chain';
 import type { Db } from '../db';
 import type { Logger } from '../lib/logger';
 import { getState, setState } from '../lib/app-state';
 import artifact from './contracts/demo-pogs-token.json';
-import { DEV_ACCOUNTS, LOCAL_CHAIN_ID } from './local-chain';
+import { DEV_ACCOUNTS } from './local-chain';
 
 /** Receives payments in local mode. */
 export const LOCAL_STORE_WALLET = DEV_ACCOUNTS[0];
@@ -25,7 +26,7 @@ export interface LocalToken {
 }
 
 export async function ensureDemoToken(db: Db, rpcUrl: string, logger?: Logger): Promise<LocalToken> {
-  const provider = new JsonRpcProvider(rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true });
+  const provider = new JsonRpcProvider(rpcUrl, BASE_CHAIN_ID, { staticNetwork: true });
   try {
     const known = await getState<{ address: string; rpcUrl: string }>(db, 'local_demo_token');
     if (known && (await provider.getCode(known.address)) !== '0x') {

@@ -4,9 +4,8 @@
  * here every call acts as one unlocked dev account, and only wallet-ish and read methods pass.
  */
 import { Router } from '@koa/router';
-import { LOCAL_CHAIN_ID } from './local-chain';
+import { BASE_CHAIN_ID_HEX } from '../../common/chain';
 
-const CHAIN_ID_HEX = `0x${LOCAL_CHAIN_ID.toString(16)}`;
 const READ_METHODS = new Set([
   'eth_blockNumber',
   'eth_call',
@@ -53,12 +52,12 @@ export function demoWalletRoutes(opts: { rpcUrl: string; account: string }): Rou
       case 'eth_accounts':
         return { result: [account] };
       case 'eth_chainId':
-        return { result: CHAIN_ID_HEX };
+        return { result: BASE_CHAIN_ID_HEX };
       case 'wallet_switchEthereumChain': {
         const chainId = (params[0] as { chainId?: string } | undefined)?.chainId;
-        return chainId?.toLowerCase() === CHAIN_ID_HEX
+        return chainId?.toLowerCase() === BASE_CHAIN_ID_HEX
           ? { result: null }
-          : { error: { code: 4902, message: `The Demo Wallet only knows chain ${CHAIN_ID_HEX}` } };
+          : { error: { code: 4902, message: `The Demo Wallet only knows chain ${BASE_CHAIN_ID_HEX}` } };
       }
       case 'wallet_addEthereumChain':
       case 'wallet_revokePermissions':

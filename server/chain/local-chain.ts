@@ -20,12 +20,11 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BASE_CHAIN_ID, BASE_CHAIN_ID_HEX } from '../../common/chain';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
 import { lockFileOf, readLock, writeFileAtomic, type ChainLock } from './chain-state.mjs';
 import { anvilRunning, endLeftoverChain, GUARD_SCRIPT_NAME } from './leftover-chain';
-
-export const LOCAL_CHAIN_ID = 8453;
 
 /** Anvil's well-known dev accounts (mnemonic "test test … junk"), unlocked on the node. */
 export const DEV_ACCOUNTS = [
@@ -72,7 +71,7 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
   }
   const port = opts.port || (await freePort());
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const args = ['--chain-id', String(LOCAL_CHAIN_ID), '--host', '127.0.0.1', '--port', String(port), '--silent'];
+  const args = ['--chain-id', String(BASE_CHAIN_ID), '--host', '127.0.0.1', '--port', String(port), '--silent'];
   const guardArgs = ['--rpc', rpcUrl];
 
   let lock: ChainLock | undefined;
@@ -211,7 +210,7 @@ async function answersChainId(rpcUrl: string): Promise<boolean> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
     });
-    return (await res.json()).result === `0x${LOCAL_CHAIN_ID.toString(16)}`;
+    return (await res.json()).result === BASE_CHAIN_ID_HEX;
   } catch {
     return false; // not listening yet
   }

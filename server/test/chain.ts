@@ -4,6 +4,7 @@
  * that will revert is still mined instead of being refused at estimation).
  */
 import { Interface, JsonRpcProvider, type TransactionResponse } from 'ethers';
+import { BASE_CHAIN_ID } from '../../common/chain';
 import { startLocalChain, type LocalChain } from '../chain/local-chain';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
@@ -15,7 +16,7 @@ export interface TestChain {
 
 export async function startTestChain(): Promise<TestChain & { stop(): Promise<void> }> {
   const chain = await startLocalChain({ port: 0 });
-  const provider = new JsonRpcProvider(chain.rpcUrl, 8453, { staticNetwork: true, cacheTimeout: -1 });
+  const provider = new JsonRpcProvider(chain.rpcUrl, BASE_CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
   return {
     chain,
     provider,

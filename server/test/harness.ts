@@ -7,6 +7,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BASE_CHAIN_ID } from '../../common/chain';
 import { loadConfig, type Config } from '../config';
 import { createApp, type AppDeps } from '../app';
 import { createLogger } from '../lib/logger';
@@ -124,7 +125,7 @@ export async function startHarness(
   let target: ChainTarget | undefined;
   if (opts.chain) {
     const token = await ensureDemoToken(database.db, opts.chain.rpcUrl);
-    target = { rpcUrl: opts.chain.rpcUrl, chainId: 8453, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet };
+    target = { rpcUrl: opts.chain.rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet };
   }
   const now = () => new Date(clock.now);
   // What every instance of this world shares; each gets its own database connections.

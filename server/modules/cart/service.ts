@@ -5,28 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Cart, CartItem } from '../../../common/api';
-import { MAX_QUANTITY, UUID_RE } from '../../../common/api';
+import { UUID_RE } from '../../../common/api';
+import { knownLimit, SOLD_OUT_MESSAGE, onlyAvailableMessage, stockProblem, UNAVAILABLE_MESSAGE } from '../../../common/availability';
+import { cartLineTitle, MAX_QUANTITY } from '../../../common/cart';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { CatalogueService, ListedVariant, ProductListSnapshot } from '../catalogue';
-import { onlyAvailableMessage, SOLD_OUT_MESSAGE, UNAVAILABLE_MESSAGE } from '../stock';
+import { cartLineRows, lineTitle, type CartLineRow } from './lines';
 
 export const EMPTY_CART: Cart = Object.freeze({ items: [], total: '0.00' }) as Cart;
-
-interface LineRow {
-  id: string;
-  variant_id: string;
-  quantity: number;
-  variant_title: string;
-  pog_price: string | null;
-  product_id: string;
-  product_title: string;
-  custom_title: string | null;
-  featured_image_url: string | null;
-  variant_image_url: string | null;
-}
 
 export class CartService {
   constructor(
@@ -39,24 +28,7 @@ export class CartService {
   }
 
   private async read(sessionId: string, snapshot: ProductListSnapshot): Promise<Cart> {
-    const rows: LineRow[] = await this.db('cart_items as ci')
-      .join('variants as v', 'v.shopify_id', 'ci.variant_id')
-      .join('products as p', 'p.id', 'v.product_id')
-      .where('ci.session_id', sessionId)
-      .orderBy('ci.created_at')
-      .orderBy('ci.id')
-      .select(
-        'ci.id',
-        'ci.variant_id',
-        'ci.quantity',
-        'v.title as variant_title',
-        'v.pog_price',
-        'v.image_url as variant_image_url',
-        'p.shopify_id as product_id',
-        'p.title as product_title',
-        'p.custom_title',
-        'p.featured_image_url',
-      );
+    const rows = await cartLineRows(this.db, sessionId, 'added');
     let total = 0n;
     const items = rows.map((row) => {
       const item = toCartItem(row, snapshot.variantsById.get(row.variant_id));
@@ -84,7 +56,7 @@ export class CartService {
       const existing = await trx('cart_items').where({ session_id: sessionId, variant_id: variantId }).first('id', 'quantity');
       const inCart = existing?.quantity ?? 0;
       const wanted = inCart + quantity;
-      if (variant.availableStock > 0 && wanted > variant.availableStock) {
+      if (knownLimit(variant.availableStock) !== null && wanted > variant.availableStock) {
         throw new AppError(ErrorCode.insufficientStock, onlyAvailableMessage(variant.availableStock));
       }
       if (wanted > MAX_QUANTITY) {
@@ -110,10 +82,8 @@ export class CartService {
   }
 }
 
-function toCartItem(row: LineRow, listed: ListedVariant | undefined): CartItem {
-  const productTitle = listed?.product.title ?? (row.custom_title?.trim() || row.product_title);
-  const variantTitle = listed?.variant.title ?? row.variant_title;
-  const title = variantTitle && variantTitle !== 'Default Title' ? `${productTitle} - ${variantTitle}` : productTitle;
+function toCartItem(row: CartLineRow, listed: ListedVariant | undefined): CartItem {
+  const title = listed ? cartLineTitle(listed.product.title, listed.variant.title) : lineTitle(row);
   const image = row.variant_image_url ?? listed?.product.featuredImage?.url ?? row.featured_image_url;
   const base = { id: row.id, variantId: row.variant_id, productId: row.product_id, title, image, quantity: row.quantity };
   if (!listed) {
@@ -121,10 +91,6 @@ function toCartItem(row: LineRow, listed: ListedVariant | undefined): CartItem {
     return { ...base, price, lineTotal: '0.00', problem: UNAVAILABLE_MESSAGE };
   }
   const { variant } = listed;
-  const problem = variant.isSoldOut
-    ? SOLD_OUT_MESSAGE
-    : variant.availableStock > 0 && row.quantity > variant.availableStock
-      ? onlyAvailableMessage(variant.availableStock)
-      : null;
+  const problem = stockProblem(variant, row.quantity);
   return { ...base, price: variant.price, lineTotal: formatUnits(parseUnits(variant.price) * BigInt(row.quantity)), problem };
 }

@@ -1,6 +1,6 @@
 /**
  * Catalogue module: the sync from Shopify (through `server/shopify`) and the shop's product API.
  */
-export { CatalogueService, type ListedVariant, type ProductListSnapshot } from './service';
+export { CatalogueService, productTitle, type ListedVariant, type ProductListSnapshot } from './service';
 export { catalogueRoutes } from './routes';
 export { bumpCatalogueVersion } from './sync';

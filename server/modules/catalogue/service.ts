@@ -9,12 +9,13 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Product, SyncResult, Variant } from '../../../common/api';
 import { productIdSchema } from '../../../common/api';
+import { shownStock, unitsLeft, type Held } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
 import { normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { heldFor, heldUnits, unitsLeft, type Held } from '../stock';
+import { heldFor, heldUnits } from '../stock';
 import { ProductModel, type VariantModel } from './models';
 import type { ShopifyGraphql } from '../../shopify';
 import { getState, setState } from '../../lib/app-state';
@@ -147,11 +148,13 @@ export function toApiVariant(v: VariantModel, held?: Held): Variant {
     id: v.shopifyId,
     title: v.title,
     price: normalizeDecimal(String(v.pogPrice)),
-    isSoldOut: v.isSoldOut || !v.availableForSale || left === 0,
-    availableStock: left ?? 0,
+    ...shownStock(v.isSoldOut || !v.availableForSale, left),
     sku: v.sku,
   };
 }
+
+/** The title shoppers see: the admin's own, else Shopify's. */
+export const productTitle = (customTitle: string | null, title: string): string => customTitle?.trim() || title;
 
 export function toApiProduct(p: ProductModel, held: Map<string, Held> = new Map()): Product | null {
   const variants = (p.variants ?? []).map((v) => toApiVariant(v, heldFor(held, v.shopifyId)));
@@ -161,7 +164,7 @@ export function toApiProduct(p: ProductModel, held: Map<string, Held> = new Map(
   const featured = p.featuredImageUrl ?? images[0]?.url ?? null;
   return {
     id: p.shopifyId,
-    title: p.customTitle?.trim() || p.title,
+    title: productTitle(p.customTitle, p.title),
     description: p.descriptionHtml ?? '',
     images,
     featuredImage: featured ? { url: featured } : null,

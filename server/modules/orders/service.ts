@@ -7,7 +7,7 @@ import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { LISTED_STATUSES } from './status';
+import { LISTED_STATUSES } from '../../../common/order-listing';
 
 export interface OrderRow {
   id: string;

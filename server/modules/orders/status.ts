@@ -36,10 +36,3 @@ export function nextStatus(status: OrderStatus, event: OrderEvent): OrderStatus 
 export function needsShipping(status: OrderStatus): boolean {
   return status === 'paid';
 }
-
-/** Statuses the orders page lists (spec §4: pending, failed and draft are not listed). */
-export const LISTED_STATUSES: readonly OrderStatus[] = ['paid', 'confirmed', 'shipped'];
-
-export function isListed(status: OrderStatus): boolean {
-  return LISTED_STATUSES.includes(status);
-}

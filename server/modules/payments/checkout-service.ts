@@ -8,11 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { UUID_RE, type Checkout, type CheckoutStatus } from '../../../common/api';
+import type { LineFacts, StockFacts } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { heldFor, heldUnits, lineProblem, unitsLeft, type Held } from '../stock';
+import { cartLineRows, lineTitle } from '../cart';
+import { lineProblems } from '../stock';
 import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
 
 export interface PaymentTarget {
@@ -100,21 +102,14 @@ export class CheckoutService {
         .whereNull('tx_hash_hint')
         .update({ status: 'expired', expires_at: trx.raw('least(expires_at, ?)', [now]), updated_at: now });
 
-      const limited = lines.filter((l) => unitsLeft(l) !== null).map((l) => l.variant_id);
-      const held = limited.length ? await heldUnits(trx, now, { variantIds: limited }) : new Map<string, Held>();
-      const problems: string[] = [];
-      let totalWei = 0n;
-      for (const line of lines) {
-        const problem = lineProblem(line, unitsLeft(line, heldFor(held, line.variant_id)));
-        if (problem) problems.push(`${line.title}: ${problem}`);
-        else totalWei += parseUnits(line.pog_price!) * BigInt(line.quantity);
-      }
+      const problems = await lineProblems(trx, now, lines, (line) => line);
       if (problems.length) {
         throw new AppError(
           ErrorCode.cartItemUnavailable,
           `Some items cannot be bought as they are. ${problems.join('. ')}. Update your cart and try again.`,
         );
       }
+      const totalWei = lines.reduce((sum, l) => sum + parseUnits(l.pog_price!) * BigInt(l.quantity), 0n);
       if (totalWei === 0n) throw cartEmpty();
       await this.makeRoom(trx, sessionId, now);
 
@@ -325,56 +320,26 @@ export async function transferSum(db: Db | Knex.Transaction, where: Record<strin
 export const receivedWei = (db: Db | Knex.Transaction, intentId: string) =>
   transferSum(db, { intent_id: intentId }, ['underpaid', 'matched']);
 
-export interface CartLine {
+export interface CartLine extends LineFacts, StockFacts {
   variant_id: string;
   product_id: string;
   title: string;
-  quantity: number;
-  pog_price: string | null;
-  is_sold_out: boolean;
-  available_stock: number | null;
-  inventory_quantity: number | null;
-  for_sale: boolean;
 }
 
 /** The session's cart lines with their variants' current prices and stock facts. */
 async function readCartLines(trx: Knex.Transaction, sessionId: string): Promise<CartLine[]> {
-  const rows = await trx('cart_items as ci')
-    .join('variants as v', 'v.shopify_id', 'ci.variant_id')
-    .join('products as p', 'p.id', 'v.product_id')
-    .where('ci.session_id', sessionId)
-    .orderBy('v.id')
-    .select(
-      'ci.variant_id',
-      'ci.quantity',
-      'v.title as variant_title',
-      'v.pog_price',
-      'v.is_active',
-      'v.is_sold_out',
-      'v.available_stock',
-      'v.inventory_quantity',
-      'v.available_for_sale',
-      'v.removed_at as variant_removed_at',
-      'p.shopify_id as product_id',
-      'p.title as product_title',
-      'p.custom_title',
-      'p.removed_at as product_removed_at',
-      'p.shopify_status',
-    );
-  return rows.map((r) => {
-    const productTitle = r.custom_title?.trim() || r.product_title;
-    return {
-      variant_id: r.variant_id,
-      product_id: r.product_id,
-      title: r.variant_title && r.variant_title !== 'Default Title' ? `${productTitle} - ${r.variant_title}` : productTitle,
-      quantity: r.quantity,
-      pog_price: r.pog_price,
-      is_sold_out: r.is_sold_out || !r.available_for_sale,
-      available_stock: r.available_stock,
-      inventory_quantity: r.inventory_quantity,
-      for_sale: !r.variant_removed_at && !r.product_removed_at && r.shopify_status === 'ACTIVE' && r.is_active && r.pog_price != null,
-    };
-  });
+  const rows = await cartLineRows(trx, sessionId, 'variant');
+  return rows.map((r) => ({
+    variant_id: r.variant_id,
+    product_id: r.product_id,
+    title: lineTitle(r),
+    quantity: r.quantity,
+    pog_price: r.pog_price,
+    is_sold_out: r.is_sold_out || !r.available_for_sale,
+    available_stock: r.available_stock,
+    inventory_quantity: r.inventory_quantity,
+    for_sale: !r.variant_removed_at && !r.product_removed_at && r.shopify_status === 'ACTIVE' && r.is_active && r.pog_price != null,
+  }));
 }
 
 function sameLines(items: IntentItemRow[], lines: CartLine[], samePrices: boolean): boolean {

@@ -1,21 +1,7 @@
 /**
- * Stock: how many units of a variant are left for sale, and why a line cannot be bought. The one
- * home of the stock rule (product list, cart, checkout and settlement use it). It reads the
- * catalogue, checkout and order tables directly and imports no other module.
+ * Stock: the units held for payments on their way, and which lines of a cart or checkout cannot be
+ * had because of them. The rule itself (known stock, line problems and their words) is pure, in
+ * common/availability. It reads the catalogue, checkout and order tables directly and imports no
+ * other module.
  */
-export {
-  anyLimited,
-  heldFor,
-  heldUnits,
-  knownStock,
-  lineProblem,
-  lockIntentLines,
-  onlyAvailableMessage,
-  shortLine,
-  SOLD_OUT_MESSAGE,
-  UNAVAILABLE_MESSAGE,
-  unitsLeft,
-  type Held,
-  type IntentStockLine,
-  type StockFacts,
-} from './stock';
+export { heldFor, heldUnits, lineProblems, lockIntentLines, shortLine, type IntentStockLine } from './stock';

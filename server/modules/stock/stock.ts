@@ -1,64 +1,14 @@
 /**
- * "Can this be bought, and how many are left": one home for the stock rule, used by the product
- * list, the cart, checkout and settlement alike.
- *
- * A variant's stock is the admin's number when set, else Shopify's inventory; zero or unknown
- * means no limit is known (spec: "stock known (>0)"). From it the shop subtracts the units held
- * for payments that are not in that number yet:
+ * Stock: the database side of "can this be bought, and how many are left". The rule itself (known
+ * stock, 0 means unknown, line problems and their words) is pure and lives in common/availability;
+ * this adds the units held for payments that are not in the stock number yet:
  * - claims: a checkout whose payment is on its way or in holds its items (`stock_claimed_until`)
  *   until its order is made; unpaid checkouts hold nothing, so they never lock a paying shopper out;
  * - sold: orders that took stock Shopify does not know about yet (only where the stock is
  *   Shopify's inventory; the admin's number is lowered when the order is made).
  */
 import type { Knex } from 'knex';
-import { parseUnits } from '../../../common/money';
-
-export const SOLD_OUT_MESSAGE = 'This item is sold out';
-export const UNAVAILABLE_MESSAGE = 'This item is no longer available';
-export const onlyAvailableMessage = (n: number) => `Only ${n} items available`;
-
-export interface StockFacts {
-  available_stock: number | null;
-  inventory_quantity: number | null;
-}
-
-export interface Held {
-  /** Units held by live claims of unpaid checkouts. */
-  claimed: number;
-  /** Units of orders that took stock Shopify has no order for yet. */
-  sold: number;
-}
-
-const NOTHING_HELD: Held = Object.freeze({ claimed: 0, sold: 0 });
-
-/** The stock number that applies (the admin's wins) and whether it is Shopify's inventory. */
-export function knownStock(v: StockFacts): { stock: number | null; shopifyTracked: boolean } {
-  return v.available_stock != null
-    ? { stock: v.available_stock, shopifyTracked: false }
-    : { stock: v.inventory_quantity, shopifyTracked: v.inventory_quantity != null };
-}
-
-/** Units that can still be sold, or null when no limit is known. */
-export function unitsLeft(v: StockFacts, held: Held = NOTHING_HELD): number | null {
-  const { stock, shopifyTracked } = knownStock(v);
-  if (stock == null || stock <= 0) return null;
-  return Math.max(stock - held.claimed - (shopifyTracked ? held.sold : 0), 0);
-}
-
-export interface LineFacts {
-  for_sale: boolean;
-  pog_price: string | null;
-  is_sold_out: boolean;
-  quantity: number;
-}
-
-/** Why `line` cannot be bought now (in the cart's words), or null. `left` from unitsLeft. */
-export function lineProblem(line: LineFacts, left: number | null): string | null {
-  if (!line.for_sale || parseUnits(line.pog_price ?? '0') === 0n) return UNAVAILABLE_MESSAGE;
-  if (line.is_sold_out) return SOLD_OUT_MESSAGE;
-  if (left != null && line.quantity > left) return left === 0 ? SOLD_OUT_MESSAGE : onlyAvailableMessage(left);
-  return null;
-}
+import { lineProblem, NOTHING_HELD, unitsLeft, type Held, type StockFacts } from '../../../common/availability';
 
 /**
  * Units held per variant (all variants when `variantIds` is null), leaving out `exceptIntent`'s
@@ -97,6 +47,38 @@ export async function heldUnits(
 
 export const heldFor = (held: Map<string, Held>, variantId: string): Held => held.get(variantId) ?? NOTHING_HELD;
 
+/**
+ * What is held of the lines that have a known limit (the others cannot be short of units, so they
+ * skip the query), leaving out `exceptIntent`'s own claim.
+ */
+async function heldForLimited(
+  trx: Knex.Transaction,
+  now: Date,
+  lines: ReadonlyArray<StockFacts & { variant_id: string }>,
+  exceptIntent?: string,
+): Promise<Map<string, Held>> {
+  const limited = lines.filter((l) => unitsLeft(l) !== null).map((l) => l.variant_id);
+  return limited.length ? heldUnits(trx, now, { variantIds: limited, exceptIntent }) : new Map<string, Held>();
+}
+
+/**
+ * Each line's problem (`lineProblem`, in the cart's words, prefixed with the line's title), other
+ * checkouts' claims and unsynced orders counted; empty when every line can be had.
+ */
+export async function lineProblems<L extends StockFacts & { variant_id: string; title: string; quantity: number }>(
+  trx: Knex.Transaction,
+  now: Date,
+  lines: readonly L[],
+  facts: (line: L) => { for_sale: boolean; pog_price: string | null; is_sold_out: boolean },
+  exceptIntent?: string,
+): Promise<string[]> {
+  const held = await heldForLimited(trx, now, lines, exceptIntent);
+  return lines.flatMap((line) => {
+    const problem = lineProblem({ ...facts(line), quantity: line.quantity }, unitsLeft(line, heldFor(held, line.variant_id)));
+    return problem ? [`${line.title}: ${problem}`] : [];
+  });
+}
+
 export interface IntentStockLine extends StockFacts {
   variant_id: string;
   product_id: string;
@@ -128,25 +110,16 @@ export async function lockIntentLines(trx: Knex.Transaction, intentId: string): 
 }
 
 /**
- * Whether a checkout's lines can all be had now, other checkouts' claims and unsynced orders
- * counted (the variants must be locked by the caller: lockIntentLines). Returns the first line
- * that cannot, in the cart's words, or null.
+ * Whether a checkout's lines can all be had now (the variants must be locked by the caller:
+ * lockIntentLines). Returns the first line that cannot, in the cart's words, or null.
  */
 export async function shortLine(trx: Knex.Transaction, intentId: string, lines: IntentStockLine[], now: Date): Promise<string | null> {
-  // Only lines with a known limit can be short of units: the others skip the held-units query.
-  const limited = lines.filter((l) => unitsLeft(l) !== null).map((l) => l.variant_id);
-  const held = limited.length ? await heldUnits(trx, now, { variantIds: limited, exceptIntent: intentId }) : new Map<string, Held>();
-  for (const line of lines) {
-    const problem = lineProblem(
-      { for_sale: true, pog_price: line.unit_price, is_sold_out: line.is_sold_out || !line.available_for_sale, quantity: line.quantity },
-      unitsLeft(line, heldFor(held, line.variant_id)),
-    );
-    if (problem) return `${line.title}: ${problem}`;
-  }
-  return null;
-}
-
-/** Whether any of these lines has a known stock limit (what is held of it shows in the product list). */
-export function anyLimited(lines: readonly StockFacts[]): boolean {
-  return lines.some((l) => unitsLeft(l) !== null);
+  const problems = await lineProblems(
+    trx,
+    now,
+    lines,
+    (line) => ({ for_sale: true, pog_price: line.unit_price, is_sold_out: line.is_sold_out || !line.available_for_sale }),
+    intentId,
+  );
+  return problems[0] ?? null;
 }

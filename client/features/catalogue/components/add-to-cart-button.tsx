@@ -1,4 +1,5 @@
 import { LoaderCircle, ShoppingCart } from 'lucide-react';
+import { SOLD_OUT_LABEL } from '../../../../common/availability';
 import { Button } from '../../../components/ui/button';
 import { cn } from '../../../lib/utils';
 import type { ProductPurchase } from '../hooks/use-product-purchase';
@@ -14,7 +15,7 @@ interface AddToCartButtonProps {
 export function AddToCartButton({ purchase, variant, className }: AddToCartButtonProps) {
   const disabled = variant === 'card' ? purchase.compactDisabled : purchase.disabled;
   const label = purchase.isSoldOut
-    ? 'SOLD OUT'
+    ? SOLD_OUT_LABEL
     : purchase.isPending
       ? 'Adding to Cart...'
       : variant === 'card'

@@ -1,6 +1,7 @@
 import { Maximize2 } from 'lucide-react';
 import { lazy, Suspense, useState, type CSSProperties } from 'react';
 import type { Product } from '../../../../common/api';
+import { SOLD_OUT_LABEL } from '../../../../common/availability';
 import { firstDescriptionLine } from '../../../lib/clean-description';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { cn } from '../../../lib/utils';
@@ -102,7 +103,7 @@ function CardImage({ product, soldOut, onOpenDetails, eager }: CardImageProps) {
       {soldOut && (
         <div data-testid="sold-out-overlay" className="pointer-events-none absolute inset-0 flex items-center justify-center bg-black/55">
           <span className="rounded-full border-2 border-white bg-black/60 px-5 py-2 text-lg font-extrabold tracking-widest text-white">
-            SOLD OUT
+            {SOLD_OUT_LABEL}
           </span>
         </div>
       )}

@@ -1,4 +1,4 @@
-import { availabilityNote } from '../lib/availability-note';
+import { availabilityNote } from '../../../../common/availability';
 import type { ProductPurchase } from '../hooks/use-product-purchase';
 import { AddToCartButton } from './add-to-cart-button';
 import { QuantityStepper } from './quantity-stepper';

@@ -1,6 +1,6 @@
 import { Minus, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
-import { MAX_QUANTITY, MIN_QUANTITY } from '../../../lib/clamp-quantity';
+import { MAX_QUANTITY, MIN_QUANTITY } from '../../../../common/cart';
 import { Button } from '../../../components/ui/button';
 
 interface QuantityStepperProps {

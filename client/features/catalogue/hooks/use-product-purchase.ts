@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Product, Variant } from '../../../../common/api';
-import { clampQuantity } from '../../../lib/clamp-quantity';
+import { clampQuantity } from '../../../../common/cart';
 import { validateAddToCart } from '../../../lib/validate-add-to-cart';
 import { toast } from '../../../components/ui/use-toast';
 import { useAddToCart } from '../../cart';

@@ -1,35 +1,17 @@
-import { useParams } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useShopNames } from '../../../lib/public-config';
-import { useProduct } from '../api/get-product';
 import { DetailPurchaseSection, DetailSpecSection } from '../components/product-detail-body';
 import { ProductGallery } from '../components/product-gallery';
-import { BackToShop, isNotFound, ProductLoadError, ProductNotFound } from '../components/product-not-found';
+import { ProductPageBack, ProductRoute } from '../components/product-route';
 import { useProductPurchase } from '../hooks/use-product-purchase';
 
 /** /product/:id — the full detail (the side panel's content) as a page. */
 export function ProductPage() {
-  const { id = '' } = useParams();
-  const { data: product, error, isError, isFetching, refetch } = useProduct(id);
-  const { shopName } = useShopNames();
-  useDocumentTitle(product?.title ?? null, shopName);
-
   return (
-    <div className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8">
-      {product ? (
-        <ProductDetailView key={product.id} product={product} />
-      ) : isError ? (
-        isNotFound(error) ? (
-          <ProductNotFound />
-        ) : (
-          <ProductLoadError error={error} onRetry={() => void refetch()} retrying={isFetching} />
-        )
-      ) : (
-        <ProductPageSkeleton />
-      )}
-    </div>
+    <ProductRoute className="mx-auto max-w-6xl px-4 py-6 sm:px-6 lg:px-8" loading={<ProductPageSkeleton />}>
+      {(product) => <ProductDetailView key={product.id} product={product} />}
+    </ProductRoute>
   );
 }
 
@@ -38,9 +20,7 @@ function ProductDetailView({ product }: { product: Product }) {
   const { productName } = useShopNames();
   return (
     <article data-testid="product-page" className="grid gap-8">
-      <div className="-ml-4">
-        <BackToShop />
-      </div>
+      <ProductPageBack />
       <div className="grid gap-8 md:grid-cols-2 md:items-start">
         <ProductGallery product={product} eager />
         <div className="grid gap-5">

@@ -1,47 +1,24 @@
-import { useParams } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { formatPogPrice } from '../../../lib/format-pog-price';
-import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useShopNames } from '../../../lib/public-config';
-import { useProduct } from '../api/get-product';
 import { AddToCartButton } from '../components/add-to-cart-button';
 import { ProductDescription } from '../components/product-description';
-import { BackToShop, isNotFound, ProductLoadError, ProductNotFound } from '../components/product-not-found';
 import { PackagePlaceholder, ProductImage } from '../components/product-image';
+import { ProductPageBack, ProductRoute } from '../components/product-route';
 import { useProductPurchase } from '../hooks/use-product-purchase';
+import { cheapestVariantId } from '../lib/cheapest-variant';
 
 /** /products/:id — the spec's simple product page: image, title, description, min price, add. */
 export function SimpleProductPage() {
-  const { id = '' } = useParams();
-  const { data: product, error, isError, isFetching, refetch } = useProduct(id);
-  const { shopName } = useShopNames();
-  useDocumentTitle(product?.title ?? null, shopName);
-
-  return (
-    <div className="mx-auto max-w-3xl px-4 py-6 sm:px-6">
-      {product ? (
-        <SimpleProduct key={product.id} product={product} />
-      ) : isError ? (
-        isNotFound(error) ? (
-          <ProductNotFound />
-        ) : (
-          <ProductLoadError error={error} onRetry={() => void refetch()} retrying={isFetching} />
-        )
-      ) : (
-        <p role="status" className="py-16 text-center text-lg text-muted-foreground">
-          Loading...
-        </p>
-      )}
-    </div>
+  const loading = (
+    <p role="status" className="py-16 text-center text-lg text-muted-foreground">
+      Loading...
+    </p>
   );
-}
-
-/** The variant at the minimum price, preferring one that is not sold out. */
-function cheapestVariantId(product: Product): string | null {
-  const ranked = [...product.variants]
-    .filter((v) => v.id)
-    .sort((a, b) => Number(a.isSoldOut) - Number(b.isSoldOut) || Number(a.price) - Number(b.price));
-  return ranked[0]?.id ?? null;
+  return (
+    <ProductRoute className="mx-auto max-w-3xl px-4 py-6 sm:px-6" loading={loading}>
+      {(product) => <SimpleProduct key={product.id} product={product} />}
+    </ProductRoute>
+  );
 }
 
 function SimpleProduct({ product }: { product: Product }) {
@@ -49,9 +26,7 @@ function SimpleProduct({ product }: { product: Product }) {
   const purchase = useProductPurchase(product, cheapestVariantId(product));
   return (
     <article data-testid="simple-product" className="grid gap-6">
-      <div className="-ml-4">
-        <BackToShop />
-      </div>
+      <ProductPageBack />
       <div className="aspect-square overflow-hidden rounded-(--radius-cap) bg-muted sm:aspect-[4/3]">
         <ProductImage
           src={product.featuredImage?.url ?? product.images[0]?.url}

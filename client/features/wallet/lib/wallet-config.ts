@@ -1,9 +1,10 @@
 import type { PublicConfig } from '../../../../common/api';
+import { BASE_CHAIN_ID } from '../../../../common/chain';
 import type { WalletConfig } from '../../../web3/types';
 
 /** Base's public RPC and explorer, used only when /api/config could not be read. */
 const FALLBACK: WalletConfig = Object.freeze({
-  chainId: 8453,
+  chainId: BASE_CHAIN_ID,
   chainName: 'Base',
   chainRpcUrl: 'https://mainnet.base.org',
   explorerUrl: 'https://basescan.org',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clampQuantity } from './clamp-quantity';
+import { cartLineTitle, clampQuantity } from './cart';
 
 describe('clampQuantity', () => {
   it('keeps whole numbers from 1 to 10', () => {
@@ -33,5 +33,14 @@ describe('clampQuantity', () => {
     expect(clampQuantity(undefined)).toBe(1);
     expect(clampQuantity(null)).toBe(1);
     expect(clampQuantity({})).toBe(1);
+  });
+});
+
+describe('cartLineTitle', () => {
+  it("adds the variant's title unless it is Shopify's 'Default Title'", () => {
+    expect(cartLineTitle('Pog Pack', 'Gold')).toBe('Pog Pack - Gold');
+    expect(cartLineTitle('Pog Pack', 'Default Title')).toBe('Pog Pack');
+    expect(cartLineTitle('Pog Pack', '')).toBe('Pog Pack');
+    expect(cartLineTitle('Pog Pack', null)).toBe('Pog Pack');
   });
 });
