@@ -4,4 +4,4 @@
  * common/availability. It reads the catalogue, checkout and order tables directly and imports no
  * other module.
  */
-export { heldFor, heldUnits, lineProblems, lockIntentLines, shortLine, type IntentStockLine } from './stock';
+export { heldFor, heldUnits, lineProblems, lockIntentLines, shortLine } from './stock';

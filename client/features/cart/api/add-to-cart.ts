@@ -1,15 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AddToCartRequest } from '../../../../common/api';
 import { apiRequest, errorFromResponse } from '../../../lib/api-client';
 import { toast } from '../../../components/ui/use-toast';
 import { notifyCartUpdated, openCart } from '../lib/cart-events';
 import { applyCartResponse } from './get-cart';
 
 export const ADD_TO_CART_FALLBACK_ERROR = 'Failed to add item to cart';
-
-export interface AddToCartInput {
-  variantId: string;
-  quantity: number;
-}
 
 /**
  * POST /api/cart/add with the session cookie; answers the whole cart. A failure's message is
@@ -19,7 +15,7 @@ export interface AddToCartInput {
 export async function addToCart(variantId: string, quantity: number): Promise<unknown> {
   let response: Response;
   try {
-    response = await apiRequest('/api/cart/add', { method: 'POST', json: { variantId, quantity } });
+    response = await apiRequest('/api/cart/add', { method: 'POST', json: { variantId, quantity } satisfies AddToCartRequest });
   } catch {
     throw new Error(ADD_TO_CART_FALLBACK_ERROR);
   }
@@ -41,7 +37,7 @@ export function useAddToCart() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['cart', 'add'],
-    mutationFn: ({ variantId, quantity }: AddToCartInput) => addToCart(variantId, quantity),
+    mutationFn: ({ variantId, quantity }: AddToCartRequest) => addToCart(variantId, quantity),
     onSuccess: async (cart, { quantity }) => {
       await applyCartResponse(queryClient, cart);
       notifyCartUpdated();

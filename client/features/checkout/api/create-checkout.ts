@@ -1,4 +1,4 @@
-import type { Checkout } from '../../../../common/api';
+import type { Checkout, CreateCheckoutRequest } from '../../../../common/api';
 import { apiFetch } from '../../../lib/api-client';
 
 /**
@@ -7,5 +7,5 @@ import { apiFetch } from '../../../lib/api-client';
  * wallet". A 409 (`cart-empty`, `cart-item-unavailable`) carries a message for the shopper.
  */
 export function createCheckout(customerWallet: string | null): Promise<Checkout> {
-  return apiFetch<Checkout>('/api/checkout', { method: 'POST', json: { customerWallet } });
+  return apiFetch<Checkout>('/api/checkout', { method: 'POST', json: { customerWallet } satisfies CreateCheckoutRequest });
 }
