@@ -5,150 +5,22 @@ import { createAdminApiClient, type ClientResponse } from '@shopify/admin-api-cl
 import Koa from 'koa';
 import mount from 'koa-mount';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  DRAFT_BY_TAG_QUERY,
+  DRAFT_CREATE_MUTATION,
+  DRAFT_STATUS_QUERY,
+  PRODUCT_VARIANTS_QUERY,
+  PRODUCTS_PAGE_QUERY,
+  WEBHOOK_SUBSCRIBE_MUTATION,
+  type DraftCreateResult,
+  type ProductsPageResult,
+  type ProductVariantsResult,
+} from '../../server/shopify';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from './index';
 
-// The documents the shop sends (server/modules/catalogue/sync.ts, orders/handoff.ts and
-// orders/webhooks.ts), in the same shapes: the emulator answers these as the contract says.
-const CATALOGUE_PAGE_QUERY = /* GraphQL */ `
-  query CatalogPage($first: Int!, $after: String, $variantsFirst: Int!, $mediaFirst: Int!) {
-    products(first: $first, after: $after, sortKey: ID) {
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-      nodes {
-        id
-        legacyResourceId
-        handle
-        title
-        descriptionHtml
-        vendor
-        productType
-        tags
-        status
-        updatedAt
-        featuredMedia {
-          ... on MediaImage {
-            image {
-              url
-              altText
-            }
-          }
-        }
-        media(first: $mediaFirst) {
-          nodes {
-            mediaContentType
-            alt
-            ... on MediaImage {
-              image {
-                url
-                altText
-              }
-            }
-          }
-        }
-        variants(first: $variantsFirst) {
-          pageInfo {
-            hasNextPage
-            endCursor
-          }
-          nodes {
-            id
-            legacyResourceId
-            title
-            sku
-            price
-            inventoryQuantity
-            availableForSale
-            selectedOptions {
-              name
-              value
-            }
-            image {
-              url
-            }
-          }
-        }
-      }
-    }
-  }
-`;
-const PRODUCT_VARIANTS_PAGE_QUERY = /* GraphQL */ `
-  query ProductVariants($id: ID!, $first: Int!, $after: String) {
-    product(id: $id) {
-      variants(first: $first, after: $after) {
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-        nodes {
-          id
-          legacyResourceId
-          title
-          inventoryQuantity
-          availableForSale
-        }
-      }
-    }
-  }
-`;
-const DRAFT_ORDER_CREATE_MUTATION = /* GraphQL */ `
-  mutation DraftOrderCreate($input: DraftOrderInput!) {
-    draftOrderCreate(input: $input) {
-      draftOrder {
-        id
-        name
-        status
-        invoiceUrl
-      }
-      userErrors {
-        field
-        message
-      }
-    }
-  }
-`;
-const DRAFT_BY_TAG_QUERY = /* GraphQL */ `
-  query DraftByTag($query: String!) {
-    draftOrders(first: 1, query: $query) {
-      nodes {
-        id
-        name
-        status
-        invoiceUrl
-      }
-    }
-  }
-`;
-const DRAFT_ORDER_STATUS_QUERY = /* GraphQL */ `
-  query DraftOrderStatus($id: ID!) {
-    draftOrder(id: $id) {
-      id
-      status
-      invoiceUrl
-      order {
-        id
-        displayFulfillmentStatus
-      }
-    }
-  }
-`;
-const WEBHOOK_SUBSCRIPTION_CREATE_MUTATION = /* GraphQL */ `
-  mutation Subscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
-    webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
-      webhookSubscription {
-        id
-        topic
-        format
-        uri
-      }
-      userErrors {
-        field
-        message
-      }
-    }
-  }
-`;
+// The GraphQL documents here are the shop's own (server/shopify/documents.ts), imported, so the
+// emulator is tested against exactly what the catalogue sync, the order hand-off and the webhook
+// subscription send. The inline ones are requests the shop never makes (errors, limits, throttling).
 
 const TOKEN = 'shpat_emulator_test';
 const SECRET = 'shpss_emulator_test_secret';
@@ -187,20 +59,6 @@ async function startEmulator(extra: Partial<ShopifyEmulatorOptions> = {}, mountP
 const gid = (type: string, id: string) => `gid://shopify/${type}/${id}`;
 const legacyIdOf = (gidValue: string) => gidValue.split('/').pop()!;
 
-interface CatalogueProduct {
-  id: string;
-  legacyResourceId: string;
-  handle: string;
-  title: string;
-  featuredMedia: { image: { url: string } } | null;
-  media: { nodes: unknown[] };
-  variants: { pageInfo: { hasNextPage: boolean }; nodes: Array<{ title: string; availableForSale: boolean; price: string }> };
-}
-
-interface ProductsPage<T> {
-  products: { nodes: T[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-}
-
 describe('Shopify emulator driven by the real @shopify/admin-api-client', () => {
   let run: Running;
   const clock = Date.parse('2026-11-01T00:00:00Z');
@@ -215,12 +73,12 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
 
   it('pages the whole catalogue with first: 5, every product exactly once, while the bucket drains', async () => {
     const client = run.client();
-    const seen: CatalogueProduct[] = [];
+    const seen: ProductsPageResult['products']['nodes'] = [];
     const available: number[] = [];
     let after: string | null = null;
     let pages = 0;
     do {
-      const { data, errors, extensions }: ClientResponse<ProductsPage<CatalogueProduct>> = await client.request(CATALOGUE_PAGE_QUERY, {
+      const { data, errors, extensions }: ClientResponse<ProductsPageResult> = await client.request(PRODUCTS_PAGE_QUERY, {
         variables: { first: 5, after, variantsFirst: 10, mediaFirst: 10 },
       });
       expect(errors).toBeUndefined();
@@ -255,21 +113,25 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(hoodie.variants.pageInfo.hasNextPage).toBe(true);
     expect(hoodie.variants.nodes[0]).toMatchObject({ title: 'Black / S', availableForSale: true, inventoryQuantity: 8, price: '64.99' });
     expect(hoodie.variants.nodes[1]).toMatchObject({ title: 'Black / M', availableForSale: false, inventoryQuantity: 0 });
-    expect(hoodie.featuredMedia!.image.url).toBe(`${run.origin}/cdn/images/classic-hoodie-1.svg`);
+    expect(hoodie.featuredMedia!.image!.url).toBe(`${run.origin}/cdn/images/classic-hoodie-1.svg`);
     expect(seen.find((p) => p.handle === 'sticker-sheet-vol-1')).toMatchObject({ featuredMedia: null, media: { nodes: [] } });
   });
 
   it('pages a product’s variants beyond the first page', async () => {
     const client = run.client();
     const hoodie = run.emulator.state.getProductByHandle('classic-hoodie')!;
-    const first = await client.request(PRODUCT_VARIANTS_PAGE_QUERY, { variables: { id: gid('Product', hoodie.legacyId), first: 10 } });
-    expect(first.data.product.variants.nodes).toHaveLength(10);
-    expect(first.data.product.variants.pageInfo.hasNextPage).toBe(true);
-    const rest = await client.request(PRODUCT_VARIANTS_PAGE_QUERY, {
-      variables: { id: gid('Product', hoodie.legacyId), first: 10, after: first.data.product.variants.pageInfo.endCursor },
-    });
-    expect(rest.data.product.variants.pageInfo.hasNextPage).toBe(false);
-    const titles = [...first.data.product.variants.nodes, ...rest.data.product.variants.nodes].map((v: { title: string }) => v.title);
+    const page = async (after?: string | null) =>
+      (
+        await client.request<ProductVariantsResult>(PRODUCT_VARIANTS_QUERY, {
+          variables: { id: gid('Product', hoodie.legacyId), first: 10, after },
+        })
+      ).data!.product!.variants;
+    const first = await page();
+    expect(first.nodes).toHaveLength(10);
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const rest = await page(first.pageInfo.endCursor);
+    expect(rest.pageInfo.hasNextPage).toBe(false);
+    const titles = [...first.nodes, ...rest.nodes].map((v) => v.title);
     expect(titles).toEqual(hoodie.variants.map((v) => v.title));
   });
 
@@ -341,7 +203,7 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
 
   it('rejects queries over the 1,000-point limit and page sizes over 250 without charging the bucket', async () => {
     const client = run.client();
-    const tooDear = await client.request(CATALOGUE_PAGE_QUERY, { variables: { first: 50, variantsFirst: 50, mediaFirst: 10 } });
+    const tooDear = await client.request(PRODUCTS_PAGE_QUERY, { variables: { first: 50, variantsFirst: 50, mediaFirst: 10 } });
     expect(tooDear.data).toBeUndefined();
     const error = tooDear.errors?.graphQLErrors?.[0];
     expect(error?.extensions).toMatchObject({ code: 'MAX_COST_EXCEEDED', maxCost: 1000 });
@@ -443,9 +305,9 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect(unstable.status).toBe(200);
     expect(unstable.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 
-    await run.client().request(CATALOGUE_PAGE_QUERY, { variables: { first: 1, variantsFirst: 1, mediaFirst: 1 } });
+    await run.client().request(PRODUCTS_PAGE_QUERY, { variables: { first: 1, variantsFirst: 1, mediaFirst: 1 } });
     expect(run.emulator.requestLog.at(-1)).toMatchObject({
-      operationName: 'CatalogPage',
+      operationName: 'CataloguePage',
       variables: { first: 1, variantsFirst: 1, mediaFirst: 1 },
     });
   });
@@ -531,13 +393,6 @@ function verifyShopifyWebhook(rawBody: Buffer, hmacHeader: string | undefined, s
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-interface DraftCreated {
-  draftOrderCreate: {
-    draftOrder: { id: string; name: string; status: string; invoiceUrl: string } | null;
-    userErrors: Array<{ field: string[] | null; message: string }>;
-  };
-}
-
 const CHECKOUT_FORM = {
   email: 'buyer@example.com',
   firstName: 'Priya',
@@ -592,13 +447,13 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
   });
 
   const createDraft = async (input: Record<string, unknown> = paidInput()) => {
-    const res: ClientResponse<DraftCreated> = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, { variables: { input } });
+    const res: ClientResponse<DraftCreateResult> = await run.client().request(DRAFT_CREATE_MUTATION, { variables: { input } });
     expect(res.errors).toBeUndefined();
     return res;
   };
 
   const subscribe = async (topic: string, uri = receiver.url) =>
-    run.client().request(WEBHOOK_SUBSCRIPTION_CREATE_MUTATION, { variables: { topic, webhookSubscription: { uri, format: 'JSON' } } });
+    run.client().request(WEBHOOK_SUBSCRIBE_MUTATION, { variables: { topic, webhookSubscription: { uri, format: 'JSON' } } });
 
   const submitInvoice = (url: string, form: Record<string, string>) =>
     fetch(url, { method: 'POST', body: new URLSearchParams(form), redirect: 'manual' });
@@ -623,7 +478,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     });
     expect(extensions?.cost).toMatchObject({ requestedQueryCost: 10, actualQueryCost: 10 });
 
-    const { data: read } = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draftOrder!.id } });
+    const { data: read } = await run.client().request(DRAFT_STATUS_QUERY, { variables: { id: draftOrder!.id } });
     expect(read.draftOrder).toEqual({ id: draftOrder!.id, status: 'OPEN', invoiceUrl: draftOrder!.invoiceUrl, order: null });
 
     // Priced from the catalogue (64.99 + 2 × 64.99), then discounted to nothing.
@@ -666,7 +521,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     expect(run.emulator.orders.listDraftOrders()).toEqual([]);
 
     // Over 499 lines Shopify refuses the request itself: a top-level error and no data.
-    const tooMany = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, {
+    const tooMany = await run.client().request(DRAFT_CREATE_MUTATION, {
       variables: { input: { lineItems: Array.from({ length: 500 }, () => ({ variantId: variantGid('classic-hoodie'), quantity: 1 })) } },
     });
     expect(tooMany.data).toBeUndefined();
@@ -693,14 +548,18 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
   it('subscribes to webhooks and refuses the same address twice for a topic', async () => {
     const first = await subscribe('ORDERS_CREATE');
     expect(first.data.webhookSubscriptionCreate).toEqual({
-      webhookSubscription: {
-        id: expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/),
+      webhookSubscription: { id: expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/) },
+      userErrors: [],
+    });
+    // The shop asks only for the id; what was stored is read through the control API.
+    expect(await listedSubscriptions()).toEqual([
+      expect.objectContaining({
+        legacyId: legacyIdOf(first.data.webhookSubscriptionCreate.webhookSubscription.id),
         topic: 'ORDERS_CREATE',
         format: 'JSON',
         uri: receiver.url,
-      },
-      userErrors: [],
-    });
+      }),
+    ]);
     expect((await subscribe('ORDERS_CREATE')).data.webhookSubscriptionCreate).toEqual({
       webhookSubscription: null,
       userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' }],
@@ -733,14 +592,14 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     }
     expect(form).toContain('Complete order');
     // Opening the invoice changes nothing.
-    const before = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
+    const before = await run.client().request(DRAFT_STATUS_QUERY, { variables: { id: draft.id } });
     expect(before.data.draftOrder).toMatchObject({ status: 'OPEN', order: null });
 
     const submitted = await submitInvoice(draft.invoiceUrl, CHECKOUT_FORM);
     expect(submitted.status).toBe(200);
     expect(await submitted.text()).toContain('Thank you, your order #1001 is confirmed');
 
-    const after = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
+    const after = await run.client().request(DRAFT_STATUS_QUERY, { variables: { id: draft.id } });
     const order = after.data.draftOrder.order;
     expect(after.data.draftOrder).toMatchObject({ id: draft.id, status: 'COMPLETED', invoiceUrl: draft.invoiceUrl });
     expect(order).toEqual({ id: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/), displayFulfillmentStatus: 'UNFULFILLED' });
@@ -839,7 +698,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     expect(html).toContain('Enter a last name');
     expect(html).toContain('value="D 10 Sterling Oasis"');
     expect(html).toContain('Complete order');
-    const status = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
+    const status = await run.client().request(DRAFT_STATUS_QUERY, { variables: { id: draft.id } });
     expect(status.data.draftOrder).toMatchObject({ status: 'OPEN', order: null });
     await run.emulator.webhooksIdle();
     expect(run.emulator.webhookDeliveries).toEqual([]);
@@ -865,7 +724,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
       body: '{}',
     });
     expect(res.status).toBe(200);
-    const status = await run.client().request(DRAFT_ORDER_STATUS_QUERY, { variables: { id: draft.id } });
+    const status = await run.client().request(DRAFT_STATUS_QUERY, { variables: { id: draft.id } });
     expect(status.data.draftOrder.order).toEqual({ id: gid('Order', order.legacyId), displayFulfillmentStatus: 'FULFILLED' });
 
     await run.emulator.webhooksIdle();
@@ -980,10 +839,10 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
 
   it('applies failNext and throttleNext to the order operations too', async () => {
     run.emulator.failNext(1, 503);
-    const failed = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, { variables: { input: paidInput() } });
+    const failed = await run.client().request(DRAFT_CREATE_MUTATION, { variables: { input: paidInput() } });
     expect(failed.errors?.networkStatusCode).toBe(503);
     run.emulator.throttleNext(1);
-    const throttled = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, { variables: { input: paidInput() } });
+    const throttled = await run.client().request(DRAFT_CREATE_MUTATION, { variables: { input: paidInput() } });
     expect(throttled.errors?.graphQLErrors?.[0].extensions?.code).toBe('THROTTLED');
     expect(run.emulator.orders.listDraftOrders()).toEqual([]);
     await createDraft();
@@ -995,7 +854,7 @@ describe('Shopify emulator mounted under a path, as in the app', () => {
   it('builds invoice URLs under the mount and completes the form there', async () => {
     const run = await startEmulator({}, '/shopify-emulator');
     try {
-      const { data } = await run.client().request(DRAFT_ORDER_CREATE_MUTATION, {
+      const { data } = await run.client().request(DRAFT_CREATE_MUTATION, {
         variables: {
           input: {
             lineItems: [{ variantId: gid('ProductVariant', run.emulator.state.listProducts()[0].variants[0].legacyId), quantity: 1 }],

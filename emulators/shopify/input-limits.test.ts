@@ -4,6 +4,8 @@ import { createAdminSchema } from './admin-resolvers';
 import { checkInputSizes } from './input-limits';
 
 const schema = createAdminSchema();
+// A minimal draftOrderCreate rather than the shop's own, so the expected error location is plain to
+// read; the shop's document meets the same limit in emulator.int.test.ts.
 const CREATE = 'mutation Create($input: DraftOrderInput!) {\n  draftOrderCreate(input: $input) { draftOrder { id } }\n}';
 const lines = (n: number) => Array.from({ length: n }, (_, i) => ({ variantId: `gid://shopify/ProductVariant/${i + 1}`, quantity: 1 }));
 

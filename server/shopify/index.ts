@@ -9,3 +9,20 @@ export {
   /** A request Shopify refused or could not answer, with its GraphQL error codes. */
   ShopifyRequestError,
 } from './admin-client';
+/** Every GraphQL document the shop sends to Shopify, with the shape of its answer (documents.ts). */
+export {
+  PRODUCTS_PAGE_QUERY,
+  PRODUCT_VARIANTS_QUERY,
+  DRAFT_BY_TAG_QUERY,
+  DRAFT_CREATE_MUTATION,
+  DRAFT_STATUS_QUERY,
+  WEBHOOK_SUBSCRIBE_MUTATION,
+  type ShopifyProductNode,
+  type ProductsPageResult,
+  type ProductVariantsResult,
+  type DraftNode,
+  type DraftByTagResult,
+  type DraftCreateResult,
+  type DraftStatusResult,
+  type WebhookSubscribeResult,
+} from './documents';

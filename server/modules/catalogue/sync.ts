@@ -11,131 +11,15 @@ import { AppError } from '../../lib/errors';
 import { ErrorCode } from '../../../common/errors';
 import type { SyncResult } from '../../../common/api';
 import type { Logger } from '../../lib/logger';
-import { ShopifyRequestError, type ShopifyGraphql } from '../../shopify';
-
-const SYNC_VARIANT_FRAGMENT = /* GraphQL */ `
-  fragment SyncVariant on ProductVariant {
-    id
-    legacyResourceId
-    title
-    sku
-    price
-    inventoryQuantity
-    availableForSale
-    selectedOptions {
-      name
-      value
-    }
-    image {
-      url
-    }
-  }
-`;
-
-export const PRODUCTS_PAGE_QUERY = /* GraphQL */ `
-  query CataloguePage($first: Int!, $after: String, $variantsFirst: Int!, $mediaFirst: Int!) {
-    products(first: $first, after: $after, sortKey: ID) {
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-      nodes {
-        id
-        legacyResourceId
-        handle
-        title
-        descriptionHtml
-        vendor
-        productType
-        tags
-        status
-        updatedAt
-        featuredMedia {
-          ... on MediaImage {
-            image {
-              url
-              altText
-            }
-          }
-        }
-        media(first: $mediaFirst) {
-          nodes {
-            mediaContentType
-            alt
-            ... on MediaImage {
-              image {
-                url
-                altText
-              }
-            }
-          }
-        }
-        variants(first: $variantsFirst) {
-          pageInfo {
-            hasNextPage
-            endCursor
-          }
-          nodes {
-            ...SyncVariant
-          }
-        }
-      }
-    }
-  }
-  ${SYNC_VARIANT_FRAGMENT}
-`;
-
-export const PRODUCT_VARIANTS_QUERY = /* GraphQL */ `
-  query ProductVariants($id: ID!, $first: Int!, $after: String) {
-    product(id: $id) {
-      variants(first: $first, after: $after) {
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
-        nodes {
-          ...SyncVariant
-        }
-      }
-    }
-  }
-  ${SYNC_VARIANT_FRAGMENT}
-`;
-
-interface PageInfo {
-  hasNextPage: boolean;
-  endCursor: string | null;
-}
-interface ShopifyImage {
-  url: string;
-  altText: string | null;
-}
-interface ShopifyVariantNode {
-  id: string;
-  legacyResourceId: string;
-  title: string;
-  sku: string | null;
-  price: string;
-  inventoryQuantity: number | null;
-  availableForSale: boolean;
-  selectedOptions: Array<{ name: string; value: string }>;
-  image: { url: string } | null;
-}
-interface ShopifyProductNode {
-  id: string;
-  legacyResourceId: string;
-  handle: string;
-  title: string;
-  descriptionHtml: string;
-  vendor: string;
-  productType: string;
-  tags: string[];
-  status: string;
-  updatedAt: string;
-  featuredMedia: { image?: ShopifyImage | null } | null;
-  media: { nodes: Array<{ mediaContentType: string; alt: string | null; image?: ShopifyImage | null }> };
-  variants: { pageInfo: PageInfo; nodes: ShopifyVariantNode[] };
-}
+import {
+  PRODUCT_VARIANTS_QUERY,
+  PRODUCTS_PAGE_QUERY,
+  ShopifyRequestError,
+  type ProductsPageResult,
+  type ProductVariantsResult,
+  type ShopifyGraphql,
+  type ShopifyProductNode,
+} from '../../shopify';
 
 export interface SyncOptions {
   pageSize?: number;
@@ -162,9 +46,14 @@ export async function syncCatalogue(
   let after: string | null = null;
   let pages = 0;
   for (;;) {
-    let page: { products: { pageInfo: PageInfo; nodes: ShopifyProductNode[] } };
+    let page: ProductsPageResult;
     try {
-      ({ data: page } = await shopify.query<typeof page>(PRODUCTS_PAGE_QUERY, { first: pageSize, after, variantsFirst, mediaFirst }));
+      ({ data: page } = await shopify.query<ProductsPageResult>(PRODUCTS_PAGE_QUERY, {
+        first: pageSize,
+        after,
+        variantsFirst,
+        mediaFirst,
+      }));
     } catch (err) {
       // A page over the single-query cost limit: ask for fewer products at a time.
       if (err instanceof ShopifyRequestError && err.graphQLCodes.includes('MAX_COST_EXCEEDED') && pageSize > 1) {
@@ -178,10 +67,11 @@ export async function syncCatalogue(
     for (const product of page.products.nodes) {
       let variantPage = product.variants.pageInfo;
       while (variantPage.hasNextPage) {
-        const { data } = await shopify.query<{ product: { variants: { pageInfo: PageInfo; nodes: ShopifyVariantNode[] } } | null }>(
-          PRODUCT_VARIANTS_QUERY,
-          { id: product.id, first: 100, after: variantPage.endCursor },
-        );
+        const { data } = await shopify.query<ProductVariantsResult>(PRODUCT_VARIANTS_QUERY, {
+          id: product.id,
+          first: 100,
+          after: variantPage.endCursor,
+        });
         if (!data.product) break;
         product.variants.nodes.push(...data.product.variants.nodes);
         variantPage = data.product.variants.pageInfo;

@@ -9,48 +9,22 @@
 import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
-import type { ShopifyGraphql } from '../../shopify';
+import {
+  DRAFT_BY_TAG_QUERY,
+  DRAFT_CREATE_MUTATION,
+  DRAFT_STATUS_QUERY,
+  type DraftByTagResult,
+  type DraftCreateResult,
+  type DraftNode,
+  type DraftStatusResult,
+  type ShopifyGraphql,
+} from '../../shopify';
 import { formatUnits } from '../../../common/money';
 import { HANDOFF_JOB } from './create-order';
 import { applyOrderEvent } from './events';
 import type { OrderRow } from './service';
 
 export const orderTag = (orderId: string) => `pogs-order-${orderId}`;
-
-const DRAFT_FIELDS = /* GraphQL */ `id name status invoiceUrl`;
-export const DRAFT_BY_TAG_QUERY = /* GraphQL */ `
-  query DraftByTag($query: String!) {
-    draftOrders(first: 1, query: $query) { nodes { ${DRAFT_FIELDS} } }
-  }
-`;
-export const DRAFT_CREATE_MUTATION = /* GraphQL */ `
-  mutation DraftOrderCreate($input: DraftOrderInput!) {
-    draftOrderCreate(input: $input) {
-      draftOrder { ${DRAFT_FIELDS} }
-      userErrors { field message }
-    }
-  }
-`;
-export const DRAFT_STATUS_QUERY = /* GraphQL */ `
-  query DraftOrderStatus($id: ID!) {
-    draftOrder(id: $id) {
-      id
-      status
-      invoiceUrl
-      order {
-        id
-        displayFulfillmentStatus
-      }
-    }
-  }
-`;
-
-interface DraftNode {
-  id: string;
-  name: string;
-  status: string;
-  invoiceUrl: string;
-}
 
 /** A lease: a claimed job is invisible to other workers this long (then it is retried). */
 const LEASE_MS = 2 * 60_000;
@@ -150,7 +124,7 @@ export class ShopifyHandoff implements Job {
   }
 
   private async findDraft(orderId: string): Promise<DraftNode | null> {
-    const { data } = await this.deps.shopify.query<{ draftOrders: { nodes: DraftNode[] } }>(DRAFT_BY_TAG_QUERY, {
+    const { data } = await this.deps.shopify.query<DraftByTagResult>(DRAFT_BY_TAG_QUERY, {
       query: `tag:${orderTag(orderId)}`,
     });
     return data.draftOrders.nodes[0] ?? null;
@@ -181,9 +155,7 @@ export class ShopifyHandoff implements Job {
       ],
       sourceName: 'pogs-shop',
     };
-    const { data } = await this.deps.shopify.query<{
-      draftOrderCreate: { draftOrder: DraftNode | null; userErrors: Array<{ field: string[] | null; message: string }> };
-    }>(DRAFT_CREATE_MUTATION, { input }, { idempotent: false });
+    const { data } = await this.deps.shopify.query<DraftCreateResult>(DRAFT_CREATE_MUTATION, { input }, { idempotent: false });
     const { draftOrder, userErrors } = data.draftOrderCreate;
     if (!draftOrder)
       throw new Error(
@@ -203,9 +175,7 @@ export class ShopifyHandoff implements Job {
       .select('id', 'shopify_draft_order_id');
     let changed = 0;
     for (const row of rows) {
-      const { data } = await this.deps.shopify.query<{
-        draftOrder: { status: string; order: { id: string; displayFulfillmentStatus: string } | null } | null;
-      }>(DRAFT_STATUS_QUERY, { id: row.shopify_draft_order_id });
+      const { data } = await this.deps.shopify.query<DraftStatusResult>(DRAFT_STATUS_QUERY, { id: row.shopify_draft_order_id });
       const draft = data.draftOrder;
       if (!draft || draft.status !== 'COMPLETED') continue;
       const shopifyOrderId = draft.order?.id ?? null;

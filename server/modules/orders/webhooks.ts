@@ -13,7 +13,7 @@ import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import type { ShopifyGraphql } from '../../shopify';
+import { WEBHOOK_SUBSCRIBE_MUTATION, type ShopifyGraphql, type WebhookSubscribeResult } from '../../shopify';
 import { applyOrderEvent } from './events';
 import type { OrderEvent } from './status';
 
@@ -193,20 +193,6 @@ async function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
 
 export const WEBHOOK_TOPICS = ['DRAFT_ORDERS_UPDATE', 'ORDERS_CREATE', 'ORDERS_FULFILLED', 'FULFILLMENTS_CREATE'] as const;
 
-const SUBSCRIBE_MUTATION = /* GraphQL */ `
-  mutation Subscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
-    webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
-      webhookSubscription {
-        id
-      }
-      userErrors {
-        field
-        message
-      }
-    }
-  }
-`;
-
 /**
  * Subscribes the shop's webhook endpoint to the order topics. Idempotent: Shopify answers an
  * existing subscription with a userError ("already been taken"), which is fine.
@@ -214,9 +200,10 @@ const SUBSCRIBE_MUTATION = /* GraphQL */ `
 export async function subscribeShopifyWebhooks(shopify: ShopifyGraphql, uri: string, logger: Logger): Promise<number> {
   let created = 0;
   for (const topic of WEBHOOK_TOPICS) {
-    const { data } = await shopify.query<{
-      webhookSubscriptionCreate: { webhookSubscription: { id: string } | null; userErrors: Array<{ message: string }> };
-    }>(SUBSCRIBE_MUTATION, { topic, webhookSubscription: { uri, format: 'JSON' } });
+    const { data } = await shopify.query<WebhookSubscribeResult>(WEBHOOK_SUBSCRIBE_MUTATION, {
+      topic,
+      webhookSubscription: { uri, format: 'JSON' },
+    });
     const { webhookSubscription, userErrors } = data.webhookSubscriptionCreate;
     if (webhookSubscription) created++;
     else if (!userErrors.every((e) => /taken/i.test(e.message)))

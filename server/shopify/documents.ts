@@ -1,0 +1,223 @@
+/**
+ * Every GraphQL document the shop sends to the Shopify Admin API, each next to the shape of its
+ * answer. They live here, once, so the modules that send them and the Shopify emulator's tests
+ * (which must answer exactly these documents) read the same text: a copy could drift.
+ */
+
+interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+interface ShopifyImage {
+  url: string;
+  altText: string | null;
+}
+
+interface UserError {
+  field: string[] | null;
+  message: string;
+}
+
+// The variant fields the catalogue sync stores; shared by both catalogue queries.
+const SYNC_VARIANT_FRAGMENT = /* GraphQL */ `
+  fragment SyncVariant on ProductVariant {
+    id
+    legacyResourceId
+    title
+    sku
+    price
+    inventoryQuantity
+    availableForSale
+    selectedOptions {
+      name
+      value
+    }
+    image {
+      url
+    }
+  }
+`;
+
+interface ShopifyVariantNode {
+  id: string;
+  legacyResourceId: string;
+  title: string;
+  sku: string | null;
+  price: string;
+  inventoryQuantity: number | null;
+  availableForSale: boolean;
+  selectedOptions: Array<{ name: string; value: string }>;
+  image: { url: string } | null;
+}
+
+export interface ShopifyProductNode {
+  id: string;
+  legacyResourceId: string;
+  handle: string;
+  title: string;
+  descriptionHtml: string;
+  vendor: string;
+  productType: string;
+  tags: string[];
+  status: string;
+  updatedAt: string;
+  featuredMedia: { image?: ShopifyImage | null } | null;
+  media: { nodes: Array<{ mediaContentType: string; alt: string | null; image?: ShopifyImage | null }> };
+  variants: { pageInfo: PageInfo; nodes: ShopifyVariantNode[] };
+}
+
+// The catalogue sync (modules/catalogue/sync.ts) pages through every product with this.
+export const PRODUCTS_PAGE_QUERY = /* GraphQL */ `
+  query CataloguePage($first: Int!, $after: String, $variantsFirst: Int!, $mediaFirst: Int!) {
+    products(first: $first, after: $after, sortKey: ID) {
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      nodes {
+        id
+        legacyResourceId
+        handle
+        title
+        descriptionHtml
+        vendor
+        productType
+        tags
+        status
+        updatedAt
+        featuredMedia {
+          ... on MediaImage {
+            image {
+              url
+              altText
+            }
+          }
+        }
+        media(first: $mediaFirst) {
+          nodes {
+            mediaContentType
+            alt
+            ... on MediaImage {
+              image {
+                url
+                altText
+              }
+            }
+          }
+        }
+        variants(first: $variantsFirst) {
+          pageInfo {
+            hasNextPage
+            endCursor
+          }
+          nodes {
+            ...SyncVariant
+          }
+        }
+      }
+    }
+  }
+  ${SYNC_VARIANT_FRAGMENT}
+`;
+export interface ProductsPageResult {
+  products: { pageInfo: PageInfo; nodes: ShopifyProductNode[] };
+}
+
+// The catalogue sync reads the rest of a product's variants with this when the page's first batch
+// has more.
+export const PRODUCT_VARIANTS_QUERY = /* GraphQL */ `
+  query ProductVariants($id: ID!, $first: Int!, $after: String) {
+    product(id: $id) {
+      variants(first: $first, after: $after) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...SyncVariant
+        }
+      }
+    }
+  }
+  ${SYNC_VARIANT_FRAGMENT}
+`;
+export interface ProductVariantsResult {
+  product: { variants: { pageInfo: PageInfo; nodes: ShopifyVariantNode[] } } | null;
+}
+
+// The draft fields the order hand-off keeps: the same in the tag lookup and the create.
+const DRAFT_FIELDS = /* GraphQL */ `id name status invoiceUrl`;
+
+export interface DraftNode {
+  id: string;
+  name: string;
+  status: string;
+  invoiceUrl: string;
+}
+
+// The order hand-off (modules/orders/handoff.ts) looks a draft up by its order tag before every
+// retry, so a create whose answer was lost is never repeated.
+export const DRAFT_BY_TAG_QUERY = /* GraphQL */ `
+  query DraftByTag($query: String!) {
+    draftOrders(first: 1, query: $query) { nodes { ${DRAFT_FIELDS} } }
+  }
+`;
+export interface DraftByTagResult {
+  draftOrders: { nodes: DraftNode[] };
+}
+
+// The order hand-off creates the paid order's draft (free to the shopper) with this.
+export const DRAFT_CREATE_MUTATION = /* GraphQL */ `
+  mutation DraftOrderCreate($input: DraftOrderInput!) {
+    draftOrderCreate(input: $input) {
+      draftOrder { ${DRAFT_FIELDS} }
+      userErrors { field message }
+    }
+  }
+`;
+export interface DraftCreateResult {
+  draftOrderCreate: { draftOrder: DraftNode | null; userErrors: UserError[] };
+}
+
+// The order hand-off's reconcile pass asks this about open drafts whose webhooks never came.
+export const DRAFT_STATUS_QUERY = /* GraphQL */ `
+  query DraftOrderStatus($id: ID!) {
+    draftOrder(id: $id) {
+      id
+      status
+      invoiceUrl
+      order {
+        id
+        displayFulfillmentStatus
+      }
+    }
+  }
+`;
+export interface DraftStatusResult {
+  draftOrder: {
+    id: string;
+    status: string;
+    invoiceUrl: string;
+    order: { id: string; displayFulfillmentStatus: string } | null;
+  } | null;
+}
+
+// The webhook subscription (modules/orders/webhooks.ts) subscribes the shop's endpoint to each
+// order topic with this, at start-up.
+export const WEBHOOK_SUBSCRIBE_MUTATION = /* GraphQL */ `
+  mutation Subscribe($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+    webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
+      webhookSubscription {
+        id
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+export interface WebhookSubscribeResult {
+  webhookSubscriptionCreate: { webhookSubscription: { id: string } | null; userErrors: UserError[] };
+}
