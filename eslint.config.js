@@ -80,6 +80,20 @@ const clientFeatureZones = clientFeatures.flatMap((f) => [
 
 const layerZones = [
   {
+    // The Shopify Admin client and the documents the shop sends: one public surface.
+    target: ['./!(server)/**', './server/!(shopify)/**', './server/*.ts'],
+    from: './server/shopify',
+    except: ['./index.ts'],
+    message: 'Reach the Shopify client through server/shopify/index.ts.',
+  },
+  {
+    // The emulator stands beside the server: it must not lean on the code it stands in for.
+    // Its tests may import the shop's documents to prove it answers exactly what the shop sends.
+    target: './emulators/**/!(*.test).ts',
+    from: './server',
+    message: "The Shopify emulator's code does not import the server (its tests may).",
+  },
+  {
     target: './common',
     from: ['./client', './server', './emulators', './bench', './scripts', './e2e'],
     message: 'common/ is shared by client and server and imports neither.',

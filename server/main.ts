@@ -35,6 +35,20 @@ async function main() {
   const logger = createLogger({ level: config.logLevel, pretty: config.env !== 'production' });
   for (const line of config.defaults) logger.info(`default ${line}`);
 
+  // Loaded only in local mode: a live shop never has the emulator's code in memory. The production
+  // image leaves the local-mode wiring and the emulator out (scripts/stage-production.ts), so
+  // there local mode is a configuration mistake, said plainly before anything starts.
+  const localShopify =
+    config.mode === 'local'
+      ? await import('./local-shopify').catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+          logger.fatal(
+            'this is a production build, without the local demo: configure a real chain and Shopify store (README, Configuration)',
+          );
+          process.exit(1);
+        })
+      : null;
+
   const db = createDb(config.database);
   const applied = await migrate(db);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
@@ -65,12 +79,9 @@ async function main() {
   let listeningPort = config.port;
   const mounts = [];
   let shopify: ShopifyGraphql | undefined;
-  if (config.mode === 'local') {
-    // Loaded only in local mode: a live shop never has the emulator's code in memory. Its
-    // secrets come from the data folder; the emulator lives in this very process, behind the
-    // same port.
-    const { startLocalShopify } = await import('./local-shopify');
-    const local = startLocalShopify(config, { origin: () => `http://127.0.0.1:${listeningPort}`, logger });
+  if (localShopify) {
+    // The emulator lives in this very process, behind the same port; its secrets come from the data folder.
+    const local = localShopify.startLocalShopify(config, { origin: () => `http://127.0.0.1:${listeningPort}`, logger });
     config = local.config;
     mounts.push(local.mount);
     shopify = local.shopify;
