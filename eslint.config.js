@@ -27,8 +27,49 @@ export const CLIENT_FEATURE_IMPORTS = {
   catalogue: ['cart'],
 };
 
+/**
+ * Which server modules each module's code may import (through their index.ts). The graph must stay
+ * acyclic: this file refuses to load if it is not, and the zones below refuse every other edge,
+ * type-only imports included (import-x/no-cycle does not see those). Tests may import any module.
+ */
+export const SERVER_MODULE_IMPORTS = {
+  payments: ['orders', 'auth', 'cart', 'catalogue', 'stock'],
+  orders: ['auth'],
+  cart: ['catalogue'],
+  catalogue: ['stock'],
+  auth: [],
+  session: [],
+  stock: [],
+};
+
 const serverModules = dirsIn('server/modules');
 const clientFeatures = dirsIn('client/features');
+
+for (const m of serverModules) {
+  if (!(m in SERVER_MODULE_IMPORTS)) throw new Error(`eslint.config.js: add server/modules/${m} to SERVER_MODULE_IMPORTS`);
+}
+(function assertAcyclic() {
+  const state = {};
+  const visit = (m, path) => {
+    if (state[m] === 'done') return;
+    if (state[m] === 'visiting') throw new Error(`eslint.config.js: SERVER_MODULE_IMPORTS has a cycle: ${[...path, m].join(' -> ')}`);
+    state[m] = 'visiting';
+    for (const dep of SERVER_MODULE_IMPORTS[m] ?? []) visit(dep, [...path, m]);
+    state[m] = 'done';
+  };
+  for (const m of Object.keys(SERVER_MODULE_IMPORTS)) visit(m, []);
+})();
+
+/** The module graph: a module's non-test code reaches only the modules SERVER_MODULE_IMPORTS names. */
+const serverModuleGraphZones = serverModules.flatMap((m) =>
+  serverModules
+    .filter((other) => other !== m && !SERVER_MODULE_IMPORTS[m].includes(other))
+    .map((other) => ({
+      target: `./server/modules/${m}/**/!(*.test).ts`,
+      from: `./server/modules/${other}`,
+      message: `The ${m} module does not depend on ${other}. The allowed module imports are SERVER_MODULE_IMPORTS in eslint.config.js (acyclic).`,
+    })),
+);
 
 /**
  * What outside a server module may import of it: its index.ts, nothing else. A module's own files
@@ -80,6 +121,13 @@ const clientFeatureZones = clientFeatures.flatMap((f) => [
 
 const layerZones = [
   {
+    // The layers below the modules: shared helpers, the Shopify client and the local chain serve
+    // the modules and never call back into them.
+    target: ['./server/lib/**/!(*.test).ts', './server/shopify/**/!(*.test).ts', './server/chain/**/!(*.test).{ts,mjs,mts}'],
+    from: './server/modules',
+    message: 'server/lib, server/shopify and server/chain import no module: move the shared piece down, or the code up into a module.',
+  },
+  {
     // The Shopify Admin client and the documents the shop sends: one public surface.
     target: ['./!(server)/**', './server/!(shopify)/**', './server/*.ts'],
     from: './server/shopify',
@@ -128,7 +176,10 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { zones: [...layerZones, ...serverModuleZones, ...clientFeatureZones] }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [...layerZones, ...serverModuleZones, ...serverModuleGraphZones, ...clientFeatureZones] },
+      ],
       'import-x/no-self-import': 'error',
       'import-x/no-useless-path-segments': 'error',
       // TypeScript checks these itself, and the resolver cannot see type-only namespaces.

@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   anyLimited,
   availabilityNote,
+  isForSale,
   knownLimit,
   knownStock,
   lineProblem,
   shownStock,
+  soldOutByFlags,
   stockProblem,
   stockSuffix,
   unitsLeft,
@@ -96,5 +98,31 @@ describe('availabilityNote', () => {
     expect(availabilityNote({ isSoldOut: true, availableStock: 5 })).toBe('This variant is sold out');
     expect(availabilityNote({ isSoldOut: false, availableStock: 3 })).toBe('3 in stock');
     expect(availabilityNote({ isSoldOut: false, availableStock: 0 })).toBe('Available to order');
+  });
+});
+
+describe('isForSale', () => {
+  const forSale = { productStatus: 'ACTIVE', productRemoved: false, variantRemoved: false, isActive: true, pogPrice: '25.00' };
+  it('sells an active, priced variant of an ACTIVE product still in Shopify', () => {
+    expect(isForSale(forSale)).toBe(true);
+    expect(isForSale({ ...forSale, pogPrice: '0' })).toBe(true); // priced at zero is a price
+  });
+  it.each([
+    ['a draft product', { productStatus: 'DRAFT' }],
+    ['an archived product', { productStatus: 'ARCHIVED' }],
+    ['a product gone from Shopify', { productRemoved: true }],
+    ['a variant gone from Shopify', { variantRemoved: true }],
+    ['a variant the admin did not activate', { isActive: false }],
+    ['a variant without a POG price', { pogPrice: null }],
+  ])('does not sell %s', (_, change) => {
+    expect(isForSale({ ...forSale, ...change })).toBe(false);
+  });
+});
+
+describe('soldOutByFlags', () => {
+  it("is the admin's switch, or Shopify no longer selling it", () => {
+    expect(soldOutByFlags(false, true)).toBe(false);
+    expect(soldOutByFlags(true, true)).toBe(true);
+    expect(soldOutByFlags(false, false)).toBe(true);
   });
 });

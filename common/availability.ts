@@ -15,6 +15,29 @@ export const onlyAvailableMessage = (n: number) => `Only ${n} items available`;
 /** What a sold-out product's button, image and variant option say (spec §4–5). */
 export const SOLD_OUT_LABEL = 'SOLD OUT';
 
+/** What the catalogue knows of a variant and its product that decides whether it is sold at all. */
+export interface SaleFacts {
+  /** Shopify's product status: only ACTIVE products are sold. */
+  productStatus: string;
+  /** The product or the variant is gone from Shopify. */
+  productRemoved: boolean;
+  variantRemoved: boolean;
+  /** The admin activated the variant… */
+  isActive: boolean;
+  /** …and priced it in POG. */
+  pogPrice: string | null;
+}
+
+/** For sale: an ACTIVE product still in Shopify, with a variant still there that the admin activated and priced. */
+export function isForSale(f: SaleFacts): boolean {
+  return f.productStatus === 'ACTIVE' && !f.productRemoved && !f.variantRemoved && f.isActive && f.pogPrice != null;
+}
+
+/** Sold out by the catalogue's own flags: the admin's switch, or Shopify no longer sells it. */
+export function soldOutByFlags(isSoldOut: boolean, availableForSale: boolean): boolean {
+  return isSoldOut || !availableForSale;
+}
+
 /** The known stock limit, or null when the number is 0, negative or missing (unknown). */
 export function knownLimit(stock: number | null | undefined): number | null {
   return typeof stock === 'number' && stock > 0 ? stock : null;

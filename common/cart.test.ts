@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cartLineTitle, clampQuantity } from './cart';
+import { cartLineTitle, clampQuantity, lineLimitMessage } from './cart';
 
 describe('clampQuantity', () => {
   it('keeps whole numbers from 1 to 10', () => {
@@ -42,5 +42,12 @@ describe('cartLineTitle', () => {
     expect(cartLineTitle('Pog Pack', 'Default Title')).toBe('Pog Pack');
     expect(cartLineTitle('Pog Pack', '')).toBe('Pog Pack');
     expect(cartLineTitle('Pog Pack', null)).toBe('Pog Pack');
+  });
+});
+
+describe('lineLimitMessage', () => {
+  it('says the cap, and what the cart already holds when it holds some', () => {
+    expect(lineLimitMessage(0)).toBe('You can have at most 10 of an item in your cart');
+    expect(lineLimitMessage(7)).toBe('You can have at most 10 of an item in your cart (you already have 7)');
   });
 });

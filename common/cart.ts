@@ -11,6 +11,10 @@ export const QUANTITY_RANGE_MESSAGE = `quantity must be a whole number from ${MI
 export const QUANTITY_MIN_MESSAGE = `quantity must be at least ${MIN_QUANTITY}`;
 export const QUANTITY_MAX_MESSAGE = `quantity must be at most ${MAX_QUANTITY}`;
 
+/** Why adding would take a line past MAX_QUANTITY, counting what the cart already holds. */
+export const lineLimitMessage = (inCart: number): string =>
+  `You can have at most ${MAX_QUANTITY} of an item in your cart${inCart ? ` (you already have ${inCart})` : ''}`;
+
 /**
  * A cart quantity from user input: a whole number from 1 to 10. Decimals are floored; anything
  * non-numeric (including an empty field) becomes 1.

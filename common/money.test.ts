@@ -61,9 +61,19 @@ describe('parseDecimal / roundDecimal', () => {
     expect(parseDecimal('.5')).toEqual({ units: 5n, scale: 1 });
     expect(parseDecimal('5.')).toEqual({ units: 5n, scale: 0 });
     expect(parseDecimal('123456789012345678901234567890.125')).toEqual({ units: 123456789012345678901234567890125n, scale: 3 });
+    expect(parseDecimal('-.5')).toEqual({ units: -5n, scale: 1 });
+    expect(parseDecimal('007')).toEqual({ units: 7n, scale: 0 });
   });
-  it('refuses what is not a plain decimal', () => {
-    for (const bad of ['', ' ', '.', '-', '1e3', '0x10', '1,000', '1.2.3', '12abc', 'NaN']) expect(parseDecimal(bad), bad).toBeNull();
+  it('reads an exponent exactly, by moving the decimal point', () => {
+    expect(parseDecimal('1e3')).toEqual({ units: 1000n, scale: 0 });
+    expect(parseDecimal('1.5E3')).toEqual({ units: 1500n, scale: 0 });
+    expect(parseDecimal('1.5e-3')).toEqual({ units: 15n, scale: 4 });
+    // A float would lose the last digits of this one.
+    expect(parseDecimal('1.2345678901234567891e5')).toEqual({ units: 12345678901234567891n, scale: 14 });
+  });
+  it('refuses what is not a decimal', () => {
+    for (const bad of ['', ' ', '.', '-', 'e3', '1e', '1e1000', '0x10', '1,000', '1.2.3', '12abc', 'NaN', 'Infinity'])
+      expect(parseDecimal(bad), bad).toBeNull();
   });
   it('rounds half away from zero, by integer arithmetic', () => {
     const at2 = (s: string) => roundDecimal(parseDecimal(s)!, 2);
@@ -85,9 +95,11 @@ describe('compareDecimal', () => {
     expect(compareDecimal('9007199254740993', '9007199254740992')).toBe(1); // equal as floats
     expect(compareDecimal('0.30000000000000000001', '0.3')).toBe(1);
     expect(['25.00', '4.5', '100', '4.50'].sort(compareDecimal)).toEqual(['4.5', '4.50', '25.00', '100']);
+    expect(compareDecimal('-2', '-1.5')).toBe(-1);
+    expect(compareDecimal('1', '1e3')).toBe(-1);
   });
   it('refuses a non-decimal', () => {
     expect(() => compareDecimal('abc', '1')).toThrow(RangeError);
-    expect(() => compareDecimal('1', '1e3')).toThrow(RangeError);
+    expect(() => compareDecimal('1', '0x10')).toThrow(RangeError);
   });
 });

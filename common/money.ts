@@ -49,19 +49,23 @@ export interface Decimal {
   scale: number;
 }
 
-const SIGNED_DECIMAL_RE = /^([+-])?(\d*)(?:\.(\d*))?$/;
+const SIGNED_DECIMAL_RE = /^([+-])?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,3}))?$/;
 
 /**
- * Reads a decimal as people write it ("12.5", "-3", "+4", ".5", "5.", " 7 "), exactly and at any
- * length, or null when it is not one ("", ".", "1e3", "1,000"). For display and comparison; an
- * amount to pay or store goes through parseUnits, which refuses what it cannot hold exactly.
+ * Reads a decimal as people write it ("12.5", "-3", "+4", ".5", "5.", " 7 ", "1.5e3"), exactly and
+ * at any length, or null when it is not one ("", ".", "1,000", "0x10", an exponent past ±999).
+ * For display and comparison; an amount to pay or store goes through parseUnits, which refuses
+ * what it cannot hold exactly.
  */
 export function parseDecimal(s: string): Decimal | null {
   const m = SIGNED_DECIMAL_RE.exec(s.trim());
   if (!m || !(m[2] || m[3])) return null;
   const fraction = m[3] ?? '';
-  const units = BigInt((m[2] || '0') + fraction);
-  return { units: m[1] === '-' ? -units : units, scale: fraction.length };
+  let units = BigInt((m[2] || '0') + fraction);
+  if (m[1] === '-') units = -units;
+  // An exponent moves the decimal point: "1.5e3" is 15 × 10^-1 × 10^3.
+  const scale = fraction.length - Number(m[4] ?? 0);
+  return scale >= 0 ? { units, scale } : { units: units * 10n ** BigInt(-scale), scale: 0 };
 }
 
 /** `d` in units of 10^-digits, rounded half away from zero ({ units: 1005n, scale: 3 } at 2 digits → 101n). */

@@ -11,6 +11,7 @@ import { ConfigError, loadConfig } from './config';
 import { createDb, migrate } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
+import { sleep } from './lib/sleep';
 import type { ShopifyGraphql } from './shopify';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './chain/local-chain';
 import { ensureDemoToken } from './chain/demo-token';
@@ -18,6 +19,9 @@ import type { ChainTarget } from './modules/payments';
 import { subscribeShopifyWebhooks } from './modules/orders';
 import { buildServices } from './wiring';
 import { createWorkers, runCatalogueSync } from './workers';
+
+/** How long shutdown waits for the background jobs' passes under way. */
+const STOP_GRACE_MS = 5_000;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -41,7 +45,9 @@ async function main() {
   const localShopify =
     config.mode === 'local'
       ? await import('./local-shopify').catch((err: NodeJS.ErrnoException) => {
-          if (err.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+          // Only the wiring itself missing means a production build; anything else missing below it
+          // (a dev dependency, a broken emulator import) is a real error, with its stack.
+          if (err.code !== 'ERR_MODULE_NOT_FOUND' || !/local-shopify/.test(err.message)) throw err;
           logger.fatal(
             'this is a production build, without the local demo: configure a real chain and Shopify store (README, Configuration)',
           );
@@ -148,7 +154,11 @@ async function main() {
   const shutdown = async (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close();
-    await workers.stop();
+    // A pass under way gets a few seconds (a container's stop grace is about 10 s); a catalogue
+    // sync against a throttled Shopify can take minutes. What is cut short is a transaction that
+    // rolls back: settlement and the hand-off are written to be retried.
+    const finished = await Promise.race([workers.stop().then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
+    if (!finished) logger.warn(`background jobs still running after ${STOP_GRACE_MS / 1000} s; stopping without them`);
     payments.chain.destroy();
     await localChain?.stop();
     await db.destroy();

@@ -44,6 +44,7 @@ describe('formatPogPrice', () => {
     expect(formatPogPrice(25)).toBe('25.00 $POGS');
     expect(formatPogPrice(1234.5)).toBe('1,234.50 $POGS');
     expect(formatPogPrice('1e3')).toBe('1,000.00 $POGS');
+    expect(formatPogPrice('1.2345678901234567891e5')).toBe('123,456.79 $POGS');
     expect(formatPogPrice(1e21)).toBe('1,000,000,000,000,000,000,000.00 $POGS');
   });
 

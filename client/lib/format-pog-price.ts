@@ -34,11 +34,7 @@ function toDecimal(value: string | number | null | undefined): Decimal | null {
     return parseDecimal(String(value));
   }
   if (typeof value !== 'string') return null;
-  const decimal = parseDecimal(value);
-  if (decimal) return decimal;
-  // Other spellings a number parser accepts ('1e3', '0x10'): parse, then format the result.
-  const parsed = value.trim() === '' ? Number.NaN : Number(value);
-  return Number.isFinite(parsed) ? toDecimal(parsed) : null;
+  return parseDecimal(value);
 }
 
 /** Two decimals (half away from zero) with thousands separators: '1,234.50'; never '-0.00'. */

@@ -1,4 +1,5 @@
 import { stockSuffix, type ShownStock } from '../../common/availability';
+import { parseDecimal } from '../../common/money';
 import { formatPogPrice } from './format-pog-price';
 
 export interface LabelledVariant extends ShownStock {
@@ -15,6 +16,6 @@ export function variantOptionLabel(variant: LabelledVariant): string {
   const title = variant.title?.trim() || 'Unknown Variant';
   const price = variant.price?.trim() ?? '';
   // '0' means "no price to show"; '0.00' is the same amount, so it is omitted too.
-  const showPrice = price !== '' && !/^[+-]?0*(\.0*)?$/.test(price);
+  const showPrice = price !== '' && parseDecimal(price)?.units !== 0n;
   return (showPrice ? `${title} (${formatPogPrice(price)})` : title) + stockSuffix(variant);
 }

@@ -3,7 +3,7 @@
  * and what a checkout is made from are read by this one query and named by one rule.
  */
 import type { Knex } from 'knex';
-import type { StockFacts } from '../../../common/availability';
+import { isForSale, soldOutByFlags, type StockFacts } from '../../../common/availability';
 import { cartLineTitle } from '../../../common/cart';
 import { productTitle } from '../catalogue';
 
@@ -60,3 +60,17 @@ export async function cartLineRows(db: Knex | Knex.Transaction, sessionId: strin
 
 /** The line's title from its own row (the product list's names are the same rule, maybe a moment older). */
 export const lineTitle = (row: CartLineRow): string => cartLineTitle(productTitle(row.custom_title, row.product_title), row.variant_title);
+
+/** Whether the line's variant is for sale at all (the catalogue's rule, read from the line's own row). */
+export const lineForSale = (row: CartLineRow): boolean =>
+  isForSale({
+    productStatus: row.shopify_status,
+    productRemoved: row.product_removed_at != null,
+    variantRemoved: row.variant_removed_at != null,
+    isActive: row.is_active,
+    pogPrice: row.pog_price,
+  });
+
+/** Whether the line's variant is sold out by its flags (stock left is the stock module's question). */
+export const lineSoldOut = (row: Pick<CartLineRow, 'is_sold_out' | 'available_for_sale'>): boolean =>
+  soldOutByFlags(row.is_sold_out, row.available_for_sale);

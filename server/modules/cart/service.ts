@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Cart, CartItem } from '../../../common/api';
 import { UUID_RE } from '../../../common/api';
-import { knownLimit, SOLD_OUT_MESSAGE, onlyAvailableMessage, stockProblem, UNAVAILABLE_MESSAGE } from '../../../common/availability';
-import { cartLineTitle, MAX_QUANTITY } from '../../../common/cart';
+import { SOLD_OUT_MESSAGE, stockProblem, UNAVAILABLE_MESSAGE } from '../../../common/availability';
+import { cartLineTitle, lineLimitMessage, MAX_QUANTITY } from '../../../common/cart';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
@@ -56,15 +56,10 @@ export class CartService {
       const existing = await trx('cart_items').where({ session_id: sessionId, variant_id: variantId }).first('id', 'quantity');
       const inCart = existing?.quantity ?? 0;
       const wanted = inCart + quantity;
-      if (knownLimit(variant.availableStock) !== null && wanted > variant.availableStock) {
-        throw new AppError(ErrorCode.insufficientStock, onlyAvailableMessage(variant.availableStock));
-      }
-      if (wanted > MAX_QUANTITY) {
-        throw new AppError(
-          ErrorCode.quantityLimit,
-          `You can have at most ${MAX_QUANTITY} of an item in your cart${inCart ? ` (you already have ${inCart})` : ''}`,
-        );
-      }
+      // Sold out was refused above: what is left to refuse is more than the known stock.
+      const short = stockProblem(variant, wanted);
+      if (short) throw new AppError(ErrorCode.insufficientStock, short);
+      if (wanted > MAX_QUANTITY) throw new AppError(ErrorCode.quantityLimit, lineLimitMessage(inCart));
       if (existing) {
         await trx('cart_items').where({ id: existing.id }).update({ quantity: wanted, updated_at: trx.fn.now() });
       } else {

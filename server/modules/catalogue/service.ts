@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Product, SyncResult, Variant } from '../../../common/api';
 import { productIdSchema } from '../../../common/api';
-import { shownStock, unitsLeft, type Held } from '../../../common/availability';
+import { isForSale, shownStock, soldOutByFlags, unitsLeft, type Held } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
 import { normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
@@ -108,14 +108,13 @@ export class CatalogueService {
   }
 
   private async build(version: string): Promise<ProductListSnapshot> {
+    // Every product and variant, then the one rule of what is for sale (common/availability), the
+    // rule the cart and checkout apply to their lines too.
     const rows = await ProductModel.query(this.db)
-      .whereNull('removed_at')
-      .where('shopify_status', 'ACTIVE')
-      .withGraphFetched('variants(listed)')
-      .modifiers({
-        listed: (q) => q.whereNull('removed_at').where('is_active', true).whereNotNull('pog_price').orderBy('position').orderBy('id'),
-      })
+      .withGraphFetched('variants(ordered)')
+      .modifiers({ ordered: (q) => q.orderBy('position').orderBy('id') })
       .orderBy('id');
+    for (const p of rows) p.variants = (p.variants ?? []).filter((v) => isForSale(saleFacts(p, v)));
     // Read after the version: a change to what is held bumps the version, so this is never older.
     const held = await heldUnits(this.db, new Date());
     const products = rows.map((p) => toApiProduct(p, held)).filter((p): p is Product => p !== null);
@@ -148,10 +147,18 @@ export function toApiVariant(v: VariantModel, held?: Held): Variant {
     id: v.shopifyId,
     title: v.title,
     price: normalizeDecimal(String(v.pogPrice)),
-    ...shownStock(v.isSoldOut || !v.availableForSale, left),
+    ...shownStock(soldOutByFlags(v.isSoldOut, v.availableForSale), left),
     sku: v.sku,
   };
 }
+
+const saleFacts = (p: ProductModel, v: VariantModel) => ({
+  productStatus: p.shopifyStatus,
+  productRemoved: p.removedAt != null,
+  variantRemoved: v.removedAt != null,
+  isActive: v.isActive,
+  pogPrice: v.pogPrice,
+});
 
 /** The title shoppers see: the admin's own, else Shopify's. */
 export const productTitle = (customTitle: string | null, title: string): string => customTitle?.trim() || title;

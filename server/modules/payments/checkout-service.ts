@@ -13,7 +13,7 @@ import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { cartLineRows, lineTitle } from '../cart';
+import { cartLineRows, lineForSale, lineSoldOut, lineTitle } from '../cart';
 import { lineProblems } from '../stock';
 import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
 
@@ -335,10 +335,10 @@ async function readCartLines(trx: Knex.Transaction, sessionId: string): Promise<
     title: lineTitle(r),
     quantity: r.quantity,
     pog_price: r.pog_price,
-    is_sold_out: r.is_sold_out || !r.available_for_sale,
+    is_sold_out: lineSoldOut(r),
     available_stock: r.available_stock,
     inventory_quantity: r.inventory_quantity,
-    for_sale: !r.variant_removed_at && !r.product_removed_at && r.shopify_status === 'ACTIVE' && r.is_active && r.pog_price != null,
+    for_sale: lineForSale(r),
   }));
 }
 

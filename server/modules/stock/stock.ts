@@ -8,7 +8,7 @@
  *   Shopify's inventory; the admin's number is lowered when the order is made).
  */
 import type { Knex } from 'knex';
-import { lineProblem, NOTHING_HELD, unitsLeft, type Held, type StockFacts } from '../../../common/availability';
+import { lineProblem, NOTHING_HELD, soldOutByFlags, unitsLeft, type Held, type StockFacts } from '../../../common/availability';
 
 /**
  * Units held per variant (all variants when `variantIds` is null), leaving out `exceptIntent`'s
@@ -118,7 +118,7 @@ export async function shortLine(trx: Knex.Transaction, intentId: string, lines: 
     trx,
     now,
     lines,
-    (line) => ({ for_sale: true, pog_price: line.unit_price, is_sold_out: line.is_sold_out || !line.available_for_sale }),
+    (line) => ({ for_sale: true, pog_price: line.unit_price, is_sold_out: soldOutByFlags(line.is_sold_out, line.available_for_sale) }),
     intentId,
   );
   return problems[0] ?? null;

@@ -29,7 +29,7 @@ describe('payPrecheck', () => {
 describe('hasPayableTotal', () => {
   it('is true only for plain decimals above zero', () => {
     expect(hasPayableTotal('0.000000000000000001')).toBe(true);
-    expect(hasPayableTotal('1e3')).toBe(false);
+    expect(hasPayableTotal('1e3')).toBe(true); // 1000, read exactly
     expect(hasPayableTotal('0x10')).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import { parseDecimal } from '../../../../common/money';
+
 export interface PayPrecheckInput {
   /** A wallet is connected and its provider is available. */
   walletConnected: boolean;
@@ -20,13 +22,10 @@ export const EMPTY_CART_PROBLEM: PayPrecheckProblem = Object.freeze({
   description: 'Please add items to your cart before proceeding with payment',
 });
 
-const POSITIVE_DECIMAL = /^\d*\.?\d*$/;
-
-/** True when the total is something to pay: a plain decimal greater than zero. */
+/** True when the total is something to pay: a decimal greater than zero. */
 export function hasPayableTotal(total: string | null | undefined): boolean {
-  const text = (total ?? '').trim();
-  if (!text || text === '.' || !POSITIVE_DECIMAL.test(text)) return false;
-  return /[1-9]/.test(text);
+  const amount = parseDecimal(total ?? '');
+  return amount !== null && amount.units > 0n;
 }
 
 /**
