@@ -18,9 +18,17 @@ describe('cheapestVariantId', () => {
     expect(cheapestVariantId({ variants: [variant('a', '9007199254740993.00'), variant('b', '9007199254740992.00')] })).toBe('b');
   });
 
-  it('prefers a variant that is not sold out, else the cheapest sold-out one', () => {
-    expect(cheapestVariantId({ variants: [variant('a', '1.00', true), variant('b', '2.00')] })).toBe('b');
+  it('is the variant the minimum price belongs to, preferring one not sold out at that price', () => {
+    expect(cheapestVariantId({ variants: [variant('a', '2.00', true), variant('b', '2.00'), variant('c', '3.00')] })).toBe('b');
+    // The page shows the minimum price: the button adds that variant (and says it is sold out),
+    // never a dearer one under the cheaper price.
+    expect(cheapestVariantId({ variants: [variant('a', '1.00', true), variant('b', '2.00')] })).toBe('a');
     expect(cheapestVariantId({ variants: [variant('a', '3.00', true), variant('b', '2.00', true)] })).toBe('b');
+  });
+
+  it('ranks a price that is not a decimal last instead of failing', () => {
+    expect(cheapestVariantId({ variants: [variant('a', 'n/a'), variant('b', '2.00')] })).toBe('b');
+    expect(cheapestVariantId({ variants: [variant('a', 'n/a')] })).toBe('a');
   });
 
   it('skips variants without an id and has none for an empty list', () => {

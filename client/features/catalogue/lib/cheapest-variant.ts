@@ -1,10 +1,14 @@
 import type { Product } from '../../../../common/api';
-import { compareDecimal } from '../../../../common/money';
+import { compareDecimal, parseDecimal } from '../../../../common/money';
 
-/** The variant at the minimum price, preferring one that is not sold out; prices compared exactly. */
+/**
+ * The variant the simple product page's price belongs to: one at the minimum price (the spec's
+ * "minimum variant price"), preferring one that is not sold out among those at that price, so the
+ * price shown is the price of what the button adds. Prices are compared exactly; a price that is
+ * not a decimal (the server never sends one) ranks last instead of breaking the page.
+ */
 export function cheapestVariantId(product: Pick<Product, 'variants'>): string | null {
-  const ranked = product.variants
-    .filter((v) => v.id)
-    .sort((a, b) => Number(a.isSoldOut) - Number(b.isSoldOut) || compareDecimal(a.price, b.price));
-  return ranked[0]?.id ?? null;
+  const priced = product.variants.filter((v) => v.id && parseDecimal(v.price) !== null);
+  const ranked = priced.sort((a, b) => compareDecimal(a.price, b.price) || Number(a.isSoldOut) - Number(b.isSoldOut));
+  return ranked[0]?.id ?? product.variants.find((v) => v.id)?.id ?? null;
 }
