@@ -20,7 +20,8 @@ export async function lockOrder(trx: Knex.Transaction, orderId: string): Promise
 
 /**
  * Its payment no longer covers the order after a reorganisation: the order fails. Returns the new
- * status, or null when it cannot fail any more (shipped).
+ * status, or null when the status machine allows no failure from where it is (already failed, or
+ * shipped).
  */
 export async function failReorgedOrder(trx: Knex.Transaction, order: PaidOrder, now: Date): Promise<OrderStatus | null> {
   const status = nextStatus(order.status, 'payment-reverted');

@@ -185,7 +185,14 @@ export class ChainWatcher implements Job {
       const order = await lockOrder(trx, row.order_id);
       if ((await paidTowardsOrder(trx, order.id)) >= BigInt(order.total_wei)) return;
       if (!(await failReorgedOrder(trx, order, new Date()))) {
-        this.deps.logger.error({ orderId: order.id }, 'the payment of a shipped order vanished in a chain reorganisation');
+        // An order a reorganisation already failed (its other transfer went first) needs nothing
+        // more; one that cannot fail any more has shipped without its payment: a person must look.
+        if (order.status !== 'failed') {
+          this.deps.logger.error(
+            { orderId: order.id, status: order.status },
+            'the payment of a shipped order vanished in a chain reorganisation',
+          );
+        }
         return;
       }
       this.deps.logger.warn({ orderId: order.id, txHash: transfer.txHash }, 'order failed: its payment was reorganised away');
