@@ -30,7 +30,7 @@ export async function runCatalogueSync({ catalogue, logger }: Pick<Services, 'ca
   }
 }
 
-export function createWorkers(services: Services): Job {
+export function createWorkers(services: Services): Job & { readonly jobs: readonly string[] } {
   const { config, logger, sessions, rateLimiter, payments } = services;
   const jobs: Job[] = [];
 
@@ -84,6 +84,7 @@ export function createWorkers(services: Services): Job {
 
   return {
     name: 'workers',
+    jobs: jobs.map((j) => j.name),
     start() {
       for (const job of jobs) job.start();
       logger.debug({ jobs: jobs.map((j) => j.name) }, 'background jobs started');

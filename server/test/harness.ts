@@ -23,7 +23,7 @@ import { ensureDemoToken } from '../chain/demo-token';
 import type { LocalChain } from '../chain/local-chain';
 import type { ChainTarget, PaymentSystem } from '../modules/payments';
 import { subscribeShopifyWebhooks } from '../modules/orders';
-import { buildServices, type ServiceOptions } from '../wiring';
+import { buildServices, type ServiceOptions, type Services } from '../wiring';
 
 export interface Harness {
   config: Config;
@@ -40,6 +40,8 @@ export interface Harness {
   clock: { now: number };
   /** With `opts.chain`: checkout, settlement, watcher and hand-off on a fresh demo token. */
   payments?: PaymentSystem;
+  /** Everything buildServices made, as main.ts gets it (for createWorkers). */
+  services: Services;
   api(path: string, init?: RequestInit): Promise<Response>;
   /**
    * Postgres only: a second server instance (its own connection pool, as another process would
@@ -165,6 +167,7 @@ export async function startHarness(
     waits,
     clock,
     payments,
+    services,
     api: (path, init) => fetch(baseUrl + path, init),
     async startAnotherInstance() {
       if (!database.connectAgain) throw new Error('a second instance needs Postgres (PGlite is one process)');
