@@ -91,6 +91,18 @@ export const ErrorCode = {
   invalidMessage: 'invalid-message',
   /** 401 on verify: the signature is not the address's. */
   invalidSignature: 'invalid-signature',
+
+  // Admin area (issue 12)
+  /** 401: an admin route without a live admin session (none, expired, or logged out). */
+  adminSessionRequired: 'admin-session-required',
+  /** 401: a wrong admin password; the body says `attemptsRemaining`. */
+  adminInvalidPassword: 'admin-invalid-password',
+  /** 429: too many wrong passwords; the body says `lockedUntil`, and `Retry-After` is set. */
+  adminLocked: 'admin-locked',
+  /** 403: an admin request from another site (Origin / Sec-Fetch-Site). */
+  crossSiteRequest: 'cross-site-request',
+  /** 404: no variant with that id in the inventory. */
+  inventoryItemNotFound: 'inventory-item-not-found',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -104,4 +116,8 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 export interface ApiErrorBody {
   code: ErrorCode;
   message: string;
+  /** `admin-invalid-password`: wrong passwords left before the lock. */
+  attemptsRemaining?: number;
+  /** `admin-locked`: ISO time the lock ends. */
+  lockedUntil?: string;
 }

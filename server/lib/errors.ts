@@ -50,6 +50,12 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.invalidNonce]: 401,
   [ErrorCode.invalidMessage]: 401,
   [ErrorCode.invalidSignature]: 401,
+
+  [ErrorCode.adminSessionRequired]: 401,
+  [ErrorCode.adminInvalidPassword]: 401,
+  [ErrorCode.adminLocked]: 429,
+  [ErrorCode.crossSiteRequest]: 403,
+  [ErrorCode.inventoryItemNotFound]: 404,
 };
 
 /**
@@ -61,14 +67,18 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 export class AppError extends Error {
   readonly expose: boolean;
 
+  /** Extra fields of the body for the codes that have them (see ApiErrorBody). */
+  readonly details: Pick<ApiErrorBody, 'attemptsRemaining' | 'lockedUntil'>;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: { expose?: boolean } = {},
+    options: { expose?: boolean; details?: Pick<ApiErrorBody, 'attemptsRemaining' | 'lockedUntil'> } = {},
   ) {
     super(message);
     this.name = 'AppError';
     this.expose = options.expose ?? false;
+    this.details = options.details ?? {};
   }
 }
 
@@ -79,7 +89,9 @@ export function toErrorAnswer(err: unknown): { status: number; body: ApiErrorBod
   const answer = (code: ErrorCode, message: string) => ({ status: HTTP_STATUS[code], body: { code, message } });
   if (err instanceof AppError) {
     const status = HTTP_STATUS[err.code];
-    return status < 500 || err.expose ? { status, body: { code: err.code, message: err.message } } : { status, body: INTERNAL_ERROR };
+    return status < 500 || err.expose
+      ? { status, body: { code: err.code, message: err.message, ...err.details } }
+      : { status, body: INTERNAL_ERROR };
   }
   // http-errors thrown by Koa, the body parser and the router
   const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };

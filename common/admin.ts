@@ -1,0 +1,165 @@
+/**
+ * The admin area's HTTP API (issue 12): password login with a server-enforced lockout, the
+ * inventory the admin edits, custom titles and the audit trail. Shared by the server (which
+ * validates every request with these schemas) and the client (which types what it reads). The
+ * password and its hash never leave the server; the admin session is an httpOnly cookie.
+ */
+import { z } from 'zod';
+
+/** The admin session lasts 4 hours from login (spec §4 "Admin session"). */
+export const ADMIN_SESSION_TTL_MS = 14_400_000;
+/** Failed logins before the lock (spec §6). */
+export const ADMIN_MAX_FAILED_ATTEMPTS = 5;
+/** How long the lock lasts; then the count starts again. */
+export const ADMIN_LOCKOUT_MS = 15 * 60_000;
+/** The server waits 1 s plus 1 s per previous failure, at most 5 s, before answering a login. */
+export function adminLoginDelayMs(previousFailures: number): number {
+  return Math.min(1000 + 1000 * Math.max(previousFailures, 0), 5000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Login and session
+
+export const adminLoginSchema = z.strictObject({
+  password: z.string({ error: 'send the admin password as a string' }).min(1, 'enter the admin password').max(1024),
+});
+export type AdminLoginRequest = z.infer<typeof adminLoginSchema>;
+
+/** GET /api/admin/session, and the answer of a successful login or a logout. */
+export const adminSessionSchema = z.object({
+  authenticated: z.boolean(),
+  /** ISO time the session ends (4 hours after login); null when not authenticated. */
+  expiresAt: z.string().nullable(),
+});
+export type AdminSession = z.infer<typeof adminSessionSchema>;
+
+/**
+ * Extra fields of a refused login's error body (beside `code` and `message`):
+ * `admin-invalid-password` carries `attemptsRemaining`; `admin-locked` carries `lockedUntil`
+ * (ISO) and the answer has a `Retry-After` header.
+ */
+export const adminLoginRefusalSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  attemptsRemaining: z.number().int().optional(),
+  lockedUntil: z.string().optional(),
+});
+export type AdminLoginRefusal = z.infer<typeof adminLoginRefusalSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Inventory (spec §3 "Inventory item"): one row per Shopify variant, removed ones left out.
+
+export const inventoryImageSchema = z.object({ url: z.string(), alt: z.string().nullable() });
+
+export const inventoryItemSchema = z.object({
+  /** The variant's Shopify id (numeric string): the id the shop's API uses too. */
+  id: z.string(),
+  /** The variant's Shopify GID. */
+  externalId: z.string(),
+  /** The product's Shopify id. */
+  productId: z.string(),
+  /** What shoppers see: the custom title (else Shopify's), plus the variant's unless "Default Title". */
+  title: z.string(),
+  /** The product's title in Shopify (the key of the custom-title routes). */
+  originalTitle: z.string(),
+  variantTitle: z.string(),
+  customTitle: z.string().nullable(),
+  sku: z.string().nullable(),
+  /** Shopify's inventory quantity (null when Shopify does not track it). */
+  quantity: z.number().int().nullable(),
+  /** The admin's stock number; null when not set (Shopify's quantity applies). 0 means unknown. */
+  availableStock: z.number().int().nullable(),
+  /** POG price, decimal string with two decimals; null when not priced (then not for sale). */
+  pogPrice: z.string().nullable(),
+  isActive: z.boolean(),
+  isSoldOut: z.boolean(),
+  /** Whether shoppers can buy it now: an ACTIVE product in Shopify, activated and priced. */
+  forSale: z.boolean(),
+  /** Shopify's product status (ACTIVE, DRAFT, ARCHIVED). */
+  productStatus: z.string(),
+  productType: z.string(),
+  vendor: z.string(),
+  /** ISO time of the last sync that saw this product; null if never synced. */
+  lastSyncedAt: z.string().nullable(),
+  updatedAt: z.string(),
+  shopifyData: z.object({ images: z.array(inventoryImageSchema) }),
+});
+export type InventoryItem = z.infer<typeof inventoryItemSchema>;
+
+export const inventorySchema = z.array(inventoryItemSchema);
+
+/** A POG price as the admin form takes it: 0 or more, at most two decimals ("12", "12.5", "12.50"). */
+export const POG_PRICE_PATTERN = /^\d{1,12}(\.\d{1,2})?$/;
+const POG_PRICE_MESSAGE = 'pogPrice must be a number of POG, 0 or more, with at most 2 decimals (e.g. "12.50"), or null to unprice';
+
+/**
+ * PATCH /api/inventory/:id/update. Send only the fields to change (at least one). The spec's form
+ * sends pogPrice as text or a number; a number is read by its decimal text, never as a float sum.
+ */
+export const inventoryUpdateSchema = z
+  .strictObject({
+    pogPrice: z
+      .union([z.string(), z.number()], { error: POG_PRICE_MESSAGE })
+      .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+      .refine((v) => POG_PRICE_PATTERN.test(v), POG_PRICE_MESSAGE)
+      .nullable()
+      .optional(),
+    isActive: z.boolean({ error: 'isActive must be true or false' }).optional(),
+    availableStock: z
+      .number({ error: 'availableStock must be a whole number, 0 or more, or null to use Shopify’s quantity' })
+      .int('availableStock must be a whole number')
+      .min(0, 'availableStock must be 0 or more')
+      .max(1_000_000_000, 'availableStock must be at most 1,000,000,000')
+      .nullable()
+      .optional(),
+    isSoldOut: z.boolean({ error: 'isSoldOut must be true or false' }).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'send at least one of pogPrice, isActive, availableStock, isSoldOut');
+export type InventoryUpdateRequest = z.input<typeof inventoryUpdateSchema>;
+
+/** PUT /api/products/:originalTitle/custom-title (the title URL-encoded in the path). */
+export const CUSTOM_TITLE_MAX = 200;
+export const customTitleSchema = z.strictObject({
+  customTitle: z
+    .string({ error: 'send customTitle as a string' })
+    .trim()
+    .min(1, 'the custom title must not be empty (to remove it, DELETE the custom title)')
+    .max(CUSTOM_TITLE_MAX, `the custom title must be at most ${CUSTOM_TITLE_MAX} characters`),
+});
+export type CustomTitleRequest = z.input<typeof customTitleSchema>;
+
+/** The answer of the inventory and custom-title writes: a message for the notice, and the item(s) as they are now. */
+export const inventoryWriteResultSchema = z.object({ message: z.string(), items: inventorySchema });
+export type InventoryWriteResult = z.infer<typeof inventoryWriteResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Audit trail: every admin change and login, newest first.
+
+export const auditActionSchema = z.enum([
+  'login-succeeded',
+  'login-failed',
+  'login-locked',
+  'logout',
+  'inventory-updated',
+  'inventory-synced',
+  'custom-title-set',
+  'custom-title-cleared',
+]);
+export type AuditAction = z.infer<typeof auditActionSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  /** ISO time. */
+  at: z.string(),
+  action: auditActionSchema,
+  /** A short, stable label of the admin session that acted (never the session's secret), or null for a refused login. */
+  session: z.string().nullable(),
+  /** What it acted on: a variant id, a product title, or null. */
+  target: z.string().nullable(),
+  /** Each field that changed, old → new (decimal strings, booleans, numbers or null). */
+  changes: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() })),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditPageSchema = z.object({ entries: z.array(auditEntrySchema) });
+export type AuditPage = z.infer<typeof auditPageSchema>;
