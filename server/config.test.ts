@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { ConfigError, loadConfig, mixedModeProblems, PRODUCTION_REQUIRED, withEmulatorSecrets } from './config';
+import { ConfigError, loadConfig, mixedModeProblems, PRODUCTION_REQUIRED, withAdminPassword, withEmulatorSecrets } from './config';
+
+/** A well-formed hash line (of "config-test", at a cheap cost): the config checks its form only. */
+const ADMIN_HASH = 'scrypt$1024$8$1$475XHI1GYAbhmSdP3z6HeA==$g/ItdRHw4pbGv+PZUIfKl0x0OOHa2TPG2vYv0Xx9Q3c=';
 
 const realProduction = {
   NODE_ENV: 'production',
@@ -12,6 +15,7 @@ const realProduction = {
   BASE_RPC_URL: 'https://mainnet.base.org',
   POG_TOKEN_ADDRESS: '0x1111111111111111111111111111111111111111',
   STORE_WALLET_ADDRESS: '0x2222222222222222222222222222222222222222',
+  ADMIN_PASSWORD_HASH: ADMIN_HASH,
 };
 
 describe('loadConfig', () => {
@@ -100,6 +104,41 @@ describe('loadConfig', () => {
     expect(loadConfig({ RATE_LIMIT_SCALE: '2.5' }).rateLimitScale).toBe(2.5);
   });
 
+  describe('the admin password', () => {
+    it('is required in production, listed with the other missing settings', () => {
+      const { ADMIN_PASSWORD_HASH: _drop, ...rest } = realProduction;
+      expect(() => loadConfig(rest)).toThrow(/missing required settings for production: ADMIN_PASSWORD_HASH$/m);
+    });
+
+    it('is required by a live shop outside production too, with how to make one', () => {
+      const { ADMIN_PASSWORD_HASH: _drop, ...rest } = realProduction;
+      expect(() => loadConfig({ ...rest, NODE_ENV: 'development' })).toThrow(/ADMIN_PASSWORD_HASH is not set: .*npm run admin:hash/);
+    });
+
+    it('is the configured hash when one is given, in any mode', () => {
+      expect(loadConfig(realProduction).adminPassword).toEqual({ kind: 'configured', hash: ADMIN_HASH });
+      const local = loadConfig({ ADMIN_PASSWORD_HASH: `  ${ADMIN_HASH} ` });
+      expect(local.adminPassword).toEqual({ kind: 'configured', hash: ADMIN_HASH });
+      expect(local.defaults.some((d) => d.startsWith('admin password'))).toBe(false);
+      expect(() => withAdminPassword(local, ADMIN_HASH)).toThrow(/configured/);
+    });
+
+    it('is generated in local mode without a hash, kept in the data folder, and says so', () => {
+      const c = loadConfig({ DATA_DIR: '/srv/pogs-data' });
+      const file = path.resolve('/srv/pogs-data', 'admin-password.json');
+      expect(c.adminPassword).toEqual({ kind: 'generated', file });
+      expect(c.defaults).toContainEqual(expect.stringMatching(/^admin password: generated .*admin-password\.json.*npm run admin:hash/));
+      expect(withAdminPassword(c, ADMIN_HASH).adminPassword).toEqual({ kind: 'generated', file, hash: ADMIN_HASH });
+    });
+
+    it('refuses a value that is not a hash line (a password pasted by mistake)', () => {
+      expect(() => loadConfig({ ADMIN_PASSWORD_HASH: 'hunter2' })).toThrow(
+        /ADMIN_PASSWORD_HASH: must be a line made by `npm run admin:hash`/,
+      );
+      expect(() => loadConfig({ ADMIN_PASSWORD_HASH: ADMIN_HASH.replace('$1024$', '$64$') })).toThrow(/ADMIN_PASSWORD_HASH: scrypt N/);
+    });
+  });
+
   describe('refuses a mix of real and demo settings outside production', () => {
     const chain = {
       BASE_RPC_URL: 'http://127.0.0.1:8545',
@@ -153,8 +192,9 @@ describe('loadConfig', () => {
       const keys = [...chainKeys, ...storeKeys];
       for (let mask = 0; mask < 1 << keys.length; mask++) {
         const env = Object.fromEntries(keys.filter((_, i) => mask & (1 << i)).map((k) => [k, all[k]!]));
-        const ok = problems(env).length === 0;
         const set = Object.keys(env);
+        env.ADMIN_PASSWORD_HASH = ADMIN_HASH; // needed by live mode, allowed in local mode
+        const ok = problems(env).length === 0;
         const expectedLocal = set.length === 0;
         const expectedLive = [...chainKeys, 'SHOPIFY_STORE_DOMAIN', 'SHOPIFY_ADMIN_TOKEN'].every((k) => set.includes(k));
         expect(ok, set.join(',') || '(nothing)').toBe(expectedLocal || expectedLive);

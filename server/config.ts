@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ADDRESS_PATTERN, BASE_CHAIN_ID } from '../common/chain';
+import { parsePasswordHash } from './lib/password-hash';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
 
@@ -63,6 +64,16 @@ const envSchema = z.object({
   RATE_LIMIT_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /** Reverse proxies in front of the server that append to X-Forwarded-For (default 1 in production). */
   TRUSTED_PROXY_HOPS: optional(z.coerce.number().int().min(0).max(10)),
+  /** The admin password's scrypt hash (`npm run admin:hash`); the password itself is never configured. */
+  ADMIN_PASSWORD_HASH: optional(
+    z
+      .string()
+      .trim()
+      .superRefine((v, ctx) => {
+        const parsed = parsePasswordHash(v);
+        if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+      }),
+  ),
 });
 
 /** Settings a real deployment must give; production refuses to start without them. */
@@ -75,6 +86,7 @@ export const PRODUCTION_REQUIRED = [
   'BASE_RPC_URL',
   'POG_TOKEN_ADDRESS',
   'STORE_WALLET_ADDRESS',
+  'ADMIN_PASSWORD_HASH',
 ] as const;
 
 export type DatabaseConfig = { kind: 'postgres'; url: string; ssl: boolean } | { kind: 'pglite'; dir: string };
@@ -99,6 +111,19 @@ export interface EmulatorShopifyConfig {
   accessToken?: string;
   clientSecret?: string;
 }
+
+/**
+ * The admin password: its configured hash, or (local mode without one) a random password made on
+ * first start and kept in the data folder (file mode 0600), read at start (see withAdminPassword).
+ */
+export type AdminPasswordConfig =
+  | { kind: 'configured'; hash: string }
+  | {
+      kind: 'generated';
+      file: string;
+      /** Absent until main.ts has read or made the file. */
+      hash?: string;
+    };
 
 export interface RpcChainConfig {
   kind: 'rpc';
@@ -148,6 +173,7 @@ interface ConfigCommon {
   trustedProxyHops: number;
   /** Multiplies every rate limit; 0 turns rate limiting off. */
   rateLimitScale: number;
+  adminPassword: AdminPasswordConfig;
   payments: PaymentsConfig;
   /** One human sentence per embedded default in use, announced at start. */
   defaults: string[];
@@ -197,6 +223,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`${chainKeys.join(', ')} must be set together (missing: ${chainKeys.filter((k) => !chainSet.includes(k)).join(', ')})`);
   }
   if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeSet, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
+  // A live shop (real chain and store) outside production is refused without a hash as well: a
+  // generated password is for the local demo only, and a live shop without an admin sells nothing.
+  if (!production && chainSet.length === chainKeys.length && storeSet.length === storeKeys.length && !isSet('ADMIN_PASSWORD_HASH')) {
+    problems.push("ADMIN_PASSWORD_HASH is not set: a live shop needs the admin password's hash (make one with `npm run admin:hash`)");
+  }
   if (problems.length || !parsed.success) throw new ConfigError(problems);
 
   const e = parsed.data;
@@ -244,6 +275,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const { chain } = demo;
 
+  let adminPassword: AdminPasswordConfig;
+  if (e.ADMIN_PASSWORD_HASH) {
+    adminPassword = { kind: 'configured', hash: e.ADMIN_PASSWORD_HASH };
+  } else {
+    // Only local mode gets here: production and live mode refuse to start without a hash (above).
+    const file = path.resolve(e.DATA_DIR, 'admin-password.json');
+    adminPassword = { kind: 'generated', file };
+    defaults.push(
+      `admin password: generated on first start and kept in ${file}, printed at every start (set ADMIN_PASSWORD_HASH, from \`npm run admin:hash\`, to choose your own)`,
+    );
+  }
+
   return Object.freeze({
     env: e.NODE_ENV,
     host: e.HOST,
@@ -259,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
     trustedProxyHops: e.TRUSTED_PROXY_HOPS ?? (e.NODE_ENV === 'production' ? 1 : 0),
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    adminPassword,
     payments: {
       // Local anvil mines on demand and never reorgs; Base blocks come every ~2 s.
       requiredConfirmations: e.REQUIRED_CONFIRMATIONS ?? (chain.kind === 'local' ? 1 : 3),
@@ -295,6 +339,12 @@ export function mixedModeProblems(given: { chain: readonly string[]; store: read
     ];
   }
   return [];
+}
+
+/** The generated admin password's hash, read from (or made in) its file in the data folder at start. */
+export function withAdminPassword(config: Config, hash: string): Config {
+  if (config.adminPassword.kind !== 'generated') throw new Error('The admin password is configured (ADMIN_PASSWORD_HASH)');
+  return Object.freeze({ ...config, adminPassword: Object.freeze({ ...config.adminPassword, hash }) });
 }
 
 /** The emulator's access token and webhook secret, read from its secrets file at start (local mode only). */
