@@ -37,6 +37,7 @@ export const SERVER_MODULE_IMPORTS = {
   orders: ['auth'],
   cart: ['catalogue'],
   catalogue: ['stock'],
+  admin: ['catalogue'],
   auth: [],
   session: [],
   stock: [],

@@ -9,6 +9,7 @@ import * as payments from './20261122020000_payments';
 import * as siwe from './20261122030000_siwe';
 import * as rateLimits from './20261122040000_rate_limits';
 import * as paymentIntegrity from './20261122050000_payment_integrity';
+import * as admin from './20261123000000_admin';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -17,4 +18,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122030000_siwe.ts', siwe],
   ['20261122040000_rate_limits.ts', rateLimits],
   ['20261122050000_payment_integrity.ts', paymentIntegrity],
+  ['20261123000000_admin.ts', admin],
 ];

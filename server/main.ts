@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { BASE_CHAIN_ID } from '../common/chain';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, withAdminPassword } from './config';
 import { createDb, migrate } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
@@ -17,6 +17,7 @@ import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } f
 import { ensureDemoToken } from './chain/demo-token';
 import type { ChainTarget } from './modules/payments';
 import { subscribeShopifyWebhooks } from './modules/orders';
+import { loadLocalAdminPassword } from './modules/admin';
 import { buildServices } from './wiring';
 import { createWorkers, runCatalogueSync } from './workers';
 
@@ -38,6 +39,16 @@ async function main() {
   }
   const logger = createLogger({ level: config.logLevel, pretty: config.env !== 'production' });
   for (const line of config.defaults) logger.info(`default ${line}`);
+
+  if (config.adminPassword.kind === 'generated') {
+    // Local mode only (config.ts refuses production and live mode without ADMIN_PASSWORD_HASH).
+    const { file } = config.adminPassword;
+    const local = await loadLocalAdminPassword(file);
+    config = withAdminPassword(config, local.hash);
+    logger.info(
+      `default admin password: ${local.password} (${local.created ? 'generated now' : 'generated on first start'}, kept in ${file}; log in at /admin)`,
+    );
+  }
 
   // Loaded only in local mode: a live shop never has the emulator's code in memory. The production
   // image leaves the local-mode wiring and the emulator out (scripts/stage-production.ts), so

@@ -17,6 +17,8 @@ import { ShopifyGraphql } from './shopify';
 import { CartService } from './modules/cart';
 import { createPaymentSystem, type ChainTarget, type PaymentSystem } from './modules/payments';
 import { SessionService } from './modules/session';
+import { AdminService, InventoryAdmin } from './modules/admin';
+import { sleep as realSleep, type Sleep } from './lib/sleep';
 
 export interface ServiceOptions {
   config: Config;
@@ -42,6 +44,8 @@ export interface ServiceOptions {
   catalogueSync?: { pageSize?: number; variantsFirst?: number };
   /** The webhook HMAC key, when it is not the configured app's (the test emulator's). */
   webhookSecret?: string;
+  /** How the admin login's delay is waited (tests record it and move their clock instead). */
+  sleep?: Sleep;
 }
 
 export interface Services {
@@ -53,6 +57,8 @@ export interface Services {
   sessions: SessionService;
   carts: CartService;
   rateLimiter: RateLimiter;
+  /** Admin login and sessions (the expiry sweep removes ended ones). */
+  admin: AdminService;
   /** Checkout, settlement, orders, the chain watcher and the hand-off; present when a target was given. */
   payments?: PaymentSystem;
   /** What createApp takes. */
@@ -67,6 +73,10 @@ export function buildServices(opts: ServiceOptions): Services {
   const carts = new CartService(db, catalogue);
   const rateLimiter = new RateLimiter(db, { scale: config.rateLimitScale, now });
   const payments = target && createPaymentSystem({ config, db, logger, shopify, target });
+  const passwordHash = config.adminPassword.hash;
+  if (!passwordHash) throw new Error('local mode: read the generated admin password (loadLocalAdminPassword) before buildServices');
+  const admin = new AdminService(db, { passwordHash, now, sleep: opts.sleep ?? realSleep });
+  const inventory = new InventoryAdmin(db, catalogue, { now });
   const app: AppDeps = {
     config,
     db,
@@ -75,12 +85,13 @@ export function buildServices(opts: ServiceOptions): Services {
     sessions,
     carts,
     rateLimiter,
+    admin: { sessions: admin, inventory, now },
     staticDir: opts.staticDir,
     mounts: opts.mounts,
     demoWallet: opts.demoWallet,
     payments: payments && (opts.webhookSecret === undefined ? payments : { ...payments, webhookSecret: opts.webhookSecret }),
   };
-  return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, payments, app };
+  return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, admin, payments, app };
 }
 
 function storeClient(config: Config, logger: Logger): ShopifyGraphql {

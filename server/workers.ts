@@ -3,7 +3,8 @@
  * the server listens and stops them together on shutdown. Each is a `Job` (server/lib/jobs.ts).
  *
  *   catalogue sync      every CATALOGUE_SYNC_INTERVAL_MINUTES (after main.ts's start-up sync)
- *   expiry sweep        hourly: expired sessions and their carts, sign-in nonces, rate-limit counters
+ *   expiry sweep        hourly: expired sessions and their carts, sign-in nonces, rate-limit counters,
+ *                       expired and ended admin sessions
  *   chain watcher       every CHAIN_POLL_INTERVAL_MS; one process at a time (leader lock)
  *   Shopify hand-off    every second; each outbox job in one process at a time (SKIP LOCKED, lease)
  *   Shopify order poll  every 5 minutes: orders whose Shopify webhook never came
@@ -31,7 +32,7 @@ export async function runCatalogueSync({ catalogue, logger }: Pick<Services, 'ca
 }
 
 export function createWorkers(services: Services): Job & { readonly jobs: readonly string[] } {
-  const { config, logger, sessions, rateLimiter, payments } = services;
+  const { config, logger, sessions, rateLimiter, admin, payments } = services;
   const jobs: Job[] = [];
 
   // The start-up sync is main.ts's; this one keeps the catalogue fresh afterwards.
@@ -48,7 +49,8 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
     );
   }
 
-  // Expired shopper sessions (and their carts), sign-in nonces and rate-limit counters. Each sweep
+  // Expired shopper sessions (and their carts), sign-in nonces, rate-limit counters and admin
+  // sessions. Each sweep
   // fails alone: the others still run.
   jobs.push(
     periodicJob({
@@ -60,6 +62,7 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
         const swept = await sessions.sweep().catch((err) => logger.error({ err }, 'session sweep failed'));
         await payments?.auth.sweep().catch((err) => logger.error({ err }, 'sign-in nonce sweep failed'));
         await rateLimiter.sweep().catch((err) => logger.error({ err }, 'rate-limit counter sweep failed'));
+        await admin.sweep().catch((err) => logger.error({ err }, 'admin session sweep failed'));
         if (swept) logger.info({ swept }, 'expired sessions removed');
       },
     }),

@@ -12,10 +12,11 @@ const rule: RateLimitRule = {
 };
 
 describe('the limits table', () => {
-  it('limits exactly the public write routes and the RPC-costly ones, each per IP and per session', () => {
+  it('limits exactly the public write routes, the RPC-costly ones and the admin login, each per IP and per session', () => {
     expect(RATE_LIMITS.map((r) => r.route).sort()).toEqual(
       [
         'GET /api/auth/nonce',
+        'POST /api/admin/login',
         'POST /api/auth/verify',
         'POST /api/cart/add',
         'POST /api/checkout',

@@ -45,6 +45,8 @@ const perHour = (max: number): Limit => ({ max, windowSeconds: 3600 });
  *   (about 30 a minute for up to 2 minutes), so a session gets twice that.
  * - checkout/:id/transaction is one call per payment; auth/verify may call the chain
  *   (contract wallets, EIP-1271).
+ * - admin/login costs a scrypt check (CPU and memory); the lockout (5 failures, shared by every
+ *   instance) is what stops guessing, this only keeps one client from spending the server on it.
  */
 export const RATE_LIMITS: readonly RateLimitRule[] = [
   { route: 'POST /api/cart/add', name: 'cart-add', ip: [perMinute(120), perHour(1000)], session: [perMinute(60)] },
@@ -53,6 +55,7 @@ export const RATE_LIMITS: readonly RateLimitRule[] = [
   { route: 'POST /api/orders/create', name: 'order-create', ip: [perMinute(120)], session: [perMinute(60)] },
   { route: 'GET /api/auth/nonce', name: 'auth-nonce', ip: [perMinute(30), perHour(200)], session: [perMinute(10)] },
   { route: 'POST /api/auth/verify', name: 'auth-verify', ip: [perMinute(30)], session: [perMinute(10)] },
+  { route: 'POST /api/admin/login', name: 'admin-login', ip: [perMinute(10), perHour(60)], session: [perMinute(10)] },
 ];
 
 /** The rules with every `max` multiplied by `scale` (at least 1); none at all when `scale` is 0. */

@@ -24,6 +24,10 @@ import type { LocalChain } from '../chain/local-chain';
 import type { ChainTarget, PaymentSystem } from '../modules/payments';
 import { subscribeShopifyWebhooks } from '../modules/orders';
 import { buildServices, type ServiceOptions, type Services } from '../wiring';
+import { hashPassword } from '../lib/password-hash';
+
+/** The admin password of every test world (its hash, at a cheap scrypt cost, is ADMIN_PASSWORD_HASH). */
+export const TEST_ADMIN_PASSWORD = 'integration-admin-password';
 
 export interface Harness {
   config: Config;
@@ -37,6 +41,8 @@ export interface Harness {
   baseUrl: string;
   /** Every wait the Shopify client asked for, in ms, with its reason. */
   waits: Array<{ reason: string; ms: number }>;
+  /** Every admin login delay the server waited, in ms (each moves the clock instead of waiting). */
+  adminDelays: number[];
   clock: { now: number };
   /** With `opts.chain`: checkout, settlement, watcher and hand-off on a fresh demo token. */
   payments?: PaymentSystem;
@@ -85,10 +91,18 @@ export async function startHarness(
 
   // Every test file sends its many requests from 127.0.0.1: limits 100 times the real ones, unless
   // a test asks for others (the rate-limit tests use the real ones).
-  const config0 = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_SCALE: '100', ...opts.env });
+  const config0 = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_SCALE: '100',
+    ADMIN_PASSWORD_HASH: await hashPassword(TEST_ADMIN_PASSWORD, { N: 1024, r: 8, p: 1 }),
+    ...opts.env,
+  });
   let config = config0;
   let baseUrl = '';
   const waits: Harness['waits'] = [];
+  const adminDelays: number[] = [];
   let emulator: ShopifyEmulator;
   let shopify: ShopifyGraphql;
   let mounts: AppDeps['mounts'] = [];
@@ -139,6 +153,10 @@ export async function startHarness(
     catalogueSync: { pageSize: opts.pageSize ?? 5, variantsFirst: opts.variantsFirst ?? 10 },
     // localShopify: the webhook key is the one main.ts wires, from the data folder's secrets.
     webhookSecret: opts.localShopify ? undefined : 'integration-test-secret',
+    sleep: async (ms) => {
+      adminDelays.push(ms);
+      clock.now += ms;
+    },
   };
   const services = buildServices({
     ...wiring,
@@ -165,6 +183,7 @@ export async function startHarness(
     rateLimiter,
     baseUrl,
     waits,
+    adminDelays,
     clock,
     payments,
     services,

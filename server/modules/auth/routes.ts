@@ -4,17 +4,15 @@ import { siweVerifySchema, walletAddressSchema } from '../../../common/api';
 import type { Config } from '../../config';
 import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
+import { shopOrigin } from '../../lib/site-origin';
 import { parseJsonBody } from '../../lib/validation';
 import type { AuthService, SiteIdentity } from './service';
 
 const VERIFY_EXAMPLE = '{"message": "<the message from GET /api/auth/nonce>", "signature": "0x…"}';
 
-/**
- * The site a message must name: the configured public URL, or (in development without one) the
- * origin the browser is using, so a shop reached through a dev proxy still signs in.
- */
+/** The site a message must name: the shop's own origin (server/lib/site-origin.ts). */
 export function siteIdentity(config: Config, ctx: Context): SiteIdentity {
-  const url = new URL(config.publicUrlConfigured || config.env === 'production' ? config.publicUrl : `${ctx.protocol}://${ctx.host}`);
+  const url = new URL(shopOrigin(config, ctx));
   return { domain: url.host, uri: url.origin };
 }
 

@@ -1,0 +1,12 @@
+/**
+ * The admin area (issue 12): password login with a lockout shared by every instance, admin
+ * sessions in the database, the inventory and custom titles the admin edits, and the audit trail.
+ */
+/** Admin login, sessions and the lockout (see service.ts). */
+export { AdminService } from './service';
+/** The inventory the admin edits: list, update a variant, custom titles, sync now. */
+export { InventoryAdmin } from './inventory';
+/** The admin API's routes (/api/admin/*, /api/inventory*, /api/products/:originalTitle/custom-title). */
+export { adminRoutes } from './routes';
+/** Local mode: the generated admin password kept in the data folder. */
+export { loadLocalAdminPassword } from './local-password';

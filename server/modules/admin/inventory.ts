@@ -1,0 +1,237 @@
+/**
+ * The inventory the admin edits (spec §3 "Inventory item"): one item per variant still in Shopify,
+ * with its product's fields. Only the admin-owned columns are written here (POG price, active,
+ * available stock, sold out, custom title); the catalogue sync never writes those. Every write
+ * bumps the catalogue version in its own transaction, so the shop's product list on every
+ * instance shows it at once, and records what changed in the audit trail.
+ */
+import type { InventoryItem, InventoryUpdateRequest, InventoryWriteResult } from '../../../common/admin';
+import type { SyncResult } from '../../../common/api';
+import { isForSale } from '../../../common/availability';
+import { cartLineTitle } from '../../../common/cart';
+import { ErrorCode } from '../../../common/errors';
+import { normalizeDecimal } from '../../../common/money';
+import type { Db } from '../../db';
+import { AppError } from '../../lib/errors';
+import { bumpCatalogueVersion, productTitle, type CatalogueService } from '../catalogue';
+import { recordAudit, type AuditChange } from './audit';
+
+/** A parsed inventory update (inventoryUpdateSchema's output). */
+export type InventoryUpdate = { [K in keyof InventoryUpdateRequest]?: K extends 'pogPrice' ? string | null : InventoryUpdateRequest[K] };
+
+const toIso = (d: unknown): string | null => (d == null ? null : new Date(d as string).toISOString());
+const money = (v: unknown): string | null => (v == null ? null : normalizeDecimal(String(v)));
+
+/** What list() selects (the database's own types: decimals as text, timestamps as Date or text, JSON maybe as text). */
+interface InventoryRow {
+  id: string;
+  external_id: string;
+  variant_title: string;
+  sku: string | null;
+  inventory_quantity: number | null;
+  available_stock: number | null;
+  pog_price: string | null;
+  is_active: boolean;
+  is_sold_out: boolean;
+  updated_at: Date | string;
+  product_id: string;
+  original_title: string;
+  custom_title: string | null;
+  shopify_status: string;
+  product_type: string | null;
+  vendor: string | null;
+  images: string | Array<{ url: string; alt?: string | null }> | null;
+  last_synced_at: Date | string | null;
+}
+
+export class InventoryAdmin {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly db: Db,
+    private readonly catalogue: CatalogueService,
+    opts: { now?: () => Date } = {},
+  ) {
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Every variant still in Shopify, products in catalogue order and variants in Shopify's. */
+  async list(db: Db = this.db, filter?: { variantId?: string; productIds?: number[] }): Promise<InventoryItem[]> {
+    const rows: InventoryRow[] = await db('variants as v')
+      .join('products as p', 'p.id', 'v.product_id')
+      .whereNull('v.removed_at')
+      .whereNull('p.removed_at')
+      .modify((q) => {
+        if (filter?.variantId !== undefined) q.where('v.shopify_id', filter.variantId);
+        if (filter?.productIds) q.whereIn('p.id', filter.productIds);
+      })
+      .orderBy('p.id')
+      .orderBy('v.position')
+      .orderBy('v.id')
+      .select(
+        'v.shopify_id as id',
+        'v.shopify_gid as external_id',
+        'v.title as variant_title',
+        'v.sku',
+        'v.inventory_quantity',
+        'v.available_stock',
+        'v.pog_price',
+        'v.is_active',
+        'v.is_sold_out',
+        'v.updated_at',
+        'p.shopify_id as product_id',
+        'p.title as original_title',
+        'p.custom_title',
+        'p.shopify_status',
+        'p.product_type',
+        'p.vendor',
+        'p.images',
+        'p.last_synced_at',
+      );
+    return rows.map((r) => {
+      const pogPrice = money(r.pog_price);
+      const images: Array<{ url: string; alt?: string | null }> = typeof r.images === 'string' ? JSON.parse(r.images) : (r.images ?? []);
+      return {
+        id: r.id,
+        externalId: r.external_id,
+        productId: r.product_id,
+        title: cartLineTitle(productTitle(r.custom_title, r.original_title), r.variant_title),
+        originalTitle: r.original_title,
+        variantTitle: r.variant_title,
+        customTitle: r.custom_title ?? null,
+        sku: r.sku ?? null,
+        quantity: r.inventory_quantity ?? null,
+        availableStock: r.available_stock ?? null,
+        pogPrice,
+        isActive: Boolean(r.is_active),
+        isSoldOut: Boolean(r.is_sold_out),
+        forSale: isForSale({
+          productStatus: r.shopify_status,
+          productRemoved: false,
+          variantRemoved: false,
+          isActive: Boolean(r.is_active),
+          pogPrice,
+        }),
+        productStatus: r.shopify_status,
+        productType: r.product_type ?? '',
+        vendor: r.vendor ?? '',
+        lastSyncedAt: toIso(r.last_synced_at),
+        updatedAt: toIso(r.updated_at)!,
+        shopifyData: { images: images.map((i) => ({ url: i.url, alt: i.alt ?? null })) },
+      };
+    });
+  }
+
+  /** Changes a variant's admin fields; records each field that changed, old → new. */
+  async update(id: string, update: InventoryUpdate, session: string): Promise<InventoryWriteResult> {
+    if (!/^\d{1,20}$/.test(id)) throw notFound(id);
+    return this.db.transaction(async (trx) => {
+      const row = await trx('variants as v')
+        .join('products as p', 'p.id', 'v.product_id')
+        .where('v.shopify_id', id)
+        .whereNull('v.removed_at')
+        .whereNull('p.removed_at')
+        .forUpdate()
+        .first('v.id', 'v.pog_price', 'v.is_active', 'v.available_stock', 'v.is_sold_out');
+      if (!row) throw notFound(id);
+      const before = {
+        pogPrice: money(row.pog_price),
+        isActive: Boolean(row.is_active),
+        availableStock: row.available_stock ?? null,
+        isSoldOut: Boolean(row.is_sold_out),
+      };
+      const after = { ...before, ...update, ...('pogPrice' in update ? { pogPrice: money(update.pogPrice) } : {}) };
+      const changes: AuditChange[] = (Object.keys(before) as Array<keyof typeof before>)
+        .filter((k) => k in update && before[k] !== after[k])
+        .map((field) => ({ field, from: before[field], to: after[field] }));
+      const at = this.now();
+      if (changes.length) {
+        await trx('variants').where({ id: row.id }).update({
+          pog_price: after.pogPrice,
+          is_active: after.isActive,
+          available_stock: after.availableStock,
+          is_sold_out: after.isSoldOut,
+          updated_at: at,
+        });
+        await bumpCatalogueVersion(trx);
+      }
+      await recordAudit(trx, { at, action: 'inventory-updated', session, target: id, changes });
+      return {
+        message: changes.length ? 'Product updated successfully' : 'Nothing to change: the product already has those values',
+        items: await this.list(trx, { variantId: id }),
+      };
+    });
+  }
+
+  /**
+   * Sets (or, with null, clears) the custom title of every product whose Shopify title is
+   * `originalTitle`: the title shoppers see instead of Shopify's.
+   */
+  async setCustomTitle(originalTitle: string, customTitle: string | null, session: string): Promise<InventoryWriteResult> {
+    return this.db.transaction(async (trx) => {
+      const products = await trx('products')
+        .where({ title: originalTitle })
+        .whereNull('removed_at')
+        .orderBy('id')
+        .forUpdate()
+        .select('id', 'shopify_id', 'custom_title');
+      if (!products.length) {
+        throw new AppError(ErrorCode.productNotFound, `No product in the inventory has the Shopify title “${originalTitle}”.`);
+      }
+      const changed = products.filter((p) => (p.custom_title ?? null) !== customTitle);
+      const at = this.now();
+      if (changed.length) {
+        await trx('products')
+          .whereIn(
+            'id',
+            changed.map((p) => p.id),
+          )
+          .update({ custom_title: customTitle, updated_at: at });
+        await bumpCatalogueVersion(trx);
+      }
+      // One entry per product: several Shopify products may share a title.
+      const changes: AuditChange[] = changed.map((p) => ({
+        field: products.length === 1 ? 'customTitle' : `customTitle (product ${p.shopify_id})`,
+        from: p.custom_title ?? null,
+        to: customTitle,
+      }));
+      await recordAudit(trx, {
+        at,
+        action: customTitle === null ? 'custom-title-cleared' : 'custom-title-set',
+        session,
+        target: originalTitle,
+        changes,
+      });
+      return {
+        message:
+          customTitle === null
+            ? `Custom title cleared: shoppers see “${originalTitle}”`
+            : `Custom title set: shoppers see “${customTitle}”`,
+        items: await this.list(trx, { productIds: products.map((p) => p.id) }),
+      };
+    });
+  }
+
+  /** Syncs the catalogue from Shopify now (one sync at a time, as the schedule's) and records the counts before → after. */
+  async sync(session: string): Promise<SyncResult> {
+    const before = await this.catalogue.lastSync();
+    const result = await this.catalogue.sync();
+    await recordAudit(this.db, {
+      at: this.now(),
+      action: 'inventory-synced',
+      session,
+      target: null,
+      changes: (['products', 'variants', 'deactivated'] as const).map((field) => ({
+        field,
+        from: before?.[field] ?? null,
+        to: result[field],
+      })),
+    });
+    return result;
+  }
+}
+
+function notFound(id: string): AppError {
+  const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;
+  return new AppError(ErrorCode.inventoryItemNotFound, `No variant with id "${shown}" in the inventory (ids are Shopify variant ids).`);
+}

@@ -1,0 +1,153 @@
+import { Router } from '@koa/router';
+import type { Context, Next } from 'koa';
+import { z } from 'zod';
+import { ADMIN_SESSION_TTL_MS, adminLoginSchema, customTitleSchema, inventoryUpdateSchema } from '../../../common/admin';
+import { ErrorCode } from '../../../common/errors';
+import type { Config } from '../../config';
+import { AppError } from '../../lib/errors';
+import { shopOrigin } from '../../lib/site-origin';
+import { parseJsonBody } from '../../lib/validation';
+import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT, listAudit } from './audit';
+import type { InventoryAdmin } from './inventory';
+import { retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
+import type { Db } from '../../db';
+
+/** The admin session's cookie: its own, sent only to the API and never with a request from another site. */
+export const ADMIN_COOKIE = 'pogs_admin';
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Set by requireAdmin: the live admin session making the request. */
+    admin?: AdminSessionInfo;
+  }
+}
+
+const auditLimitSchema = z
+  .string()
+  .regex(/^\d{1,3}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(AUDIT_MAX_LIMIT))
+  .optional();
+
+export function adminRoutes(deps: { admin: AdminService; inventory: InventoryAdmin; config: Config; db: Db; now?: () => Date }): Router {
+  const { admin, inventory, config, db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const secure = config.env === 'production';
+  const router = new Router();
+
+  /**
+   * Refuses a request another site made the browser send: Sec-Fetch-Site (modern browsers) must
+   * say same-origin (or none: typed in, bookmarked), and an Origin, when sent, must be the shop's.
+   * The SameSite=Strict cookie already stays home; this also covers browsers and paths where it
+   * would not.
+   */
+  const sameSite = async (ctx: Context, next: Next) => {
+    const fetchSite = ctx.get('Sec-Fetch-Site');
+    const origin = ctx.get('Origin');
+    if ((fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') || (origin && origin !== shopOrigin(config, ctx))) {
+      throw new AppError(ErrorCode.crossSiteRequest, 'Admin requests are accepted only from the shop’s own pages.');
+    }
+    await next();
+  };
+
+  const sessionOf = async (ctx: Context) => {
+    const token = ctx.cookies.get(ADMIN_COOKIE);
+    const session = await admin.resolve(token);
+    if (token && !session) clearCookie(ctx); // expired, ended or unknown: drop it
+    return session;
+  };
+
+  /** A live admin session, or 401 `admin-session-required`. */
+  const requireAdmin = async (ctx: Context, next: Next) => {
+    const session = await sessionOf(ctx);
+    if (!session) throw new AppError(ErrorCode.adminSessionRequired, 'Log in to the admin area first (or again: the session has ended).');
+    ctx.state.admin = session;
+    await next();
+  };
+  const guarded = [sameSite, requireAdmin];
+  const label = (ctx: Context) => ctx.state.admin!.label;
+
+  const setCookie = (ctx: Context, token: string) => {
+    // Behind a TLS-terminating proxy Koa may not see https itself; production cookies are Secure regardless.
+    if (secure) ctx.cookies.secure = true;
+    ctx.cookies.set(ADMIN_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      path: '/api',
+      maxAge: ADMIN_SESSION_TTL_MS,
+      overwrite: true,
+    });
+  };
+  const clearCookie = (ctx: Context) => {
+    if (secure) ctx.cookies.secure = true;
+    ctx.cookies.set(ADMIN_COOKIE, null, { httpOnly: true, sameSite: 'strict', secure, path: '/api', overwrite: true });
+  };
+
+  // Nothing an admin route answers may be kept by a cache.
+  const noStore = async (ctx: Context, next: Next) => {
+    try {
+      await next();
+    } finally {
+      ctx.set('Cache-Control', 'no-store');
+    }
+  };
+
+  router.post('/api/admin/login', noStore, sameSite, async (ctx) => {
+    const { password } = parseJsonBody(ctx, adminLoginSchema, '{"password": "…"}');
+    try {
+      const { token, session } = await admin.login(password);
+      setCookie(ctx, token);
+      ctx.body = session;
+    } catch (err) {
+      if (err instanceof AppError && err.details.lockedUntil)
+        ctx.set('Retry-After', String(retryAfterSeconds(err.details.lockedUntil, now())));
+      throw err;
+    }
+  });
+
+  router.post('/api/admin/logout', noStore, sameSite, async (ctx) => {
+    const session = await sessionOf(ctx);
+    ctx.body = await admin.logout(session);
+    clearCookie(ctx);
+  });
+
+  router.get('/api/admin/session', noStore, async (ctx) => {
+    ctx.body = admin.describe(await sessionOf(ctx));
+  });
+
+  router.get('/api/admin/audit', noStore, ...guarded, async (ctx) => {
+    const parsed = auditLimitSchema.safeParse(ctx.query.limit);
+    if (!parsed.success) throw new AppError(ErrorCode.badRequest, `limit must be a whole number from 1 to ${AUDIT_MAX_LIMIT}`);
+    ctx.body = { entries: await listAudit(db, parsed.data ?? AUDIT_DEFAULT_LIMIT) };
+  });
+
+  router.get('/api/inventory', noStore, ...guarded, async (ctx) => {
+    ctx.body = await inventory.list();
+  });
+
+  router.post('/api/inventory/sync', noStore, ...guarded, async (ctx) => {
+    ctx.body = await inventory.sync(label(ctx));
+  });
+
+  router.patch('/api/inventory/:id/update', noStore, ...guarded, async (ctx) => {
+    const update = parseJsonBody(
+      ctx,
+      inventoryUpdateSchema,
+      '{"pogPrice": "12.50", "isActive": true, "availableStock": 10, "isSoldOut": false}',
+    );
+    ctx.body = await inventory.update(ctx.params.id!, update, label(ctx));
+  });
+
+  // The router hands the path's title over decoded (%2F, spaces, any Unicode).
+  router.put('/api/products/:originalTitle/custom-title', noStore, ...guarded, async (ctx) => {
+    const { customTitle } = parseJsonBody(ctx, customTitleSchema, '{"customTitle": "Rare Pog Slammer"}');
+    ctx.body = await inventory.setCustomTitle(ctx.params.originalTitle!, customTitle, label(ctx));
+  });
+
+  router.delete('/api/products/:originalTitle/custom-title', noStore, ...guarded, async (ctx) => {
+    ctx.body = await inventory.setCustomTitle(ctx.params.originalTitle!, null, label(ctx));
+  });
+
+  return router;
+}
