@@ -1,5 +1,8 @@
 import { POG_PRICE_PATTERN } from '../../../../common/admin';
 
+/** What the price fields say when a price cannot be sent as typed. */
+export const PRICE_FORMAT_HINT = 'Enter a price of 0 or more with at most 2 decimals.';
+
 /**
  * A POG price typed in the admin's forms (spec §5: a number, 0 or more, step 0.01): the decimal
  * text to send, null for a blank field (unpriced), or 'invalid' (more than 2 decimals, negative,
