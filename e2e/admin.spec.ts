@@ -196,9 +196,9 @@ test('phone: the same screen fits, its controls are touch-sized, and search, a g
   await expect(dialog.getByTestId('save-custom-title')).toBeDisabled();
   await dialog.getByTestId('custom-title-input').fill('Phone title');
   await expect(dialog.getByTestId('custom-title-counter')).toHaveText('11/200 characters');
-  // The field stays on screen above where the on-screen keyboard opens.
+  // The field sits in the top half of the screen, above where the on-screen keyboard opens.
   const field = await dialog.getByTestId('custom-title-input').boundingBox();
-  expect(field!.y + field!.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+  expect(field!.y + field!.height).toBeLessThanOrEqual(page.viewportSize()!.height / 2);
   await page.screenshot({ path: testInfo.outputPath('admin-title-dialog-phone.png') });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();

@@ -20,7 +20,12 @@ interface EditTitleDialogProps {
 export function EditTitleDialog({ open, onOpenChange, originalTitle, customTitle }: EditTitleDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="grid gap-4 p-5 pt-6 sm:p-6" data-testid="edit-title-dialog">
+      {/* At the top on phones rather than the usual bottom sheet: the on-screen keyboard opens over
+          the bottom of the screen, and the title field must stay above it. */}
+      <DialogContent
+        className="top-0 bottom-auto grid gap-4 rounded-t-none rounded-b-3xl p-5 pt-[max(1.5rem,env(safe-area-inset-top))] sm:p-6"
+        data-testid="edit-title-dialog"
+      >
         {/* Remounted on each opening, so it starts from the title as it is now. */}
         {open && <TitleForm originalTitle={originalTitle} customTitle={customTitle} onDone={() => onOpenChange(false)} />}
       </DialogContent>
