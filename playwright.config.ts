@@ -15,7 +15,9 @@ const PORT = Number(process.env.E2E_PORT ?? 4319);
 // The shop's embedded anvil runs on a fixed port so the e2e test wallet can reach it.
 const CHAIN_PORT = Number(process.env.E2E_CHAIN_PORT ?? 8547);
 process.env.E2E_CHAIN_RPC = `http://127.0.0.1:${CHAIN_PORT}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-e2e-'));
+// Made once by the runner and inherited by the workers (which load this file again), so a spec can
+// read what the server keeps there (the local-mode admin password: e2e/fixtures/admin.ts).
+const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-e2e-')));
 
 const launchOptions = {
   executablePath,
@@ -44,7 +46,11 @@ export default defineConfig({
   },
   projects: [
     { name: 'phone', use: { ...devices['Pixel 7'], launchOptions } },
-    { name: 'tablet', testMatch: /layout\.spec\.ts/, use: { viewport: { width: 820, height: 1180 }, hasTouch: true, launchOptions } },
+    {
+      name: 'tablet',
+      testMatch: /(layout|admin)\.spec\.ts/,
+      use: { viewport: { width: 820, height: 1180 }, hasTouch: true, launchOptions },
+    },
   ],
   webServer: {
     // The built shop (npm run test:e2e builds first) on a fresh embedded database each run.

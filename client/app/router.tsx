@@ -1,6 +1,5 @@
 import { createBrowserRouter } from 'react-router-dom';
 import { ShopHomePage } from '../features/catalogue/routes/shop-home-page';
-import { ComingSoonPage } from '../features/layout/routes/coming-soon-page';
 import { NotFoundPage } from '../features/layout/routes/not-found-page';
 import { AppLayout } from './app-layout';
 import { RouteErrorPage } from './route-error-page';
@@ -62,8 +61,12 @@ export function createRouter() {
               hydrateFallbackElement: <PageLoading />,
               lazy: async () => ({ Component: (await import('../features/orders/routes/orders-page')).OrdersPage }),
             },
-            // PLACEHOLDER until its issue lands.
-            { path: 'admin', element: <ComingSoonPage topic="admin" /> },
+            {
+              // Lazy: none of the admin's code loads with the shop.
+              path: 'admin',
+              hydrateFallbackElement: <PageLoading />,
+              lazy: async () => ({ Component: (await import('../features/admin/routes/admin-page')).AdminPage }),
+            },
             { path: '*', element: <NotFoundPage /> },
           ],
         },

@@ -1,0 +1,15 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { auditQueryKey } from './get-audit';
+import { inventoryQueryKey } from './get-inventory';
+
+/**
+ * After any admin write: the inventory and the audit trail are read again, and every shop query
+ * (`['catalogue', …]`) is invalidated so the shop shows the change on its next screen.
+ */
+export async function refreshAfterAdminWrite(queryClient: QueryClient): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: inventoryQueryKey }),
+    queryClient.invalidateQueries({ queryKey: auditQueryKey }),
+    queryClient.invalidateQueries({ queryKey: ['catalogue'] }),
+  ]);
+}

@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CustomTitleRequest } from '../../../../common/admin';
+import { toast } from '../../../components/ui/use-toast';
+import { apiFetch } from '../../../lib/api-client';
+import { adminErrorText, answerMessage } from './admin-errors';
+import { refreshAfterAdminWrite } from './admin-cache';
+import { handleAdminSessionLoss } from './admin-session';
+
+/** The path of a product's custom title: its Shopify title, URL-encoded (spec §7). */
+export function customTitlePath(originalTitle: string): string {
+  return `/api/products/${encodeURIComponent(originalTitle)}/custom-title`;
+}
+
+/** PUT the custom title (trimmed) shoppers see instead of Shopify's. */
+export async function setCustomTitle(originalTitle: string, customTitle: string): Promise<string | null> {
+  const json = { customTitle: customTitle.trim() } satisfies CustomTitleRequest;
+  return answerMessage(await apiFetch<unknown>(customTitlePath(originalTitle), { method: 'PUT', json }));
+}
+
+/** 'Custom Title Updated', or a destructive 'Error' with the server's text. */
+export function useSetCustomTitle() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: ['admin', 'custom-title', 'set'],
+    mutationFn: ({ originalTitle, customTitle }: { originalTitle: string; customTitle: string }) =>
+      setCustomTitle(originalTitle, customTitle),
+    onSuccess: (message) => toast({ title: 'Custom Title Updated', description: message ?? undefined }),
+    onError: (error) => {
+      if (handleAdminSessionLoss(queryClient, error)) return;
+      toast({ title: 'Error', description: adminErrorText(error, 'An error occurred. Please try again.'), variant: 'destructive' });
+    },
+    onSettled: () => refreshAfterAdminWrite(queryClient),
+  });
+}

@@ -1,0 +1,93 @@
+import { useState, type FormEvent } from 'react';
+import { CUSTOM_TITLE_MAX } from '../../../../common/admin';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { useClearCustomTitle } from '../api/clear-custom-title';
+import { useSetCustomTitle } from '../api/set-custom-title';
+
+interface EditTitleDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  originalTitle: string;
+  customTitle: string | null;
+}
+
+/**
+ * 'Edit Product Title' (spec §2, §5): a custom title of 1..200 characters after trimming, with the
+ * 'n/200 characters' counter; clearing it gives shoppers Shopify's title back.
+ */
+export function EditTitleDialog({ open, onOpenChange, originalTitle, customTitle }: EditTitleDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      {/* At the top on phones rather than the usual bottom sheet: the on-screen keyboard opens over
+          the bottom of the screen, and the title field must stay above it. */}
+      <DialogContent
+        className="top-0 bottom-auto grid gap-4 rounded-t-none rounded-b-3xl p-5 pt-[max(1.5rem,env(safe-area-inset-top))] sm:p-6"
+        data-testid="edit-title-dialog"
+      >
+        {/* Remounted on each opening, so it starts from the title as it is now. */}
+        {open && <TitleForm originalTitle={originalTitle} customTitle={customTitle} onDone={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function TitleForm({ originalTitle, customTitle, onDone }: { originalTitle: string; customTitle: string | null; onDone: () => void }) {
+  const [value, setValue] = useState(customTitle ?? originalTitle);
+  const save = useSetCustomTitle();
+  const clear = useClearCustomTitle();
+  const busy = save.isPending || clear.isPending;
+  const trimmed = value.trim();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!trimmed || busy) return;
+    save.mutate({ originalTitle, customTitle: trimmed }, { onSuccess: onDone });
+  };
+
+  return (
+    <form className="grid gap-4" onSubmit={submit}>
+      <div className="grid gap-1 pr-10">
+        <DialogTitle>Edit Product Title</DialogTitle>
+        <DialogDescription>
+          Shoppers see this title instead of Shopify’s “<span className="font-semibold">{originalTitle}</span>”.
+        </DialogDescription>
+      </div>
+      <label className="grid gap-1.5 text-sm font-semibold" htmlFor="custom-title">
+        Custom title
+        <Input
+          id="custom-title"
+          value={value}
+          maxLength={CUSTOM_TITLE_MAX}
+          onChange={(e) => setValue(e.target.value)}
+          autoComplete="off"
+          enterKeyHint="done"
+          data-testid="custom-title-input"
+        />
+      </label>
+      <p className="-mt-2 text-right text-xs text-muted-foreground tabular-nums" data-testid="custom-title-counter" aria-live="polite">
+        {value.length}/{CUSTOM_TITLE_MAX} characters
+      </p>
+      <div className="flex flex-wrap justify-end gap-2">
+        {customTitle !== null && (
+          <Button
+            variant="outline"
+            className="mr-auto"
+            disabled={busy}
+            onClick={() => clear.mutate(originalTitle, { onSuccess: onDone })}
+            data-testid="clear-custom-title"
+          >
+            Clear Custom Title
+          </Button>
+        )}
+        <Button variant="ghost" onClick={onDone} disabled={busy}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={!trimmed || busy} data-testid="save-custom-title">
+          {save.isPending ? 'Saving...' : 'Save Title'}
+        </Button>
+      </div>
+    </form>
+  );
+}

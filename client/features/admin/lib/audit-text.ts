@@ -1,0 +1,28 @@
+import type { AuditAction, AuditEntry } from '../../../../common/admin';
+
+const ACTION_LABELS: Record<AuditAction, string> = {
+  'login-succeeded': 'Logged in',
+  'login-failed': 'Wrong password',
+  'login-locked': 'Login locked',
+  logout: 'Logged out',
+  'inventory-updated': 'Variant updated',
+  'inventory-synced': 'Synced with Shopify',
+  'custom-title-set': 'Custom title set',
+  'custom-title-cleared': 'Custom title cleared',
+};
+
+export function auditActionLabel(action: AuditAction): string {
+  return ACTION_LABELS[action];
+}
+
+function show(value: unknown): string {
+  if (value === null || value === undefined) return 'none';
+  if (typeof value === 'string') return `"${value}"`;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** One change of an audit entry in words: 'pogPrice: "10.00" → "12.50"'. */
+export function auditChangeText(change: AuditEntry['changes'][number]): string {
+  return `${change.field}: ${show(change.from)} → ${show(change.to)}`;
+}

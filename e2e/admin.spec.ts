@@ -1,0 +1,219 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { InventoryItem } from '../common/admin';
+import type { Product } from '../common/api';
+import { groupInventory, type ProductGroup } from '../client/features/admin/lib/product-groups';
+import { formatPogPrice } from '../client/lib/format-pog-price';
+import { clearCustomTitleByApi, fetchInventory, logInAsAdmin, patchInventoryItem, readAdminPassword } from './fixtures/admin';
+import { closeToasts, expectToast } from './fixtures/ui';
+
+// The admin area (issue 12) on the shop's fresh e2e server. The tablet (820×1180) drives every
+// change and checks each on the shop home; the phone (Pixel 7) looks at the same screen. Requests
+// a service worker handles cannot be watched, and the admin needs none.
+test.use({ serviceWorkers: 'block' });
+
+const groupCard = (page: Page, title: string) => page.locator(`[data-testid="group-card"][data-group-title=${JSON.stringify(title)}]`);
+const shopCard = (page: Page, productId: string) => page.locator(`[data-testid="product-card"][data-product-id="${productId}"]`);
+
+/** A group that is exactly one product's variants (so the shop card shows what the group sets), all for sale, no custom title. */
+function pickGroup(items: InventoryItem[], products: Product[]): { group: ProductGroup; product: Product } {
+  const titles = new Map<string, number>();
+  for (const item of items) titles.set(item.originalTitle, (titles.get(item.originalTitle) ?? 0) + 1);
+  for (const group of groupInventory(items)) {
+    const productId = group.base.productId;
+    const product = products.find((p) => p.id === productId);
+    const ofProduct = items.filter((i) => i.productId === productId);
+    if (
+      product &&
+      group.variants.length > 1 &&
+      group.variants.every((v) => v.productId === productId && v.forSale && v.customTitle === null) &&
+      ofProduct.length === group.variants.length &&
+      titles.get(group.originalTitle) === ofProduct.length &&
+      product.variants.length === group.variants.length
+    ) {
+      return { group, product };
+    }
+  }
+  throw new Error('no product in the demo catalogue is one group of several variants, all for sale');
+}
+
+async function goShopping(page: Page) {
+  await page.getByTestId('home-link').click();
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+}
+
+async function goToAdmin(page: Page) {
+  await page.getByTestId('admin-link').click();
+  await expect(page.getByRole('heading', { name: 'Product Management' })).toBeVisible();
+}
+
+test('tablet: log in, set a group price, deactivate a variant, edit and clear a title, each seen on the shop', async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'tablet', 'the tablet project drives the changes');
+  test.setTimeout(120_000);
+
+  // A wrong password first: the server's attempts count, after its delay (shown as progress).
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
+  await page.getByTestId('admin-password').fill(`${readAdminPassword()}-wrong`);
+  await page.getByTestId('admin-login').click();
+  await expect(page.getByTestId('admin-login-progress')).toBeVisible();
+  await expect(page.getByTestId('admin-login-notice')).toHaveText('Access Denied — Invalid password. 4 attempts remaining.', {
+    timeout: 15_000,
+  });
+  await page.screenshot({ path: testInfo.outputPath('admin-access-tablet.png') });
+
+  await logInAsAdmin(page);
+  const items = await fetchInventory(page);
+  const products: Product[] = await (await page.request.get('/api/products')).json();
+  const { group, product } = pickGroup(items, products);
+  const variant = group.variants[1];
+  await expect(page.getByTestId('variant-total')).toHaveText(String(items.length));
+  await expect(page.getByTestId('group-count')).toHaveText(String(groupInventory(items).length));
+
+  try {
+    // A group's price, through the bulk input (Update is disabled while it is blank, and it clears once sent).
+    await page.getByTestId('admin-search').fill(group.title);
+    const card = groupCard(page, group.title);
+    await expect(card).toBeVisible();
+    await expect(card.getByTestId('variant-count')).toHaveText(`${group.variants.length} variants`);
+    await expect(card.getByTestId('group-status')).toHaveText('All Active');
+    await expect(card.getByTestId('bulk-price-update')).toBeDisabled();
+    await card.getByTestId('bulk-price-input').fill('123.45');
+    await card.getByTestId('bulk-price-update').click();
+    await expectToast(page, 'Success', `Updated all ${group.variants.length} variants`);
+    await expect(card.getByTestId('bulk-price-input')).toHaveValue('');
+    await card.getByTestId('group-expand').click();
+    await expect(card.getByTestId('variant-price')).toHaveText(Array(group.variants.length).fill(formatPogPrice('123.45')));
+    await page.screenshot({ path: testInfo.outputPath('admin-tablet.png'), fullPage: true });
+
+    // A custom title, with its counter.
+    await card.getByTestId('edit-title-button').click();
+    const dialog = page.getByTestId('edit-title-dialog');
+    await expect(dialog.getByRole('heading', { name: 'Edit Product Title' })).toBeVisible();
+    await dialog.getByTestId('custom-title-input').fill('E2E Custom Title');
+    await expect(dialog.getByTestId('custom-title-counter')).toHaveText('16/200 characters');
+    await dialog.getByTestId('save-custom-title').click();
+    await expectToast(page, 'Custom Title Updated', '');
+    await expect(dialog).toBeHidden();
+    await page.getByTestId('admin-search').fill('E2E Custom Title');
+    await expect(groupCard(page, 'E2E Custom Title')).toBeVisible();
+
+    // The shop shows both at once.
+    await goShopping(page);
+    const onShop = shopCard(page, product.id);
+    await onShop.scrollIntoViewIfNeeded();
+    await expect(onShop.locator(`#product-${product.id}-title`)).toHaveText('E2E Custom Title');
+    await expect(onShop.getByTestId('product-price')).toHaveText(formatPogPrice('123.45'));
+    await expect(onShop.locator(`option[value="${variant.id}"]`)).toHaveCount(1);
+
+    // Deactivate one variant in the Individual View.
+    await goToAdmin(page);
+    await page.getByTestId('view-individual').click();
+    await page.getByTestId('admin-search').fill(variant.sku ?? variant.title);
+    const variantCard = page.locator(`[data-testid="variant-card"][data-variant-id="${variant.id}"]`);
+    await expect(variantCard.getByTestId('variant-status')).toHaveText('Active');
+    await expect(variantCard.getByTestId('variant-save')).toBeDisabled();
+    await variantCard.getByTestId('variant-active-switch').click();
+    await variantCard.getByTestId('variant-save').click();
+    await expectToast(page, 'Success', 'Product updated successfully');
+    await expect(variantCard.getByTestId('variant-status')).toHaveText('Inactive');
+
+    await goShopping(page);
+    await shopCard(page, product.id).scrollIntoViewIfNeeded();
+    await expect(shopCard(page, product.id).locator(`option[value="${variant.id}"]`)).toHaveCount(0);
+
+    // Clear the title: the shop shows Shopify's again. The group now reads 'Mixed Status'.
+    await goToAdmin(page);
+    await page.getByTestId('view-grouped').click();
+    await page.getByTestId('admin-search').fill('E2E Custom Title');
+    const renamed = groupCard(page, 'E2E Custom Title');
+    await expect(renamed.getByTestId('group-status')).toHaveText('Mixed Status');
+    await renamed.getByTestId('edit-title-button').click();
+    await page.getByTestId('clear-custom-title').click();
+    await expectToast(page, 'Custom Title Cleared', '');
+    await closeToasts(page);
+
+    await goShopping(page);
+    await shopCard(page, product.id).scrollIntoViewIfNeeded();
+    await expect(shopCard(page, product.id).locator(`#product-${product.id}-title`)).toHaveText(product.title);
+
+    // Each change is in the audit trail.
+    await goToAdmin(page);
+    await page.getByTestId('audit-button').click();
+    const audit = page.getByTestId('audit-sheet');
+    for (const action of ['login-failed', 'login-succeeded', 'inventory-updated', 'custom-title-set', 'custom-title-cleared']) {
+      await expect(audit.locator(`[data-testid="audit-entry"][data-action="${action}"]`).first()).toBeVisible();
+    }
+    await page.screenshot({ path: testInfo.outputPath('admin-audit-tablet.png') });
+  } finally {
+    // Leave the catalogue as the other specs expect it.
+    for (const v of group.variants) await patchInventoryItem(page, v.id, { pogPrice: v.pogPrice, isActive: v.isActive });
+    await clearCustomTitleByApi(page, group.originalTitle);
+  }
+});
+
+test('phone: the same screen fits, its controls are touch-sized, and search, a group and the title dialog work', async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'phone', 'the phone pass looks at the screen the tablet changes');
+  test.setTimeout(60_000);
+
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('admin-access-phone.png') });
+  await logInAsAdmin(page);
+  const items = await fetchInventory(page);
+  const [first] = groupInventory(items);
+
+  const noOverflow = async () =>
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await expect(page.getByTestId('group-card').first()).toBeVisible();
+  await noOverflow();
+  // One column on a phone.
+  const lefts = await page
+    .getByTestId('group-card')
+    .evaluateAll((cards) => cards.slice(0, 3).map((c) => Math.round(c.getBoundingClientRect().left)));
+  expect(new Set(lefts).size).toBe(1);
+
+  await page.getByTestId('admin-search').fill(first.title);
+  const card = groupCard(page, first.title);
+  await expect(card).toBeVisible();
+  await card.getByTestId('group-expand').click();
+  await expect(card.getByTestId('group-variant')).toHaveCount(first.variants.length);
+  // Every control on the card is a 44 px touch target.
+  for (const button of await card.locator('button, input').all()) {
+    const box = await button.boundingBox();
+    if (box) expect(box.height, await button.evaluate((el) => el.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(44);
+  }
+  await noOverflow();
+  await page.screenshot({ path: testInfo.outputPath('admin-phone.png'), fullPage: true });
+
+  // The title dialog (a bottom sheet on phones) with its counter; cancelling changes nothing.
+  await card.getByTestId('edit-title-button').click();
+  const dialog = page.getByTestId('edit-title-dialog');
+  await dialog.getByTestId('custom-title-input').fill('');
+  await expect(dialog.getByTestId('save-custom-title')).toBeDisabled();
+  await dialog.getByTestId('custom-title-input').fill('Phone title');
+  await expect(dialog.getByTestId('custom-title-counter')).toHaveText('11/200 characters');
+  // The field sits in the top half of the screen, above where the on-screen keyboard opens.
+  const field = await dialog.getByTestId('custom-title-input').boundingBox();
+  expect(field!.y + field!.height).toBeLessThanOrEqual(page.viewportSize()!.height / 2);
+  await page.screenshot({ path: testInfo.outputPath('admin-title-dialog-phone.png') });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByTestId('group-title')).toHaveText(first.title);
+
+  // Individual View and the filters.
+  await page.getByTestId('admin-search').fill('');
+  await page.getByTestId('view-individual').click();
+  await expect(page.getByTestId('variant-card').first()).toBeVisible();
+  await page.getByTestId('filter-active').click();
+  await expect(page.getByTestId('filter-summary')).toHaveText(
+    `Showing ${items.filter((i) => i.isActive).length} of ${items.length} variants`,
+  );
+  await noOverflow();
+
+  await page.getByTestId('admin-logout').click();
+  await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
+});
