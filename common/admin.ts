@@ -44,7 +44,6 @@ export const adminLoginRefusalSchema = z.object({
   attemptsRemaining: z.number().int().optional(),
   lockedUntil: z.string().optional(),
 });
-export type AdminLoginRefusal = z.infer<typeof adminLoginRefusalSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Inventory (spec §3 "Inventory item"): one row per Shopify variant, removed ones left out.

@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import { ADMIN_SESSION_TTL_MS, adminLoginSchema, customTitleSchema, inventoryUpdateSchema } from '../../../common/admin';
+import { ADMIN_SESSION_TTL_MS, adminLoginSchema, customTitleSchema, inventoryUpdateSchema, type AuditPage } from '../../../common/admin';
 import { ErrorCode } from '../../../common/errors';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
@@ -119,7 +119,7 @@ export function adminRoutes(deps: { admin: AdminService; inventory: InventoryAdm
   router.get('/api/admin/audit', noStore, ...guarded, async (ctx) => {
     const parsed = auditLimitSchema.safeParse(ctx.query.limit);
     if (!parsed.success) throw new AppError(ErrorCode.badRequest, `limit must be a whole number from 1 to ${AUDIT_MAX_LIMIT}`);
-    ctx.body = { entries: await listAudit(db, parsed.data ?? AUDIT_DEFAULT_LIMIT) };
+    ctx.body = { entries: await listAudit(db, parsed.data ?? AUDIT_DEFAULT_LIMIT) } satisfies AuditPage;
   });
 
   router.get('/api/inventory', noStore, ...guarded, async (ctx) => {
