@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { InventoryItem } from '../common/admin';
 import type { Product } from '../common/api';
@@ -216,4 +218,22 @@ test('phone: the same screen fits, its controls are touch-sized, and search, a g
 
   await page.getByTestId('admin-logout').click();
   await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
+});
+
+test('the built client holds neither the admin password nor its hash', async () => {
+  test.skip(test.info().project.name !== 'phone', 'the build is the same for every viewport');
+  const dataDir = process.env.E2E_DATA_DIR!;
+  const { password, hash } = JSON.parse(fs.readFileSync(path.join(dataDir, 'admin-password.json'), 'utf8')) as {
+    password: string;
+    hash: string;
+  };
+  const salt = hash.split('$')[4]!;
+  const files = fs.readdirSync('dist', { recursive: true, encoding: 'utf8' }).filter((f) => /\.(js|html|json|webmanifest)$/.test(f));
+  expect(files.some((f) => f.endsWith('.js'))).toBe(true);
+  for (const file of files) {
+    const text = fs.readFileSync(path.join('dist', file), 'utf8');
+    for (const secret of [password, hash, salt]) expect(text.includes(secret), `${file} holds an admin secret`).toBe(false);
+    // No hash of any password either: the check is the server's.
+    expect(/scrypt\$\d+\$/.test(text), `${file} holds a password hash`).toBe(false);
+  }
 });
