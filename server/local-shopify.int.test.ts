@@ -34,37 +34,37 @@ const secretsFileOf = (dataDir: string) => {
 };
 
 describe('the emulator secrets of a data folder', () => {
-  it('are made on first start, random, readable by this user only, and reused after', () => {
+  it('are made on first start, random, readable by this user only, and reused after', async () => {
     const file = secretsFileOf(path.join(tempDataDir(), 'not-yet-there'));
     expect(fs.existsSync(file)).toBe(false);
-    const first = loadEmulatorSecrets(file);
+    const first = await loadEmulatorSecrets(file);
     expect(first.accessToken).toMatch(/^shpat_[0-9a-f]{32}$/);
     expect(first.clientSecret).toMatch(/^[0-9a-f]{64}$/);
     expect([first.accessToken, first.clientSecret]).not.toContain(OLD_ACCESS_TOKEN);
     expect(first.clientSecret).not.toBe(OLD_CLIENT_SECRET);
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(loadEmulatorSecrets(file)).toEqual(first);
+    expect(await loadEmulatorSecrets(file)).toEqual(first);
   });
 
-  it('differ between two data folders', () => {
-    const a = loadEmulatorSecrets(secretsFileOf(tempDataDir()));
-    const b = loadEmulatorSecrets(secretsFileOf(tempDataDir()));
+  it('differ between two data folders', async () => {
+    const a = await loadEmulatorSecrets(secretsFileOf(tempDataDir()));
+    const b = await loadEmulatorSecrets(secretsFileOf(tempDataDir()));
     expect(a.accessToken).not.toBe(b.accessToken);
     expect(a.clientSecret).not.toBe(b.clientSecret);
   });
 
-  it('tightens a copied file to 0600 and replaces one that holds no secrets', () => {
+  it('tightens a copied file to 0600 and replaces one that holds no secrets', async () => {
     const file = secretsFileOf(tempDataDir());
-    const kept = loadEmulatorSecrets(file);
+    const kept = await loadEmulatorSecrets(file);
     fs.chmodSync(file, 0o644);
-    expect(loadEmulatorSecrets(file)).toEqual(kept);
+    expect(await loadEmulatorSecrets(file)).toEqual(kept);
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 
     fs.writeFileSync(file, JSON.stringify({ accessToken: OLD_ACCESS_TOKEN, clientSecret: OLD_CLIENT_SECRET }));
-    const replaced = loadEmulatorSecrets(file);
+    const replaced = await loadEmulatorSecrets(file);
     expect(replaced.accessToken).not.toBe(OLD_ACCESS_TOKEN);
     expect(replaced.clientSecret).not.toBe(OLD_CLIENT_SECRET);
-    expect(loadEmulatorSecrets(file)).toEqual(replaced);
+    expect(await loadEmulatorSecrets(file)).toEqual(replaced);
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 });
@@ -91,7 +91,7 @@ describe('a stranger against the local shop, with the constants from the old sou
 
   it('cannot use the emulator Admin API with the old constant token; the shop can with its own', async () => {
     expect((await adminQuery(OLD_ACCESS_TOKEN)).status).toBe(401);
-    const { accessToken } = loadEmulatorSecrets(secretsFileOf(dataDir));
+    const { accessToken } = await loadEmulatorSecrets(secretsFileOf(dataDir));
     expect((await adminQuery(accessToken)).status).toBe(200);
     // The shop's own client (the same token, read from the data folder) syncs the demo catalogue.
     expect((await h.catalogue.sync()).products).toBeGreaterThan(0);
@@ -113,14 +113,14 @@ describe('a stranger against the local shop, with the constants from the old sou
     const forged = await deliver(OLD_CLIENT_SECRET, 'forged-with-old-constant');
     expect(forged.status).toBe(401);
     expect((await forged.json()).code).toBe('webhook-unauthorized');
-    const { clientSecret } = loadEmulatorSecrets(secretsFileOf(dataDir));
+    const { clientSecret } = await loadEmulatorSecrets(secretsFileOf(dataDir));
     expect((await deliver(clientSecret, 'signed-with-data-folder-secret')).status).toBe(200);
   });
 
-  it('keeps the same secrets when the shop starts again on the same data folder', () => {
+  it('keeps the same secrets when the shop starts again on the same data folder', async () => {
     const file = secretsFileOf(dataDir);
     const before = fs.readFileSync(file, 'utf8');
-    const again = startLocalShopify(loadConfig({ DATA_DIR: dataDir }), { origin: () => h.baseUrl });
+    const again = await startLocalShopify(loadConfig({ DATA_DIR: dataDir }), { origin: () => h.baseUrl });
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
     expect(again.config.shopify).toMatchObject(JSON.parse(before));
   });

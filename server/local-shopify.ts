@@ -8,11 +8,10 @@
  * webhook or call the Admin API with a constant from the source code.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type Koa from 'koa';
 import { z } from 'zod';
 import { withEmulatorSecrets, type Config } from './config';
+import { loadDataFolderSecret } from './lib/data-folder-secret';
 import type { Logger } from './lib/logger';
 import { ShopifyGraphql } from './shopify';
 import { createShopifyEmulator, type ShopifyEmulator } from '../emulators/shopify';
@@ -31,50 +30,17 @@ function newSecrets(): EmulatorSecrets {
   return { accessToken: `shpat_${randomBytes(16).toString('hex')}`, clientSecret: randomBytes(32).toString('hex') };
 }
 
-function readSecrets(file: string): EmulatorSecrets | 'missing' | 'invalid' {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw err;
-  }
-  try {
-    const parsed = secretsSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : 'invalid';
-  } catch {
-    return 'invalid';
-  }
-}
-
 /**
  * The data folder's emulator secrets: read from `file`, or made (random) and written there with
- * mode 0600 when it does not exist yet. A file that is not ours any more (unreadable JSON, wrong
- * shape) is replaced: these secrets guard only the local demo, nothing else depends on them.
+ * mode 0600 when it does not exist yet, or no longer holds them.
  */
-export function loadEmulatorSecrets(file: string, logger?: Logger): EmulatorSecrets {
-  const found = readSecrets(file);
-  if (typeof found === 'object') {
-    // Copied around with looser permissions: only this user should read the keys.
-    if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
-    return found;
-  }
-  if (found === 'invalid') {
-    logger?.warn(`${file} does not hold the Shopify emulator's secrets; making new ones`);
-    fs.rmSync(file, { force: true });
-  }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const secrets = newSecrets();
-  try {
-    // 'wx': create only; mode applies on creation.
-    fs.writeFileSync(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    // Another process made them first: use those.
-    const theirs = (err as NodeJS.ErrnoException).code === 'EEXIST' ? readSecrets(file) : undefined;
-    if (typeof theirs === 'object') return theirs;
-    throw err;
-  }
-  return secrets;
+export async function loadEmulatorSecrets(file: string, logger?: Logger): Promise<EmulatorSecrets> {
+  const { value } = await loadDataFolderSecret(file, {
+    parse: (json) => secretsSchema.safeParse(json).data ?? null,
+    make: newSecrets,
+    onReplace: () => logger?.warn(`${file} does not hold the Shopify emulator's secrets; making new ones`),
+  });
+  return value;
 }
 
 export interface LocalShopify {
@@ -91,9 +57,9 @@ export interface LocalShopify {
  * The emulator and a Shopify client for it. `origin` is where this process itself is reachable
  * (e.g. http://127.0.0.1:PORT), asked at each request since the port is known only after listen.
  */
-export function startLocalShopify(config: Config, opts: { origin: () => string; logger?: Logger }): LocalShopify {
+export async function startLocalShopify(config: Config, opts: { origin: () => string; logger?: Logger }): Promise<LocalShopify> {
   if (config.mode !== 'local') throw new Error('The Shopify emulator runs only in local mode');
-  const secrets = loadEmulatorSecrets(config.shopify.secretsFile, opts.logger);
+  const secrets = await loadEmulatorSecrets(config.shopify.secretsFile, opts.logger);
   const { mountPath, apiVersion } = config.shopify;
   const emulator = createShopifyEmulator({ publicOrigin: config.publicUrl + mountPath, ...secrets });
   const shopify = new ShopifyGraphql({

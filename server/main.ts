@@ -98,7 +98,7 @@ async function main() {
   let shopify: ShopifyGraphql | undefined;
   if (localShopify) {
     // The emulator lives in this very process, behind the same port; its secrets come from the data folder.
-    const local = localShopify.startLocalShopify(config, { origin: () => `http://127.0.0.1:${listeningPort}`, logger });
+    const local = await localShopify.startLocalShopify(config, { origin: () => `http://127.0.0.1:${listeningPort}`, logger });
     config = local.config;
     mounts.push(local.mount);
     shopify = local.shopify;

@@ -107,7 +107,7 @@ export async function startHarness(
   let shopify: ShopifyGraphql;
   let mounts: AppDeps['mounts'] = [];
   if (opts.localShopify) {
-    const local = startLocalShopify(config0, { origin: () => baseUrl, logger });
+    const local = await startLocalShopify(config0, { origin: () => baseUrl, logger });
     ({ config, emulator, shopify } = local);
     mounts = [local.mount];
   } else {

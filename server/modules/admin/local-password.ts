@@ -5,9 +5,8 @@
  * nothing but the line main.ts prints at start.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
+import { loadDataFolderSecret } from '../../lib/data-folder-secret';
 import { hashPassword, parsePasswordHash, verifyPassword } from '../../lib/password-hash';
 
 const fileSchema = z.object({ password: z.string().min(12), hash: z.string().refine((h) => typeof parsePasswordHash(h) !== 'string') });
@@ -19,41 +18,18 @@ export interface LocalAdminPassword {
   created: boolean;
 }
 
-async function read(file: string): Promise<{ password: string; hash: string } | 'missing' | 'invalid'> {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
-    throw err;
-  }
-  try {
-    const parsed = fileSchema.safeParse(JSON.parse(text));
-    return parsed.success && (await verifyPassword(parsed.data.password, parsed.data.hash)) ? parsed.data : 'invalid';
-  } catch {
-    return 'invalid';
-  }
-}
-
 /** The data folder's admin password: read from `file`, or made and written there (0600). A file that is not ours is replaced. */
 export async function loadLocalAdminPassword(file: string): Promise<LocalAdminPassword> {
-  const found = await read(file);
-  if (typeof found === 'object') {
-    if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
-    return { ...found, created: false };
-  }
-  if (found === 'invalid') fs.rmSync(file, { force: true });
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const password = randomBytes(18).toString('base64url');
-  const hash = await hashPassword(password);
-  try {
-    // 'wx': create only; the mode applies on creation.
-    fs.writeFileSync(file, `${JSON.stringify({ password, hash }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    // Another process made it first: use that one.
-    const theirs = (err as NodeJS.ErrnoException).code === 'EEXIST' ? await read(file) : undefined;
-    if (typeof theirs === 'object') return { ...theirs, created: false };
-    throw err;
-  }
-  return { password, hash, created: true };
+  const { value, created } = await loadDataFolderSecret(file, {
+    // Ours only when the password still matches its hash (an edited file would lock the admin out).
+    parse: async (json) => {
+      const parsed = fileSchema.safeParse(json);
+      return parsed.success && (await verifyPassword(parsed.data.password, parsed.data.hash)) ? parsed.data : null;
+    },
+    make: async () => {
+      const password = randomBytes(18).toString('base64url');
+      return { password, hash: await hashPassword(password) };
+    },
+  });
+  return { ...value, created };
 }
