@@ -143,6 +143,7 @@ export const auditActionSchema = z.enum([
   'inventory-synced',
   'custom-title-set',
   'custom-title-cleared',
+  'payment-resolved',
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
@@ -153,7 +154,7 @@ export const auditEntrySchema = z.object({
   action: auditActionSchema,
   /** A short, stable label of the admin session that acted (never the session's secret), or null for a refused login. */
   session: z.string().nullable(),
-  /** What it acted on: a variant id, a product title, or null. */
+  /** What it acted on: a variant id, a product title, a transfer id (payments desk), or null. */
   target: z.string().nullable(),
   /** Each field that changed, old → new (decimal strings, booleans, numbers or null). */
   changes: z.array(z.object({ field: z.string(), from: z.unknown(), to: z.unknown() })),

@@ -103,6 +103,10 @@ export const ErrorCode = {
   crossSiteRequest: 'cross-site-request',
   /** 404: no variant with that id in the inventory. */
   inventoryItemNotFound: 'inventory-item-not-found',
+
+  // Payments desk (issue 13)
+  /** 404: no transfer to the store wallet with that id needs (or needed) attention. */
+  attentionItemNotFound: 'attention-item-not-found',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

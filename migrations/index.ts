@@ -10,6 +10,7 @@ import * as siwe from './20261122030000_siwe';
 import * as rateLimits from './20261122040000_rate_limits';
 import * as paymentIntegrity from './20261122050000_payment_integrity';
 import * as admin from './20261123000000_admin';
+import * as paymentsDesk from './20261123010000_payments_desk';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -19,4 +20,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122040000_rate_limits.ts', rateLimits],
   ['20261122050000_payment_integrity.ts', paymentIntegrity],
   ['20261123000000_admin.ts', admin],
+  ['20261123010000_payments_desk.ts', paymentsDesk],
 ];

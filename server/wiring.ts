@@ -17,7 +17,7 @@ import { ShopifyGraphql } from './shopify';
 import { CartService } from './modules/cart';
 import { createPaymentSystem, type ChainTarget, type PaymentSystem } from './modules/payments';
 import { SessionService } from './modules/session';
-import { AdminService, InventoryAdmin } from './modules/admin';
+import { AdminService, InventoryAdmin, PaymentsDesk } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
 
 export interface ServiceOptions {
@@ -77,6 +77,7 @@ export function buildServices(opts: ServiceOptions): Services {
   if (!passwordHash) throw new Error('local mode: read the generated admin password (loadLocalAdminPassword) before buildServices');
   const admin = new AdminService(db, { passwordHash, now, sleep: opts.sleep ?? realSleep });
   const inventory = new InventoryAdmin(db, catalogue, { now });
+  const desk = new PaymentsDesk(db, { config, chainHead: payments && (() => payments.chain.blockNumber()), now });
   const app: AppDeps = {
     config,
     db,
@@ -85,7 +86,7 @@ export function buildServices(opts: ServiceOptions): Services {
     sessions,
     carts,
     rateLimiter,
-    admin: { sessions: admin, inventory, now },
+    admin: { sessions: admin, inventory, desk, now },
     staticDir: opts.staticDir,
     mounts: opts.mounts,
     demoWallet: opts.demoWallet,

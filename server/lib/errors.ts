@@ -56,6 +56,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.adminLocked]: 429,
   [ErrorCode.crossSiteRequest]: 403,
   [ErrorCode.inventoryItemNotFound]: 404,
+  [ErrorCode.attentionItemNotFound]: 404,
 };
 
 /**

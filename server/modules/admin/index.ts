@@ -6,6 +6,8 @@
 export { AdminService } from './service';
 /** The inventory the admin edits: list, update a variant, custom titles, sync now. */
 export { InventoryAdmin } from './inventory';
+/** The payments desk: transfers that need a person, resolving them, the accountant's CSV export. */
+export { PaymentsDesk } from './payments-desk';
 /** The admin API's routes (/api/admin/*, /api/inventory*, /api/products/:originalTitle/custom-title). */
 export { adminRoutes } from './routes';
 /** Local mode: the generated admin password kept in the data folder. */

@@ -3,12 +3,14 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { ADMIN_SESSION_TTL_MS, adminLoginSchema, customTitleSchema, inventoryUpdateSchema, type AuditPage } from '../../../common/admin';
 import { ErrorCode } from '../../../common/errors';
+import { attentionQuerySchema, paymentsExportQuerySchema, resolveAttentionSchema } from '../../../common/payments-desk';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { shopOrigin } from '../../lib/site-origin';
-import { parseJsonBody } from '../../lib/validation';
+import { describeIssues, parseJsonBody } from '../../lib/validation';
 import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT, listAudit } from './audit';
 import type { InventoryAdmin } from './inventory';
+import type { PaymentsDesk } from './payments-desk';
 import { retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
 import type { Db } from '../../db';
 
@@ -29,8 +31,15 @@ const auditLimitSchema = z
   .pipe(z.number().int().min(1).max(AUDIT_MAX_LIMIT))
   .optional();
 
-export function adminRoutes(deps: { admin: AdminService; inventory: InventoryAdmin; config: Config; db: Db; now?: () => Date }): Router {
-  const { admin, inventory, config, db } = deps;
+export function adminRoutes(deps: {
+  admin: AdminService;
+  inventory: InventoryAdmin;
+  desk: PaymentsDesk;
+  config: Config;
+  db: Db;
+  now?: () => Date;
+}): Router {
+  const { admin, inventory, desk, config, db } = deps;
   const now = deps.now ?? (() => new Date());
   const secure = config.env === 'production';
   const router = new Router();
@@ -147,6 +156,29 @@ export function adminRoutes(deps: { admin: AdminService; inventory: InventoryAdm
 
   router.delete('/api/products/:originalTitle/custom-title', noStore, ...guarded, async (ctx) => {
     ctx.body = await inventory.setCustomTitle(ctx.params.originalTitle!, null, label(ctx));
+  });
+
+  // The payments desk (issue 13).
+  router.get('/api/admin/payments/attention', noStore, ...guarded, async (ctx) => {
+    const parsed = attentionQuerySchema.safeParse(ctx.query);
+    if (!parsed.success)
+      throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected ?kind=underpaid&resolved=false`);
+    ctx.body = await desk.attention({ kind: parsed.data.kind, resolved: parsed.data.resolved === 'true' });
+  });
+
+  router.post('/api/admin/payments/:transferId/resolve', noStore, ...guarded, async (ctx) => {
+    const { note } = parseJsonBody(ctx, resolveAttentionSchema, '{"note": "refunded off-shop"}');
+    ctx.body = await desk.resolve(ctx.params.transferId!, note, label(ctx));
+  });
+
+  router.get('/api/admin/payments/export.csv', noStore, ...guarded, async (ctx) => {
+    const parsed = paymentsExportQuerySchema.safeParse(ctx.query);
+    if (!parsed.success)
+      throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected ?from=2026-01-01&to=2026-12-31`);
+    const { from, to } = parsed.data;
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.attachment(`payments-${from}-to-${to}.csv`);
+    ctx.body = desk.exportCsv(from, to);
   });
 
   return router;

@@ -9,6 +9,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'inventory-synced': 'Synced with Shopify',
   'custom-title-set': 'Custom title set',
   'custom-title-cleared': 'Custom title cleared',
+  'payment-resolved': 'Payment marked resolved',
 };
 
 export function auditActionLabel(action: AuditAction): string {

@@ -1,0 +1,319 @@
+/**
+ * The admin's payments desk (issue 13): the transfers to the store wallet that need a person, a
+ * note that one was dealt with, and the accountant's export. It reads what settlement and the
+ * chain watcher wrote (docs/payments.md) and changes none of it: resolving an item only records
+ * that a person has dealt with it (payment_desk_resolutions).
+ *
+ * Which transfers need attention, and as what (one kind per transfer, the first that applies):
+ *
+ * | chain_transfers.status | the order (joined by the transfer's checkout)         | kind           |
+ * |------------------------|-------------------------------------------------------|----------------|
+ * | removed                | (any; the watcher undid it in a reorganisation)        | `reorged`      |
+ * | unmatched              | none: no exact amount, no proven sender                | `unmatched`    |
+ * | underpaid              | none yet: the checkout waits for the rest (`due`)      | `underpaid`    |
+ * | review                 | the checkout was already paid: the whole transfer is excess | `overpaid` |
+ * | matched                | status_reason 'payment-reorged' (failed by a reorg)    | `reorged`      |
+ * | matched, the order's paying transfer | hold_reason set ('out-of-stock')         | `out-of-stock` |
+ * | matched, the order's paying transfer | overpaid (excess ≥ a cent)               | `overpaid`     |
+ * | matched, the order's paying transfer | late (paid after the checkout's time, or after an underpayment) | `late` |
+ *
+ * Other matched transfers (a plain payment, or an earlier part of a finished one) need nobody.
+ * An item stays on the desk while its state says so; an underpaid transfer whose checkout is later
+ * paid, or an unmatched one a proven wallet adopts, leaves by itself.
+ */
+import { Readable } from 'node:stream';
+import type { Knex } from 'knex';
+import { PAYMENTS_EXPORT_COLUMNS, type AttentionItem, type AttentionKind, type AttentionPage } from '../../../common/payments-desk';
+import { ErrorCode } from '../../../common/errors';
+import { formatUnits } from '../../../common/money';
+import type { Config } from '../../config';
+import type { Db } from '../../db';
+import { AppError } from '../../lib/errors';
+import { recordAudit } from './audit';
+
+/** The status reason the orders module writes when a reorganisation fails an order. */
+const PAYMENT_REORGED = 'payment-reorged';
+const EXPORT_BATCH = 500;
+
+interface Row {
+  id: number;
+  status: string;
+  tx_hash: string;
+  log_index: number;
+  block_number: string | number;
+  from_address: string;
+  value_wei: string;
+  intent_id: string | null;
+  note: string | null;
+  created_at: Date | string;
+  order_id: string | null;
+  order_status_reason: string | null;
+  order_hold_reason: string | null;
+  order_overpaid: boolean | null;
+  order_late: boolean | null;
+  order_total_wei: string | null;
+  order_amount_paid_wei: string | null;
+  order_tx_hash: string | null;
+  order_log_index: number | null;
+  intent_total_wei: string | null;
+  resolved_at: Date | string | null;
+  resolution_note: string | null;
+}
+
+const pog = (wei: bigint) => formatUnits(wei, 18, 2);
+const wei = (v: string | number) => BigInt(String(v).split('.')[0]!);
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+export class PaymentsDesk {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly db: Db,
+    private readonly deps: {
+      config: Pick<Config, 'mode' | 'publicLinks'>;
+      /** The chain's head block, for confirmations; absent (or failing) means none are shown. */
+      chainHead?: () => Promise<number>;
+      now?: () => Date;
+    },
+  ) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** The queue, newest first: unresolved items (or, with `resolved`, the history), optionally of one kind. */
+  async attention(filter: { kind?: AttentionKind; resolved: boolean }): Promise<AttentionPage> {
+    const rows = await this.rows();
+    const head = await this.head();
+    const received = await this.received(rows.filter((r) => r.status === 'underpaid').map((r) => r.intent_id!));
+    const all = rows.flatMap((r) => {
+      const item = this.item(r, head, received);
+      return item ? [item] : [];
+    });
+    return {
+      items: all.filter((i) => (i.resolved !== null) === filter.resolved && (!filter.kind || i.kind === filter.kind)),
+      unresolved: all.filter((i) => i.resolved === null).length,
+    };
+  }
+
+  /**
+   * Marks an item resolved with the admin's note, once: a repeated (or concurrent) call answers
+   * the item as the first call left it, and only the first is audited.
+   */
+  async resolve(transferId: string, note: string, session: string): Promise<AttentionItem> {
+    const id = /^\d{1,15}$/.test(transferId) ? Number(transferId) : null;
+    // The chain is asked outside the transaction (and only for the answer).
+    const find = async (db: Db | Knex.Transaction, head: number | null) => {
+      const rows = id === null ? [] : await this.rows(db, id);
+      const row = rows[0];
+      const item = row && this.item(row, head, await this.received(row.status === 'underpaid' ? [row.intent_id!] : [], db));
+      if (!item) throw new AppError(ErrorCode.attentionItemNotFound, `No transfer ${transferId} needs attention on the payments desk.`);
+      return item;
+    };
+    await this.db.transaction(async (trx) => {
+      const item = await find(trx, null);
+      if (item.resolved) return;
+      const at = this.now();
+      const inserted = await trx('payment_desk_resolutions')
+        .insert({ transfer_id: id, resolved_at: at, note, session_label: session })
+        .onConflict('transfer_id')
+        .ignore()
+        .returning('transfer_id');
+      if (inserted.length === 0) return; // another click got there first
+      await recordAudit(trx, {
+        at,
+        action: 'payment-resolved',
+        session,
+        target: String(id),
+        changes: [
+          { field: 'kind', from: item.kind, to: item.kind },
+          { field: 'resolved', from: null, to: note },
+        ],
+      });
+    });
+    return find(this.db, await this.head());
+  }
+
+  /**
+   * The orders paid from `from` to `to` (whole UTC days, inclusive) as CSV (RFC 4180, CRLF),
+   * header first, oldest first, read in batches so a year of orders is never held at once.
+   */
+  exportCsv(from: string, to: string): Readable {
+    const start = new Date(`${from}T00:00:00Z`);
+    const end = new Date(`${to}T00:00:00Z`);
+    end.setUTCDate(end.getUTCDate() + 1);
+    const db = this.db;
+    async function* lines(): AsyncGenerator<string> {
+      yield csvLine(PAYMENTS_EXPORT_COLUMNS);
+      let after: { paidAt: Date; id: string } | null = null;
+      for (;;) {
+        const q = db('orders')
+          .where('paid_at', '>=', start)
+          .where('paid_at', '<', end)
+          .orderBy([
+            { column: 'paid_at', order: 'asc' },
+            { column: 'id', order: 'asc' },
+          ])
+          .limit(EXPORT_BATCH)
+          .select('id', 'status', 'tx_hash', 'customer_wallet', 'amount_paid_wei', 'paid_at');
+        if (after) {
+          const { paidAt, id } = after;
+          q.where((w) => w.where('paid_at', '>', paidAt).orWhere((e) => e.where('paid_at', '=', paidAt).where('id', '>', id)));
+        }
+        const batch: Array<{
+          id: string;
+          status: string;
+          tx_hash: string;
+          customer_wallet: string;
+          amount_paid_wei: string;
+          paid_at: Date;
+        }> = await q;
+        for (const o of batch) {
+          // Refunds and the Shopify order's name are not recorded yet (issue 13's later slices).
+          yield csvLine([iso(o.paid_at), o.id, o.status, o.tx_hash, o.customer_wallet, pog(wei(o.amount_paid_wei)), '0.00', '']);
+        }
+        if (batch.length < EXPORT_BATCH) return;
+        const last = batch.at(-1)!;
+        after = { paidAt: new Date(last.paid_at), id: last.id };
+      }
+    }
+    return Readable.from(lines());
+  }
+
+  /** Every transfer that may need attention (see the table above), newest first; or the one with `id`. */
+  private rows(db: Db | Knex.Transaction = this.db, id?: number): Promise<Row[]> {
+    const q = db('chain_transfers as ct')
+      .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
+      .leftJoin('checkout_intents as c', 'c.id', 'ct.intent_id')
+      .leftJoin('payment_desk_resolutions as r', 'r.transfer_id', 'ct.id')
+      .where((w) =>
+        w
+          .whereIn('ct.status', ['removed', 'unmatched', 'underpaid', 'review'])
+          .orWhere((m) =>
+            m
+              .where('ct.status', 'matched')
+              .where((f) =>
+                f
+                  .where('o.status_reason', PAYMENT_REORGED)
+                  .orWhere((own) =>
+                    own
+                      .whereRaw('o.tx_hash = ct.tx_hash and o.log_index = ct.log_index')
+                      .where((flag) => flag.whereNotNull('o.hold_reason').orWhere('o.overpaid', true).orWhere('o.late', true)),
+                  ),
+              ),
+          ),
+      )
+      .orderBy([
+        { column: 'ct.created_at', order: 'desc' },
+        { column: 'ct.id', order: 'desc' },
+      ])
+      .select(
+        'ct.id',
+        'ct.status',
+        'ct.tx_hash',
+        'ct.log_index',
+        'ct.block_number',
+        'ct.from_address',
+        'ct.value_wei',
+        'ct.intent_id',
+        'ct.note',
+        'ct.created_at',
+        'o.id as order_id',
+        'o.status_reason as order_status_reason',
+        'o.hold_reason as order_hold_reason',
+        'o.overpaid as order_overpaid',
+        'o.late as order_late',
+        'o.total_wei as order_total_wei',
+        'o.amount_paid_wei as order_amount_paid_wei',
+        'o.tx_hash as order_tx_hash',
+        'o.log_index as order_log_index',
+        'c.total_wei as intent_total_wei',
+        'r.resolved_at',
+        'r.note as resolution_note',
+      );
+    if (id !== undefined) q.where('ct.id', id);
+    return q;
+  }
+
+  /** What each checkout has received so far (its counted transfers), for what is still due. */
+  private async received(intentIds: string[], db: Db | Knex.Transaction = this.db): Promise<Map<string, bigint>> {
+    if (intentIds.length === 0) return new Map();
+    const sums: Array<{ intent_id: string; n: string | number }> = await db('chain_transfers')
+      .whereIn('intent_id', [...new Set(intentIds)])
+      .whereIn('status', ['underpaid', 'matched'])
+      .groupBy('intent_id')
+      .select('intent_id')
+      .sum({ n: 'value_wei' });
+    return new Map(sums.map((s) => [s.intent_id, wei(s.n ?? 0)]));
+  }
+
+  private async head(): Promise<number | null> {
+    if (!this.deps.chainHead) return null;
+    try {
+      return await this.deps.chainHead();
+    } catch {
+      return null; // the desk works without the chain; confirmations are left out
+    }
+  }
+
+  private item(r: Row, head: number | null, received: Map<string, bigint>): AttentionItem | null {
+    const kind = kindOf(r);
+    if (!kind) return null;
+    const value = wei(r.value_wei);
+    const block = Number(r.block_number);
+    let due: string | null = null;
+    if (kind === 'underpaid' && r.intent_total_wei) {
+      const left = wei(r.intent_total_wei) - (received.get(r.intent_id!) ?? 0n);
+      due = pog(left > 0n ? left : 0n);
+    }
+    let excess: string | null = null;
+    if (r.status === 'review') excess = pog(value);
+    else if (r.status === 'matched' && r.order_overpaid) excess = pog(wei(r.order_amount_paid_wei!) - wei(r.order_total_wei!));
+    const { mode, publicLinks } = this.deps.config;
+    return {
+      transferId: String(r.id),
+      kind,
+      sender: r.from_address,
+      amount: pog(value),
+      amountWei: value.toString(),
+      txHash: r.tx_hash,
+      logIndex: r.log_index,
+      blockNumber: block,
+      at: iso(r.created_at),
+      ...(head !== null && r.status !== 'removed' ? { confirmations: Math.max(head - block + 1, 0) } : {}),
+      explorerUrl: mode === 'local' ? null : `${publicLinks.explorerUrl}/tx/${r.tx_hash}`,
+      orderId: r.order_id,
+      due,
+      excess,
+      note: r.note,
+      resolved: r.resolved_at ? { at: iso(r.resolved_at), note: r.resolution_note ?? '' } : null,
+    };
+  }
+}
+
+function kindOf(r: Row): AttentionKind | null {
+  switch (r.status) {
+    case 'removed':
+      return 'reorged';
+    case 'unmatched':
+      return 'unmatched';
+    case 'underpaid':
+      return 'underpaid';
+    case 'review':
+      return 'overpaid';
+    case 'matched': {
+      if (r.order_status_reason === PAYMENT_REORGED) return 'reorged';
+      const paying = r.order_tx_hash === r.tx_hash && r.order_log_index === r.log_index;
+      if (!paying) return null;
+      if (r.order_hold_reason) return 'out-of-stock';
+      if (r.order_overpaid) return 'overpaid';
+      if (r.order_late) return 'late';
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** One CSV record (RFC 4180): a field with a comma, quote or line break is quoted, its quotes doubled. */
+function csvLine(fields: readonly string[]): string {
+  return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',') + '\r\n';
+}
