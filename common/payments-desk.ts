@@ -75,8 +75,11 @@ const isoDate = z.iso.date({ error: 'use an ISO date, YYYY-MM-DD' });
 /** GET /api/admin/payments/export.csv?from=&to= (inclusive ISO dates, UTC, at most a year apart). */
 export const paymentsExportQuerySchema = z
   .strictObject({ from: isoDate, to: isoDate })
-  .refine((q) => q.to >= q.from, 'to must be the same day as from or later')
-  .refine((q) => q.to <= oneYearAfter(q.from), 'from and to must be at most one year apart');
+  // Zod runs these even when a date is malformed (that has its own message): they judge only two dates.
+  .refine((q) => !validDays(q) || q.to >= q.from, 'to must be the same day as from or later')
+  .refine((q) => !validDays(q) || q.to <= oneYearAfter(q.from), 'from and to must be at most one year apart');
+
+const validDays = (q: { from?: unknown; to?: unknown }) => isoDate.safeParse(q.from).success && isoDate.safeParse(q.to).success;
 
 /** The same day a year later (29 February → 1 March), YYYY-MM-DD. */
 function oneYearAfter(day: string): string {
