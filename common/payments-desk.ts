@@ -68,7 +68,6 @@ export const resolveAttentionSchema = z.strictObject({
     .min(1, 'write a note saying how it was resolved (e.g. "refunded off-shop")')
     .max(RESOLVE_NOTE_MAX, `the note must be at most ${RESOLVE_NOTE_MAX} characters`),
 });
-export type ResolveAttentionRequest = z.input<typeof resolveAttentionSchema>;
 
 const isoDate = z.iso.date({ error: 'use an ISO date, YYYY-MM-DD' });
 
