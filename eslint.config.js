@@ -37,7 +37,7 @@ export const SERVER_MODULE_IMPORTS = {
   orders: ['auth'],
   cart: ['catalogue'],
   catalogue: ['stock'],
-  admin: ['catalogue'],
+  admin: ['catalogue', 'orders', 'payments'],
   auth: [],
   session: [],
   stock: [],

@@ -29,10 +29,11 @@ import { formatUnits } from '../../../common/money';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
+import { PAYMENT_REORGED } from '../orders';
+import { receivedWeiByCheckout } from '../payments';
 import { recordAudit } from './audit';
 
 /** The status reason the orders module writes when a reorganisation fails an order. */
-const PAYMENT_REORGED = 'payment-reorged';
 const EXPORT_BATCH = 500;
 
 interface Row {
@@ -83,7 +84,10 @@ export class PaymentsDesk {
   async attention(filter: { kind?: AttentionKind; resolved: boolean }): Promise<AttentionPage> {
     const rows = await this.rows();
     const head = await this.head();
-    const received = await this.received(rows.filter((r) => r.status === 'underpaid').map((r) => r.intent_id!));
+    const received = await receivedWeiByCheckout(
+      this.db,
+      rows.filter((r) => r.status === 'underpaid').map((r) => r.intent_id!),
+    );
     const all = rows.flatMap((r) => {
       const item = this.item(r, head, received);
       return item ? [item] : [];
@@ -104,7 +108,7 @@ export class PaymentsDesk {
     const find = async (db: Db | Knex.Transaction, head: number | null) => {
       const rows = id === null ? [] : await this.rows(db, id);
       const row = rows[0];
-      const item = row && this.item(row, head, await this.received(row.status === 'underpaid' ? [row.intent_id!] : [], db));
+      const item = row && this.item(row, head, await receivedWeiByCheckout(db, row.status === 'underpaid' ? [row.intent_id!] : []));
       if (!item) throw new AppError(ErrorCode.attentionItemNotFound, `No transfer ${transferId} needs attention on the payments desk.`);
       return item;
     };
@@ -231,18 +235,6 @@ export class PaymentsDesk {
       );
     if (id !== undefined) q.where('ct.id', id);
     return q;
-  }
-
-  /** What each checkout has received so far (its counted transfers), for what is still due. */
-  private async received(intentIds: string[], db: Db | Knex.Transaction = this.db): Promise<Map<string, bigint>> {
-    if (intentIds.length === 0) return new Map();
-    const sums: Array<{ intent_id: string; n: string | number }> = await db('chain_transfers')
-      .whereIn('intent_id', [...new Set(intentIds)])
-      .whereIn('status', ['underpaid', 'matched'])
-      .groupBy('intent_id')
-      .select('intent_id')
-      .sum({ n: 'value_wei' });
-    return new Map(sums.map((s) => [s.intent_id, wei(s.n ?? 0)]));
   }
 
   private async head(): Promise<number | null> {

@@ -8,7 +8,7 @@ export { OrdersService } from './service';
 /** Writes a paid checkout's order, items, stock taken and hand-off job in the caller's transaction. */
 export { createOrder } from './create-order';
 /** Status changes a chain reorganisation causes, applied in the caller's transaction. */
-export { lockOrder, failReorgedOrder, restoreReorgedOrder } from './payment-events';
+export { lockOrder, failReorgedOrder, restoreReorgedOrder, PAYMENT_REORGED } from './payment-events';
 /** Creates each paid order's Shopify draft order (the outbox job createOrder queues). */
 export { ShopifyHandoff } from './handoff';
 /** Shopify's signed webhooks, and subscribing to them at start. */

@@ -9,7 +9,8 @@ import type { OrderRow } from './service';
 import { needsShipping, nextStatus } from './status';
 
 /** The status reason of an order failed because its payment vanished in a reorganisation. */
-const PAYMENT_REORGED = 'payment-reorged';
+/** The status reason of an order a chain reorganisation failed (its payment left the chain). */
+export const PAYMENT_REORGED = 'payment-reorged';
 
 export type PaidOrder = Pick<OrderRow, 'id' | 'status' | 'total_wei' | 'intent_id' | 'session_id'> & { status_reason: string | null };
 

@@ -316,9 +316,23 @@ export async function transferSum(db: Db | Knex.Transaction, where: Record<strin
   return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
 }
 
+/** The transfer statuses that count towards a checkout: partial and paying ones. */
+const COUNTED: readonly string[] = ['underpaid', 'matched'];
+
 /** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
-export const receivedWei = (db: Db | Knex.Transaction, intentId: string) =>
-  transferSum(db, { intent_id: intentId }, ['underpaid', 'matched']);
+export const receivedWei = (db: Db | Knex.Transaction, intentId: string) => transferSum(db, { intent_id: intentId }, COUNTED);
+
+/** receivedWei for many checkouts in one query (checkouts with nothing counted are absent). */
+export async function receivedWeiByCheckout(db: Db | Knex.Transaction, intentIds: readonly string[]): Promise<Map<string, bigint>> {
+  if (intentIds.length === 0) return new Map();
+  const sums: Array<{ intent_id: string; n: string | number | null }> = await db('chain_transfers')
+    .whereIn('intent_id', [...new Set(intentIds)])
+    .whereIn('status', COUNTED)
+    .groupBy('intent_id')
+    .select('intent_id')
+    .sum({ n: 'value_wei' });
+  return new Map(sums.map((s) => [s.intent_id, BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
+}
 
 export interface CartLine extends LineFacts, StockFacts {
   variant_id: string;

@@ -1,5 +1,5 @@
 /** Payments: checkout intents, on-chain verification, settlement into orders, the chain watcher. */
-export { CheckoutService, type PaymentTarget } from './checkout-service';
+export { CheckoutService, receivedWeiByCheckout, type PaymentTarget } from './checkout-service';
 export { OrderFromTransaction } from './order-from-transaction';
 export { paymentRoutes } from './routes';
 export { createPaymentSystem, type PaymentSystem } from './system';
