@@ -208,7 +208,8 @@ export const createOrderSchema = z.object({
 });
 export type CreateOrderRequest = z.infer<typeof createOrderSchema>;
 
-export const orderStatusSchema = z.enum(['pending', 'paid', 'confirmed', 'shipped', 'failed', 'draft']);
+/** `refunded`: everything paid for the order went back to the payer (partial refunds leave the status as it was). */
+export const orderStatusSchema = z.enum(['pending', 'paid', 'confirmed', 'shipped', 'failed', 'draft', 'refunded']);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
 export const orderItemSchema = z.object({
@@ -241,6 +242,11 @@ export const orderSchema = z.object({
   hold: z.object({ reason: z.enum(['out-of-stock']), message: z.string() }).nullable(),
   customerWallet: z.string(),
   transactionHash: z.string(),
+  /**
+   * Refunds the shop sent back for this order, verified on chain, oldest first (issue 13). The
+   * shopper sees "Refunded {amount} POG" for each, with the explorer link (none on the local chain).
+   */
+  refunds: z.array(z.object({ amount: z.string(), txHash: z.string(), explorerUrl: z.string().nullable(), at: z.string() })),
   blockchain: z.object({ chainId: z.number().int(), transactionHash: z.string(), blockNumber: z.number().int() }),
   createdAt: z.string(),
   processed_at: z.string(),

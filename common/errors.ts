@@ -107,6 +107,24 @@ export const ErrorCode = {
   // Payments desk (issue 13)
   /** 404: no transfer to the store wallet with that id needs (or needed) attention. */
   attentionItemNotFound: 'attention-item-not-found',
+  /** 422: the refund transaction moved no POG token (another token, or no transfer at all). */
+  refundWrongToken: 'refund-wrong-token',
+  /** 422: the refund's POG transfer did not come from the store wallet. */
+  refundNotFromStoreWallet: 'refund-not-from-store-wallet',
+  /** 422: the refund went to another address than the one that paid. */
+  refundWrongRecipient: 'refund-wrong-recipient',
+  /** 422: the refund carried another amount than the one prepared. */
+  refundWrongAmount: 'refund-wrong-amount',
+  /** 409: more than what that transfer paid minus what was already refunded. */
+  refundExceedsRefundable: 'refund-exceeds-refundable',
+  /** 409: that refund transaction is already recorded against another transfer. */
+  refundAlreadyRecorded: 'refund-already-recorded',
+  /** 409: the transfer cannot be attached (it already counts towards a checkout, or money went back). */
+  transferNotAttachable: 'transfer-not-attachable',
+  /** 409: the checkout cannot take a transfer (paid, or created after the transfer was seen). */
+  checkoutNotAttachable: 'checkout-not-attachable',
+  /** 409: the order's Shopify hand-off is done or not failing, so there is nothing to retry. */
+  handoffNotRetryable: 'handoff-not-retryable',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -18,6 +18,32 @@ import { z } from 'zod';
 export const attentionKindSchema = z.enum(['unmatched', 'underpaid', 'overpaid', 'late', 'out-of-stock', 'reorged']);
 export type AttentionKind = z.infer<typeof attentionKindSchema>;
 
+const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'a transaction hash is 0x followed by 64 hexadecimal characters');
+/** A positive POG amount, decimal text with at most 18 decimals ("12.5", "0.000000000000000001"). */
+const pogAmount = z
+  .string({ error: 'send amount as a decimal string of POG, e.g. "12.50"' })
+  .regex(/^(0|[1-9]\d{0,20})(\.\d{1,18})?$/, 'amount must be a number of POG with at most 18 decimals, e.g. "12.50"')
+  .refine((a) => /[1-9]/.test(a), 'amount must be more than 0');
+
+/** A refund the store wallet sent back for a transfer, verified on chain. */
+export const refundRecordSchema = z.object({
+  id: z.string(),
+  transferId: z.string(),
+  /** The order the refunded transfer paid (towards), if any. */
+  orderId: z.string().nullable(),
+  /** Lower-case address it went to (always the transfer's sender). */
+  to: z.string(),
+  /** POG, exact decimal string (at least 2 decimals). */
+  amount: z.string(),
+  amountWei: z.string(),
+  txHash: z.string(),
+  explorerUrl: z.string().nullable(),
+  at: z.string(),
+  /** Label of the admin session that recorded it. */
+  by: z.string().nullable(),
+});
+export type RefundRecord = z.infer<typeof refundRecordSchema>;
+
 export const attentionItemSchema = z.object({
   /** The transfer's id on the desk (the key of the resolve route). */
   transferId: z.string(),
@@ -45,6 +71,13 @@ export const attentionItemSchema = z.object({
   /** What the server noted when it judged the transfer. */
   note: z.string().nullable(),
   resolved: z.object({ at: z.string(), note: z.string() }).nullable(),
+  /** What may still be refunded from this transfer: its amount minus what was refunded, POG decimal string. */
+  refundable: z.string(),
+  refundableWei: z.string(),
+  /** Refunds recorded against this transfer, oldest first. */
+  refunds: z.array(refundRecordSchema),
+  /** The address the store wallet must refund to (the sender, checksummed for the wallet). */
+  refundTo: z.string(),
 });
 export type AttentionItem = z.infer<typeof attentionItemSchema>;
 
@@ -98,3 +131,121 @@ export const PAYMENTS_EXPORT_COLUMNS = [
   'amount_refunded',
   'shopify_order_name',
 ] as const;
+
+/**
+ * POST /api/admin/payments/:transferId/refund. The admin's store wallet has already sent
+ * `transfer(sender, amount)` of the POG token; the server verifies that transaction on chain (the
+ * token, from the store wallet, to the sender, exactly `amount`, mined, enough confirmations) and
+ * records it, never above what is refundable. Answered with the item as it is now (202
+ * `awaiting-confirmations` while it is not deep enough: ask again). Repeating it is safe.
+ * A refund that brings the transfer's refundable to 0, or refunds all of an overpaid item's excess,
+ * also resolves the item (note "Refunded {amount} POG").
+ */
+export const recordRefundSchema = z.strictObject({ transactionHash: txHash, amount: pogAmount });
+export type RecordRefundRequest = z.infer<typeof recordRefundSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Attaching a transfer to the checkout it evidently belongs to.
+
+/** Why a checkout is offered as a candidate for a transfer. */
+export const candidateReasonSchema = z.enum([
+  /** The checkout's session signed in (SIWE) as the transfer's sender. */
+  'same-sender',
+  /** The transfer is within 10% of what the checkout still needs. */
+  'close-amount',
+  /** The checkout was opened within an hour before the transfer was seen. */
+  'same-time',
+]);
+export type CandidateReason = z.infer<typeof candidateReasonSchema>;
+
+export const attachCandidateSchema = z.object({
+  checkoutId: z.string(),
+  /** The checkout's state: open, underpaid or expired (paid ones are never candidates). */
+  status: z.string(),
+  /** The checkout's total and what it still needs, POG decimal strings. */
+  total: z.string(),
+  due: z.string(),
+  createdAt: z.string(),
+  /** The wallet its session proved by a signature, if any (lower case). */
+  provenWallet: z.string().nullable(),
+  items: z.array(z.object({ title: z.string(), quantity: z.number().int() })),
+  reasons: z.array(candidateReasonSchema),
+});
+export type AttachCandidate = z.infer<typeof attachCandidateSchema>;
+
+/** GET /api/admin/payments/:transferId/candidates: best first (more reasons, then closer amount, then newer). */
+export const attachCandidatesSchema = z.object({ candidates: z.array(attachCandidateSchema) });
+export type AttachCandidates = z.infer<typeof attachCandidatesSchema>;
+
+/**
+ * POST /api/admin/payments/:transferId/attach. Applies the transfer to that checkout through the
+ * same settlement code as a payment (an order when it now covers the total, else underpaid with a
+ * remainder). Repeating it, or two admins at once, makes at most one order. Answered with the item.
+ */
+export const attachTransferSchema = z.strictObject({ checkoutId: z.uuid({ error: 'checkoutId must be a checkout id (a UUID)' }) });
+
+// ---------------------------------------------------------------------------------------------
+// Orders, as the admin sees them.
+
+/** Where the order's Shopify draft order stands. */
+export const draftStateSchema = z.enum([
+  /** The hand-off has not created it yet (queued, or retrying after an error: see `handoff`). */
+  'pending',
+  /** The draft order exists; the shopper has not given shipping details yet. */
+  'open',
+  /** The shopper completed it: Shopify has an order (`shopifyOrderName`). */
+  'completed',
+  /** The order was never handed off (refunded or failed before it was). */
+  'none',
+]);
+export type DraftState = z.infer<typeof draftStateSchema>;
+
+export const adminOrderSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  total: z.string(),
+  amountPaid: z.string(),
+  refunded: z.string(),
+  /** The wallet that paid (lower case). */
+  payer: z.string(),
+  paidAt: z.string(),
+  txHash: z.string(),
+  explorerUrl: z.string().nullable(),
+  flags: z.object({ overpaid: z.boolean(), late: z.boolean(), hold: z.string().nullable() }),
+  draftState: draftStateSchema,
+  shopifyDraftOrderId: z.string().nullable(),
+  shopifyOrderName: z.string().nullable(),
+  /** The hand-off job: null once done without trouble or when there is none. */
+  handoff: z
+    .object({ attempts: z.number().int(), lastError: z.string().nullable(), nextAttemptAt: z.string().nullable(), done: z.boolean() })
+    .nullable(),
+});
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+
+/** GET /api/admin/orders?status=&q=&before= (q: order id, payer or tx hash prefix; newest first, 50 a page). */
+export const adminOrdersQuerySchema = z.strictObject({
+  status: z.string().max(20).optional(),
+  q: z.string().trim().max(80).optional(),
+  /** Cursor: the `nextBefore` of the previous page. */
+  before: z.string().max(200).optional(),
+});
+export const adminOrdersPageSchema = z.object({ orders: z.array(adminOrderSchema), nextBefore: z.string().nullable() });
+export type AdminOrdersPage = z.infer<typeof adminOrdersPageSchema>;
+
+export const timelineEventSchema = z.object({
+  at: z.string(),
+  kind: z.enum(['paid', 'handoff-failed', 'handed-off', 'confirmed', 'shipped', 'refunded', 'reorged', 'resolved', 'attached']),
+  /** One line a person reads ("Shopify draft order #D12 created", "Refunded 10.00 POG"). */
+  text: z.string(),
+});
+export type TimelineEvent = z.infer<typeof timelineEventSchema>;
+
+/** GET /api/admin/orders/:id (and the answer of POST /api/admin/orders/:id/retry-handoff). */
+export const adminOrderDetailSchema = adminOrderSchema.extend({
+  items: z.array(z.object({ title: z.string(), quantity: z.number().int(), price: z.string() })),
+  /** The transfers that paid it (transferId keys the desk's routes). */
+  transfers: z.array(z.object({ transferId: z.string(), txHash: z.string(), amount: z.string(), sender: z.string(), at: z.string() })),
+  refunds: z.array(refundRecordSchema),
+  timeline: z.array(timelineEventSchema),
+});
+export type AdminOrderDetail = z.infer<typeof adminOrderDetailSchema>;

@@ -57,6 +57,15 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.crossSiteRequest]: 403,
   [ErrorCode.inventoryItemNotFound]: 404,
   [ErrorCode.attentionItemNotFound]: 404,
+  [ErrorCode.refundWrongToken]: 422,
+  [ErrorCode.refundNotFromStoreWallet]: 422,
+  [ErrorCode.refundWrongRecipient]: 422,
+  [ErrorCode.refundWrongAmount]: 422,
+  [ErrorCode.refundExceedsRefundable]: 409,
+  [ErrorCode.refundAlreadyRecorded]: 409,
+  [ErrorCode.transferNotAttachable]: 409,
+  [ErrorCode.checkoutNotAttachable]: 409,
+  [ErrorCode.handoffNotRetryable]: 409,
 };
 
 /**

@@ -31,6 +31,16 @@ describe('order status machine', () => {
     expect(nextStatus('paid', 'payment-restored')).toBeNull();
   });
 
+  it('refunds a paid, confirmed or shipped order fully, and nothing moves a refunded one', () => {
+    expect(nextStatus('paid', 'fully-refunded')).toBe('refunded');
+    expect(nextStatus('confirmed', 'fully-refunded')).toBe('refunded');
+    expect(nextStatus('shipped', 'fully-refunded')).toBe('refunded');
+    expect(nextStatus('pending', 'fully-refunded')).toBeNull();
+    expect(nextStatus('failed', 'fully-refunded')).toBeNull();
+    for (const event of ['payment-verified', 'shipping-received', 'fulfilled', 'payment-reverted', 'payment-restored'] as const)
+      expect(nextStatus('refunded', event)).toBeNull();
+  });
+
   it('needs shipping only while paid', () => {
     expect(needsShipping('paid')).toBe(true);
     expect(needsShipping('confirmed')).toBe(false);

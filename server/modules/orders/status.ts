@@ -15,16 +15,21 @@ export type OrderEvent =
   /** The paying transfer vanished in a chain reorganisation, or the intent expired unpaid. */
   | 'payment-reverted'
   /** A transfer undone by a reorganisation was included again. */
-  | 'payment-restored';
+  | 'payment-restored'
+  /** Verified refunds now add up to everything paid for the order (a partial refund is no event). */
+  | 'fully-refunded';
 
 const TRANSITIONS: Record<OrderStatus, Partial<Record<OrderEvent, OrderStatus>>> = {
   pending: { 'payment-verified': 'paid', 'payment-reverted': 'failed' },
   draft: { 'payment-verified': 'paid' },
-  paid: { 'shipping-received': 'confirmed', fulfilled: 'shipped', 'payment-reverted': 'failed' },
+  paid: { 'shipping-received': 'confirmed', fulfilled: 'shipped', 'payment-reverted': 'failed', 'fully-refunded': 'refunded' },
   // Shipping details can only be given once; a repeat is a no-op, not an error.
-  confirmed: { fulfilled: 'shipped', 'payment-reverted': 'failed' },
-  shipped: {},
+  confirmed: { fulfilled: 'shipped', 'payment-reverted': 'failed', 'fully-refunded': 'refunded' },
+  // A shipped order can still be refunded (a return).
+  shipped: { 'fully-refunded': 'refunded' },
   failed: { 'payment-restored': 'paid' },
+  // Terminal: the money went back; nothing Shopify or the chain reports later changes that.
+  refunded: {},
 };
 
 /** The status after `event`, or null when the event does not apply in `status` (ignored). */
