@@ -11,6 +11,7 @@ import * as rateLimits from './20261122040000_rate_limits';
 import * as paymentIntegrity from './20261122050000_payment_integrity';
 import * as admin from './20261123000000_admin';
 import * as paymentsDesk from './20261123010000_payments_desk';
+import * as refunds from './20261124000000_refunds';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -21,4 +22,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122050000_payment_integrity.ts', paymentIntegrity],
   ['20261123000000_admin.ts', admin],
   ['20261123010000_payments_desk.ts', paymentsDesk],
+  ['20261124000000_refunds.ts', refunds],
 ];
