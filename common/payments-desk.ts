@@ -180,9 +180,18 @@ export type AttachCandidates = z.infer<typeof attachCandidatesSchema>;
 /**
  * POST /api/admin/payments/:transferId/attach. Applies the transfer to that checkout through the
  * same settlement code as a payment (an order when it now covers the total, else underpaid with a
- * remainder). Repeating it, or two admins at once, makes at most one order. Answered with the item.
+ * remainder). Repeating it, or two admins at once, makes at most one order. Answered with
+ * `attachResultSchema`.
  */
 export const attachTransferSchema = z.strictObject({ checkoutId: z.uuid({ error: 'checkoutId must be a checkout id (a UUID)' }) });
+
+/**
+ * The answer of an attach: the desk's item as it is now (underpaid, late, overpaid, out of stock),
+ * or null when the transfer needs nobody any more (it made a plain order); and the order it made
+ * or helped pay, null while its checkout waits for the rest.
+ */
+export const attachResultSchema = z.object({ item: attentionItemSchema.nullable(), orderId: z.string().nullable() });
+export type AttachResult = z.infer<typeof attachResultSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Orders, as the admin sees them.

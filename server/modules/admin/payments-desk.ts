@@ -137,6 +137,16 @@ export class PaymentsDesk {
   }
 
   /**
+   * The desk's item for transfer `id` as it is now, whatever its kind; null when it needs nobody
+   * (a plain payment) or there is no such transfer.
+   */
+  async itemOf(id: number): Promise<AttentionItem | null> {
+    const [row] = await this.rows(this.db, id);
+    if (!row) return null;
+    return this.item(row, await this.head(), await receivedWeiByCheckout(this.db, row.status === 'underpaid' ? [row.intent_id!] : []));
+  }
+
+  /**
    * The orders paid from `from` to `to` (whole UTC days, inclusive) as CSV (RFC 4180, CRLF),
    * header first, oldest first, read in batches so a year of orders is never held at once.
    */

@@ -3,7 +3,12 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { ADMIN_SESSION_TTL_MS, adminLoginSchema, customTitleSchema, inventoryUpdateSchema, type AuditPage } from '../../../common/admin';
 import { ErrorCode } from '../../../common/errors';
-import { attentionQuerySchema, paymentsExportQuerySchema, resolveAttentionSchema } from '../../../common/payments-desk';
+import {
+  attachTransferSchema,
+  attentionQuerySchema,
+  paymentsExportQuerySchema,
+  resolveAttentionSchema,
+} from '../../../common/payments-desk';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { shopOrigin } from '../../lib/site-origin';
@@ -11,6 +16,7 @@ import { describeIssues, parseJsonBody } from '../../lib/validation';
 import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT, listAudit } from './audit';
 import type { InventoryAdmin } from './inventory';
 import type { PaymentsDesk } from './payments-desk';
+import type { TransferAttach } from './attach';
 import { retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
 import type { Db } from '../../db';
 
@@ -35,11 +41,12 @@ export function adminRoutes(deps: {
   admin: AdminService;
   inventory: InventoryAdmin;
   desk: PaymentsDesk;
+  attach: TransferAttach;
   config: Config;
   db: Db;
   now?: () => Date;
 }): Router {
-  const { admin, inventory, desk, config, db } = deps;
+  const { admin, inventory, desk, attach, config, db } = deps;
   const now = deps.now ?? (() => new Date());
   const secure = config.env === 'production';
   const router = new Router();
@@ -179,6 +186,16 @@ export function adminRoutes(deps: {
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment(`payments-${from}-to-${to}.csv`);
     ctx.body = desk.exportCsv(from, to);
+  });
+
+  // Attaching a transfer to the checkout it evidently belongs to (through settlement, like a payment).
+  router.get('/api/admin/payments/:transferId/candidates', noStore, ...guarded, async (ctx) => {
+    ctx.body = await attach.candidates(ctx.params.transferId!);
+  });
+
+  router.post('/api/admin/payments/:transferId/attach', noStore, ...guarded, async (ctx) => {
+    const { checkoutId } = parseJsonBody(ctx, attachTransferSchema, '{"checkoutId": "3b241101-e2bb-4255-8caf-4136c566a962"}');
+    ctx.body = await attach.attach(ctx.params.transferId!, checkoutId, label(ctx));
   });
 
   return router;

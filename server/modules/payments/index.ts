@@ -4,3 +4,5 @@ export { OrderFromTransaction } from './order-from-transaction';
 export { paymentRoutes } from './routes';
 export { createPaymentSystem, type PaymentSystem } from './system';
 export { ChainClient, type ChainTarget } from './chain-client';
+/** Why a transfer that already counts (or went back) cannot be attached by the admin. */
+export { notAttachable } from './settlement';

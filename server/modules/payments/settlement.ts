@@ -7,7 +7,8 @@
  *   underpayment);
  * - failing that, the sender identifies it only when the checkout's session proved that wallet
  *   by a signature (Sign-In with Ethereum) and exactly one payable checkout is theirs;
- * - otherwise the transfer is kept as unmatched, with its sender, for the admin.
+ * - otherwise the transfer is kept as unmatched, with its sender, for the admin, who may attach
+ *   it to the checkout it evidently belongs to (`attach`): judged here like any payment.
  *
  * A checkout is paid when what it received covers its total; less leaves it underpaid with a new
  * exact amount for the remainder. The order, its items, the stock it takes, the transfers that
@@ -21,6 +22,8 @@ import type { Db } from '../../db';
 import { bumpCatalogueVersion } from '../catalogue';
 import { createOrder, lockOrder, restoreReorgedOrder } from '../orders';
 import { anyLimited } from '../../../common/availability';
+import { ErrorCode } from '../../../common/errors';
+import { AppError } from '../../lib/errors';
 import { lockIntentLines, shortLine } from '../stock';
 import { issueAmount, OVERPAID_THRESHOLD_WEI, randomSuffix, roundUpToCent } from './amount';
 import { PAYABLE, receivedWei, transferSum, type IntentRow } from './checkout-service';
@@ -45,11 +48,29 @@ interface TransferRow {
   order_id: string | null;
 }
 
-/** How a transfer identifies a checkout. */
+/** A recorded transfer, as chain_transfers keeps it. */
+interface StoredTransferRow extends TransferRow {
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  block_number: string | number;
+  block_hash: string;
+  token_address: string;
+  from_address: string;
+  to_address: string;
+  value_wei: string;
+  note: string | null;
+  created_at: Date;
+}
+
+/** How a transfer identifies a checkout (or the admin says it belongs to one). */
 interface Match {
   intent: IntentRow;
-  by: 'amount' | 'proven-sender';
+  by: 'amount' | 'proven-sender' | 'admin';
 }
+
+/** The first part of the note of a transfer an admin attached to a checkout. */
+const ATTACHED = 'attached by the admin';
 
 export interface SettlementOptions {
   now?: () => Date;
@@ -134,25 +155,54 @@ export class SettlementService {
     const results: Settlement[] = [];
     for (const { id } of candidates) {
       const result = await this.db.transaction(async (trx) => {
-        const row = await trx('chain_transfers').where({ id }).forUpdate().first();
+        const row: StoredTransferRow = await trx('chain_transfers').where({ id }).forUpdate().first();
         if (row.status !== 'unmatched') return null;
-        const transfer: StoreTransfer = {
-          chainId: row.chain_id,
-          txHash: row.tx_hash,
-          logIndex: row.log_index,
-          blockNumber: Number(row.block_number),
-          blockHash: row.block_hash,
-          token: row.token_address,
-          from: row.from_address,
-          to: row.to_address,
-          value: BigInt(row.value_wei),
-          removed: false,
-        };
-        return this.judge(trx, row, transfer, now, row.created_at);
+        return this.judge(trx, row, storedTransfer(row), now, row.created_at);
       });
       if (result) results.push(result);
     }
     return results;
+  }
+
+  /**
+   * The admin attaches an unmatched transfer to the checkout it evidently belongs to (the payments
+   * desk): it is judged like any payment, with that checkout as its match, so the order, the
+   * stock, the cart and the late flag follow a payment's rules (an order when what the checkout
+   * received now covers its total, else underpaid with a remainder). The transfer and the
+   * checkout are locked, so two admins at once (or the watcher) make at most one order. Attaching
+   * it again to the same checkout answers what the first call did (`attached: false`); `onAttached`
+   * runs in the transaction only when this call attached it (the admin's audit entry).
+   * Null when there is no transfer with that id.
+   */
+  async attach(
+    transferId: number,
+    intentId: string,
+    onAttached?: (trx: Knex.Transaction, result: Settlement) => Promise<void>,
+  ): Promise<{ settlement: Settlement; attached: boolean } | null> {
+    return this.db.transaction(async (trx) => {
+      const now = this.now();
+      const row: StoredTransferRow | undefined = await trx('chain_transfers').where({ id: transferId }).forUpdate().first();
+      if (!row) return null;
+      const intent: IntentRow | undefined = await trx('checkout_intents').where({ id: intentId }).forUpdate().first();
+      if (!intent)
+        throw new AppError(ErrorCode.checkoutNotFound, `There is no checkout ${intentId}. Pick one of the transfer’s candidates.`);
+      const transfer = storedTransfer(row);
+      if (row.status !== 'unmatched') {
+        const again = row.intent_id === intentId && row.note?.startsWith(ATTACHED) && ['matched', 'underpaid'].includes(row.status);
+        const known = again ? await this.judged(trx, row, transfer, now) : null;
+        if (known) return { settlement: known, attached: false };
+        throw notAttachable(row);
+      }
+      const refuse = (why: string) => new AppError(ErrorCode.checkoutNotAttachable, `Checkout ${intent.id} ${why}.`);
+      if (intent.status === 'paid') throw refuse('is already paid: this transfer would only be an excess (refund it instead)');
+      if (intent.chain_id !== row.chain_id || intent.token_address !== row.token_address || intent.store_wallet !== row.to_address)
+        throw refuse('was for another chain, token or store wallet than this transfer');
+      if (new Date(intent.created_at).getTime() > new Date(row.created_at).getTime())
+        throw refuse('was opened after this transfer was seen, so the transfer cannot have been for it');
+      const settlement = await this.judge(trx, row, transfer, now, row.created_at, { intent, by: 'admin' });
+      await onAttached?.(trx, settlement);
+      return { settlement, attached: true };
+    });
   }
 
   /**
@@ -223,8 +273,18 @@ export class SettlementService {
     return { kind: 'order', orderId: order.id, intentId: order.intent_id, sessionId: order.session_id, created: false };
   }
 
-  /** `seenAt`: when the transfer was first recorded (a checkout opened after it cannot be what it paid). */
-  private async judge(trx: Knex.Transaction, row: TransferRow, transfer: StoreTransfer, now: Date, seenAt: Date): Promise<Settlement> {
+  /**
+   * `seenAt`: when the transfer was first recorded (a checkout opened after it cannot be what it
+   * paid). `given`: the checkout it is for, locked (the admin's attach); otherwise it is looked up.
+   */
+  private async judge(
+    trx: Knex.Transaction,
+    row: TransferRow,
+    transfer: StoreTransfer,
+    now: Date,
+    seenAt: Date,
+    given?: Match,
+  ): Promise<Settlement> {
     const mark = (status: TransferStatus, intentId: string | null, note: string | null, orderId: string | null = null) =>
       trx('chain_transfers').where({ id: row.id }).update({
         status,
@@ -236,13 +296,13 @@ export class SettlementService {
         updated_at: now,
       });
 
-    const match = await this.match(trx, transfer, now, seenAt);
+    const match = given ?? (await this.match(trx, transfer, now, seenAt));
     if (!match) {
       await mark('unmatched', null, 'no payable checkout has this exact amount, and the sender is no proven wallet of one');
       return { kind: 'unmatched' };
     }
     const { intent, by } = match;
-    const how = by === 'amount' ? null : 'matched by the proven sender (not the exact amount)';
+    const how = { amount: null, 'proven-sender': 'matched by the proven sender (not the exact amount)', admin: ATTACHED }[by];
     if (intent.status === 'paid') {
       await mark('review', intent.id, 'a further payment for an already paid checkout (refund it)');
       return { kind: 'duplicate', intentId: intent.id, sessionId: intent.session_id };
@@ -351,6 +411,37 @@ export class SettlementService {
     const intent: IntentRow = await trx('checkout_intents').where({ id: proven[0]!.id }).forUpdate().first();
     return PAYABLE.includes(intent.status) ? { intent, by: 'proven-sender' } : null;
   }
+}
+
+/** A recorded transfer as settlement judges it (it is on chain: a removed one is not judged). */
+function storedTransfer(row: StoredTransferRow): StoreTransfer {
+  return {
+    chainId: row.chain_id,
+    txHash: row.tx_hash,
+    logIndex: row.log_index,
+    blockNumber: Number(row.block_number),
+    blockHash: row.block_hash,
+    token: row.token_address,
+    from: row.from_address,
+    to: row.to_address,
+    value: BigInt(row.value_wei),
+    removed: false,
+  };
+}
+
+/** Why a transfer that is not unmatched cannot be attached to a checkout (409 transfer-not-attachable). */
+export function notAttachable(row: Pick<TransferRow, 'id' | 'intent_id' | 'order_id'> & { status: string }): AppError {
+  const why: Record<string, string> = {
+    matched: `it already made order ${row.order_id}`,
+    underpaid: `it already counts towards checkout ${row.intent_id}, which waits for the rest`,
+    review: `it already counts towards checkout ${row.intent_id}, which was already paid (refund it instead)`,
+    refunded: 'its money went back to the sender (refunded)',
+    removed: 'a chain reorganisation removed it: it is not on chain now',
+  };
+  return new AppError(
+    ErrorCode.transferNotAttachable,
+    `Transfer ${row.id} cannot be attached: ${why[row.status] ?? `it is ${row.status}`}. Only an unmatched transfer can be attached to a checkout.`,
+  );
 }
 
 /** What the (not removed) transfers of an order add up to. */

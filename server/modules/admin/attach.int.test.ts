@@ -1,0 +1,381 @@
+/**
+ * Attaching a transfer to the checkout it evidently belongs to (payments desk, issue 13) on a real
+ * chain (anvil) and each database: the candidates and their reasons, best first; an attach makes
+ * the order through settlement exactly as a payment would (late flag, stock, cart), or leaves the
+ * checkout underpaid with a remainder; two admins at once make one order; a repeat is safe and
+ * audited once; what cannot be attached is refused with its code; and nobody without the admin
+ * session (or from another site) gets anything.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditPageSchema } from '../../../common/admin';
+import type { Variant } from '../../../common/api';
+import { ErrorCode } from '../../../common/errors';
+import { formatUnits, parseUnits } from '../../../common/money';
+import { attachCandidatesSchema, attachResultSchema, attentionItemSchema } from '../../../common/payments-desk';
+import { DEV_ACCOUNTS } from '../../chain/local-chain';
+import { testDatabaseKinds } from '../../test/databases';
+import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { payingKit, type PayingKit } from '../../test/paying';
+import { Shopper } from '../../test/shopper';
+import { useTestChain } from '../../test/use-test-chain';
+import { bumpCatalogueVersion } from '../catalogue';
+import { z } from 'zod';
+
+/** Never signs in: its transfers identify a checkout only by an exact amount. */
+const STRANGER = DEV_ACCOUNTS[1]!;
+/** Signs in for one checkout and pays half of it (an underpayment settlement matched by the sender). */
+const SHORT_PAYER = DEV_ACCOUNTS[2]!;
+/** Proven by several sessions with payable checkouts: its transfers match none of them by the sender alone. */
+const SENDER = DEV_ACCOUNTS[3]!;
+const POG = 10n ** 18n;
+const testChain = useTestChain();
+
+// The refund fields of an item are filled by the refunds slice; this file is about attaching.
+const itemSchema = attentionItemSchema.partial({ refundable: true, refundableWei: true, refunds: true, refundTo: true });
+const pageSchema = z.object({ items: z.array(itemSchema), unresolved: z.number() });
+
+describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
+  let h: Harness;
+  let pay: PayingKit;
+  let unlimited: Variant;
+  let scarce: Variant;
+  let admin1: string;
+  let admin2: string;
+
+  const login = async () => {
+    const res = await h.api('/api/admin/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
+    });
+    expect(res.status).toBe(200);
+    return /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+  };
+
+  beforeAll(async () => {
+    h = await startHarness(kind, { chain: testChain.chain });
+    await h.catalogue.sync();
+    await h.catalogue.seedDemoPrices();
+    const variants = (await h.catalogue.list()).products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut);
+    [unlimited, scarce] = [variants[0]!, variants[1]!];
+    // Round prices, so that amounts read plainly: 10 POG without a stock limit, 4 POG with 5 left.
+    await db()('variants').where({ shopify_id: unlimited.id }).update({ pog_price: '10', available_stock: null, inventory_quantity: null });
+    await db()('variants').where({ shopify_id: scarce.id }).update({ pog_price: '4', available_stock: 5, is_sold_out: false });
+    await bumpCatalogueVersion(db());
+    pay = payingKit(h, testChain);
+    admin1 = await login();
+    admin2 = await login();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const db = () => h.database.db;
+  const as = (cookie: string, path: string, init: RequestInit = {}) => h.api(path, { ...init, headers: { cookie, ...init.headers } });
+  const candidates = async (transferId: string) => {
+    const res = await as(admin1, `/api/admin/payments/${transferId}/candidates`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return attachCandidatesSchema.parse(await res.json()).candidates;
+  };
+  const attach = (transferId: string, body: unknown, cookie = admin1, headers: Record<string, string> = {}) =>
+    as(cookie, `/api/admin/payments/${transferId}/attach`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const attached = async (res: Response) => {
+    expect(res.status, await res.clone().text()).toBe(200);
+    return attachResultSchema.extend({ item: itemSchema.nullable() }).parse(await res.json());
+  };
+  const refused = async (res: Response) => ({ status: res.status, code: ((await res.json()) as { code: string }).code });
+  const queue = async () => {
+    const res = await as(admin1, '/api/admin/payments/attention');
+    expect(res.status).toBe(200);
+    return pageSchema.parse(await res.json());
+  };
+  const audits = async (transferId: string) => {
+    const res = await as(admin1, '/api/admin/audit?limit=200');
+    return auditPageSchema.parse(await res.json()).entries.filter((e) => e.action === 'payment-attached' && e.target === transferId);
+  };
+  const checkoutRow = (id: string) => db()('checkout_intents').where({ id }).first();
+  const backdate = (id: string, ms: number) =>
+    db()('checkout_intents')
+      .where({ id })
+      .update({ created_at: new Date(Date.now() - ms) });
+  /** Sends `value` from `from` and lets the watcher record it; answers its hash and transfer id. */
+  const transfer = async (from: string, value: bigint) => {
+    const hash = await pay.send(from, { value });
+    await h.payments!.watcher.tick();
+    const row = (await pay.transferRow(hash))!;
+    return { hash, id: String(row.id), status: row.status as string };
+  };
+  const hour = 3_600_000;
+
+  it('lists the checkouts a transfer may be for, with their reasons, best first', async () => {
+    // Three sessions proved SENDER's wallet, each with a payable checkout: its transfers match none by the sender.
+    const proven = async (quantity: number) => {
+      const s = new Shopper(h);
+      await s.signIn(testChain.provider, SENDER);
+      return pay.checkout(s, unlimited.id, SENDER, quantity);
+    };
+    const anonymous = (quantity: number) => pay.checkout(new Shopper(h), unlimited.id, null, quantity);
+    const a = await proven(1); // same sender, close amount (10 of 10.5), same time
+    const b = await proven(3); // same sender only (opened 3 hours before)
+    const b2 = await proven(2); // same sender only (2 hours before), closer than b
+    const close = await anonymous(1); // close amount only (2 hours before)
+    const closed = await anonymous(1); // close amount only (2.5 hours before), closed: shown as expired
+    const now = await anonymous(3); // same time only
+    const none = await anonymous(3); // no reason (2 hours before)
+    const old = await anonymous(1); // close amount, but 8 days before
+    const paid = await anonymous(1); // paid: never a candidate
+    await pay.send(STRANGER, { value: BigInt(paid.amountWei) });
+    await db()('checkout_intents')
+      .where({ id: closed.id })
+      .update({ match_until: new Date(Date.now() - 1000) });
+    await h.payments!.watcher.tick(); // the paid one becomes an order, the closed one closes
+    expect(await checkoutRow(paid.id)).toMatchObject({ status: 'paid' });
+    expect(await checkoutRow(closed.id)).toMatchObject({ status: 'closed' });
+
+    const t = await transfer(SENDER, (105n * POG) / 10n);
+    expect(t.status).toBe('unmatched');
+    const after = await anonymous(1); // opened after the transfer was seen: never a candidate
+    await backdate(b.id, 3 * hour);
+    await backdate(b2.id, 2 * hour);
+    await backdate(close.id, 2 * hour);
+    await backdate(closed.id, 2.5 * hour);
+    await backdate(none.id, 2 * hour);
+    await backdate(old.id, 8 * 24 * hour);
+
+    const list = await candidates(t.id);
+    expect(list.map((c) => [c.checkoutId, c.reasons])).toEqual([
+      [a.id, ['same-sender', 'close-amount', 'same-time']],
+      [close.id, ['close-amount']],
+      [closed.id, ['close-amount']],
+      [b2.id, ['same-sender']],
+      [now.id, ['same-time']],
+      [b.id, ['same-sender']],
+    ]);
+    for (const excluded of [none, old, paid, after]) expect(list.map((c) => c.checkoutId)).not.toContain(excluded.id);
+    const title = (await db()('checkout_intent_items').where({ intent_id: a.id }).first()).title;
+    expect(list[0]).toEqual({
+      checkoutId: a.id,
+      status: 'open',
+      total: '10.00',
+      due: '10.00',
+      createdAt: new Date((await checkoutRow(a.id)).created_at).toISOString(),
+      provenWallet: SENDER.toLowerCase(),
+      items: [{ title, quantity: 1 }],
+      reasons: ['same-sender', 'close-amount', 'same-time'],
+    });
+    expect(list[1]).toMatchObject({ provenWallet: null, status: 'open', items: [{ title, quantity: 1 }] });
+    expect(list[2]).toMatchObject({ status: 'expired', provenWallet: null });
+    expect(list[3]).toMatchObject({ total: '20.00', due: '20.00', provenWallet: SENDER.toLowerCase() });
+
+    // Only an unmatched transfer has candidates.
+    const paidTransfer = (await db()('chain_transfers').where({ intent_id: paid.id }).first()).id;
+    expect(await refused(await as(admin1, `/api/admin/payments/${paidTransfer}/candidates`))).toEqual({
+      status: 409,
+      code: ErrorCode.transferNotAttachable,
+    });
+    for (const id of ['999999', 'abc']) {
+      expect(await refused(await as(admin1, `/api/admin/payments/${id}/candidates`))).toEqual({
+        status: 404,
+        code: ErrorCode.attentionItemNotFound,
+      });
+    }
+  });
+
+  it('attaches a transfer that covers an expired checkout: one order, late, with a payment’s stock and cart effects, even when two admins click at once', async () => {
+    const s = new Shopper(h);
+    const c = await pay.checkout(s, scarce.id, null, 2); // 8 POG
+    expect((await s.add({ variantId: unlimited.id, quantity: 1 })).status).toBe(200); // added after the checkout began
+    await db()('checkout_intents')
+      .where({ id: c.id })
+      .update({ expires_at: new Date(Date.now() - 60_000), created_at: new Date(Date.now() - 31 * 60_000) });
+    await h.payments!.watcher.tick();
+    expect(await checkoutRow(c.id)).toMatchObject({ status: 'expired' });
+
+    // The shopper sent the total without the identifying suffix, from a wallet nobody proved.
+    const t = await transfer(STRANGER, 8n * POG);
+    expect(t.status).toBe('unmatched');
+    expect((await candidates(t.id)).find((x) => x.checkoutId === c.id)?.reasons).toEqual(['close-amount', 'same-time']);
+
+    const [first, second] = await Promise.all([attach(t.id, { checkoutId: c.id }, admin1), attach(t.id, { checkoutId: c.id }, admin2)]);
+    const one = await attached(first);
+    expect(await attached(second)).toEqual(one);
+    const orders = await pay.ordersFor(t.hash);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ intent_id: c.id, late: true, overpaid: false, hold_reason: null, stock_taken: true });
+    expect(one.orderId).toBe(orders[0]!.id);
+    expect(one.item).toMatchObject({
+      transferId: t.id,
+      kind: 'late',
+      orderId: orders[0]!.id,
+      note: expect.stringContaining('attached by the admin'),
+    });
+    expect(await checkoutRow(c.id)).toMatchObject({ status: 'paid' });
+    expect(await pay.transferRow(t.hash)).toMatchObject({ status: 'matched', intent_id: c.id, order_id: orders[0]!.id });
+
+    // As a payment: the stock is taken, the bought line leaves the cart (the later one stays), the hand-off is queued.
+    expect(await db()('variants').where({ shopify_id: scarce.id }).first()).toMatchObject({ available_stock: 3 });
+    expect((await s.cart()).items.map((i) => [i.variantId, i.quantity])).toEqual([[unlimited.id, 1]]);
+    expect(await db()('outbox').where({ order_id: orders[0]!.id })).toHaveLength(1);
+
+    // Audited once; a repeat answers the same and is not audited again.
+    expect(await attached(await attach(t.id, { checkoutId: c.id }, admin2))).toEqual(one);
+    const entries = await audits(t.id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.changes).toEqual([
+      { field: 'checkout', from: null, to: c.id },
+      { field: 'order', from: null, to: orders[0]!.id },
+    ]);
+
+    // To another checkout: refused, nothing changes.
+    const other = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    expect(await refused(await attach(t.id, { checkoutId: other.id }))).toEqual({ status: 409, code: ErrorCode.transferNotAttachable });
+    expect(await pay.ordersFor(t.hash)).toHaveLength(1);
+    expect(await checkoutRow(other.id)).toMatchObject({ status: 'open' });
+
+    // On the desk it now shows its new kind.
+    expect((await queue()).items.find((i) => i.transferId === t.id)).toMatchObject({ kind: 'late', orderId: orders[0]!.id });
+  });
+
+  it('makes one order when two admins attach the same transfer to two checkouts at once', async () => {
+    const x = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const y = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const t = await transfer(STRANGER, 10n * POG);
+    expect(t.status).toBe('unmatched');
+
+    const responses = await Promise.all([attach(t.id, { checkoutId: x.id }, admin1), attach(t.id, { checkoutId: y.id }, admin2)]);
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 409]);
+    const winner = responses.find((r) => r.status === 200)!;
+    const loser = responses.find((r) => r.status === 409)!;
+    expect((await loser.json()).code).toBe(ErrorCode.transferNotAttachable);
+    const result = await attached(winner);
+
+    const orders = await pay.ordersFor(t.hash);
+    expect(orders).toHaveLength(1);
+    const paidId = orders[0]!.intent_id as string;
+    const unpaidId = paidId === x.id ? y.id : x.id;
+    expect(await checkoutRow(paidId)).toMatchObject({ status: 'paid' });
+    expect(await checkoutRow(unpaidId)).toMatchObject({ status: 'open' });
+    expect(await db()('orders').whereIn('intent_id', [x.id, y.id])).toHaveLength(1);
+    // The exact total of an open checkout: a plain order, which needs nobody: it leaves the queue.
+    expect(result).toEqual({ item: null, orderId: orders[0]!.id });
+    expect(orders[0]).toMatchObject({ late: false, overpaid: false });
+    expect((await queue()).items.find((i) => i.transferId === t.id)).toBeUndefined();
+    expect(await audits(t.id)).toHaveLength(1);
+  });
+
+  it('leaves a checkout underpaid with a remainder when the transfer is less than its total; the rest finishes it', async () => {
+    const s = new Shopper(h);
+    const c = await pay.checkout(s, unlimited.id, null, 2); // 20 POG
+    const t = await transfer(STRANGER, 10n * POG);
+    expect(t.status).toBe('unmatched');
+
+    const result = await attached(await attach(t.id, { checkoutId: c.id }));
+    expect(result.orderId).toBeNull();
+    const total = BigInt((await checkoutRow(c.id)).total_wei);
+    expect(result.item).toMatchObject({ transferId: t.id, kind: 'underpaid', orderId: null, due: formatUnits(total - 10n * POG, 18, 2) });
+    expect(await pay.ordersFor(t.hash)).toHaveLength(0);
+    const owing = await pay.checkoutOf(s, c.id);
+    expect(owing).toMatchObject({ status: 'underpaid', amountReceived: '10.00', amountDue: '10.00' });
+    // A new exact amount for the remainder: the due rounded up to the cent, plus a suffix below 10^12 wei.
+    const remainder = BigInt(owing.amountWei);
+    expect(remainder).not.toBe(BigInt(c.amountWei));
+    expect(remainder - parseUnits('10') > 0n && remainder - parseUnits('10') < 10n ** 12n).toBe(true);
+    expect((await queue()).items.find((i) => i.transferId === t.id)).toMatchObject({ kind: 'underpaid' });
+
+    // A repeat answers the same, not audited again.
+    expect(await attached(await attach(t.id, { checkoutId: c.id }))).toEqual(result);
+    expect(await audits(t.id)).toHaveLength(1);
+
+    // The shopper pays the remainder: the watcher alone makes the order, with both transfers.
+    const rest = await transfer(STRANGER, remainder);
+    const [order] = await pay.ordersFor(rest.hash);
+    expect(order).toMatchObject({ intent_id: c.id, late: true });
+    expect(await pay.transferRow(t.hash)).toMatchObject({ status: 'matched', order_id: order!.id });
+    // The attached part needs nobody now; the repeat still answers, with the order.
+    expect((await queue()).items.find((i) => i.transferId === t.id)).toBeUndefined();
+    expect(await attached(await attach(t.id, { checkoutId: c.id }))).toEqual({ item: null, orderId: order!.id });
+    expect(await audits(t.id)).toHaveLength(1);
+  });
+
+  it('refuses what cannot be attached with its code, and changes nothing', async () => {
+    // A plain payment (matched), and an underpayment a proven sender made (underpaid): they already count.
+    const plainCheckout = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const plain = await transfer(STRANGER, BigInt(plainCheckout.amountWei));
+    expect(plain.status).toBe('matched');
+    const short = new Shopper(h);
+    await short.signIn(testChain.provider, SHORT_PAYER);
+    const owing = await pay.checkout(short, unlimited.id, SHORT_PAYER, 1);
+    const half = await transfer(SHORT_PAYER, BigInt(owing.amountWei) / 2n);
+    expect(half.status).toBe('underpaid');
+
+    const target = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const t = await transfer(STRANGER, 777n * 10n ** 16n);
+    expect(t.status).toBe('unmatched');
+    const later = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+
+    const cases: Array<[string, unknown, number, string]> = [
+      [plain.id, { checkoutId: target.id }, 409, ErrorCode.transferNotAttachable],
+      [plain.id, { checkoutId: plainCheckout.id }, 409, ErrorCode.transferNotAttachable],
+      [half.id, { checkoutId: owing.id }, 409, ErrorCode.transferNotAttachable],
+      [half.id, { checkoutId: target.id }, 409, ErrorCode.transferNotAttachable],
+      [t.id, { checkoutId: plainCheckout.id }, 409, ErrorCode.checkoutNotAttachable],
+      [t.id, { checkoutId: later.id }, 409, ErrorCode.checkoutNotAttachable],
+      [t.id, { checkoutId: randomUUID() }, 404, ErrorCode.checkoutNotFound],
+      ['999999', { checkoutId: target.id }, 404, ErrorCode.attentionItemNotFound],
+      ['abc', { checkoutId: target.id }, 404, ErrorCode.attentionItemNotFound],
+      [t.id, { checkoutId: 'not-a-uuid' }, 400, ErrorCode.badRequest],
+      [t.id, { checkoutId: target.id, extra: true }, 400, ErrorCode.badRequest],
+      [t.id, 'not json', 400, ErrorCode.invalidJson],
+    ];
+    for (const [id, body, status, code] of cases) {
+      expect(await refused(await attach(id, body)), `${id} ${JSON.stringify(body)}`).toEqual({ status, code });
+    }
+    const text = await as(admin1, `/api/admin/payments/${t.id}/attach`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: target.id,
+    });
+    expect(await refused(text)).toEqual({ status: 415, code: ErrorCode.unsupportedMediaType });
+
+    expect(await pay.transferRow(t.hash)).toMatchObject({ status: 'unmatched', intent_id: null, order_id: null });
+    expect(await pay.transferRow(half.hash)).toMatchObject({ status: 'underpaid', intent_id: owing.id });
+    for (const c of [target, later]) expect(await checkoutRow(c.id)).toMatchObject({ status: 'open' });
+    for (const id of [plain.id, half.id, t.id]) expect(await audits(id)).toHaveLength(0);
+    expect((await queue()).items.find((i) => i.transferId === t.id)).toMatchObject({ kind: 'unmatched' });
+  });
+
+  it('answers nothing to a stranger without the admin session, nor to another site', async () => {
+    const target = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const t = await transfer(STRANGER, 10n * POG);
+    expect(t.status).toBe('unmatched');
+    const stranger = new Shopper(h);
+    for (const res of [
+      await stranger.request(`/api/admin/payments/${t.id}/candidates`),
+      await stranger.post(`/api/admin/payments/${t.id}/attach`, { checkoutId: target.id }),
+    ]) {
+      expect(res.status).toBe(401);
+      const body = await res.text();
+      expect(JSON.parse(body).code).toBe(ErrorCode.adminSessionRequired);
+      expect(body).not.toContain(target.id);
+    }
+    for (const res of [
+      await as(admin1, `/api/admin/payments/${t.id}/candidates`, {
+        headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      }),
+      await attach(t.id, { checkoutId: target.id }, admin1, { origin: 'https://evil.example' }),
+      await attach(t.id, { checkoutId: target.id }, admin1, { 'sec-fetch-site': 'cross-site' }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect((await res.json()).code).toBe(ErrorCode.crossSiteRequest);
+    }
+    expect(await pay.transferRow(t.hash)).toMatchObject({ status: 'unmatched' });
+    expect(await checkoutRow(target.id)).toMatchObject({ status: 'open' });
+    expect(await audits(t.id)).toHaveLength(0);
+  });
+});
