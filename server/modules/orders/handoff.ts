@@ -179,7 +179,8 @@ export class ShopifyHandoff implements Job {
       const draft = data.draftOrder;
       if (!draft || draft.status !== 'COMPLETED') continue;
       const shopifyOrderId = draft.order?.id ?? null;
-      if (await applyOrderEvent(this.deps.db, row.id, 'shipping-received', { shopifyOrderId })) changed++;
+      const shopifyOrderName = draft.order?.name ?? null;
+      if (await applyOrderEvent(this.deps.db, row.id, 'shipping-received', { shopifyOrderId, shopifyOrderName })) changed++;
       if (
         draft.order?.displayFulfillmentStatus === 'FULFILLED' &&
         (await applyOrderEvent(this.deps.db, row.id, 'fulfilled', { shopifyOrderId }))
