@@ -144,6 +144,7 @@ export const auditActionSchema = z.enum([
   'custom-title-set',
   'custom-title-cleared',
   'payment-resolved',
+  'handoff-retried',
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

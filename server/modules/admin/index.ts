@@ -8,6 +8,8 @@ export { AdminService } from './service';
 export { InventoryAdmin } from './inventory';
 /** The payments desk: transfers that need a person, resolving them, the accountant's CSV export. */
 export { PaymentsDesk } from './payments-desk';
+/** The orders view: every order with its Shopify hand-off, one order's timeline, retrying a failed hand-off. */
+export { OrdersDesk } from './orders-desk';
 /** The admin API's routes (/api/admin/*, /api/inventory*, /api/products/:originalTitle/custom-title). */
 export { adminRoutes } from './routes';
 /** Local mode: the generated admin password kept in the data folder. */

@@ -3,13 +3,19 @@ import type { Context, Next } from 'koa';
 import { z } from 'zod';
 import { ADMIN_SESSION_TTL_MS, adminLoginSchema, customTitleSchema, inventoryUpdateSchema, type AuditPage } from '../../../common/admin';
 import { ErrorCode } from '../../../common/errors';
-import { attentionQuerySchema, paymentsExportQuerySchema, resolveAttentionSchema } from '../../../common/payments-desk';
+import {
+  adminOrdersQuerySchema,
+  attentionQuerySchema,
+  paymentsExportQuerySchema,
+  resolveAttentionSchema,
+} from '../../../common/payments-desk';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { shopOrigin } from '../../lib/site-origin';
 import { describeIssues, parseJsonBody } from '../../lib/validation';
 import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT, listAudit } from './audit';
 import type { InventoryAdmin } from './inventory';
+import type { OrdersDesk } from './orders-desk';
 import type { PaymentsDesk } from './payments-desk';
 import { retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
 import type { Db } from '../../db';
@@ -35,11 +41,12 @@ export function adminRoutes(deps: {
   admin: AdminService;
   inventory: InventoryAdmin;
   desk: PaymentsDesk;
+  ordersDesk: OrdersDesk;
   config: Config;
   db: Db;
   now?: () => Date;
 }): Router {
-  const { admin, inventory, desk, config, db } = deps;
+  const { admin, inventory, desk, ordersDesk, config, db } = deps;
   const now = deps.now ?? (() => new Date());
   const secure = config.env === 'production';
   const router = new Router();
@@ -179,6 +186,22 @@ export function adminRoutes(deps: {
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment(`payments-${from}-to-${to}.csv`);
     ctx.body = desk.exportCsv(from, to);
+  });
+
+  // The admin's orders view (issue 13).
+  router.get('/api/admin/orders', noStore, ...guarded, async (ctx) => {
+    const parsed = adminOrdersQuerySchema.safeParse(ctx.query);
+    if (!parsed.success)
+      throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected ?status=paid&q=0xabc&before=<nextBefore>`);
+    ctx.body = await ordersDesk.list(parsed.data);
+  });
+
+  router.get('/api/admin/orders/:id', noStore, ...guarded, async (ctx) => {
+    ctx.body = await ordersDesk.get(ctx.params.id!);
+  });
+
+  router.post('/api/admin/orders/:id/retry-handoff', noStore, ...guarded, async (ctx) => {
+    ctx.body = await ordersDesk.retryHandoff(ctx.params.id!, label(ctx));
   });
 
   return router;

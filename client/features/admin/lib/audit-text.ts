@@ -10,6 +10,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'custom-title-set': 'Custom title set',
   'custom-title-cleared': 'Custom title cleared',
   'payment-resolved': 'Payment marked resolved',
+  'handoff-retried': 'Shopify hand-off retried',
 };
 
 export function auditActionLabel(action: AuditAction): string {
