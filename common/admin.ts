@@ -145,6 +145,7 @@ export const auditActionSchema = z.enum([
   'custom-title-cleared',
   'payment-resolved',
   'payment-attached',
+  'handoff-retried',
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

@@ -12,6 +12,7 @@ import * as paymentIntegrity from './20261122050000_payment_integrity';
 import * as admin from './20261123000000_admin';
 import * as paymentsDesk from './20261123010000_payments_desk';
 import * as refunds from './20261124000000_refunds';
+import * as orderHandoffTimes from './20261124010000_order_handoff_times';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -23,4 +24,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261123000000_admin.ts', admin],
   ['20261123010000_payments_desk.ts', paymentsDesk],
   ['20261124000000_refunds.ts', refunds],
+  ['20261124010000_order_handoff_times.ts', orderHandoffTimes],
 ];

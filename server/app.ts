@@ -26,7 +26,14 @@ import { demoWalletRoutes } from './chain/demo-wallet';
 import { paymentRoutes, type CheckoutService, type OrderFromTransaction, type PaymentTarget } from './modules/payments';
 import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules/orders';
 import { authRoutes, type AuthService } from './modules/auth';
-import { adminRoutes, type AdminService, type InventoryAdmin, type PaymentsDesk, type TransferAttach } from './modules/admin';
+import {
+  adminRoutes,
+  type AdminService,
+  type InventoryAdmin,
+  type OrdersDesk,
+  type PaymentsDesk,
+  type TransferAttach,
+} from './modules/admin';
 import { BASE_PUBLIC_RPC_URL } from './config';
 
 export interface AppDeps {
@@ -38,8 +45,18 @@ export interface AppDeps {
   carts: CartService;
   /** Counts requests to the rate-limited routes (shared by all instances through the database). */
   rateLimiter: RateLimiter;
-  /** The admin area: login and sessions, the inventory, the payments desk, the audit trail (`now`: the sessions' clock, for Retry-After). */
-  admin: { sessions: AdminService; inventory: InventoryAdmin; desk: PaymentsDesk; attach: TransferAttach; now?: () => Date };
+  /**
+   * The admin area: login and sessions, the inventory, the payments desk (with attaching transfers), the orders view, the
+   * audit trail (`now`: the sessions' clock, for Retry-After).
+   */
+  admin: {
+    sessions: AdminService;
+    inventory: InventoryAdmin;
+    desk: PaymentsDesk;
+    attach: TransferAttach;
+    ordersDesk: OrdersDesk;
+    now?: () => Date;
+  };
   /** The built client (dist/); when absent only the API is served. */
   staticDir?: string;
   /**
@@ -154,6 +171,7 @@ export function createApp(deps: AppDeps): Koa {
       inventory: deps.admin.inventory,
       desk: deps.admin.desk,
       attach: deps.admin.attach,
+      ordersDesk: deps.admin.ordersDesk,
       config,
       db,
       now: deps.admin.now,

@@ -17,7 +17,7 @@ import { ShopifyGraphql } from './shopify';
 import { CartService } from './modules/cart';
 import { createPaymentSystem, type ChainTarget, type PaymentSystem } from './modules/payments';
 import { SessionService } from './modules/session';
-import { AdminService, InventoryAdmin, PaymentsDesk, TransferAttach } from './modules/admin';
+import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
 
 export interface ServiceOptions {
@@ -79,6 +79,7 @@ export function buildServices(opts: ServiceOptions): Services {
   const inventory = new InventoryAdmin(db, catalogue, { now });
   const desk = new PaymentsDesk(db, { config, chainHead: payments && (() => payments.chain.blockNumber()), now });
   const attach = new TransferAttach(db, { desk, settlement: payments?.settlement, now });
+  const ordersDesk = new OrdersDesk(db, { config, handoff: payments?.handoff, now });
   const app: AppDeps = {
     config,
     db,
@@ -87,7 +88,7 @@ export function buildServices(opts: ServiceOptions): Services {
     sessions,
     carts,
     rateLimiter,
-    admin: { sessions: admin, inventory, desk, attach, now },
+    admin: { sessions: admin, inventory, desk, attach, ordersDesk, now },
     staticDir: opts.staticDir,
     mounts: opts.mounts,
     demoWallet: opts.demoWallet,

@@ -602,7 +602,11 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     const after = await run.client().request(DRAFT_STATUS_QUERY, { variables: { id: draft.id } });
     const order = after.data.draftOrder.order;
     expect(after.data.draftOrder).toMatchObject({ id: draft.id, status: 'COMPLETED', invoiceUrl: draft.invoiceUrl });
-    expect(order).toEqual({ id: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/), displayFulfillmentStatus: 'UNFULFILLED' });
+    expect(order).toEqual({
+      id: expect.stringMatching(/^gid:\/\/shopify\/Order\/\d+$/),
+      name: '#1001',
+      displayFulfillmentStatus: 'UNFULFILLED',
+    });
     // Reopening shows the order status, not the form.
     const reopened = await (await fetch(draft.invoiceUrl)).text();
     expect(reopened).toContain('Thank you, your order #1001 is confirmed');
@@ -725,7 +729,11 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
     });
     expect(res.status).toBe(200);
     const status = await run.client().request(DRAFT_STATUS_QUERY, { variables: { id: draft.id } });
-    expect(status.data.draftOrder.order).toEqual({ id: gid('Order', order.legacyId), displayFulfillmentStatus: 'FULFILLED' });
+    expect(status.data.draftOrder.order).toEqual({
+      id: gid('Order', order.legacyId),
+      name: order.name,
+      displayFulfillmentStatus: 'FULFILLED',
+    });
 
     await run.emulator.webhooksIdle();
     const [fulfillment] = received('fulfillments/create');

@@ -104,6 +104,7 @@ export const ORDER_SCHEMA_SDL = /* GraphQL */ `
 
   type Order {
     id: ID!
+    name: String!
     displayFulfillmentStatus: OrderDisplayFulfillmentStatus!
   }
 

@@ -189,6 +189,7 @@ export const DRAFT_STATUS_QUERY = /* GraphQL */ `
       invoiceUrl
       order {
         id
+        name
         displayFulfillmentStatus
       }
     }
@@ -199,7 +200,8 @@ export interface DraftStatusResult {
     id: string;
     status: string;
     invoiceUrl: string;
-    order: { id: string; displayFulfillmentStatus: string } | null;
+    /** The order the completed draft became; `name` is Shopify's "#1001". */
+    order: { id: string; name: string; displayFulfillmentStatus: string } | null;
   } | null;
 }
 

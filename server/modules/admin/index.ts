@@ -10,6 +10,8 @@ export { InventoryAdmin } from './inventory';
 export { PaymentsDesk } from './payments-desk';
 /** Attaching an unmatched transfer to the checkout it evidently belongs to (candidates, attach). */
 export { TransferAttach } from './attach';
+/** The orders view: every order with its Shopify hand-off, one order's timeline, retrying a failed hand-off. */
+export { OrdersDesk } from './orders-desk';
 /** The admin API's routes (/api/admin/*, /api/inventory*, /api/products/:originalTitle/custom-title). */
 export { adminRoutes } from './routes';
 /** Local mode: the generated admin password kept in the data folder. */

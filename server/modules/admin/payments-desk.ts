@@ -167,7 +167,7 @@ export class PaymentsDesk {
             { column: 'id', order: 'asc' },
           ])
           .limit(EXPORT_BATCH)
-          .select('id', 'status', 'tx_hash', 'customer_wallet', 'amount_paid_wei', 'paid_at');
+          .select('id', 'status', 'tx_hash', 'customer_wallet', 'amount_paid_wei', 'paid_at', 'shopify_order_name');
         if (after) {
           const { paidAt, id } = after;
           q.where((w) => w.where('paid_at', '>', paidAt).orWhere((e) => e.where('paid_at', '=', paidAt).where('id', '>', id)));
@@ -179,10 +179,12 @@ export class PaymentsDesk {
           customer_wallet: string;
           amount_paid_wei: string;
           paid_at: Date;
+          shopify_order_name: string | null;
         }> = await q;
         for (const o of batch) {
-          // Refunds and the Shopify order's name are not recorded yet (issue 13's later slices).
-          yield csvLine([iso(o.paid_at), o.id, o.status, o.tx_hash, o.customer_wallet, pog(wei(o.amount_paid_wei)), '0.00', '']);
+          // Refunds are not recorded yet (issue 13's refunds slice).
+          const name = o.shopify_order_name ?? '';
+          yield csvLine([iso(o.paid_at), o.id, o.status, o.tx_hash, o.customer_wallet, pog(wei(o.amount_paid_wei)), '0.00', name]);
         }
         if (batch.length < EXPORT_BATCH) return;
         const last = batch.at(-1)!;

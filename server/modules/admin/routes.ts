@@ -5,6 +5,7 @@ import { ADMIN_SESSION_TTL_MS, adminLoginSchema, customTitleSchema, inventoryUpd
 import { ErrorCode } from '../../../common/errors';
 import {
   attachTransferSchema,
+  adminOrdersQuerySchema,
   attentionQuerySchema,
   paymentsExportQuerySchema,
   resolveAttentionSchema,
@@ -15,6 +16,7 @@ import { shopOrigin } from '../../lib/site-origin';
 import { describeIssues, parseJsonBody } from '../../lib/validation';
 import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT, listAudit } from './audit';
 import type { InventoryAdmin } from './inventory';
+import type { OrdersDesk } from './orders-desk';
 import type { PaymentsDesk } from './payments-desk';
 import type { TransferAttach } from './attach';
 import { retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
@@ -42,11 +44,12 @@ export function adminRoutes(deps: {
   inventory: InventoryAdmin;
   desk: PaymentsDesk;
   attach: TransferAttach;
+  ordersDesk: OrdersDesk;
   config: Config;
   db: Db;
   now?: () => Date;
 }): Router {
-  const { admin, inventory, desk, attach, config, db } = deps;
+  const { admin, inventory, desk, attach, ordersDesk, config, db } = deps;
   const now = deps.now ?? (() => new Date());
   const secure = config.env === 'production';
   const router = new Router();
@@ -196,6 +199,22 @@ export function adminRoutes(deps: {
   router.post('/api/admin/payments/:transferId/attach', noStore, ...guarded, async (ctx) => {
     const { checkoutId } = parseJsonBody(ctx, attachTransferSchema, '{"checkoutId": "3b241101-e2bb-4255-8caf-4136c566a962"}');
     ctx.body = await attach.attach(ctx.params.transferId!, checkoutId, label(ctx));
+  });
+
+  // The admin's orders view (issue 13).
+  router.get('/api/admin/orders', noStore, ...guarded, async (ctx) => {
+    const parsed = adminOrdersQuerySchema.safeParse(ctx.query);
+    if (!parsed.success)
+      throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected ?status=paid&q=0xabc&before=<nextBefore>`);
+    ctx.body = await ordersDesk.list(parsed.data);
+  });
+
+  router.get('/api/admin/orders/:id', noStore, ...guarded, async (ctx) => {
+    ctx.body = await ordersDesk.get(ctx.params.id!);
+  });
+
+  router.post('/api/admin/orders/:id/retry-handoff', noStore, ...guarded, async (ctx) => {
+    ctx.body = await ordersDesk.retryHandoff(ctx.params.id!, label(ctx));
   });
 
   return router;

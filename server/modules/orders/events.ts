@@ -10,14 +10,16 @@ export async function applyOrderEvent(
   db: Db,
   orderId: string,
   event: OrderEvent,
-  facts: { shopifyOrderId?: string | null } = {},
+  facts: { shopifyOrderId?: string | null; shopifyOrderName?: string | null } = {},
 ): Promise<{ from: OrderStatus; to: OrderStatus } | null> {
   return db.transaction(async (trx) => {
-    const order = await trx('orders').where({ id: orderId }).forUpdate().first('id', 'status', 'shopify_order_id');
+    const order = await trx('orders').where({ id: orderId }).forUpdate().first('id', 'status', 'shopify_order_id', 'shopify_order_name');
     if (!order) return null;
     const now = new Date();
     const patch: Record<string, unknown> = {};
     if (facts.shopifyOrderId && !order.shopify_order_id) patch.shopify_order_id = facts.shopifyOrderId;
+    // The name Shopify gives the order ("#1001"), for the admin and the export; the first one heard stays.
+    if (facts.shopifyOrderName && !order.shopify_order_name) patch.shopify_order_name = facts.shopifyOrderName;
     const to = nextStatus(order.status, event);
     if (to) {
       patch.status = to;

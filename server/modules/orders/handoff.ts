@@ -77,25 +77,34 @@ export class ShopifyHandoff implements Job {
     return done;
   }
 
-  /** Claims one due job (FOR UPDATE SKIP LOCKED + a lease), so two servers never run the same job at once. */
-  private async claim(): Promise<{ id: number; order_id: string; attempts: number } | null> {
+  /**
+   * The admin's "retry now": runs the order's hand-off job at once if its last attempt failed and
+   * no attempt is in flight (it skips the back-off, never a running attempt's lease), through the
+   * same claim and run as every job, so two retries at once make one attempt. Answers whether it
+   * succeeded, or null when there was nothing to run (done, never failed, or running now).
+   */
+  async runOne(orderId: string): Promise<boolean | null> {
+    const job = await this.claim(orderId);
+    return job ? this.run(job) : null;
+  }
+
+  /**
+   * Claims one due job (FOR UPDATE SKIP LOCKED + a lease), so two servers never run the same job
+   * at once; with `orderId`, that order's job if it failed and is not running (see runOne).
+   */
+  private async claim(orderId?: string): Promise<{ id: number; order_id: string; attempts: number } | null> {
     const now = this.now();
-    const rows = await this.deps
-      .db('outbox')
-      .whereIn(
-        'id',
-        this.deps
-          .db('outbox')
-          .select('id')
-          .where({ kind: HANDOFF_JOB })
-          .whereNull('done_at')
-          .where('next_attempt_at', '<=', now)
-          .orderBy('id')
-          .limit(1)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .update({ attempts: this.deps.db.raw('attempts + 1'), next_attempt_at: new Date(now.getTime() + LEASE_MS), updated_at: now })
+    const { db } = this.deps;
+    const due = db('outbox').select('id').where({ kind: HANDOFF_JOB }).whereNull('done_at');
+    if (orderId === undefined) due.where('next_attempt_at', '<=', now).orderBy('id').limit(1);
+    else
+      due
+        .where({ order_id: orderId })
+        .whereNotNull('last_error')
+        .where((w) => w.where('next_attempt_at', '<=', now).orWhereRaw('last_failed_attempt = attempts'));
+    const rows = await db('outbox')
+      .whereIn('id', due.forUpdate().skipLocked())
+      .update({ attempts: db.raw('attempts + 1'), next_attempt_at: new Date(now.getTime() + LEASE_MS), updated_at: now })
       .returning(['id', 'order_id', 'attempts']);
     return rows[0] ?? null;
   }
@@ -109,15 +118,23 @@ export class ShopifyHandoff implements Job {
       await db('orders')
         .where({ id: order.id })
         .update({ shopify_draft_order_id: draft.id, shopify_invoice_url: draft.invoiceUrl, updated_at: this.now() });
-      await db('outbox').where({ id: job.id }).update({ done_at: this.now(), last_error: null, updated_at: this.now() });
+      // An earlier failure (last_error, last_error_at) stays: the admin's orders view shows it.
+      await db('outbox').where({ id: job.id }).update({ done_at: this.now(), updated_at: this.now() });
       logger.info({ orderId: order.id, draft: draft.name }, 'Shopify draft order ready for shipping details');
       return true;
     } catch (err) {
       const delay = retryDelayMs(job.attempts);
       const message = err instanceof Error ? err.message : String(err);
+      const now = this.now();
       await db('outbox')
         .where({ id: job.id })
-        .update({ last_error: message.slice(0, 2000), next_attempt_at: new Date(this.now().getTime() + delay), updated_at: this.now() });
+        .update({
+          last_error: message.slice(0, 2000),
+          last_error_at: now,
+          last_failed_attempt: job.attempts,
+          next_attempt_at: new Date(now.getTime() + delay),
+          updated_at: now,
+        });
       logger.warn({ orderId: job.order_id, attempts: job.attempts, retryInMs: delay, err: message }, 'Shopify hand-off failed; will retry');
       return false;
     }
@@ -179,7 +196,8 @@ export class ShopifyHandoff implements Job {
       const draft = data.draftOrder;
       if (!draft || draft.status !== 'COMPLETED') continue;
       const shopifyOrderId = draft.order?.id ?? null;
-      if (await applyOrderEvent(this.deps.db, row.id, 'shipping-received', { shopifyOrderId })) changed++;
+      const shopifyOrderName = draft.order?.name ?? null;
+      if (await applyOrderEvent(this.deps.db, row.id, 'shipping-received', { shopifyOrderId, shopifyOrderName })) changed++;
       if (
         draft.order?.displayFulfillmentStatus === 'FULFILLED' &&
         (await applyOrderEvent(this.deps.db, row.id, 'fulfilled', { shopifyOrderId }))

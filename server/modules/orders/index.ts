@@ -9,8 +9,10 @@ export { OrdersService } from './service';
 export { createOrder } from './create-order';
 /** Status changes a chain reorganisation causes, applied in the caller's transaction. */
 export { lockOrder, failReorgedOrder, restoreReorgedOrder, PAYMENT_REORGED } from './payment-events';
-/** Creates each paid order's Shopify draft order (the outbox job createOrder queues). */
+/** Creates each paid order's Shopify draft order (the outbox job createOrder queues); `runOne` is the admin's retry. */
 export { ShopifyHandoff } from './handoff';
+/** The outbox kind of that job (the admin's orders view reads its attempts and errors). */
+export { HANDOFF_JOB } from './create-order';
 /** Shopify's signed webhooks, and subscribing to them at start. */
 export { shopifyWebhookRoutes, subscribeShopifyWebhooks } from './webhooks';
 /** GET /api/orders/:id, the wallet's order list and the shipping link. */

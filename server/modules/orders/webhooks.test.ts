@@ -79,6 +79,11 @@ describe('interpretWebhook', () => {
       event: 'shipping-received',
       shopifyOrderId: 'gid://shopify/Order/9',
     });
+    // The order's name comes with orders/create only (a draft's "#D1" is not an order's name).
+    expect(interpretWebhook('orders/create', { id: 9, name: '#1001' })).toMatchObject({ shopifyOrderName: '#1001' });
+    expect(
+      interpretWebhook('draft_orders/update', { status: 'completed', admin_graphql_api_id: 'gid://shopify/DraftOrder/7', name: '#D1' }),
+    ).not.toHaveProperty('shopifyOrderName');
     expect(interpretWebhook('orders/fulfilled', { admin_graphql_api_id: 'gid://shopify/Order/9' })).toMatchObject({
       event: 'fulfilled',
       find: { shopifyOrderId: 'gid://shopify/Order/9' },

@@ -47,6 +47,8 @@ const webhookPayloadSchema = z.object({
   id: restId.optional(),
   admin_graphql_api_id: text.optional(),
   status: text.optional(),
+  /** The order's name ("#1001"; a draft's is "#D12", not read). */
+  name: text.optional(),
   order_id: restId.nullable().optional(),
   note_attributes: z
     .array(z.unknown())
@@ -65,7 +67,7 @@ export function parseWebhookPayload(body: unknown): WebhookPayload | null {
 export function interpretWebhook(
   topic: string,
   p: WebhookPayload,
-): { find: OrderLookup; event: OrderEvent; shopifyOrderId?: string } | null {
+): { find: OrderLookup; event: OrderEvent; shopifyOrderId?: string; shopifyOrderName?: string } | null {
   const ourId = p.note_attributes?.find((a) => (a.name ?? a.key) === 'pogs_order_id')?.value;
   const orderGid = (id: number | string | null | undefined) =>
     id == null ? undefined : String(id).startsWith('gid://') ? String(id) : `gid://shopify/Order/${id}`;
@@ -78,6 +80,7 @@ export function interpretWebhook(
         find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId },
         event: 'shipping-received',
         shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id),
+        ...(p.name ? { shopifyOrderName: p.name } : {}),
       };
     case 'orders/fulfilled':
       return { find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId }, event: 'fulfilled' };
@@ -164,7 +167,10 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
       if (!meaning) return 'ignored' as const;
       const orderId = await findOrderId(trx as unknown as Db, meaning.find);
       if (!orderId) return 'unknown-order' as const;
-      const change = await applyOrderEvent(trx as unknown as Db, orderId, meaning.event, { shopifyOrderId: meaning.shopifyOrderId });
+      const change = await applyOrderEvent(trx as unknown as Db, orderId, meaning.event, {
+        shopifyOrderId: meaning.shopifyOrderId,
+        shopifyOrderName: meaning.shopifyOrderName,
+      });
       return { orderId, change };
     });
     if (outcome === 'unusable') return acknowledge('the body is not a Shopify resource this shop can read');

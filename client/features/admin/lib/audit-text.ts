@@ -11,6 +11,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'custom-title-cleared': 'Custom title cleared',
   'payment-resolved': 'Payment marked resolved',
   'payment-attached': 'Payment attached to a checkout',
+  'handoff-retried': 'Shopify hand-off retried',
 };
 
 export function auditActionLabel(action: AuditAction): string {

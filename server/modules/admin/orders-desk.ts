@@ -1,0 +1,377 @@
+/**
+ * The admin's orders view (issue 13): every order with its status, amounts, payer, Shopify draft
+ * state and hand-off trouble; one order's items, transfers, refunds and timeline; and "retry now"
+ * for a failed hand-off. It reads what settlement, the hand-off, webhooks and the desk wrote, and
+ * changes nothing itself except through the hand-off's own code (ShopifyHandoff.runOne).
+ *
+ * The Shopify draft state, from the order and its hand-off job (outbox, kind HANDOFF_JOB):
+ *
+ * | what the server has                                          | draftState  |
+ * |--------------------------------------------------------------|-------------|
+ * | a Shopify order id, or confirmed_at / shipped_at set          | `completed` |
+ * | a Shopify draft order id                                      | `open`      |
+ * | a hand-off job not done                                       | `pending`   |
+ * | no job (held: paid after the stock was gone), or done without a draft (skipped) | `none` |
+ *
+ * `handoff` is the job as the admin needs it: null when there is none, and null when it is done
+ * and no attempt ever failed (nothing to tell). A job that failed and then succeeded keeps its
+ * last error (`done: true`), so the admin sees what happened.
+ *
+ * The timeline is built only from records the server already keeps, sorted by time:
+ * paid (orders.paid_at), handoff-failed (the job's last failure: outbox.last_error_at and
+ * last_error; earlier failures are counted, not kept), handed-off (outbox.done_at, when a draft
+ * exists), confirmed (confirmed_at), shipped (shipped_at), refunded (each refunds row),
+ * reorged (status_reason payment-reorged, at the order's updated_at), and the admin's audit rows
+ * about the order or its transfers: resolved (payment-resolved) and attached (an action naming
+ * an attach).
+ */
+import type { Knex } from 'knex';
+import { orderStatusSchema, type OrderStatus } from '../../../common/api';
+import { ErrorCode } from '../../../common/errors';
+import { formatUnits, parseUnits } from '../../../common/money';
+import type { AdminOrder, AdminOrderDetail, AdminOrdersPage, DraftState, RefundRecord, TimelineEvent } from '../../../common/payments-desk';
+import type { Config } from '../../config';
+import type { Db } from '../../db';
+import { AppError } from '../../lib/errors';
+import { HANDOFF_JOB, PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
+import { recordAudit } from './audit';
+
+/** Orders on one page of the list. */
+const PAGE_SIZE = 50;
+/** What an order id, a wallet or a tx hash can start with; anything else finds no order. */
+const ID_LIKE = /^[A-Za-z0-9]{1,80}$/;
+
+interface OrderRecord {
+  id: string;
+  intent_id: string;
+  status: OrderStatus;
+  customer_wallet: string;
+  total_wei: string;
+  amount_paid_wei: string;
+  overpaid: boolean;
+  late: boolean;
+  hold_reason: string | null;
+  status_reason: string | null;
+  tx_hash: string;
+  shopify_draft_order_id: string | null;
+  shopify_order_id: string | null;
+  shopify_order_name: string | null;
+  paid_at: Date | string;
+  confirmed_at: Date | string | null;
+  shipped_at: Date | string | null;
+  updated_at: Date | string;
+  refunded_wei: string;
+}
+
+interface JobRecord {
+  order_id: string;
+  attempts: number;
+  last_error: string | null;
+  last_error_at: Date | string | null;
+  last_failed_attempt: number;
+  next_attempt_at: Date | string;
+  done_at: Date | string | null;
+}
+
+const pog = (wei: bigint) => formatUnits(wei, 18, 2);
+const wei = (v: string | number) => BigInt(String(v).split('.')[0]!);
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+export class OrdersDesk {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly db: Db,
+    private readonly deps: {
+      config: Pick<Config, 'mode' | 'publicLinks'>;
+      /** The orders module's hand-off (absent without a chain: there are no orders to hand off). */
+      handoff?: ShopifyHandoff;
+      now?: () => Date;
+    },
+  ) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Every order, newest paid first, 50 a page: `before` is the previous page's `nextBefore`. */
+  async list(query: { status?: string; q?: string; before?: string }): Promise<AdminOrdersPage> {
+    const status = query.status === undefined ? undefined : parseStatus(query.status);
+    const before = query.before === undefined ? undefined : decodeCursor(query.before);
+    const q = this.orders().limit(PAGE_SIZE + 1);
+    if (status) q.where('o.status', status);
+    const term = query.q?.trim();
+    if (term) {
+      if (!ID_LIKE.test(term)) return { orders: [], nextBefore: null };
+      // Case-insensitive prefix; the term is letters and digits only, so it holds no LIKE wildcard.
+      const prefix = `${term.toLowerCase()}%`;
+      q.where((w) =>
+        w
+          .whereRaw('lower(o.id) like ?', [prefix])
+          .orWhereRaw('lower(o.customer_wallet) like ?', [prefix])
+          .orWhereRaw('lower(o.tx_hash) like ?', [prefix]),
+      );
+    }
+    if (before)
+      q.where((w) =>
+        w.where('o.paid_at', '<', before.paidAt).orWhere((e) => e.where('o.paid_at', '=', before.paidAt).where('o.id', '<', before.id)),
+      );
+    const rows: OrderRecord[] = await q;
+    const page = rows.slice(0, PAGE_SIZE);
+    const jobs = await this.jobs(page.map((r) => r.id));
+    const last = page.at(-1);
+    return {
+      orders: page.map((r) => this.summary(r, jobs.get(r.id))),
+      nextBefore: rows.length > PAGE_SIZE && last ? encodeCursor(new Date(last.paid_at), last.id) : null,
+    };
+  }
+
+  /** One order with its items, transfers, refunds and timeline; 404 order-not-found otherwise. */
+  async get(id: string): Promise<AdminOrderDetail> {
+    const row = ID_LIKE.test(id) ? ((await this.orders().where('o.id', id).first()) as OrderRecord | undefined) : undefined;
+    if (!row) throw new AppError(ErrorCode.orderNotFound, `No order ${id}. Look it up in the orders list.`);
+    const job = (await this.jobs([row.id])).get(row.id);
+    const summary = this.summary(row, job);
+    const items: Array<{ title: string; quantity: number; unit_price: string }> = await this.db('order_items')
+      .where({ order_id: row.id })
+      .orderBy('id')
+      .select('title', 'quantity', 'unit_price');
+    const transfers: Array<{ id: number; tx_hash: string; value_wei: string; from_address: string; created_at: Date | string }> =
+      await this.db('chain_transfers')
+        .where({ intent_id: row.intent_id })
+        .orderBy('id')
+        .select('id', 'tx_hash', 'value_wei', 'from_address', 'created_at');
+    const refunds = await this.refunds(row.id);
+    const transferIds = transfers.map((t) => String(t.id));
+    const audit: Array<{ at: Date | string; action: string; target: string; changes: unknown }> = await this.db('admin_audit_log')
+      .whereIn('target', [row.id, ...transferIds])
+      .orderBy('id')
+      .select('at', 'action', 'target', 'changes');
+    return {
+      ...summary,
+      items: items.map((i) => ({ title: i.title, quantity: i.quantity, price: formatUnits(parseUnits(i.unit_price)) })),
+      transfers: transfers.map((t) => ({
+        transferId: String(t.id),
+        txHash: t.tx_hash,
+        amount: pog(wei(t.value_wei)),
+        sender: t.from_address,
+        at: iso(t.created_at),
+      })),
+      refunds,
+      timeline: timeline(row, summary, job, refunds, audit),
+    };
+  }
+
+  /**
+   * "Retry now" for a failed hand-off: runs it at once through the hand-off's own code (which
+   * claims the job, so two retries at once make one attempt and one draft order), audits the
+   * retry, and answers the order as it is now (with the new error if Shopify failed again).
+   * 409 handoff-not-retryable when it is done, never failed, or an attempt is running.
+   */
+  async retryHandoff(id: string, session: string): Promise<AdminOrderDetail> {
+    const before = await this.get(id);
+    const { handoff } = this.deps;
+    const ok = handoff ? await handoff.runOne(before.id) : null;
+    if (ok === null) throw new AppError(ErrorCode.handoffNotRetryable, await this.whyNotRetryable(before.id, !handoff));
+    await recordAudit(this.db, {
+      at: this.now(),
+      action: 'handoff-retried',
+      session,
+      target: before.id,
+      changes: [{ field: 'handoff', from: before.handoff?.lastError ?? null, to: ok ? 'handed off' : 'failed again' }],
+    });
+    return this.get(before.id);
+  }
+
+  private async whyNotRetryable(orderId: string, noHandoff: boolean): Promise<string> {
+    if (noHandoff) return 'The Shopify hand-off does not run on this server (no chain is configured).';
+    const job = (await this.jobs([orderId])).get(orderId);
+    if (!job) return `Order ${orderId} has no Shopify hand-off (it was held or never handed off): there is nothing to retry.`;
+    if (job.done_at) return `Order ${orderId} is already handed off to Shopify: there is nothing to retry.`;
+    if (!job.last_error) return `The Shopify hand-off of order ${orderId} has not failed: it runs by itself shortly.`;
+    return `The Shopify hand-off of order ${orderId} is running right now; look again in a moment.`;
+  }
+
+  /** Orders with what was refunded against each. */
+  private orders(): Knex.QueryBuilder {
+    return this.db('orders as o')
+      .orderBy([
+        { column: 'o.paid_at', order: 'desc' },
+        { column: 'o.id', order: 'desc' },
+      ])
+      .select(
+        'o.id',
+        'o.intent_id',
+        'o.status',
+        'o.customer_wallet',
+        'o.total_wei',
+        'o.amount_paid_wei',
+        'o.overpaid',
+        'o.late',
+        'o.hold_reason',
+        'o.status_reason',
+        'o.tx_hash',
+        'o.shopify_draft_order_id',
+        'o.shopify_order_id',
+        'o.shopify_order_name',
+        'o.paid_at',
+        'o.confirmed_at',
+        'o.shipped_at',
+        'o.updated_at',
+        this.db.raw('(select coalesce(sum(r.amount_wei), 0)::text from refunds r where r.order_id = o.id) as refunded_wei'),
+      );
+  }
+
+  private async jobs(orderIds: string[]): Promise<Map<string, JobRecord>> {
+    if (orderIds.length === 0) return new Map();
+    const rows: JobRecord[] = await this.db('outbox')
+      .where({ kind: HANDOFF_JOB })
+      .whereIn('order_id', orderIds)
+      .select('order_id', 'attempts', 'last_error', 'last_error_at', 'last_failed_attempt', 'next_attempt_at', 'done_at');
+    return new Map(rows.map((r) => [r.order_id, r]));
+  }
+
+  private async refunds(orderId: string): Promise<RefundRecord[]> {
+    const rows: Array<{
+      id: number;
+      transfer_id: number;
+      order_id: string | null;
+      to_address: string;
+      amount_wei: string;
+      tx_hash: string;
+      created_at: Date | string;
+      session_label: string | null;
+    }> = await this.db('refunds')
+      .where({ order_id: orderId })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('id', 'transfer_id', 'order_id', 'to_address', 'amount_wei', 'tx_hash', 'created_at', 'session_label');
+    return rows.map((r) => ({
+      id: String(r.id),
+      transferId: String(r.transfer_id),
+      orderId: r.order_id,
+      to: r.to_address,
+      amount: pog(wei(r.amount_wei)),
+      amountWei: wei(r.amount_wei).toString(),
+      txHash: r.tx_hash,
+      explorerUrl: this.explorerUrl(r.tx_hash),
+      at: iso(r.created_at),
+      by: r.session_label,
+    }));
+  }
+
+  private summary(r: OrderRecord, job: JobRecord | undefined): AdminOrder {
+    return {
+      id: r.id,
+      status: r.status,
+      total: pog(wei(r.total_wei)),
+      amountPaid: pog(wei(r.amount_paid_wei)),
+      refunded: pog(wei(r.refunded_wei)),
+      payer: r.customer_wallet,
+      paidAt: iso(r.paid_at),
+      txHash: r.tx_hash,
+      explorerUrl: this.explorerUrl(r.tx_hash),
+      flags: { overpaid: r.overpaid, late: r.late, hold: r.hold_reason },
+      draftState: draftStateOf(r, job),
+      shopifyDraftOrderId: r.shopify_draft_order_id,
+      shopifyOrderName: r.shopify_order_name,
+      handoff:
+        !job || (job.done_at && job.last_failed_attempt === 0)
+          ? null
+          : {
+              attempts: job.attempts,
+              lastError: job.last_error,
+              nextAttemptAt: job.done_at ? null : iso(job.next_attempt_at),
+              done: job.done_at !== null,
+            },
+    };
+  }
+
+  /** The explorer's page of a transaction; null on the local demo chain (no explorer knows it). */
+  private explorerUrl(txHash: string): string | null {
+    const { mode, publicLinks } = this.deps.config;
+    return mode === 'local' ? null : `${publicLinks.explorerUrl}/tx/${txHash}`;
+  }
+}
+
+function draftStateOf(r: OrderRecord, job: JobRecord | undefined): DraftState {
+  if (r.shopify_order_id || r.confirmed_at || r.shipped_at) return 'completed';
+  if (r.shopify_draft_order_id) return 'open';
+  if (job && !job.done_at) return 'pending';
+  return 'none';
+}
+
+/** Events in time order; events at the same instant keep the order of the lifecycle. */
+function timeline(
+  r: OrderRecord,
+  order: AdminOrder,
+  job: JobRecord | undefined,
+  refunds: RefundRecord[],
+  audit: Array<{ at: Date | string; action: string; target: string; changes: unknown }>,
+): TimelineEvent[] {
+  const events: TimelineEvent[] = [];
+  const add = (at: Date | string | null, kind: TimelineEvent['kind'], text: string) => {
+    if (at) events.push({ at: iso(at), kind, text });
+  };
+  const flags = [order.flags.overpaid && 'overpaid', order.flags.late && 'late', order.flags.hold && `on hold: ${order.flags.hold}`];
+  const flagged = flags.filter(Boolean).join(', ');
+  add(r.paid_at, 'paid', `Paid ${order.amountPaid} POG of ${order.total} POG from ${r.customer_wallet}${flagged ? ` (${flagged})` : ''}`);
+  if (job?.last_error)
+    add(job.last_error_at, 'handoff-failed', `Shopify hand-off attempt ${job.last_failed_attempt} failed: ${job.last_error}`);
+  if (job?.done_at && r.shopify_draft_order_id)
+    add(job.done_at, 'handed-off', `Shopify draft order ${r.shopify_draft_order_id.split('/').pop()} created`);
+  add(r.confirmed_at, 'confirmed', `Shipping details given in Shopify${r.shopify_order_name ? ` (order ${r.shopify_order_name})` : ''}`);
+  add(r.shipped_at, 'shipped', 'Shipped by Shopify');
+  for (const refund of refunds) add(refund.at, 'refunded', `Refunded ${refund.amount} POG to ${refund.to}`);
+  if (r.status_reason === PAYMENT_REORGED) add(r.updated_at, 'reorged', 'The payment left the chain in a reorganisation: the order failed');
+  for (const a of audit) {
+    if (a.action === 'payment-resolved') add(a.at, 'resolved', `Transfer ${a.target} resolved: ${resolutionNote(a.changes)}`);
+    else if (/attach/.test(a.action)) add(a.at, 'attached', `Transfer ${a.target} attached by an admin`);
+  }
+  const rank = (k: TimelineEvent['kind']) => TIMELINE_ORDER.indexOf(k);
+  return events
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.at.localeCompare(b.e.at) || rank(a.e.kind) - rank(b.e.kind) || a.i - b.i)
+    .map(({ e }) => e);
+}
+
+const TIMELINE_ORDER: ReadonlyArray<TimelineEvent['kind']> = [
+  'paid',
+  'attached',
+  'handoff-failed',
+  'handed-off',
+  'confirmed',
+  'shipped',
+  'refunded',
+  'reorged',
+  'resolved',
+];
+
+/** The note of a payment-resolved audit row (its `resolved` change). */
+function resolutionNote(changes: unknown): string {
+  const list = typeof changes === 'string' ? (JSON.parse(changes) as unknown) : changes;
+  const resolved = Array.isArray(list) ? list.find((c) => c && typeof c === 'object' && c.field === 'resolved') : undefined;
+  return typeof resolved?.to === 'string' ? resolved.to : '(no note)';
+}
+
+function parseStatus(value: string): OrderStatus {
+  const parsed = orderStatusSchema.safeParse(value);
+  if (!parsed.success)
+    throw new AppError(ErrorCode.badRequest, `status must be one of ${orderStatusSchema.options.join(', ')} (got "${value.slice(0, 20)}")`);
+  return parsed.data;
+}
+
+/** The cursor: where the previous page ended (paid time and id), opaque to the client. */
+function encodeCursor(paidAt: Date, id: string): string {
+  return Buffer.from(`${paidAt.toISOString()}|${id}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): { paidAt: Date; id: string } {
+  const bad = () =>
+    new AppError(
+      ErrorCode.badRequest,
+      'before must be the nextBefore of the previous page, as it was given (or leave it out for the first page)',
+    );
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw bad();
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([A-Za-z0-9]{1,40})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const paidAt = m ? new Date(m[1]!) : null;
+  if (!m || !paidAt || Number.isNaN(paidAt.getTime()) || paidAt.toISOString() !== m[1]) throw bad();
+  return { paidAt, id: m[2]! };
+}
