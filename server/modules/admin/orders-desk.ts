@@ -22,8 +22,7 @@
  * last_error; earlier failures are counted, not kept), handed-off (outbox.done_at, when a draft
  * exists), confirmed (confirmed_at), shipped (shipped_at), refunded (each refunds row),
  * reorged (status_reason payment-reorged, at the order's updated_at), and the admin's audit rows
- * about the order or its transfers: resolved (payment-resolved) and attached (an action naming
- * an attach).
+ * about the order or its transfers: resolved (payment-resolved) and attached (payment-attached).
  */
 import type { Knex } from 'knex';
 import { orderStatusSchema, type OrderStatus } from '../../../common/api';
@@ -323,7 +322,7 @@ function timeline(
   if (r.status_reason === PAYMENT_REORGED) add(r.updated_at, 'reorged', 'The payment left the chain in a reorganisation: the order failed');
   for (const a of audit) {
     if (a.action === 'payment-resolved') add(a.at, 'resolved', `Transfer ${a.target} resolved: ${resolutionNote(a.changes)}`);
-    else if (/attach/.test(a.action)) add(a.at, 'attached', `Transfer ${a.target} attached by an admin`);
+    else if (a.action === 'payment-attached') add(a.at, 'attached', `Transfer ${a.target} attached by an admin`);
   }
   const rank = (k: TimelineEvent['kind']) => TIMELINE_ORDER.indexOf(k);
   return events
