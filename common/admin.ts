@@ -144,6 +144,7 @@ export const auditActionSchema = z.enum([
   'custom-title-set',
   'custom-title-cleared',
   'payment-resolved',
+  'payment-refunded',
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

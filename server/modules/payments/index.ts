@@ -4,3 +4,4 @@ export { OrderFromTransaction } from './order-from-transaction';
 export { paymentRoutes } from './routes';
 export { createPaymentSystem, type PaymentSystem } from './system';
 export { ChainClient, type ChainTarget } from './chain-client';
+export { RefundService } from './refunds';

@@ -10,6 +10,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'custom-title-set': 'Custom title set',
   'custom-title-cleared': 'Custom title cleared',
   'payment-resolved': 'Payment marked resolved',
+  'payment-refunded': 'Payment refunded',
 };
 
 export function auditActionLabel(action: AuditAction): string {
