@@ -365,7 +365,7 @@ export class PaymentsDesk {
   };
 }
 
-/** What is still owed to the checkouts of the underpaid items among `rows` (refunded ones included). */
+/** What the checkouts of the underpaid items among `rows` (refunded ones included) have received, for their `due`. */
 const receivedFor = (db: Db | Knex.Transaction, rows: readonly Row[]) =>
   receivedWeiByCheckout(
     db,
