@@ -146,6 +146,7 @@ export const auditActionSchema = z.enum([
   'payment-resolved',
   'payment-attached',
   'handoff-retried',
+  'payment-refunded',
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

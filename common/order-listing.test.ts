@@ -10,15 +10,16 @@ describe('orderSection', () => {
     expect(orderSection(order('b', 'paid', false))).toBe('pending-shipment');
     expect(orderSection(order('c', 'confirmed', false))).toBe('pending-shipment');
     expect(orderSection(order('d', 'shipped', false))).toBe('history');
+    expect(orderSection(order('r', 'refunded', false))).toBe('history');
   });
 
   it('does not list pending, failed and draft orders, nor a status it does not know', () => {
     expect(orderSection(order('e', 'pending'))).toBeNull();
     expect(orderSection(order('f', 'failed', true))).toBeNull();
     expect(orderSection(order('g', 'draft'))).toBeNull();
-    expect(orderSection({ status: 'refunded' as OrderStatus, needsShipping: false })).toBeNull();
+    expect(orderSection({ status: 'returned' as OrderStatus, needsShipping: false })).toBeNull();
     const listed = orderStatusSchema.options.filter((status) => orderSection(order('x', status)) !== null);
-    expect(listed).toEqual(['paid', 'confirmed', 'shipped']);
+    expect(listed).toEqual(['paid', 'confirmed', 'shipped', 'refunded']);
   });
 
   it('keeps a shipped order in the history even if it still says it needs shipping', () => {
@@ -28,7 +29,7 @@ describe('orderSection', () => {
 });
 
 describe('LISTED_STATUSES', () => {
-  it('lists only paid, confirmed and shipped orders (those with a section)', () => {
-    expect(LISTED_STATUSES).toEqual(['paid', 'confirmed', 'shipped']);
+  it('lists only paid, confirmed, shipped and refunded orders (those with a section)', () => {
+    expect(LISTED_STATUSES).toEqual(['paid', 'confirmed', 'shipped', 'refunded']);
   });
 });

@@ -15,8 +15,8 @@ export const ORDER_SECTIONS: ReadonlyArray<{ id: OrderSectionId; title: string }
 
 /**
  * The section an order is listed in: paid and needing shipping details → needs shipping; paid or
- * confirmed otherwise → pending shipment; shipped → history. Pending, failed and draft orders are
- * not listed (null). The server never marks a confirmed order as needing shipping (confirmed means
+ * confirmed otherwise → pending shipment; shipped, or refunded in full (issue 13: the shopper sees
+ * the refund), → history. Pending, failed and draft orders are not listed (null). The server never marks a confirmed order as needing shipping (confirmed means
  * the details are in), so one that says so still waits for shipment.
  */
 export function orderSection(order: Pick<Order, 'status' | 'needsShipping'>): OrderSectionId | null {
@@ -26,6 +26,7 @@ export function orderSection(order: Pick<Order, 'status' | 'needsShipping'>): Or
     case 'confirmed':
       return 'pending-shipment';
     case 'shipped':
+    case 'refunded':
       return 'history';
     default:
       return null;

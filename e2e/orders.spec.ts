@@ -180,7 +180,7 @@ test.describe('the orders page, with scripted API answers', () => {
   test('groups orders into the three sections, with BaseScan links on the live chain', async ({ page }) => {
     const wallet = await TestWallet.install(page, { account: BUYER });
     const hash = (n: number) => '0x' + String(n).repeat(64);
-    const make = (id: string, status: Order['status'], needsShipping: boolean, n: number): Order => ({
+    const make = (id: string, status: Order['status'], needsShipping: boolean, n: number, refunds: Order['refunds'] = []): Order => ({
       id,
       status,
       total: '1234.5',
@@ -192,6 +192,7 @@ test.describe('the orders page, with scripted API answers', () => {
       hold: null,
       customerWallet: wallet.address.toLowerCase(),
       transactionHash: hash(n),
+      refunds,
       blockchain: { chainId: 8453, transactionHash: hash(n), blockNumber: n },
       createdAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
       processed_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),
@@ -202,6 +203,14 @@ test.describe('the orders page, with scripted API answers', () => {
       make('o-pending', 'pending', false, 3),
       make('o-confirmed', 'confirmed', false, 4),
       make('o-failed', 'failed', false, 5),
+      make('o-refunded', 'refunded', false, 6, [
+        {
+          amount: '1234.500000000000000001',
+          txHash: hash(7),
+          explorerUrl: `https://basescan.org/tx/${hash(7)}`,
+          at: new Date().toISOString(),
+        },
+      ]),
     ];
     // Signed in already; the orders and the live chain's config come from the routes.
     await page.route('**/api/auth/session', (route) => route.fulfill({ json: { address: wallet.address.toLowerCase(), expiresAt: null } }));
@@ -224,9 +233,9 @@ test.describe('the orders page, with scripted API answers', () => {
     ]);
     await expect(sections.nth(0).getByTestId('order-id')).toHaveText(['o-paid']);
     await expect(sections.nth(1).getByTestId('order-id')).toHaveText(['o-confirmed']);
-    await expect(sections.nth(2).getByTestId('order-id')).toHaveText(['o-shipped']);
+    await expect(sections.nth(2).getByTestId('order-id')).toHaveText(['o-shipped', 'o-refunded']);
     // Pending and failed orders are not listed.
-    await expect(page.getByTestId('order-card')).toHaveCount(3);
+    await expect(page.getByTestId('order-card')).toHaveCount(4);
 
     const paid = sections.nth(0).getByTestId('order-card');
     await expect(paid.getByTestId('order-placed')).toHaveText('Placed 2 hours ago');
@@ -237,8 +246,17 @@ test.describe('the orders page, with scripted API answers', () => {
     // Only the needs-shipping card asks for shipping details.
     await expect(page.getByTestId('complete-shipping')).toHaveCount(1);
     await expect(paid.getByTestId('complete-shipping')).toHaveAttribute('href', '/orders/o-paid/shipping');
-    await expect(sections.nth(2).getByTestId('order-status')).toHaveAttribute('data-status', 'shipped');
-    await expect(sections.nth(2).getByTestId('explorer-link')).toHaveAttribute('href', `https://basescan.org/tx/${hash(1)}`);
+    const [shipped, refunded] = [0, 1].map((i) => sections.nth(2).getByTestId('order-card').nth(i));
+    await expect(shipped.getByTestId('order-status')).toHaveAttribute('data-status', 'shipped');
+    await expect(shipped.getByTestId('explorer-link')).toHaveAttribute('href', `https://basescan.org/tx/${hash(1)}`);
+    await expect(shipped.getByTestId('order-refunds')).toHaveCount(0);
+    // A refunded order says what went back, with the refund's own transaction.
+    await expect(refunded.getByTestId('order-status')).toHaveAttribute('data-status', 'refunded');
+    await expect(refunded.getByTestId('order-refund')).toHaveText([/Refunded 1,234\.50 POG/]);
+    await expect(refunded.getByTestId('order-refund').getByTestId('explorer-link')).toHaveAttribute(
+      'href',
+      `https://basescan.org/tx/${hash(7)}`,
+    );
   });
 
   test('a session the server no longer knows returns to the sign-in step', async ({ page }) => {

@@ -77,7 +77,12 @@ export function buildServices(opts: ServiceOptions): Services {
   if (!passwordHash) throw new Error('local mode: read the generated admin password (loadLocalAdminPassword) before buildServices');
   const admin = new AdminService(db, { passwordHash, now, sleep: opts.sleep ?? realSleep });
   const inventory = new InventoryAdmin(db, catalogue, { now });
-  const desk = new PaymentsDesk(db, { config, chainHead: payments && (() => payments.chain.blockNumber()), now });
+  const desk = new PaymentsDesk(db, {
+    config,
+    chainHead: payments && (() => payments.chain.blockNumber()),
+    refunds: payments?.refunds,
+    now,
+  });
   const attach = new TransferAttach(db, { desk, settlement: payments?.settlement, now });
   const ordersDesk = new OrdersDesk(db, { config, handoff: payments?.handoff, now });
   const app: AppDeps = {

@@ -5,6 +5,7 @@
  * and nobody without the admin session (or from another site) gets anything.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAddress } from 'ethers';
 import { auditPageSchema } from '../../../common/admin';
 import type { Variant } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
@@ -127,6 +128,10 @@ describe.each(testDatabaseKinds)('payments desk on %s', (kind) => {
       excess: null,
       note: expect.stringContaining('no payable checkout'),
       resolved: null,
+      refundable: formatUnits(odd, 18, 2),
+      refundableWei: odd.toString(),
+      refunds: [],
+      refundTo: getAddress(STRANGER_WALLET),
     });
     expect(u.amount).toBe('0.123456789');
 

@@ -16,21 +16,33 @@
  * | matched, the order's paying transfer | hold_reason set ('out-of-stock')         | `out-of-stock` |
  * | matched, the order's paying transfer | overpaid (excess ≥ a cent)               | `overpaid`     |
  * | matched, the order's paying transfer | late (paid after the checkout's time, or after an underpayment) | `late` |
+ * | refunded               | (made no order; money went back) the kind of `status_before_refund` (removed, unmatched, underpaid or review), as above |
  *
  * Other matched transfers (a plain payment, or an earlier part of a finished one) need nobody.
+ * Refunds (verified on chain by the payments module, recorded here in the admin's transaction with
+ * its audit entry) are listed on their transfer's item, with what may still be refunded; a refund
+ * that leaves nothing refundable, or covers an overpaid item's excess, resolves the item.
  * An item stays on the desk while its state says so; an underpaid transfer whose checkout is later
  * paid, or an unmatched one a proven wallet adopts, leaves by itself.
  */
 import { Readable } from 'node:stream';
+import { getAddress } from 'ethers';
 import type { Knex } from 'knex';
-import { PAYMENTS_EXPORT_COLUMNS, type AttentionItem, type AttentionKind, type AttentionPage } from '../../../common/payments-desk';
+import {
+  PAYMENTS_EXPORT_COLUMNS,
+  type AttentionItem,
+  type AttentionKind,
+  type AttentionPage,
+  type RecordRefundRequest,
+  type RefundRecord,
+} from '../../../common/payments-desk';
 import { ErrorCode } from '../../../common/errors';
-import { formatUnits } from '../../../common/money';
+import { formatUnits, parseUnits } from '../../../common/money';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { PAYMENT_REORGED } from '../orders';
-import { receivedWeiByCheckout } from '../payments';
+import { PAYMENT_REORGED, refundedWeiByOrder } from '../orders';
+import { receivedWeiByCheckout, type RefundService } from '../payments';
 import { recordAudit } from './audit';
 
 /** The status reason the orders module writes when a reorganisation fails an order. */
@@ -39,6 +51,7 @@ const EXPORT_BATCH = 500;
 interface Row {
   id: number;
   status: string;
+  status_before_refund: string | null;
   tx_hash: string;
   log_index: number;
   block_number: string | number;
@@ -74,6 +87,8 @@ export class PaymentsDesk {
       config: Pick<Config, 'mode' | 'publicLinks'>;
       /** The chain's head block, for confirmations; absent (or failing) means none are shown. */
       chainHead?: () => Promise<number>;
+      /** Verifies and records refunds on chain; absent without a chain (refunds are then refused). */
+      refunds?: RefundService;
       now?: () => Date;
     },
   ) {
@@ -84,12 +99,9 @@ export class PaymentsDesk {
   async attention(filter: { kind?: AttentionKind; resolved: boolean }): Promise<AttentionPage> {
     const rows = await this.rows();
     const head = await this.head();
-    const received = await receivedWeiByCheckout(
-      this.db,
-      rows.filter((r) => r.status === 'underpaid').map((r) => r.intent_id!),
-    );
+    const [received, refunds] = await Promise.all([receivedFor(this.db, rows), refundsOf(this.db, rows, this.explorer)]);
     const all = rows.flatMap((r) => {
-      const item = this.item(r, head, received);
+      const item = this.item(r, head, received, refunds);
       return item ? [item] : [];
     });
     return {
@@ -105,13 +117,7 @@ export class PaymentsDesk {
   async resolve(transferId: string, note: string, session: string): Promise<AttentionItem> {
     const id = /^\d{1,15}$/.test(transferId) ? Number(transferId) : null;
     // The chain is asked outside the transaction (and only for the answer).
-    const find = async (db: Db | Knex.Transaction, head: number | null) => {
-      const rows = id === null ? [] : await this.rows(db, id);
-      const row = rows[0];
-      const item = row && this.item(row, head, await receivedWeiByCheckout(db, row.status === 'underpaid' ? [row.intent_id!] : []));
-      if (!item) throw new AppError(ErrorCode.attentionItemNotFound, `No transfer ${transferId} needs attention on the payments desk.`);
-      return item;
-    };
+    const find = (db: Db | Knex.Transaction, head: number | null) => this.find(db, transferId, head);
     await this.db.transaction(async (trx) => {
       const item = await find(trx, null);
       if (item.resolved) return;
@@ -141,9 +147,69 @@ export class PaymentsDesk {
    * (a plain payment) or there is no such transfer.
    */
   async itemOf(id: number): Promise<AttentionItem | null> {
-    const [row] = await this.rows(this.db, id);
-    if (!row) return null;
-    return this.item(row, await this.head(), await receivedWeiByCheckout(this.db, row.status === 'underpaid' ? [row.intent_id!] : []));
+    const rows = await this.rows(this.db, id);
+    if (!rows[0]) return null;
+    const [received, refunds] = await Promise.all([receivedFor(this.db, rows), refundsOf(this.db, rows, this.explorer)]);
+    return this.item(rows[0], await this.head(), received, refunds);
+  }
+
+  /**
+   * Records refund `req` of the item's transfer, once the payments module has verified it on chain
+   * (see common/payments-desk.ts recordRefundSchema): in one transaction with its audit entry, and
+   * resolving the item when nothing is left to refund or an overpaid item's excess went back.
+   * Repeating it answers the item as it is, with nothing recorded twice.
+   */
+  async refund(transferId: string, req: RecordRefundRequest, session: string): Promise<AttentionItem> {
+    // Only a transfer on the desk is refunded, and an unknown one costs no RPC call.
+    const current = await this.find(this.db, transferId, null);
+    const refunds = this.deps.refunds;
+    if (!refunds) throw new AppError(ErrorCode.chainUnavailable, 'No chain is configured, so a refund cannot be verified.');
+    const amountWei = parseUnits(req.amount);
+    // The chain is asked outside the transaction.
+    const transfers = await refunds.verify(req.transactionHash, current.sender, amountWei);
+    const id = Number(current.transferId);
+    await this.db.transaction(async (trx) => {
+      const at = this.now();
+      const recorded = await refunds.record(trx, { transferId: id, transfers, amountWei, session, now: at });
+      if (!recorded.created) return; // this refund was recorded already: nothing more
+      const item = await this.find(trx, transferId, null);
+      const excessWei = item.excess === null ? null : parseUnits(item.excess);
+      const closes =
+        BigInt(item.refundableWei) === 0n || (item.kind === 'overpaid' && excessWei !== null && recorded.refundedWei >= excessWei);
+      const note = `Refunded ${pog(amountWei)} POG`;
+      let resolved = false;
+      if (closes && !item.resolved) {
+        const inserted = await trx('payment_desk_resolutions')
+          .insert({ transfer_id: id, resolved_at: at, note, session_label: session })
+          .onConflict('transfer_id')
+          .ignore()
+          .returning('transfer_id');
+        resolved = inserted.length > 0;
+      }
+      await recordAudit(trx, {
+        at,
+        action: 'payment-refunded',
+        session,
+        target: String(id),
+        changes: [
+          { field: 'refund', from: null, to: `${pog(amountWei)} POG to ${item.sender} in ${transfers[0]!.txHash}` },
+          { field: 'refundable', from: pog(BigInt(item.amountWei) - recorded.refundedBeforeWei), to: item.refundable },
+          ...(recorded.order ? [{ field: `order ${recorded.order.id} status`, from: recorded.order.from, to: recorded.order.to }] : []),
+          ...(resolved ? [{ field: 'resolved', from: null, to: note }] : []),
+        ],
+      });
+    });
+    return this.find(this.db, transferId, await this.head());
+  }
+
+  /** The desk item of transfer `transferId` (resolved or not), or 404 attention-item-not-found. */
+  private async find(db: Db | Knex.Transaction, transferId: string, head: number | null): Promise<AttentionItem> {
+    const id = /^\d{1,15}$/.test(transferId) ? Number(transferId) : null;
+    const rows = id === null ? [] : await this.rows(db, id);
+    const [received, refunds] = await Promise.all([receivedFor(db, rows), refundsOf(db, rows, this.explorer)]);
+    const item = rows[0] && this.item(rows[0], head, received, refunds);
+    if (!item) throw new AppError(ErrorCode.attentionItemNotFound, `No transfer ${transferId} needs attention on the payments desk.`);
+    return item;
   }
 
   /**
@@ -181,10 +247,14 @@ export class PaymentsDesk {
           paid_at: Date;
           shopify_order_name: string | null;
         }> = await q;
+        const refunded = await refundedWeiByOrder(
+          db,
+          batch.map((o) => o.id),
+        );
         for (const o of batch) {
-          // Refunds are not recorded yet (issue 13's refunds slice).
+          const refundedPog = pog(refunded.get(o.id) ?? 0n);
           const name = o.shopify_order_name ?? '';
-          yield csvLine([iso(o.paid_at), o.id, o.status, o.tx_hash, o.customer_wallet, pog(wei(o.amount_paid_wei)), '0.00', name]);
+          yield csvLine([iso(o.paid_at), o.id, o.status, o.tx_hash, o.customer_wallet, pog(wei(o.amount_paid_wei)), refundedPog, name]);
         }
         if (batch.length < EXPORT_BATCH) return;
         const last = batch.at(-1)!;
@@ -202,7 +272,7 @@ export class PaymentsDesk {
       .leftJoin('payment_desk_resolutions as r', 'r.transfer_id', 'ct.id')
       .where((w) =>
         w
-          .whereIn('ct.status', ['removed', 'unmatched', 'underpaid', 'review'])
+          .whereIn('ct.status', ['removed', 'unmatched', 'underpaid', 'review', 'refunded'])
           .orWhere((m) =>
             m
               .where('ct.status', 'matched')
@@ -224,6 +294,7 @@ export class PaymentsDesk {
       .select(
         'ct.id',
         'ct.status',
+        'ct.status_before_refund',
         'ct.tx_hash',
         'ct.log_index',
         'ct.block_number',
@@ -258,9 +329,10 @@ export class PaymentsDesk {
     }
   }
 
-  private item(r: Row, head: number | null, received: Map<string, bigint>): AttentionItem | null {
+  private item(r: Row, head: number | null, received: Map<string, bigint>, refunds: Map<number, RefundRecord[]>): AttentionItem | null {
     const kind = kindOf(r);
     if (!kind) return null;
+    const status = judgedStatus(r);
     const value = wei(r.value_wei);
     const block = Number(r.block_number);
     let due: string | null = null;
@@ -269,9 +341,11 @@ export class PaymentsDesk {
       due = pog(left > 0n ? left : 0n);
     }
     let excess: string | null = null;
-    if (r.status === 'review') excess = pog(value);
-    else if (r.status === 'matched' && r.order_overpaid) excess = pog(wei(r.order_amount_paid_wei!) - wei(r.order_total_wei!));
-    const { mode, publicLinks } = this.deps.config;
+    if (status === 'review') excess = pog(value);
+    else if (status === 'matched' && r.order_overpaid) excess = pog(wei(r.order_amount_paid_wei!) - wei(r.order_total_wei!));
+    const refunded = refunds.get(r.id) ?? [];
+    const refundedWei = refunded.reduce((sum, f) => sum + BigInt(f.amountWei), 0n);
+    const refundableWei = value > refundedWei ? value - refundedWei : 0n;
     return {
       transferId: String(r.id),
       kind,
@@ -282,19 +356,81 @@ export class PaymentsDesk {
       logIndex: r.log_index,
       blockNumber: block,
       at: iso(r.created_at),
-      ...(head !== null && r.status !== 'removed' ? { confirmations: Math.max(head - block + 1, 0) } : {}),
-      explorerUrl: mode === 'local' ? null : `${publicLinks.explorerUrl}/tx/${r.tx_hash}`,
+      ...(head !== null && status !== 'removed' ? { confirmations: Math.max(head - block + 1, 0) } : {}),
+      explorerUrl: this.explorer(r.tx_hash),
       orderId: r.order_id,
       due,
       excess,
       note: r.note,
       resolved: r.resolved_at ? { at: iso(r.resolved_at), note: r.resolution_note ?? '' } : null,
+      refundable: pog(refundableWei),
+      refundableWei: refundableWei.toString(),
+      refunds: refunded,
+      refundTo: getAddress(r.from_address),
     };
   }
+
+  /** The explorer's page of a transaction; null on the local demo chain (no explorer knows it). */
+  private readonly explorer = (txHash: string): string | null => {
+    const { mode, publicLinks } = this.deps.config;
+    return mode === 'local' ? null : `${publicLinks.explorerUrl}/tx/${txHash}`;
+  };
 }
 
+/** What the checkouts of the underpaid items among `rows` (refunded ones included) have received, for their `due`. */
+const receivedFor = (db: Db | Knex.Transaction, rows: readonly Row[]) =>
+  receivedWeiByCheckout(
+    db,
+    rows.filter((r) => judgedStatus(r) === 'underpaid' && r.intent_id).map((r) => r.intent_id!),
+  );
+
+/** The refunds recorded against each of these transfers, oldest first. */
+async function refundsOf(
+  db: Db | Knex.Transaction,
+  rows: readonly Row[],
+  explorerUrl: (txHash: string) => string | null,
+): Promise<Map<number, RefundRecord[]>> {
+  const byTransfer = new Map<number, RefundRecord[]>();
+  if (rows.length === 0) return byTransfer;
+  const found: Array<{
+    id: number;
+    transfer_id: number;
+    order_id: string | null;
+    to_address: string;
+    amount_wei: string;
+    tx_hash: string;
+    created_at: Date | string;
+    session_label: string | null;
+  }> = await db('refunds')
+    .whereIn(
+      'transfer_id',
+      rows.map((r) => r.id),
+    )
+    .orderBy([{ column: 'created_at' }, { column: 'id' }]);
+  return found.reduce((map, f) => {
+    const amountWei = wei(f.amount_wei);
+    const list = map.get(f.transfer_id) ?? [];
+    list.push({
+      id: String(f.id),
+      transferId: String(f.transfer_id),
+      orderId: f.order_id,
+      to: f.to_address,
+      amount: pog(amountWei),
+      amountWei: amountWei.toString(),
+      txHash: f.tx_hash,
+      explorerUrl: explorerUrl(f.tx_hash),
+      at: iso(f.created_at),
+      by: f.session_label,
+    });
+    return map.set(f.transfer_id, list);
+  }, byTransfer);
+}
+
+/** The status settlement or the watcher gave the transfer (for a refunded one, what it was before). */
+const judgedStatus = (r: Row) => (r.status === 'refunded' ? (r.status_before_refund ?? 'unmatched') : r.status);
+
 function kindOf(r: Row): AttentionKind | null {
-  switch (r.status) {
+  switch (judgedStatus(r)) {
     case 'removed':
       return 'reorged';
     case 'unmatched':

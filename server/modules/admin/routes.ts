@@ -8,6 +8,7 @@ import {
   adminOrdersQuerySchema,
   attentionQuerySchema,
   paymentsExportQuerySchema,
+  recordRefundSchema,
   resolveAttentionSchema,
 } from '../../../common/payments-desk';
 import type { Config } from '../../config';
@@ -179,6 +180,12 @@ export function adminRoutes(deps: {
   router.post('/api/admin/payments/:transferId/resolve', noStore, ...guarded, async (ctx) => {
     const { note } = parseJsonBody(ctx, resolveAttentionSchema, '{"note": "refunded off-shop"}');
     ctx.body = await desk.resolve(ctx.params.transferId!, note, label(ctx));
+  });
+
+  // The store wallet already sent the refund; the server verifies it on chain and records it (202 until it is deep enough).
+  router.post('/api/admin/payments/:transferId/refund', noStore, ...guarded, async (ctx) => {
+    const refund = parseJsonBody(ctx, recordRefundSchema, '{"transactionHash": "0x…64 hex characters", "amount": "12.50"}');
+    ctx.body = await desk.refund(ctx.params.transferId!, refund, label(ctx));
   });
 
   router.get('/api/admin/payments/export.csv', noStore, ...guarded, async (ctx) => {

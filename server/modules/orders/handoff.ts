@@ -26,6 +26,9 @@ import type { OrderRow } from './service';
 
 export const orderTag = (orderId: string) => `pogs-order-${orderId}`;
 
+/** What a hand-off job notes when it finished without Shopify: the order was refunded first. */
+const NOT_HANDED_OFF_REFUNDED = 'Not handed off: the order was refunded before its hand-off ran.';
+
 /** A lease: a claimed job is invisible to other workers this long (then it is retried). */
 const LEASE_MS = 2 * 60_000;
 
@@ -114,6 +117,14 @@ export class ShopifyHandoff implements Job {
     try {
       const order: OrderRow | undefined = await db('orders').where({ id: job.order_id }).first();
       if (!order) throw new Error(`order ${job.order_id} is gone`);
+      if (order.status === 'refunded') {
+        // Refunded before it was handed off: nothing to ship, so Shopify never hears of it.
+        await db('outbox')
+          .where({ id: job.id })
+          .update({ done_at: this.now(), last_error: NOT_HANDED_OFF_REFUNDED, updated_at: this.now() });
+        logger.info({ orderId: order.id }, 'order refunded before its hand-off; no Shopify draft order made');
+        return true;
+      }
       const draft = (await this.findDraft(order.id)) ?? (await this.createDraft(order));
       await db('orders')
         .where({ id: order.id })

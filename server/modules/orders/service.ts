@@ -39,6 +39,13 @@ interface OrderItemRow {
   quantity: number;
 }
 
+interface RefundRow {
+  order_id: string;
+  tx_hash: string;
+  amount_wei: string;
+  created_at: Date | string;
+}
+
 /** Who is asking: the browser session, and the wallet it has proven with Sign-In with Ethereum. */
 export interface Viewer {
   sessionId: string | null;
@@ -59,7 +66,13 @@ export const orderNotFound = () =>
 export const shippingPath = (orderId: string) => `/orders/${orderId}/shipping`;
 
 export class OrdersService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly options: {
+      /** The block explorer transactions link to; null on the local demo chain (no explorer knows it). */
+      explorerUrl: string | null;
+    },
+  ) {}
 
   async row(id: string): Promise<OrderRow | undefined> {
     return ORDER_ID_RE.test(id) ? this.db('orders').where({ id }).first() : undefined;
@@ -92,12 +105,13 @@ export class OrdersService {
 
   async toApi(rows: OrderRow[]): Promise<Order[]> {
     if (rows.length === 0) return [];
-    const items: OrderItemRow[] = await this.db('order_items')
-      .whereIn(
-        'order_id',
-        rows.map((r) => r.id),
-      )
-      .orderBy('id');
+    const ids = rows.map((r) => r.id);
+    const items: OrderItemRow[] = await this.db('order_items').whereIn('order_id', ids).orderBy('id');
+    const refunds: RefundRow[] = await this.db('refunds')
+      .whereIn('order_id', ids)
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .select('order_id', 'tx_hash', 'amount_wei', 'created_at');
+    const { explorerUrl } = this.options;
     return rows.map((r) => {
       const createdAt = r.created_at.toISOString();
       return {
@@ -121,6 +135,14 @@ export class OrdersService {
         hold: r.hold_reason === OUT_OF_STOCK_HOLD ? { reason: 'out-of-stock', message: OUT_OF_STOCK_MESSAGE } : null,
         customerWallet: r.customer_wallet,
         transactionHash: r.tx_hash,
+        refunds: refunds
+          .filter((f) => f.order_id === r.id)
+          .map((f) => ({
+            amount: formatUnits(BigInt(String(f.amount_wei).split('.')[0]!), 18, 2),
+            txHash: f.tx_hash,
+            explorerUrl: explorerUrl ? `${explorerUrl}/tx/${f.tx_hash}` : null,
+            at: new Date(f.created_at).toISOString(),
+          })),
         blockchain: { chainId: r.chain_id, transactionHash: r.tx_hash, blockNumber: Number(r.block_number) },
         createdAt,
         processed_at: r.paid_at.toISOString(),

@@ -39,7 +39,8 @@ export type Settlement =
   /** Identifies no payable checkout: kept for the admin. */
   | { kind: 'unmatched' };
 
-type TransferStatus = 'matched' | 'unmatched' | 'underpaid' | 'review' | 'removed';
+/** `refunded`: made no order, and money went back (refunds.ts): it never counts towards a checkout again. */
+type TransferStatus = 'matched' | 'unmatched' | 'underpaid' | 'review' | 'removed' | 'refunded';
 
 interface TransferRow {
   id: number;
@@ -256,6 +257,9 @@ export class SettlementService {
         return intent ? { kind: 'duplicate', intentId: intent.id, sessionId: intent.session_id } : { kind: 'unmatched' };
       case 'unmatched':
         // Judged once: a checkout opened after a transfer was mined cannot be what it paid for.
+        return { kind: 'unmatched' };
+      case 'refunded':
+        // The store sent money back for it: it pays nothing, whoever presents it again.
         return { kind: 'unmatched' };
       case 'removed':
         if (!row.order_id) return null; // back on chain after a reorganisation: judged afresh

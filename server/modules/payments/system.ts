@@ -10,6 +10,7 @@ import { OrdersService, ShopifyHandoff } from '../orders';
 import { AuthService } from '../auth';
 import { CheckoutService } from './checkout-service';
 import { OrderFromTransaction } from './order-from-transaction';
+import { RefundService } from './refunds';
 import { SettlementService } from './settlement';
 import { ChainWatcher } from './watcher';
 
@@ -20,6 +21,8 @@ export interface PaymentSystem {
   settlement: SettlementService;
   orders: OrdersService;
   orderFromTx: OrderFromTransaction;
+  /** Refunds the store wallet sent, verified on chain and recorded (the admin's payments desk). */
+  refunds: RefundService;
   watcher: ChainWatcher;
   handoff: ShopifyHandoff;
   auth: AuthService;
@@ -42,7 +45,7 @@ export function createPaymentSystem(deps: {
     now,
   });
   const settlement = new SettlementService(db, { now, latePaymentMs: config.payments.latePaymentMs });
-  const orders = new OrdersService(db);
+  const orders = new OrdersService(db, { explorerUrl: config.mode === 'local' ? null : config.publicLinks.explorerUrl });
   const orderFromTx = new OrderFromTransaction({
     chain,
     checkouts,
@@ -51,6 +54,7 @@ export function createPaymentSystem(deps: {
     requiredConfirmations: config.payments.requiredConfirmations,
     logger,
   });
+  const refunds = new RefundService({ chain, requiredConfirmations: config.payments.requiredConfirmations, logger });
   const watcher = new ChainWatcher({
     db,
     dbKind: dbKind(db),
@@ -71,5 +75,17 @@ export function createPaymentSystem(deps: {
     onSignedIn: (sessionId, address) =>
       settlement.adoptUnmatched(sessionId, address).catch((err) => logger.error({ err }, 'matching a signed-in wallet’s transfers failed')),
   });
-  return { target, chain, checkouts, settlement, orders, orderFromTx, watcher, handoff, auth, webhookSecret: config.shopify.clientSecret };
+  return {
+    target,
+    chain,
+    checkouts,
+    settlement,
+    orders,
+    orderFromTx,
+    refunds,
+    watcher,
+    handoff,
+    auth,
+    webhookSecret: config.shopify.clientSecret,
+  };
 }

@@ -177,7 +177,8 @@ export class ChainWatcher implements Job {
     await this.deps.db.transaction(async (trx) => {
       const key = { chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex };
       const row = await trx('chain_transfers').where(key).forUpdate().first('id', 'status', 'order_id');
-      if (!row || row.status === 'removed') return;
+      // A refunded transfer keeps its status: it must never count again, even if it comes back.
+      if (!row || row.status === 'removed' || row.status === 'refunded') return;
       await trx('chain_transfers')
         .where({ id: row.id })
         .update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });

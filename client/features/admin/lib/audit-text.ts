@@ -12,6 +12,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'payment-resolved': 'Payment marked resolved',
   'payment-attached': 'Payment attached to a checkout',
   'handoff-retried': 'Shopify hand-off retried',
+  'payment-refunded': 'Payment refunded',
 };
 
 export function auditActionLabel(action: AuditAction): string {

@@ -1,16 +1,40 @@
 import { ExternalLink } from 'lucide-react';
+import { CopyButton } from '../../../components/ui/copy-button';
 import { explorerUrl, publicExplorerUrl } from '../../../lib/explorer-url';
 import { useConfig } from '../../../lib/public-config';
+import { shortenAddress } from '../../../lib/shorten-address';
 import { cn } from '../../../lib/utils';
 
 /**
- * 'View on BaseScan' for an order's transaction, in a new tab. Nothing until the config is known,
- * and nothing in local mode, whose chain no public explorer knows.
+ * 'View on BaseScan' for a transaction, in a new tab. Nothing until the config is known. In local
+ * mode, whose chain no public explorer knows, nothing either, or with `localFallback` the
+ * transaction's hash, shortened, with a copy button (a refund's hash is worth keeping).
  */
-export function ExplorerLink({ transactionHash, className }: { transactionHash: string | null | undefined; className?: string }) {
+export function ExplorerLink({
+  transactionHash,
+  className,
+  label = 'View on BaseScan',
+  localFallback = false,
+}: {
+  transactionHash: string | null | undefined;
+  className?: string;
+  label?: string;
+  localFallback?: boolean;
+}) {
   const { data: config } = useConfig();
-  const href = config && explorerUrl({ explorerUrl: publicExplorerUrl(config) }, 'tx', transactionHash);
-  if (!href) return null;
+  if (!config || !transactionHash) return null;
+  const href = explorerUrl({ explorerUrl: publicExplorerUrl(config) }, 'tx', transactionHash);
+  if (!href) {
+    if (!localFallback) return null;
+    return (
+      <span className={cn('inline-flex min-h-11 items-center gap-1 text-sm', className)} data-testid="transaction-hash">
+        <span className="font-mono text-muted-foreground" title={transactionHash}>
+          {shortenAddress(transactionHash)}
+        </span>
+        <CopyButton value={transactionHash} label="Copy transaction hash" copiedLabel="Transaction hash copied" />
+      </span>
+    );
+  }
   return (
     <a
       href={href}
@@ -22,7 +46,7 @@ export function ExplorerLink({ transactionHash, className }: { transactionHash: 
       )}
       data-testid="explorer-link"
     >
-      View on BaseScan
+      {label}
       <ExternalLink aria-hidden className="size-4" />
     </a>
   );

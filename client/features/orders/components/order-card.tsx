@@ -9,13 +9,14 @@ import { orderPlacedAt } from '../lib/order-sections';
 import { ExplorerLink } from './explorer-link';
 import { OrderHoldNotice } from './order-hold-notice';
 import { OrderItems } from './order-items';
+import { OrderRefunds } from './order-refunds';
 import { OrderStatusBadge } from './order-status-badge';
 
 /**
  * One order on the orders page (spec §2): id, status badge, 'Placed … ago', total in $POGS and
  * the items; in the needs-shipping section the call to complete the shipping details (a new
- * tab, so the list stays here to come back to); 'View on BaseScan' when a public explorer knows
- * the transaction.
+ * tab, so the list stays here to come back to); what was refunded; 'View on BaseScan' when a
+ * public explorer knows the transaction.
  */
 export function OrderCard({ order, needsShipping }: { order: Order; needsShipping: boolean }) {
   const placedAt = orderPlacedAt(order);
@@ -45,6 +46,7 @@ export function OrderCard({ order, needsShipping }: { order: Order; needsShippin
         </span>
       </p>
 
+      <OrderRefunds refunds={order.refunds} />
       {order.hold && <OrderHoldNotice hold={order.hold} />}
       {needsShipping && (
         <div className="grid gap-3 rounded-2xl bg-brand-soft p-3">

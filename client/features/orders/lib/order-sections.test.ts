@@ -15,11 +15,12 @@ describe('groupOrders', () => {
       order('6', 'paid', false),
       order('7', 'failed'),
       order('8', 'draft'),
+      order('9', 'refunded'),
     ];
     expect(groupOrders(orders).map((g) => [g.title, g.orders.map((o) => o.id)])).toEqual([
       ['Orders Needing Shipping Information', ['2', '5']],
       ['Pending Shipment', ['4', '6']],
-      ['Order History', ['1']],
+      ['Order History', ['1', '9']],
     ]);
   });
 

@@ -13,6 +13,7 @@ import { ExplorerLink } from '../components/explorer-link';
 import { OrderHoldNotice } from '../components/order-hold-notice';
 import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
+import { OrderRefunds } from '../components/order-refunds';
 import { OrderStatusBadge } from '../components/order-status-badge';
 
 /**
@@ -91,6 +92,7 @@ function OrderConfirmation({ order }: { order: Order }) {
       </section>
 
       <div className="grid gap-3">
+        <OrderRefunds refunds={order.refunds} />
         {order.hold && <OrderHoldNotice hold={order.hold} />}
         {order.needsShipping && (
           <>

@@ -1,0 +1,431 @@
+/**
+ * Refunds verified on chain (issue 13), on a real chain (anvil) and each database: the store
+ * wallet (anvil dev account #0, the local store wallet) sends refunds the way the admin's wallet
+ * would, and POST /api/admin/payments/:transferId/refund verifies and records them. A full, an
+ * excess-only and a partial refund are recorded; every refund that is not what was prepared is
+ * refused with its code and recorded nowhere; a refunded transfer never counts again; the order,
+ * the shopper's view, the hand-off and the export follow.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContractFactory, getAddress } from 'ethers';
+import { auditPageSchema } from '../../../common/admin';
+import { orderSchema, type Variant } from '../../../common/api';
+import { ErrorCode } from '../../../common/errors';
+import { formatUnits } from '../../../common/money';
+import { attentionItemSchema, attentionPageSchema, type AttentionItem } from '../../../common/payments-desk';
+import artifact from '../../chain/contracts/demo-pogs-token.json';
+import { DEV_ACCOUNTS } from '../../chain/local-chain';
+import { sendTokenTransfer } from '../../test/chain';
+import { testDatabaseKinds } from '../../test/databases';
+import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { payingKit, type PayingKit } from '../../test/paying';
+import { Shopper } from '../../test/shopper';
+import { useTestChain } from '../../test/use-test-chain';
+import { bumpCatalogueVersion } from '../catalogue';
+import { decodeStoreTransfer } from './verify';
+
+const STORE = DEV_ACCOUNTS[0];
+/** Sends two wrong amounts, is refunded one, then signs in. */
+const SLIPPER = DEV_ACCOUNTS[1]!;
+/** Overpays an order, which is then refunded in three steps. */
+const GENEROUS = DEV_ACCOUNTS[2]!;
+/** Pays half of a checkout and gets part of it back. */
+const SHORT = DEV_ACCOUNTS[3]!;
+/** Anvil's account #4 (no POG at first, funded by GENEROUS): its transfer is where every wrong refund is tried. */
+const TESTER = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+/** Anvil's account #5: nobody's payment. */
+const BYSTANDER = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
+const POG = 10n ** 18n;
+const testChain = useTestChain();
+
+describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
+  let h: Harness;
+  let pay: PayingKit;
+  let unlimited: Variant;
+  let admin: string;
+
+  beforeAll(async () => {
+    h = await startHarness(kind, { chain: testChain.chain });
+    await h.catalogue.sync();
+    await h.catalogue.seedDemoPrices();
+    unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
+    await db()('variants').where({ shopify_id: unlimited.id }).update({ available_stock: null, inventory_quantity: null });
+    await bumpCatalogueVersion(db());
+    pay = payingKit(h, testChain);
+    const res = await h.api('/api/admin/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
+    });
+    expect(res.status).toBe(200);
+    admin = /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+    // The tester gets POG to pay with; the store gets a float to refund from (an unmatched transfer).
+    await pay.send(GENEROUS, { value: 100_000n * POG, to: TESTER });
+    await pay.send(TESTER, { value: 50_000n * POG });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const db = () => h.database.db;
+  const asAdmin = (path: string, init: RequestInit = {}) => h.api(path, { ...init, headers: { cookie: admin, ...init.headers } });
+  const refund = async (transferId: string, body: unknown, headers: Record<string, string> = {}) => {
+    const res = await asAdmin(`/api/admin/payments/${transferId}/refund`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const queue = async (query = '') => {
+    const res = await asAdmin(`/api/admin/payments/attention${query}`);
+    expect(res.status).toBe(200);
+    return attentionPageSchema.parse(await res.json());
+  };
+  /** The desk's item of a transfer, resolved or not. */
+  const itemOf = async (txHash: string): Promise<AttentionItem> => {
+    const all = [...(await queue()).items, ...(await queue('?resolved=true')).items];
+    const item = all.find((i) => i.txHash === txHash.toLowerCase());
+    expect(item, `desk item of ${txHash}`).toBeDefined();
+    return item!;
+  };
+  const refundRows = (where: Record<string, unknown>) => db()('refunds').where(where).orderBy('id');
+  const auditsOf = async (transferId: string) =>
+    auditPageSchema
+      .parse(await (await asAdmin('/api/admin/audit?limit=200')).json())
+      .entries.filter((e) => e.action === 'payment-refunded' && e.target === transferId);
+  /** Sends `value` POG from the store wallet to `to` (what the admin's wallet does); resolves once mined. */
+  const sendRefund = (to: string, value: bigint) => pay.send(STORE, { value, to });
+  const pogText = (wei: bigint) => formatUnits(wei, 18, 2);
+
+  const made: { slip?: string; slip2?: string; slipRefund?: string; over?: string; overOrderId?: string; overShopper?: Shopper } = {};
+
+  it('records a full refund of an unmatched transfer: the item is resolved, the transfer refunded, and it never counts again', async () => {
+    // The slipper opens a checkout, then sends two amounts that identify nothing.
+    const slipper = new Shopper(h);
+    const c = await pay.checkout(slipper, unlimited.id, SLIPPER, 1);
+    const a = 7n * POG + POG / 2n;
+    const b = 3n * POG;
+    made.slip = await pay.send(SLIPPER, { value: a });
+    made.slip2 = await pay.send(SLIPPER, { value: b });
+    await h.payments!.watcher.tick();
+    const item = await itemOf(made.slip);
+    expect(item).toMatchObject({
+      kind: 'unmatched',
+      refundable: pogText(a),
+      refundableWei: a.toString(),
+      refunds: [],
+      refundTo: getAddress(SLIPPER),
+      resolved: null,
+    });
+
+    made.slipRefund = await sendRefund(SLIPPER, a);
+    const res = await refund(item.transferId, { transactionHash: made.slipRefund, amount: '7.5' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = attentionItemSchema.parse(res.body);
+    expect(after).toEqual({
+      ...item,
+      confirmations: expect.any(Number),
+      refundable: '0.00',
+      refundableWei: '0',
+      refunds: [
+        {
+          id: expect.any(String),
+          transferId: item.transferId,
+          orderId: null,
+          to: SLIPPER.toLowerCase(),
+          amount: '7.50',
+          amountWei: a.toString(),
+          txHash: made.slipRefund.toLowerCase(),
+          explorerUrl: null, // the local demo chain
+          at: expect.any(String),
+          by: expect.any(String),
+        },
+      ],
+      resolved: { at: expect.any(String), note: 'Refunded 7.50 POG' },
+    });
+    expect(await pay.transferRow(made.slip)).toMatchObject({ status: 'refunded', status_before_refund: 'unmatched' });
+    // In the history, with its kind; no longer in the queue.
+    expect((await queue()).items.find((i) => i.transferId === item.transferId)).toBeUndefined();
+    expect((await queue('?resolved=true&kind=unmatched')).items.find((i) => i.transferId === item.transferId)).toEqual(after);
+    const audit = await auditsOf(item.transferId);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'refundable', from: '7.50', to: '0.00' },
+        { field: 'resolved', from: null, to: 'Refunded 7.50 POG' },
+      ]),
+    );
+
+    // The same refund transaction for the slipper's other transfer: already recorded.
+    const other = await itemOf(made.slip2);
+    expect(await refund(other.transferId, { transactionHash: made.slipRefund, amount: '7.5' })).toMatchObject({
+      status: 409,
+      body: { code: ErrorCode.refundAlreadyRecorded },
+    });
+    expect(await refundRows({ transfer_id: Number(other.transferId) })).toHaveLength(0);
+
+    // Presented again by the slipper: no order, still refunded.
+    const again = await pay.createOrder(slipper, { checkoutId: c.id, transactionHash: made.slip });
+    expect({ status: again.status, code: again.body.code }).toEqual({ status: 422, code: ErrorCode.paymentUnmatched });
+    // Seen again as the watcher sees it: the same.
+    const log = (await testChain.provider.getTransactionReceipt(made.slip))!.logs[0]!;
+    const { chainId, tokenAddress, storeWallet } = h.payments!.target;
+    const raw = { ...log.toJSON(), topics: [...log.topics], logIndex: log.index, removed: false };
+    const seen = decodeStoreTransfer(raw, chainId, tokenAddress, storeWallet)!;
+    expect(seen).toMatchObject({ txHash: made.slip.toLowerCase(), from: SLIPPER.toLowerCase() });
+    expect(await h.payments!.settlement.settle(seen)).toEqual({ kind: 'unmatched' });
+    expect(await pay.ordersFor(made.slip)).toHaveLength(0);
+
+    // The slipper signs in: the transfer not refunded counts towards the checkout, the refunded one never does.
+    await slipper.signIn(testChain.provider, SLIPPER);
+    expect(await pay.transferRow(made.slip2)).toMatchObject({ status: 'underpaid', intent_id: c.id });
+    expect(await pay.transferRow(made.slip)).toMatchObject({ status: 'refunded', intent_id: null, order_id: null });
+    expect(await pay.checkoutOf(slipper, c.id)).toMatchObject({ status: 'underpaid', amountReceived: pogText(b) });
+    expect(await refundRows({ transfer_id: Number(item.transferId) })).toHaveLength(1);
+  });
+
+  it('refunds an overpaid order: the excess resolves the item, a partial refund changes no status, the rest makes it refunded', async () => {
+    const generous = new Shopper(h);
+    await generous.signIn(testChain.provider, GENEROUS);
+    const c = await pay.checkout(generous, unlimited.id, GENEROUS, 1);
+    const value = BigInt(c.amountWei) + POG;
+    made.over = await pay.send(GENEROUS, { value });
+    await h.payments!.watcher.tick();
+    const [order] = await pay.ordersFor(made.over);
+    expect(order).toMatchObject({ status: 'paid', overpaid: true });
+    const orderId = order!.id as string;
+    made.overOrderId = orderId;
+    made.overShopper = generous;
+    const item = await itemOf(made.over);
+    const excessWei = value - BigInt(order!.total_wei as string);
+    expect(item).toMatchObject({ kind: 'overpaid', orderId, excess: pogText(excessWei), refundableWei: value.toString() });
+
+    // Excess only.
+    const excessTx = await sendRefund(GENEROUS, excessWei);
+    const body = { transactionHash: excessTx, amount: item.excess };
+    const first = await refund(item.transferId, body);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({
+      refundableWei: (value - excessWei).toString(),
+      resolved: { note: `Refunded ${item.excess} POG` },
+      refunds: [{ orderId, amountWei: excessWei.toString() }],
+    });
+    // Asked again (a double tap, a retry): the same answer, one row, one audit entry.
+    const repeat = await refund(item.transferId, body);
+    expect(repeat).toEqual({ status: 200, body: { ...first.body, confirmations: expect.any(Number) } });
+    expect(await refundRows({ transfer_id: Number(item.transferId) })).toHaveLength(1);
+    expect(await auditsOf(item.transferId)).toHaveLength(1);
+    expect(await pay.ordersFor(made.over)).toMatchObject([{ status: 'paid' }]);
+
+    // A partial refund: recorded, and the order stays paid.
+    const partTx = await sendRefund(GENEROUS, 5n * POG);
+    expect((await refund(item.transferId, { transactionHash: partTx, amount: '5.00' })).status).toBe(200);
+    expect(await pay.ordersFor(made.over)).toMatchObject([{ status: 'paid' }]);
+
+    // The rest: everything paid went back, so the order is refunded.
+    const rest = value - excessWei - 5n * POG;
+    const restTx = await sendRefund(GENEROUS, rest);
+    const last = await refund(item.transferId, { transactionHash: restTx, amount: formatUnits(rest, 18, 2) });
+    expect(last.status).toBe(200);
+    expect(last.body).toMatchObject({ refundable: '0.00', refundableWei: '0' });
+    expect(last.body.refunds.map((r: { amountWei: string }) => BigInt(r.amountWei))).toEqual([excessWei, 5n * POG, rest]);
+    expect(await pay.ordersFor(made.over)).toMatchObject([{ status: 'refunded', needs_shipping: false }]);
+    expect(await pay.transferRow(made.over)).toMatchObject({ status: 'matched', status_before_refund: null });
+    const audit = await auditsOf(item.transferId);
+    expect(audit).toHaveLength(3);
+    expect(audit[0]!.changes).toContainEqual({ field: `order ${orderId} status`, from: 'paid', to: 'refunded' });
+
+    // The shopper sees each refund, on the order and in the wallet's list.
+    const res = await generous.request(`/api/orders/${orderId}`);
+    expect(res.status).toBe(200);
+    const seen = orderSchema.parse(await res.json());
+    expect(seen.status).toBe('refunded');
+    expect(seen.refunds).toEqual(
+      [
+        [excessTx, excessWei],
+        [partTx, 5n * POG],
+        [restTx, rest],
+      ].map(([hash, wei]) => ({
+        amount: formatUnits(wei as bigint, 18, 2),
+        txHash: (hash as string).toLowerCase(),
+        explorerUrl: null,
+        at: expect.any(String),
+      })),
+    );
+    const list = await generous.request(`/api/orders?wallet=${GENEROUS}`);
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as Array<{ id: string; refunds: unknown[] }>).find((o) => o.id === orderId)?.refunds).toHaveLength(3);
+
+    // Refunded before its hand-off ran: Shopify never gets a draft order for it.
+    await h.payments!.handoff.runDue();
+    expect(await db()('orders').where({ id: orderId }).first()).toMatchObject({ shopify_draft_order_id: null, status: 'refunded' });
+    expect(await db()('outbox').where({ order_id: orderId }).first()).toMatchObject({
+      done_at: expect.anything(),
+      last_error: expect.stringContaining('refunded before its hand-off'),
+    });
+  });
+
+  it('records a partial refund of an underpaid transfer, which then no longer counts towards its checkout', async () => {
+    const short = new Shopper(h);
+    await short.signIn(testChain.provider, SHORT);
+    const c = await pay.checkout(short, unlimited.id, SHORT, 2);
+    const half = BigInt(c.amountWei) / 2n;
+    const hash = await pay.send(SHORT, { value: half });
+    await h.payments!.watcher.tick();
+    expect(await pay.checkoutOf(short, c.id)).toMatchObject({ status: 'underpaid', amountReceived: pogText(half) });
+    const item = await itemOf(hash);
+    const tx = await sendRefund(SHORT, POG);
+    const res = await refund(item.transferId, { transactionHash: tx, amount: '1' });
+    expect(res.status).toBe(200);
+    // Money is still refundable: the item stays in the queue.
+    expect(res.body).toMatchObject({ kind: 'underpaid', refundableWei: (half - POG).toString(), resolved: null });
+    expect((await queue('?kind=underpaid')).items.map((i) => i.transferId)).toContain(item.transferId);
+    expect(await pay.transferRow(hash)).toMatchObject({ status: 'refunded', status_before_refund: 'underpaid' });
+    expect(await pay.checkoutOf(short, c.id)).toMatchObject({ amountReceived: '0.00' });
+  });
+
+  it('refuses a refund that is not what was prepared, with its code, and records it nowhere', async () => {
+    const paid = await pay.send(TESTER, { value: 10n * POG });
+    await h.payments!.watcher.tick();
+    const item = await itemOf(paid);
+    expect(item).toMatchObject({ kind: 'unmatched', refundTo: TESTER });
+    const before = { audit: (await auditsOf(item.transferId)).length, refunds: (await db()('refunds').count({ n: '*' }))[0]!.n };
+
+    const otherToken = await new ContractFactory(artifact.abi, artifact.bytecode, await testChain.provider.getSigner(STORE)).deploy(
+      [STORE],
+      1_000n * POG,
+    );
+    await otherToken.waitForDeployment();
+    const refusals: Array<[string, () => Promise<string>, string, number]> = [
+      // Another token (same name, same decimals: not the shop's).
+      [
+        'another token',
+        async () => pay.send(STORE, { value: 2n * POG, to: TESTER, tokenAddress: await otherToken.getAddress() }),
+        ErrorCode.refundWrongToken,
+        422,
+      ],
+      // A transaction that moves no token at all.
+      [
+        'no transfer',
+        async () => {
+          const tx = await (await testChain.provider.getSigner(STORE)).sendTransaction({ to: TESTER, value: 1n });
+          await tx.wait();
+          return tx.hash;
+        },
+        ErrorCode.refundWrongToken,
+        422,
+      ],
+      ['another wallet', () => pay.send(GENEROUS, { value: 2n * POG, to: TESTER }), ErrorCode.refundNotFromStoreWallet, 422],
+      ['another recipient', () => pay.send(STORE, { value: 2n * POG, to: BYSTANDER }), ErrorCode.refundWrongRecipient, 422],
+      ['another amount', () => sendRefund(TESTER, 3n * POG), ErrorCode.refundWrongAmount, 422],
+      ['more than it paid', () => sendRefund(TESTER, 11n * POG), ErrorCode.refundExceedsRefundable, 409],
+    ];
+    for (const [what, send, code, status] of refusals) {
+      const hash = await send();
+      const amount = what === 'more than it paid' ? '11' : '2';
+      const res = await refund(item.transferId, { transactionHash: hash, amount });
+      expect({ what, status: res.status, code: res.body.code }).toEqual({ what, status, code });
+      expect(typeof res.body.message).toBe('string');
+      expect(await refundRows({ tx_hash: hash.toLowerCase() })).toHaveLength(0);
+    }
+
+    // Reverted (more than the store holds): nothing was sent.
+    const reverted = await sendRefund(TESTER, 10n ** 12n * POG);
+    expect((await testChain.provider.getTransactionReceipt(reverted))?.status).toBe(0);
+    expect(await refund(item.transferId, { transactionHash: reverted, amount: '1000000000000' })).toMatchObject({
+      status: 422,
+      body: { code: ErrorCode.transactionFailed },
+    });
+    // No such transaction.
+    expect(await refund(item.transferId, { transactionHash: '0x' + '12'.repeat(32), amount: '1' })).toMatchObject({
+      status: 404,
+      body: { code: ErrorCode.transactionNotFound },
+    });
+    // Malformed requests, and transfers the desk does not have.
+    for (const bad of [{}, { transactionHash: paid }, { transactionHash: paid, amount: '0' }, { transactionHash: 'x', amount: '1' }]) {
+      expect((await refund(item.transferId, { ...bad })).status).toBe(400);
+    }
+    for (const id of ['999999', 'abc']) {
+      expect(await refund(id, { transactionHash: paid, amount: '1' })).toMatchObject({
+        status: 404,
+        body: { code: ErrorCode.attentionItemNotFound },
+      });
+    }
+
+    expect(await pay.transferRow(paid)).toMatchObject({ status: 'unmatched', status_before_refund: null });
+    expect(await itemOf(paid)).toEqual({ ...item, confirmations: expect.any(Number) });
+    expect((await auditsOf(item.transferId)).length).toBe(before.audit);
+    expect((await db()('refunds').count({ n: '*' }))[0]!.n).toBe(before.refunds);
+  });
+
+  it('answers 202 while the refund is not mined, then records it', async () => {
+    const item = (await queue('?kind=unmatched')).items.find((i) => i.sender === TESTER.toLowerCase() && i.amount === '10.00')!;
+    const { tokenAddress } = h.payments!.target;
+    await testChain.provider.send('evm_setAutomine', [false]);
+    let hash: string;
+    try {
+      hash = (await sendTokenTransfer(testChain.provider, STORE, { token: tokenAddress, to: TESTER, value: POG })).hash;
+      const waiting = await refund(item.transferId, { transactionHash: hash, amount: '1' });
+      expect({ status: waiting.status, code: waiting.body.code }).toEqual({ status: 202, code: ErrorCode.awaitingConfirmations });
+      expect(await refundRows({ tx_hash: hash.toLowerCase() })).toHaveLength(0);
+      await pay.mine();
+    } finally {
+      await testChain.provider.send('evm_setAutomine', [true]);
+    }
+    const done = await refund(item.transferId, { transactionHash: hash, amount: '1' });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ refundable: '9.00', resolved: null });
+  });
+
+  it('records only one of two refunds sent at once whose sum exceeds what is refundable', async () => {
+    const item = (await queue('?kind=unmatched')).items.find((i) => i.sender === TESTER.toLowerCase() && i.amount === '10.00')!;
+    expect(item.refundable).toBe('9.00');
+    const one = await sendRefund(TESTER, 6n * POG);
+    const two = await sendRefund(TESTER, 6n * POG);
+    const answers = await Promise.all([one, two].map((hash) => refund(item.transferId, { transactionHash: hash, amount: '6' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.code).toBe(ErrorCode.refundExceedsRefundable);
+    const rows = await refundRows({ transfer_id: Number(item.transferId) });
+    expect(rows.map((r) => BigInt(r.amount_wei))).toEqual([POG, 6n * POG]);
+    expect((await itemOf(item.txHash)).refundable).toBe('3.00');
+    expect(await auditsOf(item.transferId)).toHaveLength(2);
+  });
+
+  it('exports what each order was paid and refunded', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const text = await (await asAdmin(`/api/admin/payments/export.csv?from=${today}&to=${today}`)).text();
+    const rows = text
+      .trim()
+      .split('\r\n')
+      .map((r) => r.split(','));
+    const [order] = await pay.ordersFor(made.over!);
+    expect(rows.find((r) => r[1] === made.overOrderId)).toEqual([
+      new Date(order!.paid_at as string).toISOString(),
+      made.overOrderId,
+      'refunded',
+      made.over!.toLowerCase(),
+      GENEROUS.toLowerCase(),
+      formatUnits(BigInt(order!.amount_paid_wei as string), 18, 2),
+      formatUnits(BigInt(order!.amount_paid_wei as string), 18, 2),
+      '',
+    ]);
+  });
+
+  it('answers nothing to a stranger without the admin session, nor to another site', async () => {
+    const item = (await queue('?kind=unmatched')).items.find((i) => i.sender === TESTER.toLowerCase() && i.amount === '10.00')!;
+    const tx = await sendRefund(TESTER, POG);
+    const stranger = new Shopper(h);
+    const res = await stranger.post(`/api/admin/payments/${item.transferId}/refund`, { transactionHash: tx, amount: '1' });
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe(ErrorCode.adminSessionRequired);
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Array<Record<string, string>>) {
+      expect(await refund(item.transferId, { transactionHash: tx, amount: '1' }, headers)).toMatchObject({
+        status: 403,
+        body: { code: ErrorCode.crossSiteRequest },
+      });
+    }
+    expect(await refundRows({ tx_hash: tx.toLowerCase() })).toHaveLength(0);
+    expect((await itemOf(item.txHash)).refundable).toBe('3.00');
+  });
+});

@@ -1,0 +1,281 @@
+/**
+ * Refunds verified on chain (issue 13, docs/payments.md "Refunds"). The server never holds the
+ * store wallet's key: the admin's wallet sends `transfer(sender, amount)` of the POG token, and
+ * the shop only looks. A refund is recorded when its transaction succeeded, is deep enough, and
+ * carries a Transfer of the configured token from the store wallet to the transfer's sender of
+ * exactly the amount prepared; anything else is refused with a code that says what differs, and
+ * recorded nowhere.
+ *
+ * Recording runs in the caller's transaction (the admin desk audits it there): the refunded
+ * transfer is locked, a refund never exceeds what that transfer carried minus what was already
+ * refunded, a refund transaction is recorded once (keyed like chain_transfers), a transfer that
+ * made no order becomes 'refunded' (it never counts towards a checkout again), and an order whose
+ * transfers' refunds now cover what was paid becomes 'refunded' through the orders module.
+ */
+import { dataSlice, getAddress } from 'ethers';
+import type { Knex } from 'knex';
+import { ErrorCode } from '../../../common/errors';
+import { formatUnits } from '../../../common/money';
+import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
+import { refundOrderIfFull } from '../orders';
+import type { ChainClient } from './chain-client';
+import { TRANSFER_TOPIC, type RawLog, type ReceiptFacts } from './verify';
+
+/** A Transfer of the POG token from the store wallet to the payer, of the refund's amount. Addresses lower case. */
+export interface RefundTransfer {
+  chainId: number;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  to: string;
+  value: bigint;
+}
+
+type RefundCheck = { ok: true; transfers: RefundTransfer[] } | { ok: false; code: ErrorCode; message: string };
+
+const lower = (a: string) => a.toLowerCase();
+const pog = (wei: bigint) => formatUnits(wei, 18, 2);
+
+interface TokenTransfer {
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  from: string;
+  to: string;
+  value: bigint;
+}
+
+/** Any Transfer(from, to, value) event emitted by `token`, or null. */
+function decodeTokenTransfer(log: RawLog, token: string): TokenTransfer | null {
+  if (log.removed || lower(log.address) !== lower(token)) return null;
+  if (log.topics.length !== 3 || lower(log.topics[0]!) !== TRANSFER_TOPIC) return null;
+  if (!/^0x[0-9a-fA-F]{64}$/.test(log.data)) return null;
+  return {
+    txHash: lower(log.transactionHash),
+    logIndex: log.logIndex,
+    blockNumber: log.blockNumber,
+    from: lower(getAddress(dataSlice(log.topics[1]!, 12))),
+    to: lower(getAddress(dataSlice(log.topics[2]!, 12))),
+    value: BigInt(log.data),
+  };
+}
+
+/**
+ * Judges a refund transaction from what the chain said (pure). The most precise refusal wins: no
+ * POG transfer at all (another token, or none) → wrong token; POG moved but not from the store
+ * wallet → not from the store; from the store but not to the payer → wrong recipient; to the payer
+ * but another value → wrong amount. A transaction that is right but not deep enough is awaited.
+ */
+export function checkRefundReceipt(input: {
+  receipt: ReceiptFacts | null;
+  known: boolean;
+  head: number;
+  requiredConfirmations: number;
+  chainId: number;
+  token: string;
+  storeWallet: string;
+  /** The payer, who must receive the refund. */
+  to: string;
+  amountWei: bigint;
+}): RefundCheck {
+  const { receipt, amountWei } = input;
+  const fail = (code: ErrorCode, message: string): RefundCheck => ({ ok: false, code, message });
+  if (!receipt) {
+    return input.known
+      ? fail(ErrorCode.awaitingConfirmations, 'The refund transaction is not mined yet. Ask again in a few seconds.')
+      : fail(
+          ErrorCode.transactionNotFound,
+          'There is no transaction with that hash on this chain. If the store wallet just sent it, wait a few seconds and try again.',
+        );
+  }
+  if (receipt.status !== 1) {
+    return fail(ErrorCode.transactionFailed, 'That refund transaction failed on chain (it was reverted), so nothing was sent back.');
+  }
+  const pogTransfers = receipt.logs.map((log) => decodeTokenTransfer(log, input.token)).filter((t): t is TokenTransfer => t !== null);
+  if (pogTransfers.length === 0) {
+    return fail(ErrorCode.refundWrongToken, 'That transaction moved no POG token (another token, or no transfer at all): it is no refund.');
+  }
+  const fromStore = pogTransfers.filter((t) => t.from === lower(input.storeWallet));
+  if (fromStore.length === 0) {
+    return fail(
+      ErrorCode.refundNotFromStoreWallet,
+      `That POG transfer was not sent from the store wallet ${getAddress(input.storeWallet)}. Send the refund from the store wallet.`,
+    );
+  }
+  const toPayer = fromStore.filter((t) => t.to === lower(input.to));
+  if (toPayer.length === 0) {
+    return fail(
+      ErrorCode.refundWrongRecipient,
+      `That refund went to ${getAddress(fromStore[0]!.to)}, not to ${getAddress(input.to)}, the wallet that paid. It is not recorded as a refund of this payment.`,
+    );
+  }
+  const exact = toPayer.filter((t) => t.value === amountWei);
+  if (exact.length === 0) {
+    return fail(
+      ErrorCode.refundWrongAmount,
+      `That refund carried ${pog(toPayer[0]!.value)} POG, not the ${pog(amountWei)} POG given. Record it with the amount it carried.`,
+    );
+  }
+  const confirmations = input.head - receipt.blockNumber + 1;
+  if (confirmations < input.requiredConfirmations) {
+    return fail(
+      ErrorCode.awaitingConfirmations,
+      `The refund has ${Math.max(confirmations, 0)} of ${input.requiredConfirmations} confirmations. Ask again in a few seconds.`,
+    );
+  }
+  return {
+    ok: true,
+    transfers: exact.map((t) => ({
+      chainId: input.chainId,
+      txHash: t.txHash,
+      logIndex: t.logIndex,
+      blockNumber: t.blockNumber,
+      to: t.to,
+      value: t.value,
+    })),
+  };
+}
+
+/** What recording a refund did. */
+export interface RecordedRefund {
+  /** False when this very refund was already recorded for this transfer (a repeat): nothing changed. */
+  created: boolean;
+  refundId: number;
+  /** What was refunded from the transfer before and after this call, wei. */
+  refundedBeforeWei: bigint;
+  refundedWei: bigint;
+  /** The order's status change, when this refund completed the order's refund. */
+  order: { id: string; from: string; to: string } | null;
+}
+
+export class RefundService {
+  constructor(
+    private readonly deps: {
+      chain: ChainClient;
+      requiredConfirmations: number;
+      logger: Logger;
+    },
+  ) {}
+
+  /**
+   * Asks the chain about refund transaction `txHash` and checks it refunds `amountWei` to `to`
+   * (see checkRefundReceipt). Throws the refusal (202 awaiting-confirmations while not deep enough);
+   * returns the matching transfers (usually one).
+   */
+  async verify(txHash: string, to: string, amountWei: bigint): Promise<RefundTransfer[]> {
+    const { chain, logger } = this.deps;
+    const hash = lower(txHash);
+    let check: RefundCheck;
+    try {
+      const receipt = await chain.receipt(hash);
+      const [known, head] = await Promise.all([receipt ? true : chain.transactionKnown(hash), chain.blockNumber()]);
+      const { chainId, tokenAddress, storeWallet } = chain.target;
+      check = checkRefundReceipt({
+        receipt,
+        known,
+        head,
+        requiredConfirmations: this.deps.requiredConfirmations,
+        chainId,
+        token: tokenAddress,
+        storeWallet,
+        to,
+        amountWei,
+      });
+    } catch (err) {
+      logger.warn({ err, txHash: hash }, 'chain unavailable while verifying a refund');
+      throw new AppError(ErrorCode.chainUnavailable, 'We cannot reach the chain right now to verify the refund. Try again in a moment.', {
+        expose: true,
+      });
+    }
+    if (!check.ok) throw new AppError(check.code, check.message);
+    return check.transfers;
+  }
+
+  /**
+   * Records a verified refund of store transfer `transferId` in the caller's transaction (see the
+   * file's comment). `transfers` are verify's answer for `amountWei`. Repeating the same refund for
+   * the same transfer changes nothing (`created` false); the same refund for another transfer is
+   * refused (refund-already-recorded), and so is one above what the transfer still has
+   * (refund-exceeds-refundable).
+   */
+  async record(
+    trx: Knex.Transaction,
+    input: { transferId: number; transfers: readonly RefundTransfer[]; amountWei: bigint; session: string | null; now: Date },
+  ): Promise<RecordedRefund> {
+    const { transferId, amountWei, now } = input;
+    const transfer:
+      { id: number; status: string; order_id: string | null; from_address: string; value_wei: string; chain_id: number } | undefined =
+      await trx('chain_transfers')
+        .where({ id: transferId })
+        .forUpdate()
+        .first('id', 'status', 'order_id', 'from_address', 'value_wei', 'chain_id');
+    if (!transfer) throw new AppError(ErrorCode.attentionItemNotFound, `There is no transfer ${transferId} to the store wallet.`);
+    const candidates = input.transfers.filter((t) => t.to === lower(transfer.from_address) && t.value === amountWei);
+    if (candidates.length === 0) throw new Error('record() needs the refund transfers verify() found for this transfer');
+
+    const recorded: Array<{ id: number; transfer_id: number; log_index: number }> = await trx('refunds')
+      .where({ chain_id: candidates[0]!.chainId, tx_hash: candidates[0]!.txHash })
+      .whereIn(
+        'log_index',
+        candidates.map((t) => t.logIndex),
+      )
+      .select('id', 'transfer_id', 'log_index');
+    const refundedBeforeWei = await refundedFromTransfer(trx, transferId);
+    const mine = recorded.find((r) => r.transfer_id === transferId);
+    if (mine) return { created: false, refundId: mine.id, refundedBeforeWei, refundedWei: refundedBeforeWei, order: null };
+    const free = candidates.find((t) => !recorded.some((r) => r.log_index === t.logIndex));
+    if (!free) throw alreadyRecorded();
+
+    const refundableWei = BigInt(transfer.value_wei) - refundedBeforeWei;
+    if (amountWei > refundableWei) {
+      throw new AppError(
+        ErrorCode.refundExceedsRefundable,
+        `Only ${pog(refundableWei)} POG of this payment can still be refunded (it carried ${pog(BigInt(transfer.value_wei))} POG, ${pog(refundedBeforeWei)} POG went back already). This refund of ${pog(amountWei)} POG is not recorded.`,
+      );
+    }
+    const inserted: Array<{ id: number }> = await trx('refunds')
+      .insert({
+        transfer_id: transferId,
+        order_id: transfer.order_id,
+        chain_id: free.chainId,
+        tx_hash: free.txHash,
+        log_index: free.logIndex,
+        block_number: free.blockNumber,
+        to_address: free.to,
+        amount_wei: amountWei.toString(),
+        created_at: now,
+        session_label: input.session,
+      })
+      .onConflict(['chain_id', 'tx_hash', 'log_index'])
+      .ignore()
+      .returning('id');
+    // Taken meanwhile by a refund of another transfer (this transfer's row is locked, so not of this one).
+    if (inserted.length === 0) throw alreadyRecorded();
+
+    // A transfer that made no order never counts towards a checkout again once money went back.
+    if (transfer.status !== 'matched' && transfer.status !== 'refunded') {
+      await trx('chain_transfers')
+        .where({ id: transferId })
+        .update({ status: 'refunded', status_before_refund: transfer.status, updated_at: now });
+    }
+    const orderChange = transfer.order_id ? await refundOrderIfFull(trx, transfer.order_id, now) : null;
+    return {
+      created: true,
+      refundId: inserted[0]!.id,
+      refundedBeforeWei,
+      refundedWei: refundedBeforeWei + amountWei,
+      order: orderChange && transfer.order_id ? { id: transfer.order_id, ...orderChange } : null,
+    };
+  }
+}
+
+const alreadyRecorded = () =>
+  new AppError(ErrorCode.refundAlreadyRecorded, 'That refund transaction is already recorded as the refund of another payment.');
+
+/** What was refunded from a transfer so far, wei. */
+async function refundedFromTransfer(trx: Knex.Transaction, transferId: number): Promise<bigint> {
+  const [row] = await trx('refunds').where({ transfer_id: transferId }).sum({ n: 'amount_wei' });
+  // numeric sums arrive as decimal strings (never a float)
+  return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
+}
