@@ -209,6 +209,24 @@ export const createOrderSchema = z.object({
 export type CreateOrderRequest = z.infer<typeof createOrderSchema>;
 
 /** `refunded`: everything paid for the order went back to the payer (partial refunds leave the status as it was). */
+/** A refund the shop sent back to the shopper's wallet, verified on chain (issue 13). */
+export const refundLineSchema = z.object({
+  /** POG, exact decimal string (at least 2 decimals). */
+  amount: z.string(),
+  txHash: z.string(),
+  /** The explorer's page of the refund; null on the local demo chain. */
+  explorerUrl: z.string().nullable(),
+  at: z.string(),
+});
+export type RefundLine = z.infer<typeof refundLineSchema>;
+
+/**
+ * GET /api/refunds?wallet=: refunds sent to the signed-in wallet for payments that made no order
+ * (an amount that identified nothing, the part of an underpaid checkout), newest first. Refunds of
+ * an order are on the order (`Order.refunds`).
+ */
+export const walletRefundsSchema = z.array(refundLineSchema);
+
 export const orderStatusSchema = z.enum(['pending', 'paid', 'confirmed', 'shipped', 'failed', 'draft', 'refunded']);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
@@ -246,7 +264,7 @@ export const orderSchema = z.object({
    * Refunds the shop sent back for this order, verified on chain, oldest first (issue 13). The
    * shopper sees "Refunded {amount} POG" for each, with the explorer link (none on the local chain).
    */
-  refunds: z.array(z.object({ amount: z.string(), txHash: z.string(), explorerUrl: z.string().nullable(), at: z.string() })),
+  refunds: z.array(refundLineSchema),
   blockchain: z.object({ chainId: z.number().int(), transactionHash: z.string(), blockNumber: z.number().int() }),
   createdAt: z.string(),
   processed_at: z.string(),

@@ -13,22 +13,33 @@ export function orderRoutes(orders: OrdersService, auth: AuthService): Router {
     return { sessionId, wallet: (await auth.session(sessionId)).address };
   };
 
-  // The order history of a wallet exposes items and shipping links: only for that wallet, proven
-  // by Sign-In with Ethereum (an address alone is public on-chain).
-  router.get('/api/orders', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
+  /** The `?wallet=` of the request, when this session signed in as it (else 400, 401 or 403). */
+  const signedInAs = async (ctx: Context, what: 'orders' | 'refunds'): Promise<string> => {
     const parsed = walletAddressSchema.safeParse(ctx.query.wallet);
     if (!parsed.success)
       throw new AppError(
         ErrorCode.badRequest,
-        'Give the wallet whose orders to list: GET /api/orders?wallet=0x… (40 hexadecimal characters).',
+        `Give the wallet whose ${what} to list: GET /api/${what}?wallet=0x… (40 hexadecimal characters).`,
       );
     const { wallet: signedIn } = await viewer(ctx);
-    if (!signedIn) throw new AppError(ErrorCode.signInRequired, 'Sign in with your wallet to see its orders.');
+    if (!signedIn) throw new AppError(ErrorCode.signInRequired, `Sign in with your wallet to see its ${what}.`);
     if (signedIn !== parsed.data.toLowerCase()) {
-      throw new AppError(ErrorCode.walletMismatch, 'You are signed in with another wallet. Sign in with this one to see its orders.');
+      throw new AppError(ErrorCode.walletMismatch, `You are signed in with another wallet. Sign in with this one to see its ${what}.`);
     }
-    ctx.body = await orders.listForWallet(signedIn);
+    return signedIn;
+  };
+
+  // The order history of a wallet exposes items and shipping links: only for that wallet, proven
+  // by Sign-In with Ethereum (an address alone is public on-chain).
+  router.get('/api/orders', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await orders.listForWallet(await signedInAs(ctx, 'orders'));
+  });
+
+  // Refunds of payments that made no order: the same rule (the wallet they went to, signed in).
+  router.get('/api/refunds', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await orders.refundsForWallet(await signedInAs(ctx, 'refunds'));
   });
 
   router.get('/api/orders/:id', async (ctx) => {

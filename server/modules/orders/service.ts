@@ -2,7 +2,7 @@
  * Orders as the shopper sees them (spec §3 "Order"). Only the buyer may read an order: the browser
  * session that paid (and, with Sign-In with Ethereum, the paying wallet).
  */
-import type { Order, OrderStatus } from '../../../common/api';
+import type { Order, OrderStatus, RefundLine } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
@@ -40,7 +40,7 @@ interface OrderItemRow {
 }
 
 interface RefundRow {
-  order_id: string;
+  order_id: string | null;
   tx_hash: string;
   amount_wei: string;
   created_at: Date | string;
@@ -103,6 +103,32 @@ export class OrdersService {
     return this.toApi(rows);
   }
 
+  /**
+   * Refunds sent to `wallet` for payments that made no order, newest first (the caller has checked
+   * the wallet is signed in). A refund of an order is shown on that order.
+   */
+  async refundsForWallet(wallet: string): Promise<RefundLine[]> {
+    const rows: RefundRow[] = await this.db('refunds')
+      .where({ to_address: wallet.toLowerCase() })
+      .whereNull('order_id')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .select('order_id', 'tx_hash', 'amount_wei', 'created_at');
+    return rows.map((f) => this.refundLine(f));
+  }
+
+  private refundLine(f: RefundRow): RefundLine {
+    const { explorerUrl } = this.options;
+    return {
+      amount: formatUnits(BigInt(String(f.amount_wei).split('.')[0]!), 18, 2),
+      txHash: f.tx_hash,
+      explorerUrl: explorerUrl ? `${explorerUrl}/tx/${f.tx_hash}` : null,
+      at: new Date(f.created_at).toISOString(),
+    };
+  }
+
   async toApi(rows: OrderRow[]): Promise<Order[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
@@ -111,7 +137,6 @@ export class OrdersService {
       .whereIn('order_id', ids)
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .select('order_id', 'tx_hash', 'amount_wei', 'created_at');
-    const { explorerUrl } = this.options;
     return rows.map((r) => {
       const createdAt = r.created_at.toISOString();
       return {
@@ -135,14 +160,7 @@ export class OrdersService {
         hold: r.hold_reason === OUT_OF_STOCK_HOLD ? { reason: 'out-of-stock', message: OUT_OF_STOCK_MESSAGE } : null,
         customerWallet: r.customer_wallet,
         transactionHash: r.tx_hash,
-        refunds: refunds
-          .filter((f) => f.order_id === r.id)
-          .map((f) => ({
-            amount: formatUnits(BigInt(String(f.amount_wei).split('.')[0]!), 18, 2),
-            txHash: f.tx_hash,
-            explorerUrl: explorerUrl ? `${explorerUrl}/tx/${f.tx_hash}` : null,
-            at: new Date(f.created_at).toISOString(),
-          })),
+        refunds: refunds.filter((f) => f.order_id === r.id).map((f) => this.refundLine(f)),
         blockchain: { chainId: r.chain_id, transactionHash: r.tx_hash, blockNumber: Number(r.block_number) },
         createdAt,
         processed_at: r.paid_at.toISOString(),

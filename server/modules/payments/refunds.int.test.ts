@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractFactory, getAddress } from 'ethers';
 import { auditPageSchema } from '../../../common/admin';
-import { orderSchema, type Variant } from '../../../common/api';
+import { orderSchema, walletRefundsSchema, type Variant } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
 import { attentionItemSchema, attentionPageSchema, type AttentionItem } from '../../../common/payments-desk';
@@ -36,6 +36,10 @@ const TESTER = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
 /** Anvil's account #5: nobody's payment. */
 const BYSTANDER = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
 const POG = 10n ** 18n;
+const codeOf = async (response: Promise<Response>) => {
+  const res = await response;
+  return { status: res.status, code: ((await res.json()) as { code?: string }).code };
+};
 const testChain = useTestChain();
 
 describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
@@ -183,6 +187,20 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
     expect(await pay.transferRow(made.slip)).toMatchObject({ status: 'refunded', intent_id: null, order_id: null });
     expect(await pay.checkoutOf(slipper, c.id)).toMatchObject({ status: 'underpaid', amountReceived: pogText(b) });
     expect(await refundRows({ transfer_id: Number(item.transferId) })).toHaveLength(1);
+
+    // The slipper, signed in, sees the refund of a payment that made no order; nobody else does.
+    const own = await slipper.request(`/api/refunds?wallet=${SLIPPER}`);
+    expect(own.status).toBe(200);
+    expect(own.headers.get('cache-control')).toBe('no-store');
+    expect(walletRefundsSchema.parse(await own.json())).toEqual([
+      { amount: '7.50', txHash: made.slipRefund.toLowerCase(), explorerUrl: null, at: after.refunds[0]!.at },
+    ]);
+    const stranger = new Shopper(h);
+    expect(await codeOf(stranger.request(`/api/refunds?wallet=${SLIPPER}`))).toEqual({ status: 401, code: ErrorCode.signInRequired });
+    await stranger.signIn(testChain.provider, BYSTANDER);
+    expect(await codeOf(stranger.request(`/api/refunds?wallet=${SLIPPER}`))).toEqual({ status: 403, code: ErrorCode.walletMismatch });
+    expect(await (await stranger.request(`/api/refunds?wallet=${BYSTANDER}`)).json()).toEqual([]);
+    expect(await codeOf(stranger.request('/api/refunds?wallet=0x12'))).toEqual({ status: 400, code: ErrorCode.badRequest });
   });
 
   it('refunds an overpaid order: the excess resolves the item, a partial refund changes no status, the rest makes it refunded', async () => {
