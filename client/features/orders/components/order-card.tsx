@@ -2,6 +2,7 @@ import { ExternalLink, Truck } from 'lucide-react';
 import type { Order } from '../../../../common/api';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { relativeTime } from '../../../lib/relative-time';
 import { cn } from '../../../lib/utils';
@@ -9,7 +10,6 @@ import { orderPlacedAt } from '../lib/order-sections';
 import { ExplorerLink } from './explorer-link';
 import { OrderHoldNotice } from './order-hold-notice';
 import { OrderItems } from './order-items';
-import { OrderStatusBadge } from './order-status-badge';
 
 /**
  * One order on the orders page (spec §2): id, status badge, 'Placed … ago', total in $POGS and

@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import type { Order } from '../../../../common/api';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { useShopNames } from '../../../lib/public-config';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -13,7 +14,6 @@ import { ExplorerLink } from '../components/explorer-link';
 import { OrderHoldNotice } from '../components/order-hold-notice';
 import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
-import { OrderStatusBadge } from '../components/order-status-badge';
 
 /**
  * /order-confirmation?id=<order id> — the payment-success page (spec §2). Read fresh and again

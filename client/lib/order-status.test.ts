@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderStatusSchema } from '../../../../common/api';
+import { orderStatusSchema } from '../../common/api';
 import { orderStatusStyle } from './order-status';
 
 describe('orderStatusStyle', () => {
@@ -12,6 +12,8 @@ describe('orderStatusStyle', () => {
     // "solid blue": a filled badge with white text
     expect(orderStatusStyle('shipped').className).toMatch(/bg-blue-700/);
     expect(orderStatusStyle('shipped').className).toMatch(/text-white/);
+    // Not in the spec (issue 13): a fully refunded order is grey.
+    expect(orderStatusStyle('refunded').className).toMatch(/slate/);
   });
 
   it('labels every status the API has, in words (not colour alone)', () => {
@@ -21,7 +23,7 @@ describe('orderStatusStyle', () => {
   });
 
   it('shows an unknown status as neutral text', () => {
-    expect(orderStatusStyle('refunded')).toEqual({ label: 'Refunded', className: 'border-border bg-muted text-foreground' });
+    expect(orderStatusStyle('on-hold')).toEqual({ label: 'On-hold', className: 'border-border bg-muted text-foreground' });
     expect(orderStatusStyle('').label).toBe('Unknown');
     expect(orderStatusStyle('toString').label).toBe('ToString');
   });
