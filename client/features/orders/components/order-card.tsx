@@ -10,6 +10,7 @@ import { orderPlacedAt } from '../lib/order-sections';
 import { ExplorerLink } from './explorer-link';
 import { OrderHoldNotice } from './order-hold-notice';
 import { OrderItems } from './order-items';
+import { OrderRefunds } from './order-refunds';
 
 /**
  * One order on the orders page (spec §2): id, status badge, 'Placed … ago', total in $POGS and
@@ -45,6 +46,7 @@ export function OrderCard({ order, needsShipping }: { order: Order; needsShippin
         </span>
       </p>
 
+      <OrderRefunds refunds={order.refunds} />
       {order.hold && <OrderHoldNotice hold={order.hold} />}
       {needsShipping && (
         <div className="grid gap-3 rounded-2xl bg-brand-soft p-3">

@@ -14,6 +14,7 @@ import { ExplorerLink } from '../components/explorer-link';
 import { OrderHoldNotice } from '../components/order-hold-notice';
 import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
+import { OrderRefunds } from '../components/order-refunds';
 
 /**
  * /order-confirmation?id=<order id> — the payment-success page (spec §2). Read fresh and again
@@ -91,6 +92,7 @@ function OrderConfirmation({ order }: { order: Order }) {
       </section>
 
       <div className="grid gap-3">
+        <OrderRefunds refunds={order.refunds} />
         {order.hold && <OrderHoldNotice hold={order.hold} />}
         {order.needsShipping && (
           <>
