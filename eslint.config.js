@@ -20,11 +20,13 @@ const dirsIn = (rel) =>
 /**
  * The cross-feature imports the client allows, each through the other feature's `index.ts` only:
  * the orders page signs in (auth) with the connected wallet (wallet); a product page adds to the
- * cart (cart). Every other pair of features is independent.
+ * cart (cart); the admin's payments desk refunds from the store wallet through the shop's wallet
+ * session (wallet). Every other pair of features is independent.
  */
 export const CLIENT_FEATURE_IMPORTS = {
   orders: ['auth', 'wallet'],
   catalogue: ['cart'],
+  admin: ['wallet'],
 };
 
 /**

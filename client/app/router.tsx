@@ -62,10 +62,25 @@ export function createRouter() {
               lazy: async () => ({ Component: (await import('../features/orders/routes/orders-page')).OrdersPage }),
             },
             {
-              // Lazy: none of the admin's code loads with the shop.
+              // Lazy: none of the admin's code loads with the shop. The frame (login, section tabs)
+              // and each section load on demand; the payments desk brings the wallet code only for a refund.
               path: 'admin',
               hydrateFallbackElement: <PageLoading />,
               lazy: async () => ({ Component: (await import('../features/admin/routes/admin-page')).AdminPage }),
+              children: [
+                {
+                  index: true,
+                  lazy: async () => ({ Component: (await import('../features/admin/routes/admin-page')).AdminProductsPage }),
+                },
+                {
+                  path: 'payments',
+                  lazy: async () => ({ Component: (await import('../features/admin/routes/payments-page')).PaymentsPage }),
+                },
+                {
+                  path: 'orders',
+                  lazy: async () => ({ Component: (await import('../features/admin/routes/admin-orders-page')).AdminOrdersPage }),
+                },
+              ],
             },
             { path: '*', element: <NotFoundPage /> },
           ],

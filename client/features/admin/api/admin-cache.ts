@@ -13,3 +13,15 @@ export async function refreshAfterAdminWrite(queryClient: QueryClient): Promise<
     queryClient.invalidateQueries({ queryKey: ['catalogue'] }),
   ]);
 }
+
+/**
+ * After any payments-desk write (resolve, attach, refund, retry): the queue and its count, the
+ * orders view and the audit trail are read again.
+ */
+export async function refreshAfterDeskWrite(queryClient: QueryClient): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['admin', 'payments'] }),
+    queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] }),
+    queryClient.invalidateQueries({ queryKey: auditQueryKey }),
+  ]);
+}

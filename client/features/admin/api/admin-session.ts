@@ -1,4 +1,5 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { adminSessionSchema, type AdminSession } from '../../../../common/admin';
 import { ErrorCode } from '../../../../common/errors';
 import { apiFetch, type ApiError } from '../../../lib/api-client';
@@ -48,4 +49,12 @@ export function handleAdminSessionLoss(queryClient: QueryClient, error: unknown)
   if (!isAdminSessionLost(error)) return false;
   endAdminSession(queryClient, true);
   return true;
+}
+
+/** For a query's failure: a lost session returns the page to 'Admin Access' ('Session Expired'). */
+export function useSessionLossOf(error: unknown): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (error) handleAdminSessionLoss(queryClient, error);
+  }, [error, queryClient]);
 }

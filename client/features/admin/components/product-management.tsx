@@ -69,7 +69,8 @@ export function ProductManagement() {
   }
 
   return (
-    <div className="min-h-[calc(100dvh-4rem)] bg-surface">
+    // The admin area's frame (client/features/admin/routes/admin-page.tsx) sets the height and background.
+    <div>
       <div className="mx-auto grid max-w-7xl grid-cols-[minmax(0,1fr)] gap-5 px-4 py-6 sm:px-6" data-testid="product-management">
         <header className="flex flex-wrap items-start justify-between gap-3">
           <div className="grid gap-1">

@@ -10,7 +10,7 @@ import { ExplorerLink } from './explorer-link';
 import { OrderHoldNotice } from './order-hold-notice';
 import { OrderItems } from './order-items';
 import { OrderRefunds } from './order-refunds';
-import { OrderStatusBadge } from './order-status-badge';
+import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 
 /**
  * One order on the orders page (spec §2): id, status badge, 'Placed … ago', total in $POGS and

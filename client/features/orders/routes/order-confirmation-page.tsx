@@ -14,7 +14,7 @@ import { OrderHoldNotice } from '../components/order-hold-notice';
 import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
 import { OrderRefunds } from '../components/order-refunds';
-import { OrderStatusBadge } from '../components/order-status-badge';
+import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 
 /**
  * /order-confirmation?id=<order id> — the payment-success page (spec §2). Read fresh and again

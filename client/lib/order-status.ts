@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../../../../common/api';
+import type { OrderStatus } from '../../common/api';
 
 export interface OrderStatusStyle {
   label: string;

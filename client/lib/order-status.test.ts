@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderStatusSchema } from '../../../../common/api';
+import { orderStatusSchema } from '../../common/api';
 import { orderStatusStyle } from './order-status';
 
 describe('orderStatusStyle', () => {

@@ -1,0 +1,40 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { attentionPageSchema, type AttentionPage } from '../../../../common/payments-desk';
+import { apiFetch } from '../../../lib/api-client';
+import { attentionPath, DEFAULT_ATTENTION_VIEW, type AttentionView } from '../lib/attention-view';
+import { useSessionLossOf } from './admin-session';
+
+/** Every read of the desk's queue; `['admin', …]`, so logging out forgets it and nothing persists it. */
+export const attentionQueryKey = ['admin', 'payments', 'attention'] as const;
+
+/** While the admin area is open the queue (and the header's count) is read every 30 s and on focus. */
+export const ATTENTION_REFRESH_MS = 30_000;
+
+/** GET /api/admin/payments/attention?kind=&resolved=: the queue, newest first, and the unresolved count. */
+export async function getAttention(view: AttentionView, signal?: AbortSignal): Promise<AttentionPage> {
+  return attentionPageSchema.parse(await apiFetch<unknown>(attentionPath(view), { signal, cache: 'no-store' }));
+}
+
+export function attentionQueryOptions(view: AttentionView) {
+  return queryOptions({
+    queryKey: [...attentionQueryKey, view.kind ?? 'all', view.history ? 'resolved' : 'open'],
+    queryFn: ({ signal }) => getAttention(view, signal),
+    staleTime: 0,
+    gcTime: 5 * 60_000,
+    refetchInterval: ATTENTION_REFRESH_MS,
+    refetchOnWindowFocus: true,
+  });
+}
+
+export function useAttention(view: AttentionView) {
+  const query = useQuery(attentionQueryOptions(view));
+  useSessionLossOf(query.error);
+  return query;
+}
+
+/** How many transfers wait for a person (all kinds), for the admin header's badge; undefined until known. */
+export function useUnresolvedCount(enabled: boolean): number | undefined {
+  const query = useQuery({ ...attentionQueryOptions(DEFAULT_ATTENTION_VIEW), enabled });
+  useSessionLossOf(query.error);
+  return query.data?.unresolved;
+}

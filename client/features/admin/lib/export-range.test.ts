@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { exportRangeProblem, exportUrl, thisMonth } from './export-range';
+
+describe('the export range', () => {
+  it('starts as this month in UTC, first day to last', () => {
+    expect(thisMonth(new Date('2026-02-14T12:00:00Z'))).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+    expect(thisMonth(new Date('2028-02-29T23:59:59Z'))).toEqual({ from: '2028-02-01', to: '2028-02-29' });
+    expect(thisMonth(new Date('2026-12-31T23:00:00Z'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+  });
+
+  it("says why the server would refuse a range, in its own schema's words", () => {
+    expect(exportRangeProblem({ from: '2026-01-01', to: '2026-01-31' })).toBeNull();
+    expect(exportRangeProblem({ from: '2026-02-01', to: '2026-01-31' })).toBe('To must be the same day as from or later');
+    expect(exportRangeProblem({ from: '2025-01-01', to: '2026-01-02' })).toBe('From and to must be at most one year apart');
+    expect(exportRangeProblem({ from: '', to: '2026-01-02' })).toBe('Use an ISO date, YYYY-MM-DD');
+  });
+
+  it('links the CSV download', () => {
+    expect(exportUrl({ from: '2026-01-01', to: '2026-01-31' })).toBe('/api/admin/payments/export.csv?from=2026-01-01&to=2026-01-31');
+  });
+});

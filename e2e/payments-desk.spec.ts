@@ -1,0 +1,219 @@
+import { expect, test, type Page } from '@playwright/test';
+import { Contract, JsonRpcProvider, parseUnits, type Signer } from 'ethers';
+import type { Checkout, Product, PublicConfig, Variant } from '../common/api';
+import { formatUnits } from '../common/money';
+import type { AttentionItem } from '../common/payments-desk';
+import { formatPogAmount } from '../client/lib/format-pog-price';
+import { fetchAttention, logInAsAdmin } from './fixtures/admin';
+import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
+import { closeToasts, pickTestWallet } from './fixtures/ui';
+
+// The admin's payments desk (issue 13) on the shop's fresh e2e server, in local mode: the shopper
+// (dev account #6, which no other spec uses, in a browser of its own) signs in on /orders so that
+// amounts which are not the exact one count for its checkout, pays part of it (underpaid), then
+// pays the whole amount again (the order is made, overpaid); the admin on a tablet sees the
+// underpaid transfer in 'Needs attention' with the count in the admin header, then refunds the
+// overpayment's excess with the injected test wallet acting as the store wallet (dev account #0);
+// the queue clears and the shopper's /orders shows 'Refunded {amount} POG'.
+// Requests a service worker handles cannot be watched, and the desk needs none.
+test.use({ serviceWorkers: 'block' });
+
+const SHOPPER = 6;
+const STORE_WALLET = 0;
+const ERC20 = ['function transfer(address to, uint256 amount) returns (bool)'];
+
+const attentionItem = (page: Page, txHash: string) => page.locator(`[data-testid="attention-item"][data-tx-hash="${txHash}" i]`);
+
+/** The single-variant product with the most stock (other specs buy it too; it must not run out). */
+function pick(products: Product[]): Variant {
+  const candidates = products
+    .filter((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
+    .sort((a, b) => b.variants[0].availableStock - a.variants[0].availableStock);
+  if (!candidates[0]) throw new Error('no single-variant product with stock');
+  return candidates[0].variants[0];
+}
+
+/** The header's count reads as the server's unresolved count (no badge at 0). */
+async function expectCount(page: Page, unresolved: number) {
+  const badge = page.getByTestId('admin-nav').getByTestId('attention-count');
+  if (unresolved === 0) await expect(badge).toHaveCount(0);
+  else await expect(badge).toHaveText(new RegExp(`^${unresolved}\\b`));
+}
+
+function findItem(items: AttentionItem[], txHash: string): AttentionItem | undefined {
+  return items.find((i) => i.txHash.toLowerCase() === txHash.toLowerCase());
+}
+
+test('tablet: an underpaid transfer needs attention; the store wallet refunds the overpayment; the shopper sees the refund', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'tablet', 'the tablet project drives the desk');
+  test.setTimeout(240_000);
+  const provider = new JsonRpcProvider(CHAIN_RPC, 8453, { staticNetwork: true });
+  const shopperContext = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    serviceWorkers: 'block',
+  });
+  try {
+    const config = (await (await page.request.get('/api/config')).json()) as PublicConfig;
+    const products = (await (await page.request.get('/api/products')).json()) as Product[];
+    const tokenAs = (signer: Signer) => new Contract(config.tokenAddress!, ERC20, signer);
+    // #6 has ETH for gas but no POGS: the Demo Wallet's account (#1) sends it some.
+    await (
+      await tokenAs(await provider.getSigner(DEV_ACCOUNTS[1]))
+        .getFunction('transfer')
+        .send(DEV_ACCOUNTS[SHOPPER], parseUnits('10000', 18))
+    ).wait();
+
+    // The shopper proves the wallet on /orders (Sign-In with Ethereum): only then does an amount
+    // that is not the exact one count for its checkout.
+    const shopper = await shopperContext.newPage();
+    const shopperWallet = await TestWallet.install(shopper, { account: SHOPPER });
+    await shopper.goto('/orders');
+    await shopper.getByTestId('orders-connect-button').click();
+    await pickTestWallet(shopper, shopperWallet);
+    await closeToasts(shopper);
+    await shopper.getByTestId('orders-sign-in').getByTestId('orders-sign-in-button').click();
+    await expect(shopper.getByTestId('orders-empty')).toBeVisible();
+
+    // A checkout for one item, then less than its amount, straight on the chain.
+    const variant = pick(products);
+    expect((await shopper.request.post('/api/cart/add', { data: { variantId: variant.id, quantity: 1 } })).ok()).toBe(true);
+    const created = await shopper.request.post('/api/checkout', { data: { customerWallet: shopperWallet.address } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const checkout = (await created.json()) as Checkout;
+    const readCheckout = async () => (await (await shopper.request.get(`/api/checkout/${checkout.id}`)).json()) as Checkout;
+    const shopperToken = tokenAs(await provider.getSigner(DEV_ACCOUNTS[SHOPPER]));
+    const send = async (amountWei: bigint): Promise<string> => {
+      const tx = await shopperToken.getFunction('transfer').send(checkout.storeWallet, amountWei);
+      await tx.wait();
+      return tx.hash;
+    };
+    const part = (BigInt(checkout.amountWei) / 10n ** 18n) * 10n ** 18n - 10n ** 18n;
+    const partHash = await send(part);
+    await expect.poll(async () => (await readCheckout()).status, { timeout: 60_000 }).toBe('underpaid');
+
+    // The admin, on the tablet, with the store wallet in the browser.
+    const storeWallet = await TestWallet.install(page, { account: STORE_WALLET });
+    await logInAsAdmin(page);
+    await page.getByTestId('admin-tab-payments').click();
+    await expect(page.getByRole('heading', { name: 'Needs attention' })).toBeVisible();
+    const underpaid = attentionItem(page, partHash);
+    await expect(underpaid).toBeVisible();
+    const queued = await fetchAttention(page);
+    const underpaidItem = findItem(queued.items, partHash)!;
+    expect(underpaidItem.kind).toBe('underpaid');
+    await expect(underpaid.getByTestId('attention-kind')).toHaveText('Underpaid');
+    await expect(underpaid.getByTestId('attention-amount')).toHaveText(`${formatPogAmount(formatUnits(part))} POG`);
+    await expect(underpaid.getByTestId('attention-due')).toContainText(`${formatPogAmount(underpaidItem.due)} POG`);
+    await expect(underpaid.getByTestId('attention-sender')).toHaveAttribute('data-value', DEV_ACCOUNTS[SHOPPER].toLowerCase());
+    // Local chain: no explorer, the hash with a copy button.
+    await expect(underpaid.getByTestId('tx-hash')).toHaveAttribute('data-value', new RegExp(`^${partHash}$`, 'i'));
+    await expectCount(page, queued.unresolved);
+    // The kind chips narrow the queue.
+    await page.getByTestId('attention-filter-overpaid').click();
+    await expect(underpaid).toHaveCount(0);
+    await page.getByTestId('attention-filter-underpaid').click();
+    await expect(underpaid).toBeVisible();
+    await page.getByTestId('attention-filter-all').click();
+    await page.screenshot({ path: testInfo.outputPath('needs-attention-underpaid-tablet.png'), fullPage: true });
+
+    // The shopper pays the whole amount again: the order is made, with an excess to give back.
+    const overHash = await send(BigInt(checkout.amountWei));
+    await expect.poll(async () => (await readCheckout()).orderId, { timeout: 60_000 }).not.toBeNull();
+    const orderId = (await readCheckout()).orderId!;
+    await page.reload();
+    const overpaid = attentionItem(page, overHash);
+    await expect(overpaid).toBeVisible();
+    await expect(overpaid.getByTestId('attention-kind')).toHaveText('Overpaid');
+    // The underpaid part now counts towards a paid order: it left the queue by itself.
+    await expect(underpaid).toHaveCount(0);
+    const beforeRefund = await fetchAttention(page);
+    const overpaidItem = findItem(beforeRefund.items, overHash)!;
+    expect(overpaidItem.orderId).toBe(orderId);
+    const excess = overpaidItem.excess!;
+    expect(excess).not.toBeNull();
+    await expect(overpaid.getByTestId('attention-excess')).toContainText(`${formatPogAmount(excess)} POG`);
+    await expectCount(page, beforeRefund.unresolved);
+
+    // Refund the excess only, from the store wallet, connected with the shop's own wallet code.
+    await overpaid.getByTestId('attention-refund-button').click();
+    const dialog = page.getByTestId('refund-dialog');
+    await dialog.getByTestId('refund-preset-excess').click();
+    await expect(dialog.getByTestId('refund-amount-check')).toHaveText(`${excess} POG exactly`);
+    await expect(dialog.getByTestId('refund-to')).toHaveText(overpaidItem.refundTo);
+    await dialog.getByTestId('refund-connect').click();
+    await pickTestWallet(page, storeWallet);
+    await expect(dialog.getByTestId('refund-wallet')).toHaveAttribute('data-store', '');
+    await page.screenshot({ path: testInfo.outputPath('refund-dialog-tablet.png') });
+    const mark = storeWallet.mark();
+    // A double tap sends one transfer.
+    await dialog.getByTestId('refund-send').dblclick();
+    await expect(dialog.getByTestId('refund-result')).toContainText(`Refund verified: ${excess} POG to ${overpaidItem.refundTo}`, {
+      timeout: 90_000,
+    });
+    expect(storeWallet.methods(mark).filter((m) => m === 'eth_sendTransaction')).toHaveLength(1);
+    const sent = storeWallet.calls.slice(mark).find((c) => c.method === 'eth_sendTransaction')!;
+    const tx = sent.params[0] as { to: string; data: string };
+    expect(tx.to.toLowerCase()).toBe(config.tokenAddress!.toLowerCase());
+    expect(tx.data.toLowerCase()).toBe(
+      '0xa9059cbb' + overpaidItem.refundTo.slice(2).toLowerCase().padStart(64, '0') + parseUnits(excess, 18).toString(16).padStart(64, '0'),
+    );
+    await dialog.getByTestId('refund-done').click();
+
+    // The queue clears: refunding all of the excess resolved the item, and the count follows.
+    await expect(overpaid).toHaveCount(0);
+    const afterRefund = await fetchAttention(page);
+    expect(findItem(afterRefund.items, overHash)).toBeUndefined();
+    expect(afterRefund.unresolved).toBe(beforeRefund.unresolved - 1);
+    await expectCount(page, afterRefund.unresolved);
+    await page.getByTestId('attention-history').click();
+    await expect(page.getByRole('heading', { name: 'Resolved' })).toBeVisible();
+    const resolved = attentionItem(page, overHash);
+    await expect(resolved.getByTestId('attention-resolved')).toBeVisible();
+    await expect(resolved.getByTestId('attention-refund')).toContainText(`Refunded ${formatPogAmount(excess)} POG`);
+
+    // The order, in the admin's orders view, shows what went back.
+    await page.getByTestId('admin-tab-orders').click();
+    await page.getByTestId('orders-search').fill(orderId);
+    await page.getByTestId('orders-search').press('Enter');
+    const row = page.locator(`[data-testid="admin-order"][data-order-id="${orderId}"]`);
+    await expect(row.getByTestId('admin-order-refunded')).toHaveText(`${formatPogAmount(excess)} POG`);
+    await row.click();
+    await expect(page.getByTestId('order-detail').getByTestId('order-refunds')).toContainText(`Refunded ${formatPogAmount(excess)} POG`);
+
+    // The shopper's /orders shows the refund on the order.
+    await shopper.goto('/orders');
+    const card = shopper.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`);
+    await expect(card.getByTestId('order-refund')).toContainText(`Refunded ${formatPogAmount(excess)} POG`);
+    await shopper.screenshot({ path: testInfo.outputPath('shopper-orders-refund-phone.png'), fullPage: true });
+  } finally {
+    provider.destroy();
+    await shopperContext.close();
+  }
+});
+
+test('phone: the payments desk and the orders view fit a 390 px screen', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'phone', 'the tablet project drives the desk; the phone looks at it');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await logInAsAdmin(page);
+  await page.getByTestId('admin-tab-payments').click();
+  await expect(page.getByTestId('attention')).toBeVisible();
+  await expect(page.getByTestId('attention-loading')).toHaveCount(0);
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await page.getByTestId('attention-history').click();
+  await expect(page.getByRole('heading', { name: 'Resolved' })).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: testInfo.outputPath('payments-desk-phone.png'), fullPage: true });
+  await page.getByTestId('export-button').click();
+  await expect(page.getByTestId('export-download')).toHaveAttribute('href', /^\/api\/admin\/payments\/export\.csv\?from=\d{4}-\d\d-01&to=/);
+  await page.keyboard.press('Escape');
+  await page.getByTestId('admin-tab-orders').click();
+  await expect(page.getByRole('heading', { name: 'Orders', level: 1 })).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: testInfo.outputPath('admin-orders-phone.png'), fullPage: true });
+});
