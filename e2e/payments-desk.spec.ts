@@ -10,11 +10,12 @@ import { closeToasts, pickTestWallet } from './fixtures/ui';
 
 // The admin's payments desk (issue 13) on the shop's fresh e2e server, in local mode: the shopper
 // (dev account #6, which no other spec uses, in a browser of its own) signs in on /orders so that
-// amounts which are not the exact one count for its checkout, pays part of it (underpaid), then
-// pays the whole amount again (the order is made, overpaid); the admin on a tablet sees the
-// underpaid transfer in 'Needs attention' with the count in the admin header, then refunds the
-// overpayment's excess with the injected test wallet acting as the store wallet (dev account #0);
-// the queue clears and the shopper's /orders shows 'Refunded {amount} POG'.
+// amounts which are not the exact one count for its checkout, and pays part of it (underpaid); the
+// admin on a tablet sees the underpaid transfer in 'Needs attention' with the count in the admin
+// header and refunds it with the injected test wallet acting as the store wallet (dev account #0);
+// the queue clears and the shopper's /orders shows 'Refunded {amount} POG'. Then the shopper pays
+// more than the whole amount (the order is made, overpaid), the admin refunds the excess only, and
+// the shopper's order shows that refund.
 // Requests a service worker handles cannot be watched, and the desk needs none.
 test.use({ serviceWorkers: 'block' });
 
@@ -44,7 +45,7 @@ function findItem(items: AttentionItem[], txHash: string): AttentionItem | undef
   return items.find((i) => i.txHash.toLowerCase() === txHash.toLowerCase());
 }
 
-test('tablet: an underpaid transfer needs attention; the store wallet refunds the overpayment; the shopper sees the refund', async ({
+test('tablet: an underpaid transfer needs attention; the store wallet refunds it and an overpayment; the shopper sees both refunds', async ({
   page,
   browser,
 }, testInfo) => {
@@ -121,15 +122,53 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds th
     await page.getByTestId('attention-filter-all').click();
     await page.screenshot({ path: testInfo.outputPath('needs-attention-underpaid-tablet.png'), fullPage: true });
 
-    // The shopper pays the whole amount again: the order is made, with an excess to give back.
-    const overHash = await send(BigInt(checkout.amountWei));
+    // The admin refunds the underpaid transfer in full, from the store wallet, connected with the
+    // shop's own wallet code; a double tap sends one transfer.
+    const dialog = page.getByTestId('refund-dialog');
+    const connectStoreWallet = async () => {
+      const connect = dialog.getByTestId('refund-connect');
+      const connected = dialog.locator('[data-testid="refund-wallet"][data-store]');
+      await expect(connect.or(connected)).toBeVisible();
+      if (await connect.isVisible()) {
+        await connect.click();
+        await pickTestWallet(page, storeWallet);
+      }
+      await expect(connected).toBeVisible();
+    };
+    await underpaid.getByTestId('attention-refund-button').click();
+    await dialog.getByTestId('refund-preset-full').click();
+    await expect(dialog.getByTestId('refund-to')).toHaveText(underpaidItem.refundTo);
+    await connectStoreWallet();
+    const firstMark = storeWallet.mark();
+    await dialog.getByTestId('refund-send').dblclick();
+    await expect(dialog.getByTestId('refund-result')).toContainText(
+      `Refund verified: ${underpaidItem.refundable} POG to ${underpaidItem.refundTo}`,
+      { timeout: 90_000 },
+    );
+    expect(storeWallet.methods(firstMark).filter((m) => m === 'eth_sendTransaction')).toHaveLength(1);
+    await dialog.getByTestId('refund-done').click();
+    // The queue clears: nothing is left to refund, so the item is resolved, and the count follows.
+    await expect(underpaid).toHaveCount(0);
+    const afterFirst = await fetchAttention(page);
+    expect(findItem(afterFirst.items, partHash)).toBeUndefined();
+    expect(afterFirst.unresolved).toBe(queued.unresolved - 1);
+    await expectCount(page, afterFirst.unresolved);
+    // The shopper's /orders shows the refund of a payment that made no order.
+    await shopper.reload();
+    await expect(shopper.getByTestId('wallet-refunds').getByTestId('order-refund')).toContainText(
+      `Refunded ${formatPogAmount(underpaidItem.refundable)} POG`,
+    );
+    await expect(shopper.getByTestId('orders-empty')).toHaveCount(0);
+
+    // The shopper pays the whole amount and 5 POG more (the refunded part no longer counts): the
+    // order is made, with an excess to give back.
+    const overHash = await send(BigInt(checkout.amountWei) + 5n * 10n ** 18n);
     await expect.poll(async () => (await readCheckout()).orderId, { timeout: 60_000 }).not.toBeNull();
     const orderId = (await readCheckout()).orderId!;
     await page.reload();
     const overpaid = attentionItem(page, overHash);
     await expect(overpaid).toBeVisible();
     await expect(overpaid.getByTestId('attention-kind')).toHaveText('Overpaid');
-    // The underpaid part now counts towards a paid order: it left the queue by itself.
     await expect(underpaid).toHaveCount(0);
     const beforeRefund = await fetchAttention(page);
     const overpaidItem = findItem(beforeRefund.items, overHash)!;
@@ -141,13 +180,10 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds th
 
     // Refund the excess only, from the store wallet, connected with the shop's own wallet code.
     await overpaid.getByTestId('attention-refund-button').click();
-    const dialog = page.getByTestId('refund-dialog');
     await dialog.getByTestId('refund-preset-excess').click();
     await expect(dialog.getByTestId('refund-amount-check')).toHaveText(`${excess} POG exactly`);
     await expect(dialog.getByTestId('refund-to')).toHaveText(overpaidItem.refundTo);
-    await dialog.getByTestId('refund-connect').click();
-    await pickTestWallet(page, storeWallet);
-    await expect(dialog.getByTestId('refund-wallet')).toHaveAttribute('data-store', '');
+    await connectStoreWallet();
     await page.screenshot({ path: testInfo.outputPath('refund-dialog-tablet.png') });
     const mark = storeWallet.mark();
     // A double tap sends one transfer.

@@ -1,14 +1,14 @@
 import { Undo2 } from 'lucide-react';
-import type { Order } from '../../../../common/api';
+import type { RefundLine } from '../../../../common/api';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { cn } from '../../../lib/utils';
 import { ExplorerLink } from './explorer-link';
 
 /**
- * What the shop sent back for an order, verified on chain (issue 13): "Refunded {amount} POG" for
+ * What the shop sent back for an order (or for payments that made none), verified on chain (issue 13): "Refunded {amount} POG" for
  * each refund, oldest first, with its transaction (BaseScan, or the hash to copy on the local chain).
  */
-export function OrderRefunds({ refunds, className }: { refunds: Order['refunds']; className?: string }) {
+export function OrderRefunds({ refunds, className }: { refunds: readonly RefundLine[]; className?: string }) {
   if (refunds.length === 0) return null;
   return (
     <ul

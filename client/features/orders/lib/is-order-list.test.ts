@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOrderList } from './is-order-list';
+import { isOrderList, isRefundList } from './is-order-list';
 
 const order = {
   id: '6f1c3a52-8d0e-4a59-9a3f-1b2c3d4e5f60',
@@ -30,5 +30,20 @@ describe('isOrderList', () => {
     expect(isOrderList([{ ...order, items: [{ title: 'Cap', price: 25, quantity: 1 }] }])).toBe(false);
     expect(isOrderList([{ ...order, total: 25 }])).toBe(false);
     expect(isOrderList([{ ...order, blockchain: 'x' }])).toBe(false);
+  });
+});
+
+describe('isRefundList', () => {
+  const refund = { amount: '7.50', txHash: `0x${'ab'.repeat(32)}`, explorerUrl: null, at: '2026-11-23T10:00:00.000Z' };
+
+  it('accepts a list of refunds, and the empty list', () => {
+    expect(isRefundList([refund, { ...refund, explorerUrl: 'https://basescan.org/tx/0x1' }])).toBe(true);
+    expect(isRefundList([])).toBe(true);
+  });
+
+  it('refuses what the page could not render', () => {
+    expect(isRefundList({ refunds: [refund] })).toBe(false);
+    expect(isRefundList([{ ...refund, amount: 7.5 }])).toBe(false);
+    expect(isRefundList([null])).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { Order } from '../../../../common/api';
+import type { Order, RefundLine } from '../../../../common/api';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
 
@@ -24,6 +24,17 @@ export function isOrderList(value: unknown): value is Order[] {
           (item: unknown) =>
             isRecord(item) && typeof item.title === 'string' && typeof item.price === 'string' && typeof item.quantity === 'number',
         ),
+    )
+  );
+}
+
+/** The same light check of GET /api/refunds' answer. */
+export function isRefundList(value: unknown): value is RefundLine[] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (refund: unknown) =>
+        isRecord(refund) && typeof refund.amount === 'string' && typeof refund.txHash === 'string' && typeof refund.at === 'string',
     )
   );
 }

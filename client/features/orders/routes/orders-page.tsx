@@ -1,11 +1,14 @@
 import type { ReactNode } from 'react';
-import type { Order } from '../../../../common/api';
+import type { Order, RefundLine } from '../../../../common/api';
+import { Card } from '../../../components/ui/card';
 import { useShopNames } from '../../../lib/public-config';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAuthSession, type SigningWallet } from '../../auth';
 import { useWallet } from '../../wallet';
 import { isSignInRequired, useOrderHistory } from '../api/get-orders';
+import { useWalletRefunds } from '../api/get-refunds';
 import { OrderCard } from '../components/order-card';
+import { OrderRefunds } from '../components/order-refunds';
 import { ConnectWalletCard, OrdersEmpty, OrdersError, OrdersLoading } from '../components/orders-states';
 import { SignInStep } from '../components/sign-in-step';
 import { orderHistoryAccess } from '../lib/order-history-access';
@@ -60,16 +63,22 @@ export function OrdersPage() {
 
 function OrderHistory({ address }: { address: string }) {
   const { data: orders, error, isFetching, refetch } = useOrderHistory(address);
+  // Refunds of payments that made no order: shown when there are any; a failed read hides none of the orders.
+  const { data: refunds = [] } = useWalletRefunds(address);
   if (orders) {
     const groups = groupOrders(orders);
-    return groups.length === 0 ? <OrdersEmpty /> : <OrderSections address={address} groups={groups} />;
+    return groups.length === 0 && refunds.length === 0 ? (
+      <OrdersEmpty />
+    ) : (
+      <OrderSections address={address} groups={groups} refunds={refunds} />
+    );
   }
   // A refused read (signed out meanwhile) shows the sign-in step in a moment, not an error.
   if (error && !isSignInRequired(error)) return <OrdersError onRetry={() => void refetch()} retrying={isFetching} />;
   return <OrdersLoading />;
 }
 
-function OrderSections({ address, groups }: { address: string; groups: OrderSectionGroup<Order>[] }) {
+function OrderSections({ address, groups, refunds }: { address: string; groups: OrderSectionGroup<Order>[]; refunds: RefundLine[] }) {
   return (
     <>
       <header className="grid gap-1">
@@ -102,6 +111,17 @@ function OrderSections({ address, groups }: { address: string; groups: OrderSect
           </ul>
         </section>
       ))}
+      {refunds.length > 0 && (
+        <section aria-labelledby="orders-refunds" className="grid gap-3" data-testid="wallet-refunds">
+          <h2 id="orders-refunds" className="text-lg font-bold">
+            Refunds
+          </h2>
+          <p className="text-sm text-muted-foreground">Payments that did not make an order, sent back to this wallet.</p>
+          <Card className="p-3">
+            <OrderRefunds refunds={refunds} />
+          </Card>
+        </section>
+      )}
     </>
   );
 }
