@@ -253,7 +253,21 @@ export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 export const adminOrderDetailSchema = adminOrderSchema.extend({
   items: z.array(z.object({ title: z.string(), quantity: z.number().int(), price: z.string() })),
   /** The transfers that paid it (transferId keys the desk's routes). */
-  transfers: z.array(z.object({ transferId: z.string(), txHash: z.string(), amount: z.string(), sender: z.string(), at: z.string() })),
+  transfers: z.array(
+    z.object({
+      transferId: z.string(),
+      txHash: z.string(),
+      amount: z.string(),
+      sender: z.string(),
+      at: z.string(),
+      /**
+       * What became of it: `paid` (it counts towards the order), `extra` (it came after the order
+       * was paid: an excess to refund), `refunded` (its money went back before the order was made;
+       * it never counted), `reorged` (a chain reorganisation removed it).
+       */
+      use: z.enum(['paid', 'extra', 'refunded', 'reorged']),
+    }),
+  ),
   refunds: z.array(refundRecordSchema),
   timeline: z.array(timelineEventSchema),
 });

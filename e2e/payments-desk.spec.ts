@@ -214,12 +214,17 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds it
 
     // The order, in the admin's orders view, shows what went back.
     await page.getByTestId('admin-tab-orders').click();
+    await expect(page.locator('[data-testid="admin-order"]').first()).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('admin-orders-tablet.png'), fullPage: true });
     await page.getByTestId('orders-search').fill(orderId);
     await page.getByTestId('orders-search').press('Enter');
     const row = page.locator(`[data-testid="admin-order"][data-order-id="${orderId}"]`);
     await expect(row.getByTestId('admin-order-refunded')).toHaveText(`${formatPogAmount(excess)} POG`);
     await row.click();
     await expect(page.getByTestId('order-detail').getByTestId('order-refunds')).toContainText(`Refunded ${formatPogAmount(excess)} POG`);
+    // The underpaid part went back before the order was made: listed, not counted.
+    await expect(page.getByTestId('order-detail').getByTestId('order-transfer-use')).toHaveText('Refunded, not counted');
+    await page.screenshot({ path: testInfo.outputPath('admin-order-detail-tablet.png'), animations: 'disabled' });
 
     // The shopper's /orders shows the refund on the order.
     await shopper.goto('/orders');

@@ -292,6 +292,7 @@ describe.each(testDatabaseKinds)('the admin orders view on %s', (kind) => {
         amount: formatUnits(BigInt(transfer.value_wei), 18, 2),
         sender: GENEROUS_PAYER.toLowerCase(),
         at: new Date(transfer.created_at).toISOString(),
+        use: 'paid',
       },
     ]);
     expect(d.refunds.map((r) => r.amountWei)).toEqual([(10n ** 18n).toString(), '1']);

@@ -133,11 +133,17 @@ export class OrdersDesk {
       .where({ order_id: row.id })
       .orderBy('id')
       .select('title', 'quantity', 'unit_price');
-    const transfers: Array<{ id: number; tx_hash: string; value_wei: string; from_address: string; created_at: Date | string }> =
-      await this.db('chain_transfers')
-        .where({ intent_id: row.intent_id })
-        .orderBy('id')
-        .select('id', 'tx_hash', 'value_wei', 'from_address', 'created_at');
+    const transfers: Array<{
+      id: number;
+      status: string;
+      tx_hash: string;
+      value_wei: string;
+      from_address: string;
+      created_at: Date | string;
+    }> = await this.db('chain_transfers')
+      .where({ intent_id: row.intent_id })
+      .orderBy('id')
+      .select('id', 'status', 'tx_hash', 'value_wei', 'from_address', 'created_at');
     const refunds = await this.refunds(row.id);
     const transferIds = transfers.map((t) => String(t.id));
     const audit: Array<{ at: Date | string; action: string; target: string; changes: unknown }> = await this.db('admin_audit_log')
@@ -153,6 +159,7 @@ export class OrdersDesk {
         amount: pog(wei(t.value_wei)),
         sender: t.from_address,
         at: iso(t.created_at),
+        use: TRANSFER_USE[t.status] ?? 'paid',
       })),
       refunds,
       timeline: timeline(row, summary, job, refunds, audit),
@@ -330,6 +337,14 @@ function timeline(
     .sort((a, b) => a.e.at.localeCompare(b.e.at) || rank(a.e.kind) - rank(b.e.kind) || a.i - b.i)
     .map(({ e }) => e);
 }
+
+/** What a transfer of the order's checkout became, by its chain_transfers status. */
+const TRANSFER_USE: Record<string, AdminOrderDetail['transfers'][number]['use']> = {
+  matched: 'paid',
+  review: 'extra',
+  refunded: 'refunded',
+  removed: 'reorged',
+};
 
 const TIMELINE_ORDER: ReadonlyArray<TimelineEvent['kind']> = [
   'paid',

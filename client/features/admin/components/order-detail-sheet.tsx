@@ -12,6 +12,13 @@ import { useAdminOrder, useRetryHandoff } from '../api/admin-orders';
 import { canRetryHandoff, draftStateText, isPositiveAmount, orderFlagsText } from '../lib/admin-order-text';
 import { Copyable, Fact, Facts, Pog, TxReference, When } from './desk-bits';
 
+/** How a transfer that does not count towards the order is labelled. */
+const TRANSFER_USE_TEXT: Record<Exclude<AdminOrderDetail['transfers'][number]['use'], 'paid'>, string> = {
+  extra: 'Paid after the order',
+  refunded: 'Refunded, not counted',
+  reorged: 'Removed by a reorg',
+};
+
 /** One order for the admin: what was bought, the transfers that paid it, refunds, the hand-off and the timeline. */
 export function OrderDetailSheet({ orderId, onClose }: { orderId: string | null; onClose: () => void }) {
   const order = useAdminOrder(orderId);
@@ -152,7 +159,20 @@ function OrderDetail({ order }: { order: AdminOrderDetail }) {
           {order.transfers.map((t) => (
             <li key={t.transferId} className="grid gap-0.5 rounded-xl border border-border p-2 text-sm">
               <span className="flex flex-wrap items-center justify-between gap-2">
-                <Pog amount={t.amount} className="font-semibold" />
+                <span className="flex items-center gap-2">
+                  <Pog
+                    amount={t.amount}
+                    className={t.use === 'paid' ? 'font-semibold' : 'font-semibold text-muted-foreground line-through'}
+                  />
+                  {t.use !== 'paid' && (
+                    <span
+                      className="rounded-full border border-border bg-muted px-2 py-0.5 text-xs font-bold"
+                      data-testid="order-transfer-use"
+                    >
+                      {TRANSFER_USE_TEXT[t.use]}
+                    </span>
+                  )}
+                </span>
                 <When at={t.at} className="text-muted-foreground" />
               </span>
               <span className="flex flex-wrap items-center justify-between gap-2">
