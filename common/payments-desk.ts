@@ -44,10 +44,16 @@ export const refundRecordSchema = z.object({
 });
 export type RefundRecord = z.infer<typeof refundRecordSchema>;
 
+/**
+ * An item's kind: why it needs attention, or `paid` for a plain payment of an order, which never
+ * needs any (it is never in the queue) but can be looked up and refunded from the orders view.
+ */
+export const itemKindSchema = z.enum([...attentionKindSchema.options, 'paid']);
+
 export const attentionItemSchema = z.object({
   /** The transfer's id on the desk (the key of the resolve route). */
   transferId: z.string(),
-  kind: attentionKindSchema,
+  kind: itemKindSchema,
   /** Lower-case address that sent it. */
   sender: z.string(),
   /** POG, exact decimal string (all 18 decimals when needed, at least 2). */
@@ -80,6 +86,12 @@ export const attentionItemSchema = z.object({
   refundTo: z.string(),
 });
 export type AttentionItem = z.infer<typeof attentionItemSchema>;
+
+/**
+ * GET /api/admin/payments/:transferId: one transfer to the store wallet as an item, whatever it is
+ * (in the queue, resolved, or a plain payment: kind `paid`); 404 attention-item-not-found.
+ * POST …/refund takes any of them; resolve only one that needs attention.
+ */
 
 /** GET /api/admin/payments/attention?kind=&resolved= (query; resolved defaults to false). */
 export const attentionQuerySchema = z.strictObject({

@@ -231,6 +231,20 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds it
     const card = shopper.locator(`[data-testid="order-card"][data-order-id="${orderId}"]`);
     await expect(card.getByTestId('order-refund')).toContainText(`Refunded ${formatPogAmount(excess)} POG`);
     await shopper.screenshot({ path: testInfo.outputPath('shopper-orders-refund-phone.png'), fullPage: true });
+
+    // The rest goes back from the admin's orders view (the paying transfer's own Refund): the
+    // order becomes refunded, for the admin and for the shopper.
+    const detail = page.getByTestId('order-detail');
+    await detail.getByTestId('order-transfer-refund').click();
+    await dialog.getByTestId('refund-preset-full').click();
+    await connectStoreWallet();
+    await dialog.getByTestId('refund-send').click();
+    await expect(dialog.getByTestId('refund-result')).toContainText('Refund verified: ', { timeout: 90_000 });
+    await dialog.getByTestId('refund-done').click();
+    await expect(detail.getByTestId('order-status').first()).toHaveText(/refunded/i);
+    await shopper.reload();
+    await expect(card.getByTestId('order-status')).toHaveText(/refunded/i);
+    await expect(card.getByTestId('order-refund')).toHaveCount(2);
   } finally {
     provider.destroy();
     await shopperContext.close();

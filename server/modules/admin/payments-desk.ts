@@ -160,8 +160,8 @@ export class PaymentsDesk {
    * Repeating it answers the item as it is, with nothing recorded twice.
    */
   async refund(transferId: string, req: RecordRefundRequest, session: string): Promise<AttentionItem> {
-    // Only a transfer on the desk is refunded, and an unknown one costs no RPC call.
-    const current = await this.find(this.db, transferId, null);
+    // Any transfer to the store wallet may be refunded (a plain payment too); an unknown one costs no RPC call.
+    const current = await this.find(this.db, transferId, null, true);
     const refunds = this.deps.refunds;
     if (!refunds) throw new AppError(ErrorCode.chainUnavailable, 'No chain is configured, so a refund cannot be verified.');
     const amountWei = parseUnits(req.amount);
@@ -172,7 +172,7 @@ export class PaymentsDesk {
       const at = this.now();
       const recorded = await refunds.record(trx, { transferId: id, transfers, amountWei, session, now: at });
       if (!recorded.created) return; // this refund was recorded already: nothing more
-      const item = await this.find(trx, transferId, null);
+      const item = await this.find(trx, transferId, null, true);
       const excessWei = item.excess === null ? null : parseUnits(item.excess);
       const closes =
         BigInt(item.refundableWei) === 0n || (item.kind === 'overpaid' && excessWei !== null && recorded.refundedWei >= excessWei);
@@ -199,16 +199,31 @@ export class PaymentsDesk {
         ],
       });
     });
-    return this.find(this.db, transferId, await this.head());
+    return this.find(this.db, transferId, await this.head(), true);
   }
 
-  /** The desk item of transfer `transferId` (resolved or not), or 404 attention-item-not-found. */
-  private async find(db: Db | Knex.Transaction, transferId: string, head: number | null): Promise<AttentionItem> {
+  /**
+   * Transfer `transferId` as the desk shows it, whatever it is: a plain payment of an order (kind
+   * `paid`, never in the queue) too, so an order can be refunded from the orders view.
+   */
+  async get(transferId: string): Promise<AttentionItem> {
+    return this.find(this.db, transferId, await this.head(), true);
+  }
+
+  /**
+   * The desk item of transfer `transferId` (resolved or not), or 404 attention-item-not-found;
+   * with `any`, a plain payment (kind `paid`) too.
+   */
+  private async find(db: Db | Knex.Transaction, transferId: string, head: number | null, any = false): Promise<AttentionItem> {
     const id = /^\d{1,15}$/.test(transferId) ? Number(transferId) : null;
-    const rows = id === null ? [] : await this.rows(db, id);
+    const rows = id === null ? [] : await this.rows(db, id, any);
     const [received, refunds] = await Promise.all([receivedFor(db, rows), refundsOf(db, rows, this.explorer)]);
-    const item = rows[0] && this.item(rows[0], head, received, refunds);
-    if (!item) throw new AppError(ErrorCode.attentionItemNotFound, `No transfer ${transferId} needs attention on the payments desk.`);
+    const item = rows[0] && this.item(rows[0], head, received, refunds, any);
+    if (!item)
+      throw new AppError(
+        ErrorCode.attentionItemNotFound,
+        any ? `There is no transfer ${transferId} to the store wallet.` : `No transfer ${transferId} needs attention on the payments desk.`,
+      );
     return item;
   }
 
@@ -264,28 +279,33 @@ export class PaymentsDesk {
     return Readable.from(lines());
   }
 
-  /** Every transfer that may need attention (see the table above), newest first; or the one with `id`. */
-  private rows(db: Db | Knex.Transaction = this.db, id?: number): Promise<Row[]> {
+  /**
+   * Every transfer that may need attention (see the table above), newest first; or the one with
+   * `id`, and with `any` that one whatever it is (a plain payment too).
+   */
+  private rows(db: Db | Knex.Transaction = this.db, id?: number, any = false): Promise<Row[]> {
     const q = db('chain_transfers as ct')
       .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
       .leftJoin('checkout_intents as c', 'c.id', 'ct.intent_id')
       .leftJoin('payment_desk_resolutions as r', 'r.transfer_id', 'ct.id')
       .where((w) =>
-        w
-          .whereIn('ct.status', ['removed', 'unmatched', 'underpaid', 'review', 'refunded'])
-          .orWhere((m) =>
-            m
-              .where('ct.status', 'matched')
-              .where((f) =>
-                f
-                  .where('o.status_reason', PAYMENT_REORGED)
-                  .orWhere((own) =>
-                    own
-                      .whereRaw('o.tx_hash = ct.tx_hash and o.log_index = ct.log_index')
-                      .where((flag) => flag.whereNotNull('o.hold_reason').orWhere('o.overpaid', true).orWhere('o.late', true)),
+        any && id !== undefined
+          ? w.where('ct.id', id)
+          : w
+              .whereIn('ct.status', ['removed', 'unmatched', 'underpaid', 'review', 'refunded'])
+              .orWhere((m) =>
+                m
+                  .where('ct.status', 'matched')
+                  .where((f) =>
+                    f
+                      .where('o.status_reason', PAYMENT_REORGED)
+                      .orWhere((own) =>
+                        own
+                          .whereRaw('o.tx_hash = ct.tx_hash and o.log_index = ct.log_index')
+                          .where((flag) => flag.whereNotNull('o.hold_reason').orWhere('o.overpaid', true).orWhere('o.late', true)),
+                      ),
                   ),
               ),
-          ),
       )
       .orderBy([
         { column: 'ct.created_at', order: 'desc' },
@@ -329,8 +349,14 @@ export class PaymentsDesk {
     }
   }
 
-  private item(r: Row, head: number | null, received: Map<string, bigint>, refunds: Map<number, RefundRecord[]>): AttentionItem | null {
-    const kind = kindOf(r);
+  private item(
+    r: Row,
+    head: number | null,
+    received: Map<string, bigint>,
+    refunds: Map<number, RefundRecord[]>,
+    any = false,
+  ): AttentionItem | null {
+    const kind = kindOf(r) ?? (any && r.status === 'matched' ? 'paid' : null);
     if (!kind) return null;
     const status = judgedStatus(r);
     const value = wei(r.value_wei);

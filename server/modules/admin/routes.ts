@@ -198,6 +198,11 @@ export function adminRoutes(deps: {
     ctx.body = desk.exportCsv(from, to);
   });
 
+  // Registered after /attention and /export.csv, which the router tries first.
+  router.get('/api/admin/payments/:transferId', noStore, ...guarded, async (ctx) => {
+    ctx.body = await desk.get(ctx.params.transferId!);
+  });
+
   // Attaching a transfer to the checkout it evidently belongs to (through settlement, like a payment).
   router.get('/api/admin/payments/:transferId/candidates', noStore, ...guarded, async (ctx) => {
     ctx.body = await attach.candidates(ctx.params.transferId!);

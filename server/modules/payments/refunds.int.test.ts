@@ -284,6 +284,51 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
     });
   });
 
+  it('refunds a plain payment from the orders view: looked up by id (kind paid, never queued), it makes the order refunded', async () => {
+    const buyer = new Shopper(h);
+    const c = await pay.checkout(buyer, unlimited.id, GENEROUS, 1);
+    const paid = BigInt(c.amountWei);
+    const hash = await pay.send(GENEROUS, { value: paid });
+    await h.payments!.watcher.tick();
+    const [order] = await pay.ordersFor(hash);
+    expect(order).toMatchObject({ status: 'paid', overpaid: false, late: false });
+    const orderId = order!.id as string;
+    const transferId = String((await pay.transferRow(hash))!.id);
+    // Nothing is wrong with it: in neither the queue nor the history, and it cannot be resolved.
+    const listed = [...(await queue()).items, ...(await queue('?resolved=true')).items];
+    expect(listed.find((i) => i.transferId === transferId)).toBeUndefined();
+    const resolve = await asAdmin(`/api/admin/payments/${transferId}/resolve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ note: 'nothing to do' }),
+    });
+    expect(resolve.status).toBe(404);
+    // Looked up by id, it is a plain payment of the order.
+    const looked = await asAdmin(`/api/admin/payments/${transferId}`);
+    expect(looked.status).toBe(200);
+    expect(attentionItemSchema.parse(await looked.json())).toMatchObject({
+      kind: 'paid',
+      orderId,
+      refundableWei: paid.toString(),
+      refunds: [],
+    });
+
+    const tx = await sendRefund(GENEROUS, paid);
+    const done = await refund(transferId, { transactionHash: tx, amount: formatUnits(paid, 18, 18) });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(attentionItemSchema.parse(done.body)).toMatchObject({ kind: 'paid', refundableWei: '0' });
+    expect((await db()('orders').where({ id: orderId }).first()).status).toBe('refunded');
+    const seen = orderSchema.parse(await (await buyer.request(`/api/orders/${orderId}`)).json());
+    expect(seen).toMatchObject({ status: 'refunded', refunds: [{ amount: pogText(paid), txHash: tx.toLowerCase() }] });
+    expect(await auditsOf(transferId)).toHaveLength(1);
+
+    // Strangers look nothing up; a transfer that does not exist is 404.
+    expect((await h.api(`/api/admin/payments/${transferId}`)).status).toBe(401);
+    expect((await asAdmin(`/api/admin/payments/${transferId}`, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    expect((await asAdmin('/api/admin/payments/99999999')).status).toBe(404);
+    expect((await asAdmin('/api/admin/payments/not-a-number')).status).toBe(404);
+  });
+
   it('records a partial refund of an underpaid transfer, which then no longer counts towards its checkout', async () => {
     const short = new Shopper(h);
     await short.signIn(testChain.provider, SHORT);

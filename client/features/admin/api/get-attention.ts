@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { attentionPageSchema, type AttentionPage } from '../../../../common/payments-desk';
+import { attentionItemSchema, attentionPageSchema, type AttentionItem, type AttentionPage } from '../../../../common/payments-desk';
 import { apiFetch } from '../../../lib/api-client';
 import { attentionPath, DEFAULT_ATTENTION_VIEW, type AttentionView } from '../lib/attention-view';
 import { useSessionLossOf } from './admin-session';
@@ -37,4 +37,12 @@ export function useUnresolvedCount(enabled: boolean): number | undefined {
   const query = useQuery({ ...attentionQueryOptions(DEFAULT_ATTENTION_VIEW), enabled });
   useSessionLossOf(query.error);
   return query.data?.unresolved;
+}
+
+/**
+ * GET /api/admin/payments/:transferId: one transfer as a desk item, whatever it is (a plain
+ * payment's kind is `paid`), so the orders view can refund any transfer of an order.
+ */
+export async function getTransferItem(transferId: string): Promise<AttentionItem> {
+  return attentionItemSchema.parse(await apiFetch<unknown>(`/api/admin/payments/${encodeURIComponent(transferId)}`, { cache: 'no-store' }));
 }

@@ -1,6 +1,7 @@
-import { LoaderCircle, RefreshCw, RotateCcw } from 'lucide-react';
+import { LoaderCircle, RefreshCw, RotateCcw, Undo2 } from 'lucide-react';
+import { useState } from 'react';
 import { toast } from '../../../components/ui/use-toast';
-import type { AdminOrderDetail } from '../../../../common/payments-desk';
+import type { AdminOrderDetail, AttentionItem } from '../../../../common/payments-desk';
 import { Button } from '../../../components/ui/button';
 import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
@@ -9,8 +10,10 @@ import { useConfig } from '../../../lib/public-config';
 import { adminErrorText } from '../api/admin-errors';
 import { isAdminSessionLost } from '../api/admin-session';
 import { useAdminOrder, useRetryHandoff } from '../api/admin-orders';
+import { getTransferItem } from '../api/get-attention';
 import { canRetryHandoff, draftStateText, isPositiveAmount, orderFlagsText } from '../lib/admin-order-text';
 import { Copyable, Fact, Facts, Pog, TxReference, When } from './desk-bits';
+import { RefundDialog } from './refund-dialog';
 
 /** How a transfer that does not count towards the order is labelled. */
 const TRANSFER_USE_TEXT: Record<Exclude<AdminOrderDetail['transfers'][number]['use'], 'paid'>, string> = {
@@ -53,6 +56,21 @@ export function OrderDetailSheet({ orderId, onClose }: { orderId: string | null;
 
 function OrderDetail({ order }: { order: AdminOrderDetail }) {
   const retry = useRetryHandoff();
+  // Refunding one of the order's transfers: its desk item is read first (what is still refundable, to whom).
+  const [refunding, setRefunding] = useState<AttentionItem | null>(null);
+  const [opening, setOpening] = useState<string | null>(null);
+  const [openError, setOpenError] = useState<string | null>(null);
+  const openRefund = async (transferId: string) => {
+    setOpening(transferId);
+    setOpenError(null);
+    try {
+      setRefunding(await getTransferItem(transferId));
+    } catch (error) {
+      if (!isAdminSessionLost(error)) setOpenError(adminErrorText(error, 'Could not open the refund. Try again.'));
+    } finally {
+      setOpening(null);
+    }
+  };
   const { data: config } = useConfig();
   const explorer = { explorerUrl: config ? publicExplorerUrl(config) : null };
   const flags = orderFlagsText(order.flags);
@@ -179,10 +197,28 @@ function OrderDetail({ order }: { order: AdminOrderDetail }) {
                 <Copyable value={t.sender} what="sender address" />
                 <TxReference txHash={t.txHash} explorerUrl={explorerUrl(explorer, 'tx', t.txHash)} />
               </span>
+              {(t.use === 'paid' || t.use === 'extra') && (
+                <Button
+                  variant="outline"
+                  className="justify-self-start"
+                  disabled={opening !== null}
+                  onClick={() => void openRefund(t.transferId)}
+                  data-testid="order-transfer-refund"
+                >
+                  {opening === t.transferId ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <Undo2 aria-hidden />}
+                  Refund
+                </Button>
+              )}
             </li>
           ))}
         </ul>
+        {openError && (
+          <p role="alert" className="text-sm text-red-800">
+            {openError}
+          </p>
+        )}
       </section>
+      {refunding && <RefundDialog item={refunding} onClose={() => setRefunding(null)} />}
 
       {order.refunds.length > 0 && (
         <section className="grid gap-1" aria-labelledby="order-refunds-heading" data-testid="order-refunds">
