@@ -123,6 +123,10 @@ export const ErrorCode = {
   transferNotAttachable: 'transfer-not-attachable',
   /** 409: the checkout cannot take a transfer (paid, or created after the transfer was seen). */
   checkoutNotAttachable: 'checkout-not-attachable',
+  /** 409: the transfer is not on chain now (a reorganisation removed it): nothing can be refunded from it. */
+  transferNotRefundable: 'transfer-not-refundable',
+  /** 422: the refund transaction was mined before the payment it would refund (it is some earlier transfer). */
+  refundBeforePayment: 'refund-before-payment',
   /** 409: the order's Shopify hand-off is done or not failing, so there is nothing to retry. */
   handoffNotRetryable: 'handoff-not-retryable',
 } as const;

@@ -66,6 +66,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.transferNotAttachable]: 409,
   [ErrorCode.checkoutNotAttachable]: 409,
   [ErrorCode.handoffNotRetryable]: 409,
+  [ErrorCode.transferNotRefundable]: 409,
+  [ErrorCode.refundBeforePayment]: 422,
 };
 
 /**

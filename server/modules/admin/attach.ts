@@ -22,7 +22,7 @@ import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { notAttachable, receivedWeiByCheckout, type PaymentSystem } from '../payments';
 import { recordAudit } from './audit';
-import type { PaymentsDesk } from './payments-desk';
+import { transferIdOf, type PaymentsDesk } from './payments-desk';
 
 const WINDOW_MS = 7 * 86_400_000;
 const SAME_TIME_MS = 3_600_000;
@@ -171,8 +171,9 @@ export class TransferAttach {
   }
 
   private id(transferId: string): number {
-    if (!/^\d{1,15}$/.test(transferId)) throw this.notFound(transferId);
-    return Number(transferId);
+    const id = transferIdOf(transferId);
+    if (id === null) throw this.notFound(transferId);
+    return id;
   }
 
   private notFound(transferId: string) {

@@ -136,8 +136,9 @@ describe.each(testDatabaseKinds)('the admin orders view on %s', (kind) => {
       shopifyOrderName: null,
       handoff: { attempts: 0, lastError: null, nextAttemptAt: expect.any(String), done: false },
     });
-    // All 18 decimals of the exact amount, never a float.
-    expect(inList(page.orders, plain.id)!.amountPaid).toMatch(/^\d+\.\d{18}$/);
+    // Every decimal of the exact amount (its suffix included), never a float.
+    expect(inList(page.orders, plain.id)!.amountPaid).toBe(formatUnits(BigInt(String(plainRow.amount_paid_wei)), 18, 2));
+    expect(BigInt(String(plainRow.amount_paid_wei)) % 10n ** 16n).not.toBe(0n);
     const overRow = await orderRow(over.id);
     expect(inList(page.orders, over.id)).toMatchObject({
       payer: GENEROUS_PAYER.toLowerCase(),

@@ -115,7 +115,7 @@ export class PaymentsDesk {
    * the item as the first call left it, and only the first is audited.
    */
   async resolve(transferId: string, note: string, session: string): Promise<AttentionItem> {
-    const id = /^\d{1,15}$/.test(transferId) ? Number(transferId) : null;
+    const id = transferIdOf(transferId);
     // The chain is asked outside the transaction (and only for the answer).
     const find = (db: Db | Knex.Transaction, head: number | null) => this.find(db, transferId, head);
     await this.db.transaction(async (trx) => {
@@ -215,7 +215,7 @@ export class PaymentsDesk {
    * with `any`, a plain payment (kind `paid`) too.
    */
   private async find(db: Db | Knex.Transaction, transferId: string, head: number | null, any = false): Promise<AttentionItem> {
-    const id = /^\d{1,15}$/.test(transferId) ? Number(transferId) : null;
+    const id = transferIdOf(transferId);
     const rows = id === null ? [] : await this.rows(db, id, any);
     const [received, refunds] = await Promise.all([receivedFor(db, rows), refundsOf(db, rows, this.explorer)]);
     const item = rows[0] && this.item(rows[0], head, received, refunds, any);
@@ -371,7 +371,8 @@ export class PaymentsDesk {
     else if (status === 'matched' && r.order_overpaid) excess = pog(wei(r.order_amount_paid_wei!) - wei(r.order_total_wei!));
     const refunded = refunds.get(r.id) ?? [];
     const refundedWei = refunded.reduce((sum, f) => sum + BigInt(f.amountWei), 0n);
-    const refundableWei = value > refundedWei ? value - refundedWei : 0n;
+    // A transfer a reorganisation removed is not on chain: the store has nothing of it to give back.
+    const refundableWei = r.status !== 'removed' && value > refundedWei ? value - refundedWei : 0n;
     return {
       transferId: String(r.id),
       kind,
@@ -479,7 +480,25 @@ function kindOf(r: Row): AttentionKind | null {
   }
 }
 
-/** One CSV record (RFC 4180): a field with a comma, quote or line break is quoted, its quotes doubled. */
-function csvLine(fields: readonly string[]): string {
-  return fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',') + '\r\n';
+/** The transfer id a route names, or null when it cannot be one (chain_transfers.id is a positive int4). */
+export function transferIdOf(text: string): number | null {
+  if (!/^[1-9]\d{0,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id <= 2_147_483_647 ? id : null;
+}
+
+/**
+ * One CSV record (RFC 4180): a field with a comma, quote or line break is quoted, its quotes
+ * doubled. A field a spreadsheet would run as a formula (=, +, -, @, tab, CR first: text from
+ * Shopify, say) gets a leading apostrophe, so it is shown as text (OWASP's CSV injection advice).
+ */
+export function csvLine(fields: readonly string[]): string {
+  return (
+    fields
+      .map((field) => {
+        const f = /^[=+\-@\t\r]/.test(field) ? `'${field}` : field;
+        return /[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f;
+      })
+      .join(',') + '\r\n'
+  );
 }

@@ -50,9 +50,10 @@ export function orderRoutes(orders: OrdersService, auth: AuthService): Router {
   // Our stable shipping link: the buyer goes straight to Shopify's page once it exists. Until
   // then (or for anyone else) the shop's page answers: "preparing your shipping form" for the
   // buyer, "order not found" for others. The invoice URL is a bearer secret, never shown to others.
+  // A refunded order is never sent to Shopify's page: its money went back, so nothing ships.
   router.get('/orders/:id/shipping', async (ctx, next) => {
     const row = await orders.forViewer(ctx.params.id, await viewer(ctx));
-    if (row?.shopify_invoice_url) {
+    if (row?.shopify_invoice_url && row.status !== 'refunded') {
       ctx.set('Cache-Control', 'no-store');
       ctx.redirect(row.shopify_invoice_url);
       return;

@@ -156,7 +156,8 @@ export class OrdersService {
         // An order on hold cannot take shipping details until the shop decides (restock or refund).
         needsShipping: r.needs_shipping && !r.hold_reason,
         shippingUrl: shippingPath(r.id),
-        shippingReady: Boolean(r.shopify_invoice_url),
+        // A refunded order ships nothing: its shipping link never forwards to Shopify's page.
+        shippingReady: Boolean(r.shopify_invoice_url) && r.status !== 'refunded',
         hold: r.hold_reason === OUT_OF_STOCK_HOLD ? { reason: 'out-of-stock', message: OUT_OF_STOCK_MESSAGE } : null,
         customerWallet: r.customer_wallet,
         transactionHash: r.tx_hash,

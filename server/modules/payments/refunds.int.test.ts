@@ -319,8 +319,18 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
     expect(attentionItemSchema.parse(done.body)).toMatchObject({ kind: 'paid', refundableWei: '0' });
     expect((await db()('orders').where({ id: orderId }).first()).status).toBe('refunded');
     const seen = orderSchema.parse(await (await buyer.request(`/api/orders/${orderId}`)).json());
-    expect(seen).toMatchObject({ status: 'refunded', refunds: [{ amount: pogText(paid), txHash: tx.toLowerCase() }] });
+    expect(seen).toMatchObject({
+      status: 'refunded',
+      needsShipping: false,
+      shippingReady: false,
+      refunds: [{ amount: pogText(paid), txHash: tx.toLowerCase() }],
+    });
     expect(await auditsOf(transferId)).toHaveLength(1);
+    // Its shipping link never forwards to Shopify's form again, even once the form exists.
+    await db()('orders').where({ id: orderId }).update({ shopify_invoice_url: 'https://shop.example/invoices/secret' });
+    const link = await buyer.request(`/orders/${orderId}/shipping`, { redirect: 'manual' });
+    expect(link.headers.get('location')).toBeNull();
+    expect(orderSchema.parse(await (await buyer.request(`/api/orders/${orderId}`)).json()).shippingReady).toBe(false);
 
     // Strangers look nothing up; a transfer that does not exist is 404.
     expect((await h.api(`/api/admin/payments/${transferId}`)).status).toBe(401);
@@ -420,6 +430,96 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
     expect(await itemOf(paid)).toEqual({ ...item, confirmations: expect.any(Number) });
     expect((await auditsOf(item.transferId)).length).toBe(before.audit);
     expect((await db()('refunds').count({ n: '*' }))[0]!.n).toBe(before.refunds);
+  });
+
+  it('refuses a refund mined before the payment, one of a transfer a reorganisation removed, and ids no transfer can have', async () => {
+    const amount = 4n * POG + 7n;
+    // An earlier transfer from the store to the tester (a payout, say) cannot be the refund of a later payment.
+    const earlier = await sendRefund(TESTER, amount);
+    const later = await pay.send(TESTER, { value: amount });
+    await h.payments!.watcher.tick();
+    const item = await itemOf(later);
+    expect(await refund(item.transferId, { transactionHash: earlier, amount: '4.000000000000000007' })).toMatchObject({
+      status: 422,
+      body: { code: ErrorCode.refundBeforePayment },
+    });
+    expect(await refundRows({ transfer_id: Number(item.transferId) })).toHaveLength(0);
+
+    // Taken off the chain by a reorganisation: the store kept nothing of it, so nothing is refundable.
+    await db()('chain_transfers')
+      .where({ id: Number(item.transferId) })
+      .update({ status: 'removed' });
+    try {
+      expect(await itemOf(later)).toMatchObject({ kind: 'reorged', refundableWei: '0', refundable: '0.00' });
+      const tx = await sendRefund(TESTER, amount);
+      expect(await refund(item.transferId, { transactionHash: tx, amount: '4.000000000000000007' })).toMatchObject({
+        status: 409,
+        body: { code: ErrorCode.transferNotRefundable },
+      });
+      expect(await refundRows({ transfer_id: Number(item.transferId) })).toHaveLength(0);
+      expect(await pay.transferRow(later)).toMatchObject({ status: 'removed' });
+    } finally {
+      await db()('chain_transfers')
+        .where({ id: Number(item.transferId) })
+        .update({ status: 'unmatched' });
+    }
+
+    // Past what a transfer id can be (a positive int4): 404, never a 500.
+    const json = (body: unknown): RequestInit => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    for (const id of ['2147483648', '999999999999', '0', '-1', '1.5']) {
+      const answers = await Promise.all([
+        asAdmin(`/api/admin/payments/${id}`),
+        asAdmin(`/api/admin/payments/${id}/candidates`),
+        asAdmin(`/api/admin/payments/${id}/resolve`, json({ note: 'x' })),
+        asAdmin(`/api/admin/payments/${id}/attach`, json({ checkoutId: '3b241101-e2bb-4255-8caf-4136c566a962' })),
+        asAdmin(`/api/admin/payments/${id}/refund`, json({ transactionHash: earlier, amount: '1' })),
+      ]);
+      expect(
+        answers.map((a) => a.status),
+        id,
+      ).toEqual([404, 404, 404, 404, 404]);
+    }
+  });
+
+  it('records a refund racing the payment that finishes its checkout against the order it was counted in (Postgres)', async () => {
+    // PGlite runs one transaction at a time, so only Postgres can interleave them.
+    if (kind !== 'postgres') return;
+    const buyer = new Shopper(h);
+    await buyer.signIn(testChain.provider, GENEROUS);
+    const c = await pay.checkout(buyer, unlimited.id, GENEROUS, 2);
+    const half = BigInt(c.amountWei) / 2n;
+    const hashA = await pay.send(GENEROUS, { value: half });
+    await h.payments!.watcher.tick();
+    const underpaid = await pay.checkoutOf(buyer, c.id);
+    expect(underpaid.status).toBe('underpaid');
+    const a = (await pay.transferRow(hashA))!;
+    const refundTx = await sendRefund(GENEROUS, half);
+    const hashB = await pay.send(GENEROUS, { value: BigInt(underpaid.amountWei) });
+    // The order's insert waits 2 s, inside the settlement's transaction, while the refund is posted.
+    await db().raw(
+      'create or replace function refund_race_slow() returns trigger as $$ begin perform pg_sleep(2); return new; end $$ language plpgsql',
+    );
+    await db().raw('create trigger refund_race_slow before insert on orders for each row execute function refund_race_slow()');
+    let res: Awaited<ReturnType<typeof refund>>;
+    try {
+      const settling = h.payments!.watcher.tick();
+      await new Promise((r) => setTimeout(r, 700));
+      res = await refund(String(a.id), { transactionHash: refundTx, amount: formatUnits(half, 18, 18) });
+      await settling;
+    } finally {
+      await db().raw('drop trigger if exists refund_race_slow on orders');
+    }
+    const [order] = await pay.ordersFor(hashB);
+    expect(order).toMatchObject({ status: 'paid', amount_paid_wei: String(BigInt(underpaid.amountWei) + half) });
+    // The payment came first and counted A; the refund waited for it and is recorded against that
+    // order (the admin sees it there), never as money that went back and still paid for the order.
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await pay.transferRow(hashA)).toMatchObject({ status: 'matched', order_id: order!.id });
+    expect(await refundRows({ transfer_id: Number(a.id) })).toEqual([expect.objectContaining({ order_id: order!.id })]);
   });
 
   it('answers 202 while the refund is not mined, then records it', async () => {

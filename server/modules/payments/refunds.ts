@@ -204,15 +204,23 @@ export class RefundService {
     input: { transferId: number; transfers: readonly RefundTransfer[]; amountWei: bigint; session: string | null; now: Date },
   ): Promise<RecordedRefund> {
     const { transferId, amountWei, now } = input;
-    const transfer:
-      { id: number; status: string; order_id: string | null; from_address: string; value_wei: string; chain_id: number } | undefined =
-      await trx('chain_transfers')
-        .where({ id: transferId })
-        .forUpdate()
-        .first('id', 'status', 'order_id', 'from_address', 'value_wei', 'chain_id');
-    if (!transfer) throw new AppError(ErrorCode.attentionItemNotFound, `There is no transfer ${transferId} to the store wallet.`);
-    const candidates = input.transfers.filter((t) => t.to === lower(transfer.from_address) && t.value === amountWei);
-    if (candidates.length === 0) throw new Error('record() needs the refund transfers verify() found for this transfer');
+    const transfer = await lockTransfer(trx, transferId);
+    if (transfer.status === 'removed') {
+      throw new AppError(
+        ErrorCode.transferNotRefundable,
+        'A chain reorganisation removed this payment: it is not on chain now, so the store never kept it and nothing can be refunded from it. This refund is not recorded.',
+      );
+    }
+    const ours = input.transfers.filter((t) => t.to === lower(transfer.from_address) && t.value === amountWei);
+    if (ours.length === 0) throw new Error('record() needs the refund transfers verify() found for this transfer');
+    // A refund comes after the payment: an older transfer to the same address (a payout, an earlier refund) is not this one's.
+    const candidates = ours.filter((t) => t.blockNumber >= Number(transfer.block_number));
+    if (candidates.length === 0) {
+      throw new AppError(
+        ErrorCode.refundBeforePayment,
+        `That transaction was mined in block ${ours[0]!.blockNumber}, before this payment (block ${transfer.block_number}), so it cannot be its refund. This refund is not recorded.`,
+      );
+    }
 
     const recorded: Array<{ id: number; transfer_id: number; log_index: number }> = await trx('refunds')
       .where({ chain_id: candidates[0]!.chainId, tx_hash: candidates[0]!.txHash })
@@ -268,6 +276,45 @@ export class RefundService {
       order: orderChange && transfer.order_id ? { id: transfer.order_id, ...orderChange } : null,
     };
   }
+}
+
+interface LockedTransfer {
+  id: number;
+  status: string;
+  intent_id: string | null;
+  order_id: string | null;
+  from_address: string;
+  value_wei: string;
+  chain_id: number;
+  block_number: string | number;
+}
+
+/**
+ * Locks the transfer a refund is recorded against. When it counts (or may count) towards a
+ * checkout that has no order yet, that checkout is locked first, as settlement locks it before it
+ * sums the checkout's transfers: a refund and the payment that would finish the checkout then
+ * happen one after the other, never interleaved (else the order could count money that went back).
+ */
+async function lockTransfer(trx: Knex.Transaction, transferId: number): Promise<LockedTransfer> {
+  let checkout: string | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const seen: { intent_id: string | null; status: string } | undefined = await trx('chain_transfers')
+      .where({ id: transferId })
+      .first('intent_id', 'status');
+    if (!seen) throw new AppError(ErrorCode.attentionItemNotFound, `There is no transfer ${transferId} to the store wallet.`);
+    const counts = (t: { intent_id: string | null; status: string }) => t.intent_id !== null && t.status !== 'matched';
+    if (counts(seen) && seen.intent_id !== checkout) {
+      await trx('checkout_intents').where({ id: seen.intent_id }).forUpdate().first('id');
+      checkout = seen.intent_id;
+    }
+    const row: LockedTransfer = await trx('chain_transfers')
+      .where({ id: transferId })
+      .forUpdate()
+      .first('id', 'status', 'intent_id', 'order_id', 'from_address', 'value_wei', 'chain_id', 'block_number');
+    // Adopted or attached between the two reads: lock its checkout too (rare; at most once more).
+    if (!counts(row) || row.intent_id === checkout) return row;
+  }
+  throw new Error(`transfer ${transferId} kept changing its checkout while a refund was recorded`);
 }
 
 const alreadyRecorded = () =>

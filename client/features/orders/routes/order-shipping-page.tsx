@@ -1,4 +1,4 @@
-import { CircleCheck, LoaderCircle } from 'lucide-react';
+import { CircleCheck, LoaderCircle, Undo2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { Order } from '../../../../common/api';
@@ -71,6 +71,8 @@ export function OrderShippingPage() {
         <OrderNotFound />
       ) : error && !order ? (
         <OrderLoadError error={error} onRetry={() => void refetch()} retrying={isFetching} />
+      ) : order?.status === 'refunded' ? (
+        <ShippingRefunded order={order} />
       ) : order?.hold ? (
         <ShippingOnHold order={order} hold={order.hold} />
       ) : order && !order.needsShipping && !ready ? (
@@ -116,6 +118,19 @@ function ShippingOnHold({ order, hold }: { order: Order; hold: NonNullable<Order
       <h1 className="text-xl font-bold">No shipping form yet</h1>
       <OrderHoldNotice hold={hold} />
       <Link to={`/order-confirmation?id=${encodeURIComponent(order.id)}`} className={buttonVariants({ variant: 'outline' })}>
+        View your order
+      </Link>
+    </Card>
+  );
+}
+
+function ShippingRefunded({ order }: { order: Order }) {
+  return (
+    <Card className="grid w-full max-w-md justify-items-center gap-3 p-8 text-center" data-testid="shipping-refunded">
+      <Undo2 aria-hidden className="size-10 text-slate-600" />
+      <h1 className="text-xl font-bold">This order was refunded</h1>
+      <p className="text-sm text-muted-foreground">Its payment went back to your wallet, so there is nothing to ship.</p>
+      <Link to={`/order-confirmation?id=${encodeURIComponent(order.id)}`} className={buttonVariants()}>
         View your order
       </Link>
     </Card>
