@@ -74,6 +74,31 @@ interface Row {
   resolution_note: string | null;
 }
 
+/** One row of the export's union (see exportCsv). */
+interface ExportRow {
+  at: Date | string;
+  key: string;
+  /** Null on an order's row. */
+  transfer_id: number | null;
+  order_id: string | null;
+  status: string;
+  tx_hash: string;
+  sender: string;
+  paid_wei: string | number;
+  name: string | null;
+}
+
+/** What was refunded against each of these transfers, wei (transfers without any are absent). */
+async function refundedWeiByTransfer(db: Db, transferIds: readonly number[]): Promise<Map<number, bigint>> {
+  if (transferIds.length === 0) return new Map();
+  const sums: Array<{ transfer_id: number; n: string | number | null }> = await db('refunds')
+    .whereIn('transfer_id', transferIds)
+    .groupBy('transfer_id')
+    .select('transfer_id')
+    .sum({ n: 'amount_wei' });
+  return new Map(sums.map((s) => [Number(s.transfer_id), wei(s.n ?? 0)]));
+}
+
 const pog = (wei: bigint) => formatUnits(wei, 18, 2);
 const wei = (v: string | number) => BigInt(String(v).split('.')[0]!);
 const iso = (v: Date | string) => new Date(v).toISOString();
@@ -228,52 +253,85 @@ export class PaymentsDesk {
   }
 
   /**
-   * The orders paid from `from` to `to` (whole UTC days, inclusive) as CSV (RFC 4180, CRLF),
-   * header first, oldest first, read in batches so a year of orders is never held at once.
+   * The accountant's export (common/payments-desk.ts PAYMENTS_EXPORT_COLUMNS), from `from` to `to`
+   * (whole UTC days, inclusive) as CSV (RFC 4180, CRLF), header first, oldest first, read in
+   * batches so a year is never held at once. One row per payment the store kept track of:
+   * - each order paid in the range (date paid; status the order's; amount paid what all its
+   *   transfers carried; refunded what went back against it; its Shopify order name);
+   * - each transfer seen in the range that made no order: `unmatched`, `underpaid` (its checkout
+   *   still waits), `extra-payment` (it came after its checkout's order; the order's id is given),
+   *   `refunded` (it went back before any order; refunded says how much).
+   * A transfer a reorganisation removed carried no money and is left out. Summing amount_paid
+   * minus amount_refunded gives what the store wallet kept.
    */
   exportCsv(from: string, to: string): Readable {
     const start = new Date(`${from}T00:00:00Z`);
     const end = new Date(`${to}T00:00:00Z`);
     end.setUTCDate(end.getUTCDate() + 1);
     const db = this.db;
+    const orders = db('orders as o')
+      .where('o.paid_at', '>=', start)
+      .where('o.paid_at', '<', end)
+      .select(
+        'o.paid_at as at',
+        db.raw("'o:' || o.id as key"),
+        db.raw('null as transfer_id'),
+        'o.id as order_id',
+        'o.status as status',
+        'o.tx_hash as tx_hash',
+        'o.customer_wallet as sender',
+        'o.amount_paid_wei as paid_wei',
+        'o.shopify_order_name as name',
+      );
+    const transfers = db('chain_transfers as ct')
+      .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
+      .whereNull('ct.order_id')
+      .whereIn('ct.status', ['unmatched', 'underpaid', 'review', 'refunded'])
+      .where('ct.created_at', '>=', start)
+      .where('ct.created_at', '<', end)
+      .select(
+        'ct.created_at as at',
+        db.raw("'t:' || lpad(ct.id::text, 10, '0') as key"),
+        'ct.id as transfer_id',
+        'o.id as order_id',
+        db.raw("case ct.status when 'review' then 'extra-payment' else ct.status end as status"),
+        'ct.tx_hash as tx_hash',
+        'ct.from_address as sender',
+        'ct.value_wei as paid_wei',
+        db.raw('null as name'),
+      );
     async function* lines(): AsyncGenerator<string> {
       yield csvLine(PAYMENTS_EXPORT_COLUMNS);
-      let after: { paidAt: Date; id: string } | null = null;
+      let after: { at: Date; key: string } | null = null;
       for (;;) {
-        const q = db('orders')
-          .where('paid_at', '>=', start)
-          .where('paid_at', '<', end)
+        const q = db
+          .select('*')
+          .from(db.raw('(? union all ?) as x', [orders, transfers]))
           .orderBy([
-            { column: 'paid_at', order: 'asc' },
-            { column: 'id', order: 'asc' },
+            { column: 'at', order: 'asc' },
+            { column: 'key', order: 'asc' },
           ])
-          .limit(EXPORT_BATCH)
-          .select('id', 'status', 'tx_hash', 'customer_wallet', 'amount_paid_wei', 'paid_at', 'shopify_order_name');
+          .limit(EXPORT_BATCH);
         if (after) {
-          const { paidAt, id } = after;
-          q.where((w) => w.where('paid_at', '>', paidAt).orWhere((e) => e.where('paid_at', '=', paidAt).where('id', '>', id)));
+          const { at, key } = after;
+          q.where((w) => w.where('at', '>', at).orWhere((e) => e.where('at', '=', at).where('key', '>', key)));
         }
-        const batch: Array<{
-          id: string;
-          status: string;
-          tx_hash: string;
-          customer_wallet: string;
-          amount_paid_wei: string;
-          paid_at: Date;
-          shopify_order_name: string | null;
-        }> = await q;
-        const refunded = await refundedWeiByOrder(
+        const batch: ExportRow[] = await q;
+        // What went back: against an order (all its transfers), or against a transfer that made none.
+        const ordered = batch.filter((r) => r.transfer_id === null).map((r) => r.order_id!);
+        const byOrder = await refundedWeiByOrder(db, ordered);
+        const byTransfer = await refundedWeiByTransfer(
           db,
-          batch.map((o) => o.id),
+          batch.flatMap((r) => (r.transfer_id === null ? [] : [r.transfer_id])),
         );
-        for (const o of batch) {
-          const refundedPog = pog(refunded.get(o.id) ?? 0n);
-          const name = o.shopify_order_name ?? '';
-          yield csvLine([iso(o.paid_at), o.id, o.status, o.tx_hash, o.customer_wallet, pog(wei(o.amount_paid_wei)), refundedPog, name]);
+        for (const r of batch) {
+          const refunded = (r.transfer_id === null ? byOrder.get(r.order_id!) : byTransfer.get(r.transfer_id)) ?? 0n;
+          const fields = [iso(r.at), r.order_id ?? '', r.status, r.tx_hash, r.sender, pog(wei(r.paid_wei)), pog(refunded)];
+          yield csvLine([...fields, r.name ?? '']);
         }
         if (batch.length < EXPORT_BATCH) return;
         const last = batch.at(-1)!;
-        after = { paidAt: new Date(last.paid_at), id: last.id };
+        after = { at: new Date(last.at), key: last.key };
       }
     }
     return Readable.from(lines());

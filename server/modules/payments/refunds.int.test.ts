@@ -555,7 +555,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
     expect(await auditsOf(item.transferId)).toHaveLength(2);
   });
 
-  it('exports what each order was paid and refunded', async () => {
+  it('exports what each order and each transfer that made none was paid and refunded', async () => {
     const today = new Date().toISOString().slice(0, 10);
     const text = await (await asAdmin(`/api/admin/payments/export.csv?from=${today}&to=${today}`)).text();
     const rows = text
@@ -573,6 +573,34 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
       formatUnits(BigInt(order!.amount_paid_wei as string), 18, 2),
       '',
     ]);
+    // The slipper's two wrong amounts made no order: one went back in full, the other still waits
+    // (it counts towards the slipper's checkout, which the rest has not reached).
+    const slip = await pay.transferRow(made.slip!);
+    const slip2 = await pay.transferRow(made.slip2!);
+    expect(rows.find((r) => r[3] === made.slip!.toLowerCase())).toEqual([
+      new Date(slip!.created_at as string).toISOString(),
+      '',
+      'refunded',
+      made.slip!.toLowerCase(),
+      SLIPPER.toLowerCase(),
+      '7.50',
+      '7.50',
+      '',
+    ]);
+    expect(rows.find((r) => r[3] === made.slip2!.toLowerCase())).toEqual([
+      new Date(slip2!.created_at as string).toISOString(),
+      '',
+      'underpaid',
+      made.slip2!.toLowerCase(),
+      SLIPPER.toLowerCase(),
+      '3.00',
+      '0.00',
+      '',
+    ]);
+    // Oldest first, every row once.
+    const dates = rows.slice(1).map((r) => r[0]!);
+    expect(dates).toEqual([...dates].sort());
+    expect(new Set(rows.slice(1).map((r) => r[3])).size).toBe(rows.length - 1);
   });
 
   it('answers nothing to a stranger without the admin session, nor to another site', async () => {
