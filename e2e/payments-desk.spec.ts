@@ -251,6 +251,58 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds it
   }
 });
 
+test('tablet: an unmatched transfer is attached to the checkout it belongs to, which makes its order', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'tablet', 'the tablet project drives the desk');
+  test.setTimeout(180_000);
+  const provider = new JsonRpcProvider(CHAIN_RPC, 8453, { staticNetwork: true });
+  try {
+    const config = (await (await page.request.get('/api/config')).json()) as PublicConfig;
+    const products = (await (await page.request.get('/api/products')).json()) as Product[];
+    const tokenAs = (signer: Signer) => new Contract(config.tokenAddress!, ERC20, signer);
+    // Dev account #7, which no other spec uses and which never signs in: nothing proves it is the
+    // payer of a checkout, so only the exact amount could have named one.
+    const payer = DEV_ACCOUNTS[7];
+    await (
+      await tokenAs(await provider.getSigner(DEV_ACCOUNTS[1]))
+        .getFunction('transfer')
+        .send(payer, parseUnits('1000', 18))
+    ).wait();
+
+    // A checkout in this browser's session, then half a POG more than its exact amount.
+    const variant = pick(products);
+    expect((await page.request.post('/api/cart/add', { data: { variantId: variant.id, quantity: 1 } })).ok()).toBe(true);
+    const created = await page.request.post('/api/checkout', { data: { customerWallet: payer } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const checkout = (await created.json()) as Checkout;
+    const tx = await tokenAs(await provider.getSigner(payer))
+      .getFunction('transfer')
+      .send(checkout.storeWallet, BigInt(checkout.amountWei) + 5n * 10n ** 17n);
+    await tx.wait();
+
+    await logInAsAdmin(page);
+    await expect.poll(async () => findItem((await fetchAttention(page)).items, tx.hash)?.kind, { timeout: 60_000 }).toBe('unmatched');
+    await page.getByTestId('admin-tab-payments').click();
+    const item = attentionItem(page, tx.hash);
+    await expect(item.getByTestId('attention-kind')).toHaveText('Unmatched');
+    await item.getByTestId('attention-attach-button').click();
+    const sheet = page.getByTestId('attach-sheet');
+    const candidate = sheet.locator(`[data-testid="attach-candidate"][data-checkout-id="${checkout.id}"]`);
+    await expect(candidate).toContainText('Close amount');
+    await candidate.click();
+    await page.screenshot({ path: testInfo.outputPath('attach-sheet-tablet.png'), animations: 'disabled' });
+    await sheet.getByTestId('attach-confirm').click();
+    await expect(sheet.getByTestId('attach-result')).toContainText('Order made');
+    const orderId = (await (await page.request.get(`/api/checkout/${checkout.id}`)).json()).orderId as string;
+    expect(orderId).toMatch(/^PG/);
+    await expect(sheet.getByTestId('attach-result')).toContainText(orderId);
+    // It paid more than the checkout's amount: the transfer stays on the desk, now as overpaid.
+    await page.keyboard.press('Escape');
+    await expect(item.getByTestId('attention-kind')).toHaveText('Overpaid');
+  } finally {
+    provider.destroy();
+  }
+});
+
 test('phone: the payments desk and the orders view fit a 390 px screen', async ({ page }, testInfo) => {
   test.skip(testInfo.project.name !== 'phone', 'the tablet project drives the desk; the phone looks at it');
   await page.setViewportSize({ width: 390, height: 844 });
