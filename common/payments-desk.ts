@@ -154,6 +154,15 @@ export const PAYMENTS_EXPORT_COLUMNS = [
  * also resolves the item (note "Refunded {amount} POG").
  */
 export const recordRefundSchema = z.strictObject({ transactionHash: txHash, amount: pogAmount });
+
+/**
+ * POST /api/admin/payments/:transferId/prepare-refund, just before the store wallet sends a refund
+ * of `amount`: refused as the refund itself would be (`transfer-not-refundable`,
+ * `refund-exceeds-refundable`), so no money leaves for a refund the shop would not record; else the
+ * transfer is held for 30 minutes (no sign-in adopts it, no admin attaches it: money on its way back
+ * never pays for an order) and the item is answered. Recording the refund ends the hold.
+ */
+export const prepareRefundSchema = z.strictObject({ amount: pogAmount });
 export type RecordRefundRequest = z.infer<typeof recordRefundSchema>;
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,9 @@ import type { Knex } from 'knex';
 // - chain_transfers.status may now also be 'refunded': a transfer that made no order and had
 //   money sent back; it never counts towards a checkout again. `status_before_refund` keeps what
 //   it was (unmatched, underpaid, review, removed), so the desk's history still says why.
+// - chain_transfers.refund_hold_until: the admin is about to refund this transfer (the desk
+//   prepared the refund before the store wallet sent it): until then a sign-in does not adopt it
+//   and no admin attaches it, so money on its way back never pays for an order.
 // - orders.shopify_order_name: the name Shopify gives the order once the shopper completes the
 //   draft (e.g. "#1001"), for the admin and the accountant's export.
 
@@ -35,6 +38,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('alter table refunds add constraint refunds_amount_positive check (amount_wei > 0)');
   await knex.schema.alterTable('chain_transfers', (t) => {
     t.text('status_before_refund');
+    t.timestamp('refund_hold_until', { useTz: true });
   });
   await knex.schema.alterTable('orders', (t) => {
     t.text('shopify_order_name');
@@ -47,6 +51,7 @@ export async function down(knex: Knex): Promise<void> {
   });
   await knex.schema.alterTable('chain_transfers', (t) => {
     t.dropColumn('status_before_refund');
+    t.dropColumn('refund_hold_until');
   });
   await knex.schema.dropTableIfExists('refunds');
 }

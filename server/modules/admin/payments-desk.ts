@@ -179,6 +179,19 @@ export class PaymentsDesk {
   }
 
   /**
+   * The store wallet is about to send a refund of `amount` (POST …/prepare-refund): the payments
+   * module refuses what it would not record and holds the transfer meanwhile. Answers the item.
+   */
+  async prepareRefund(transferId: string, amount: string): Promise<AttentionItem> {
+    await this.find(this.db, transferId, null, true); // 404 for an unknown id, before anything is locked
+    const refunds = this.deps.refunds;
+    if (!refunds) throw new AppError(ErrorCode.chainUnavailable, 'No chain is configured, so a refund cannot be verified.');
+    const id = transferIdOf(transferId)!;
+    await this.db.transaction((trx) => refunds.prepare(trx, { transferId: id, amountWei: parseUnits(amount), now: this.now() }));
+    return this.find(this.db, transferId, await this.head(), true);
+  }
+
+  /**
    * Records refund `req` of the item's transfer, once the payments module has verified it on chain
    * (see common/payments-desk.ts recordRefundSchema): in one transaction with its audit entry, and
    * resolving the item when nothing is left to refund or an overpaid item's excess went back.

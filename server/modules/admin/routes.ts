@@ -8,6 +8,7 @@ import {
   adminOrdersQuerySchema,
   attentionQuerySchema,
   paymentsExportQuerySchema,
+  prepareRefundSchema,
   recordRefundSchema,
   resolveAttentionSchema,
 } from '../../../common/payments-desk';
@@ -180,6 +181,12 @@ export function adminRoutes(deps: {
   router.post('/api/admin/payments/:transferId/resolve', noStore, ...guarded, async (ctx) => {
     const { note } = parseJsonBody(ctx, resolveAttentionSchema, '{"note": "refunded off-shop"}');
     ctx.body = await desk.resolve(ctx.params.transferId!, note, label(ctx));
+  });
+
+  // Just before the store wallet sends a refund: refused as the refund would be, else the transfer is held.
+  router.post('/api/admin/payments/:transferId/prepare-refund', noStore, ...guarded, async (ctx) => {
+    const { amount } = parseJsonBody(ctx, prepareRefundSchema, '{"amount": "12.50"}');
+    ctx.body = await desk.prepareRefund(ctx.params.transferId!, amount);
   });
 
   // The store wallet already sent the refund; the server verifies it on chain and records it (202 until it is deep enough).

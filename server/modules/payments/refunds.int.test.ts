@@ -203,6 +203,54 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
     expect(await codeOf(stranger.request('/api/refunds?wallet=0x12'))).toEqual({ status: 400, code: ErrorCode.badRequest });
   });
 
+  it('prepares a refund before the store wallet sends it: refused as recording would be, else the transfer is held from sign-in and attach', async () => {
+    const bystander = new Shopper(h);
+    const c = await pay.checkout(bystander, unlimited.id, BYSTANDER, 1);
+    await pay.send(GENEROUS, { value: 50n * POG, to: BYSTANDER });
+    const hash = await pay.send(BYSTANDER, { value: 3n * POG });
+    await h.payments!.watcher.tick();
+    const item = await itemOf(hash);
+    expect(item).toMatchObject({ kind: 'unmatched' });
+    const prepare = (body: unknown, init: RequestInit = {}) =>
+      asAdmin(`/api/admin/payments/${item.transferId}/prepare-refund`, {
+        method: 'POST',
+        ...init,
+        headers: { 'content-type': 'application/json', ...init.headers },
+        body: JSON.stringify(body),
+      });
+
+    // More than it carried: refused, nothing held.
+    const over = await prepare({ amount: '3.01' });
+    expect({ status: over.status, code: (await over.json()).code }).toEqual({ status: 409, code: ErrorCode.refundExceedsRefundable });
+    expect(await pay.transferRow(hash)).toMatchObject({ status: 'unmatched', refund_hold_until: null });
+    expect((await prepare({ amount: '0' })).status).toBe(400);
+    expect((await h.api(`/api/admin/payments/${item.transferId}/prepare-refund`, { method: 'POST' })).status).toBe(401);
+    expect((await prepare({ amount: '3' }, { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+
+    // Prepared: held, so the payer's sign-in does not adopt it and no admin attaches it.
+    const ready = await prepare({ amount: '3' });
+    expect(ready.status).toBe(200);
+    expect(attentionItemSchema.parse(await ready.json())).toMatchObject({
+      transferId: item.transferId,
+      refundableWei: (3n * POG).toString(),
+    });
+    expect(new Date((await pay.transferRow(hash))!.refund_hold_until as string).getTime()).toBeGreaterThan(Date.now());
+    await bystander.signIn(testChain.provider, BYSTANDER);
+    expect(await pay.transferRow(hash)).toMatchObject({ status: 'unmatched', intent_id: null });
+    const attach = await asAdmin(`/api/admin/payments/${item.transferId}/attach`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ checkoutId: c.id }),
+    });
+    expect({ status: attach.status, code: (await attach.json()).code }).toEqual({ status: 409, code: ErrorCode.transferNotAttachable });
+
+    // The refund arrives and is recorded: the hold ends with it.
+    const tx = await sendRefund(BYSTANDER, 3n * POG);
+    expect((await refund(item.transferId, { transactionHash: tx, amount: '3' })).status).toBe(200);
+    expect(await pay.transferRow(hash)).toMatchObject({ status: 'refunded', refund_hold_until: null });
+    expect(await pay.checkoutOf(bystander, c.id)).toMatchObject({ amountReceived: '0.00' });
+  });
+
   it('refunds an overpaid order: the excess resolves the item, a partial refund changes no status, the rest makes it refunded', async () => {
     const generous = new Shopper(h);
     await generous.signIn(testChain.provider, GENEROUS);

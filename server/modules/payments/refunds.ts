@@ -193,6 +193,24 @@ export class RefundService {
   }
 
   /**
+   * Before the store wallet sends a refund of `amountWei` from transfer `transferId`: refuses what
+   * recording it would refuse (a transfer a reorganisation removed, more than is refundable), so
+   * no money leaves for a refund the shop would not record, and holds the transfer for `holdMs`:
+   * meanwhile a sign-in does not adopt it and no admin attaches it (settlement.ts), so money on its
+   * way back never pays for an order. Recording the refund ends the hold; otherwise it lapses.
+   */
+  async prepare(trx: Knex.Transaction, input: { transferId: number; amountWei: bigint; now: Date; holdMs?: number }): Promise<Date> {
+    const { transferId, amountWei, now } = input;
+    const transfer = await lockTransfer(trx, transferId);
+    refuseRemoved(transfer, 'Nothing was sent.');
+    const refundedBeforeWei = await refundedFromTransfer(trx, transferId);
+    refuseAboveRefundable(transfer, refundedBeforeWei, amountWei, `Send at most that: nothing was sent for ${pog(amountWei)} POG.`);
+    const until = new Date(now.getTime() + (input.holdMs ?? REFUND_HOLD_MS));
+    await trx('chain_transfers').where({ id: transferId }).update({ refund_hold_until: until });
+    return until;
+  }
+
+  /**
    * Records a verified refund of store transfer `transferId` in the caller's transaction (see the
    * file's comment). `transfers` are verify's answer for `amountWei`. Repeating the same refund for
    * the same transfer changes nothing (`created` false); the same refund for another transfer is
@@ -205,12 +223,7 @@ export class RefundService {
   ): Promise<RecordedRefund> {
     const { transferId, amountWei, now } = input;
     const transfer = await lockTransfer(trx, transferId);
-    if (transfer.status === 'removed') {
-      throw new AppError(
-        ErrorCode.transferNotRefundable,
-        'A chain reorganisation removed this payment: it is not on chain now, so the store never kept it and nothing can be refunded from it. This refund is not recorded.',
-      );
-    }
+    refuseRemoved(transfer, 'This refund is not recorded.');
     const ours = input.transfers.filter((t) => t.to === lower(transfer.from_address) && t.value === amountWei);
     if (ours.length === 0) throw new Error('record() needs the refund transfers verify() found for this transfer');
     // A refund comes after the payment: an older transfer to the same address (a payout, an earlier refund) is not this one's.
@@ -235,13 +248,7 @@ export class RefundService {
     const free = candidates.find((t) => !recorded.some((r) => r.log_index === t.logIndex));
     if (!free) throw alreadyRecorded();
 
-    const refundableWei = BigInt(transfer.value_wei) - refundedBeforeWei;
-    if (amountWei > refundableWei) {
-      throw new AppError(
-        ErrorCode.refundExceedsRefundable,
-        `Only ${pog(refundableWei)} POG of this payment can still be refunded (it carried ${pog(BigInt(transfer.value_wei))} POG, ${pog(refundedBeforeWei)} POG went back already). This refund of ${pog(amountWei)} POG is not recorded.`,
-      );
-    }
+    refuseAboveRefundable(transfer, refundedBeforeWei, amountWei, `This refund of ${pog(amountWei)} POG is not recorded.`);
     const inserted: Array<{ id: number }> = await trx('refunds')
       .insert({
         transfer_id: transferId,
@@ -261,6 +268,8 @@ export class RefundService {
     // Taken meanwhile by a refund of another transfer (this transfer's row is locked, so not of this one).
     if (inserted.length === 0) throw alreadyRecorded();
 
+    // The prepared refund has arrived: the transfer's hold ends.
+    await trx('chain_transfers').where({ id: transferId }).update({ refund_hold_until: null });
     // A transfer that made no order never counts towards a checkout again once money went back.
     if (transfer.status !== 'matched' && transfer.status !== 'refunded') {
       await trx('chain_transfers')
@@ -315,6 +324,26 @@ async function lockTransfer(trx: Knex.Transaction, transferId: number): Promise<
     if (!counts(row) || row.intent_id === checkout) return row;
   }
   throw new Error(`transfer ${transferId} kept changing its checkout while a refund was recorded`);
+}
+
+/** How long a prepared refund holds its transfer (the wallet's signing and the confirmations). */
+const REFUND_HOLD_MS = 30 * 60_000;
+
+function refuseRemoved(transfer: LockedTransfer, outcome: string): void {
+  if (transfer.status !== 'removed') return;
+  throw new AppError(
+    ErrorCode.transferNotRefundable,
+    `A chain reorganisation removed this payment: it is not on chain now, so the store never kept it and nothing can be refunded from it. ${outcome}`,
+  );
+}
+
+function refuseAboveRefundable(transfer: LockedTransfer, refundedBeforeWei: bigint, amountWei: bigint, outcome: string): void {
+  const refundableWei = BigInt(transfer.value_wei) - refundedBeforeWei;
+  if (amountWei <= refundableWei) return;
+  throw new AppError(
+    ErrorCode.refundExceedsRefundable,
+    `Only ${pog(refundableWei)} POG of this payment can still be refunded (it carried ${pog(BigInt(transfer.value_wei))} POG, ${pog(refundedBeforeWei)} POG went back already). ${outcome}`,
+  );
 }
 
 const alreadyRecorded = () =>

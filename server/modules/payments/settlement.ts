@@ -62,7 +62,12 @@ interface StoredTransferRow extends TransferRow {
   value_wei: string;
   note: string | null;
   created_at: Date;
+  refund_hold_until: Date | null;
 }
+
+/** The admin prepared a refund of it that may be on its way: it must not pay for anything meanwhile. */
+const onRefundHold = (row: Pick<StoredTransferRow, 'refund_hold_until'>, now: Date) =>
+  row.refund_hold_until !== null && new Date(row.refund_hold_until) > now;
 
 /** How a transfer identifies a checkout (or the admin says it belongs to one). */
 interface Match {
@@ -150,6 +155,7 @@ export class SettlementService {
     if (!oldest?.t) return [];
     const candidates: Array<{ id: number }> = await this.db('chain_transfers')
       .where({ status: 'unmatched', from_address: wallet.toLowerCase() })
+      .where((q) => q.whereNull('refund_hold_until').orWhere('refund_hold_until', '<=', now))
       .where('created_at', '>=', oldest.t)
       .orderBy('id')
       .select('id');
@@ -157,7 +163,7 @@ export class SettlementService {
     for (const { id } of candidates) {
       const result = await this.db.transaction(async (trx) => {
         const row: StoredTransferRow = await trx('chain_transfers').where({ id }).forUpdate().first();
-        if (row.status !== 'unmatched') return null;
+        if (row.status !== 'unmatched' || onRefundHold(row, now)) return null;
         return this.judge(trx, row, storedTransfer(row), now, row.created_at);
       });
       if (result) results.push(result);
@@ -193,6 +199,12 @@ export class SettlementService {
         const known = again ? await this.judged(trx, row, transfer, now) : null;
         if (known) return { settlement: known, attached: false };
         throw notAttachable(row);
+      }
+      if (onRefundHold(row, now)) {
+        throw new AppError(
+          ErrorCode.transferNotAttachable,
+          `Transfer ${row.id} cannot be attached: a refund of it was prepared and may be on its way back to the sender (until ${new Date(row.refund_hold_until!).toISOString()}). Record that refund, or attach it after then.`,
+        );
       }
       const refuse = (why: string) => new AppError(ErrorCode.checkoutNotAttachable, `Checkout ${intent.id} ${why}.`);
       if (intent.status === 'paid') throw refuse('is already paid: this transfer would only be an excess (refund it instead)');

@@ -1,5 +1,5 @@
 import { attentionItemSchema, type AttentionItem, type RecordRefundRequest } from '../../../../common/payments-desk';
-import { ApiError, apiRequest, errorFromResponse } from '../../../lib/api-client';
+import { ApiError, apiFetch, apiRequest, errorFromResponse } from '../../../lib/api-client';
 import { sleep } from '../../../lib/sleep';
 
 /** 202 'awaiting-confirmations' means "ask again in a few seconds"… */
@@ -53,4 +53,10 @@ export async function recordRefund(
     if (!response.ok) throw await errorFromResponse(response);
     return attentionItemSchema.parse(await response.json());
   }
+}
+
+/** POST /api/admin/payments/:transferId/prepare-refund, just before the store wallet sends `amount`. */
+export async function prepareRefund(transferId: string, amount: string): Promise<AttentionItem> {
+  const path = `/api/admin/payments/${encodeURIComponent(transferId)}/prepare-refund`;
+  return attentionItemSchema.parse(await apiFetch<unknown>(path, { method: 'POST', json: { amount }, cache: 'no-store' }));
 }

@@ -16,7 +16,7 @@ import { loadWeb3 } from '../../../web3/load-web3';
 import { toWalletConfig, useWallet } from '../../wallet';
 import { refreshAfterDeskWrite } from '../api/admin-cache';
 import { handleAdminSessionLoss } from '../api/admin-session';
-import { recordRefund } from '../api/record-refund';
+import { prepareRefund, recordRefund } from '../api/record-refund';
 import { sentRefunds, useSentRefund } from '../hooks/use-sent-refund';
 import { checkRefundAmount, refundPresets, type RefundPreset } from '../lib/refund-amount';
 import { recordSentRefund, REFUND_STEP_LABELS, runRefund, type RefundDeps, type RefundOutcome, type RefundStep } from '../lib/run-refund';
@@ -86,6 +86,7 @@ function RefundFlow({
     },
     keepSent: (sent) => sentRefunds().keep(sent),
     forgetSent: (transferId) => sentRefunds().forget(transferId),
+    prepare: (transferId, amount) => prepareRefund(transferId, amount),
     record: (transferId, request) =>
       recordRefund(transferId, request, { onWaiting: () => setPhase({ kind: 'running', step: 'waiting-confirmations' }) }),
     step: (step) => setPhase({ kind: 'running', step }),

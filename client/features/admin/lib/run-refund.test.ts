@@ -16,6 +16,7 @@ function rig(options: {
   transfer?: () => Promise<string>;
   receipt?: TransferReceipt | null;
   record?: () => Promise<AttentionItem>;
+  prepare?: () => Promise<AttentionItem>;
   connect?: () => Promise<TokenPayment>;
 }) {
   const log: string[] = [];
@@ -42,6 +43,10 @@ function rig(options: {
       log.push('forget');
       kept.delete(id);
     },
+    prepare: async (id, amount) => {
+      log.push(`prepare ${id} ${amount}`);
+      return (options.prepare ?? (async () => item))();
+    },
     record: async (id, request) => {
       log.push(`record ${id} ${request.transactionHash === HASH} ${request.amount}`);
       return (options.record ?? (async () => item))();
@@ -60,6 +65,7 @@ describe('runRefund', () => {
     expect(log).toEqual([
       'step preparing',
       `balanceOf ${STORE}`,
+      'prepare t1 5.00',
       'step awaiting-wallet',
       `transfer ${STORE} ${BUYER} ${plan.wei}`,
       'keep',
@@ -69,6 +75,14 @@ describe('runRefund', () => {
       'record t1 true 5.00',
       'forget',
     ]);
+    expect(kept.size).toBe(0);
+  });
+
+  it('sends nothing when the server refuses to prepare the refund, and says why', async () => {
+    const refused = new ApiError(409, '409: …', { serverMessage: 'Only 4.00 POG of this payment can still be refunded.' });
+    const { deps, log, kept } = rig({ prepare: async () => Promise.reject(refused) });
+    expect(await runRefund(plan, deps)).toEqual({ kind: 'not-sent', message: 'Only 4.00 POG of this payment can still be refunded.' });
+    expect(log.some((l) => l.startsWith('transfer'))).toBe(false);
     expect(kept.size).toBe(0);
   });
 

@@ -1,6 +1,7 @@
 /**
  * A refund from the store wallet, step by step: bind the token on Base, check the store wallet's
- * balance, send `transfer(refundTo, amountWei)`, keep the hash at once (the money has left: it
+ * balance, have the server prepare it (it refuses what it would not record, and holds the
+ * transfer so nothing counts it meanwhile), send `transfer(refundTo, amountWei)`, keep the hash at once (the money has left: it
  * must stay recordable), wait for the receipt, then have the server verify and record it. Every
  * effect is a dependency, so the sequence runs in unit tests with fakes.
  */
@@ -39,6 +40,11 @@ export interface RefundDeps {
   connectToken(): Promise<TokenPayment>;
   keepSent(sent: SentRefund): void;
   forgetSent(transferId: string): void;
+  /**
+   * POST …/prepare-refund: the server refuses what it would not record (more than refundable, a
+   * transfer no longer on chain) and holds the transfer while its refund is on the way.
+   */
+  prepare(transferId: string, amount: string): Promise<AttentionItem>;
   /** POST …/refund, asked again while the server waits for confirmations. */
   record(transferId: string, request: RecordRefundRequest): Promise<AttentionItem>;
   step(step: RefundStep): void;
@@ -66,6 +72,11 @@ export async function runRefund(plan: RefundPlan, deps: RefundDeps): Promise<Ref
     payment = await deps.connectToken();
     const balance = await payment.balanceOf(plan.from);
     if (balance < plan.wei) return { kind: 'not-sent', message: insufficientBalanceMessage(plan.wei - balance) };
+    try {
+      await deps.prepare(plan.transferId, plan.amount);
+    } catch (error) {
+      return { kind: 'not-sent', message: failureText(error) };
+    }
 
     deps.step('awaiting-wallet');
     const txHash = await payment.transfer(plan.from, plan.to, plan.wei);
