@@ -187,7 +187,7 @@ export class PaymentsDesk {
     const refunds = this.deps.refunds;
     if (!refunds) throw new AppError(ErrorCode.chainUnavailable, 'No chain is configured, so a refund cannot be verified.');
     const id = transferIdOf(transferId)!;
-    await this.db.transaction((trx) => refunds.prepare(trx, { transferId: id, amountWei: parseUnits(amount), now: this.now() }));
+    await this.db.transaction((trx) => refunds.prepare(trx, { transferId: id, amountWei: parseUnits(amount) }));
     return this.find(this.db, transferId, await this.head(), true);
   }
 

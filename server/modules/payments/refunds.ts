@@ -155,6 +155,8 @@ export class RefundService {
       chain: ChainClient;
       requiredConfirmations: number;
       logger: Logger;
+      /** Settlement's clock: a hold is judged against it. */
+      now?: () => Date;
     },
   ) {}
 
@@ -199,8 +201,9 @@ export class RefundService {
    * meanwhile a sign-in does not adopt it and no admin attaches it (settlement.ts), so money on its
    * way back never pays for an order. Recording the refund ends the hold; otherwise it lapses.
    */
-  async prepare(trx: Knex.Transaction, input: { transferId: number; amountWei: bigint; now: Date; holdMs?: number }): Promise<Date> {
-    const { transferId, amountWei, now } = input;
+  async prepare(trx: Knex.Transaction, input: { transferId: number; amountWei: bigint; holdMs?: number }): Promise<Date> {
+    const { transferId, amountWei } = input;
+    const now = this.deps.now?.() ?? new Date();
     const transfer = await lockTransfer(trx, transferId);
     refuseRemoved(transfer, 'Nothing was sent.');
     const refundedBeforeWei = await refundedFromTransfer(trx, transferId);

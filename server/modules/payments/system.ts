@@ -54,7 +54,7 @@ export function createPaymentSystem(deps: {
     requiredConfirmations: config.payments.requiredConfirmations,
     logger,
   });
-  const refunds = new RefundService({ chain, requiredConfirmations: config.payments.requiredConfirmations, logger });
+  const refunds = new RefundService({ chain, requiredConfirmations: config.payments.requiredConfirmations, logger, now });
   const watcher = new ChainWatcher({
     db,
     dbKind: dbKind(db),

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { attachCandidatesSchema, attentionItemSchema, type AttachCandidate, type AttentionItem } from '../../../../common/payments-desk';
+import { attachCandidatesSchema, attachResultSchema, type AttachCandidate, type AttachResult } from '../../../../common/payments-desk';
 import { apiFetch } from '../../../lib/api-client';
 import { refreshAfterDeskWrite } from './admin-cache';
 import { handleAdminSessionLoss, useSessionLossOf } from './admin-session';
@@ -27,10 +27,13 @@ export function useCandidates(transferId: string, enabled: boolean) {
   return query;
 }
 
-/** POST /api/admin/payments/:transferId/attach {checkoutId}: the same settlement as a payment; answered with the item. */
-export async function attachTransfer(transferId: string, checkoutId: string): Promise<AttentionItem> {
+/**
+ * POST /api/admin/payments/:transferId/attach {checkoutId}: the same settlement as a payment;
+ * answered with the item as it is now (null when it needs nobody) and the order it made, if any.
+ */
+export async function attachTransfer(transferId: string, checkoutId: string): Promise<AttachResult> {
   const body = await apiFetch<unknown>(deskPath(transferId, 'attach'), { method: 'POST', json: { checkoutId } });
-  return attentionItemSchema.parse(body);
+  return attachResultSchema.parse(body);
 }
 
 export function useAttachTransfer() {

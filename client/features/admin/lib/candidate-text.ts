@@ -1,4 +1,4 @@
-import type { AttachCandidate, AttentionItem, CandidateReason } from '../../../../common/payments-desk';
+import type { AttachCandidate, AttachResult, CandidateReason } from '../../../../common/payments-desk';
 
 const REASON_LABELS: Readonly<Record<CandidateReason, string>> = Object.freeze({
   'same-sender': 'Same sender',
@@ -16,9 +16,9 @@ export function candidateItemsText(items: AttachCandidate['items']): string {
   return items.map((i) => `${i.quantity} × ${i.title}`).join(', ');
 }
 
-/** What attaching did, from the item the server answered: an order made, or still underpaid. */
-export function attachResultText(item: Pick<AttentionItem, 'orderId' | 'due' | 'kind'>): { title: string; detail: string } {
-  if (item.orderId !== null) return { title: 'Order made', detail: `The transfer paid order ${item.orderId}.` };
-  if (item.due !== null) return { title: 'Still underpaid', detail: `The checkout still needs ${item.due} POG.` };
+/** What attaching did, from the server's answer: an order made, or a checkout still underpaid. */
+export function attachResultText(result: AttachResult): { title: string; detail: string } {
+  if (result.orderId !== null) return { title: 'Order made', detail: `The transfer paid order ${result.orderId}.` };
+  if (result.item?.due) return { title: 'Still underpaid', detail: `The checkout still needs ${result.item.due} POG.` };
   return { title: 'Attached', detail: 'The transfer now counts towards that checkout.' };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AttentionItem } from '../../../../common/payments-desk';
 import { ADMIN_ORDER_STATUSES, canRetryHandoff, draftStateText, isPositiveAmount, orderFlagsText } from './admin-order-text';
 import { attachResultText, candidateItemsText, candidateReasonLabel } from './candidate-text';
 
@@ -23,12 +24,14 @@ describe('attach candidates', () => {
   });
 
   it('says what attaching made: an order, or a checkout still underpaid', () => {
-    expect(attachResultText({ orderId: 'o1', due: null, kind: 'overpaid' }).title).toBe('Order made');
-    expect(attachResultText({ orderId: null, due: '2.50', kind: 'underpaid' })).toEqual({
+    const item = (due: string | null) => ({ due }) as AttentionItem;
+    expect(attachResultText({ orderId: 'o1', item: null })).toEqual({ title: 'Order made', detail: 'The transfer paid order o1.' });
+    expect(attachResultText({ orderId: 'o1', item: item(null) }).title).toBe('Order made');
+    expect(attachResultText({ orderId: null, item: item('2.50') })).toEqual({
       title: 'Still underpaid',
       detail: 'The checkout still needs 2.50 POG.',
     });
-    expect(attachResultText({ orderId: null, due: null, kind: 'unmatched' }).title).toBe('Attached');
+    expect(attachResultText({ orderId: null, item: item(null) }).title).toBe('Attached');
   });
 });
 
