@@ -350,6 +350,37 @@ describe.each(testDatabaseKinds)('catalogue freshness without a query per reques
     expect(state().versionReads, 'learned from the notification, not by reading the version').toBe(reads);
   });
 
+  it("learns this process's change when its transaction commits, never one rolled back", async () => {
+    const db = h.database.db;
+    const known = () => h.catalogue.freshness.known;
+    const start = known();
+    await expect(
+      db.transaction(async (trx) => {
+        await bumpCatalogueVersion(trx);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    // A savepoint rolled back inside a transaction that commits.
+    await db.transaction(async (trx) => {
+      await trx
+        .transaction(async (inner) => {
+          await bumpCatalogueVersion(inner);
+          throw new Error('savepoint rolled back');
+        })
+        .catch(() => undefined);
+    });
+    await new Promise((r) => setTimeout(r, 100)); // a notification, were one sent, would be here by now
+    expect(known()).toBe(start);
+
+    // A bump in a savepoint: learned at the outer commit, not before, and without waiting for the notification.
+    await db.transaction(async (trx) => {
+      await trx.transaction(async (inner) => bumpCatalogueVersion(inner));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(known()).toBe(start);
+    });
+    expect(known()).toBe(start + 1);
+  });
+
   it.runIf(kind === 'postgres')("shows another instance's change promptly, learned by NOTIFY, never by reading the version", async () => {
     const other = await h.startAnotherInstance();
     const reads = state().versionReads;
