@@ -33,6 +33,7 @@ const envSchema = z.object({
     .default(DEFAULT_SHOPIFY_API_VERSION),
   SHOPIFY_CLIENT_SECRET: optional(z.string().min(8)),
   CATALOGUE_SYNC_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
+  CATALOGUE_STALENESS_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
   BASE_RPC_URL: optional(urlString),
   LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(0),
@@ -161,6 +162,11 @@ interface ConfigCommon {
   logLevel: string;
   database: DatabaseConfig;
   catalogueSyncIntervalMs: number;
+  /**
+   * While the catalogue's change notifications are not heard (PGlite has no other writer; a lost
+   * Postgres LISTEN connection), how often the catalogue version is read instead.
+   */
+  catalogueStalenessMs: number;
   /** How long an anonymous shopper session (and its cart) lives after its last use. */
   sessionTtlMs: number;
   publicLinks: { explorerUrl: string; communityUrl: string; brandUrl: string };
@@ -297,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database,
     ...demo,
     catalogueSyncIntervalMs: e.CATALOGUE_SYNC_INTERVAL_MINUTES * 60_000,
+    catalogueStalenessMs: e.CATALOGUE_STALENESS_MS,
     sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
     publicLinks: { explorerUrl: e.EXPLORER_URL.replace(/\/+$/, ''), communityUrl: e.COMMUNITY_URL, brandUrl: e.BRAND_URL },
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,

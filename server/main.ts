@@ -171,6 +171,7 @@ async function main() {
     const finished = await Promise.race([workers.stop().then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
     if (!finished) logger.warn(`background jobs still running after ${STOP_GRACE_MS / 1000} s; stopping without them`);
     payments.chain.destroy();
+    await services.catalogue.close();
     await localChain?.stop();
     await db.destroy();
     process.exit(0);

@@ -46,6 +46,8 @@ export interface ServiceOptions {
   webhookSecret?: string;
   /** How the admin login's delay is waited (tests record it and move their clock instead). */
   sleep?: Sleep;
+  /** The first wait before the catalogue's lost LISTEN connection is made again (doubling, at most 5 s). */
+  catalogueReconnectMs?: number;
 }
 
 export interface Services {
@@ -68,7 +70,10 @@ export interface Services {
 export function buildServices(opts: ServiceOptions): Services {
   const { config, db, logger, target, now } = opts;
   const shopify = opts.shopify ?? storeClient(config, logger);
-  const catalogue = new CatalogueService(db, shopify, logger, opts.catalogueSync);
+  const catalogue = new CatalogueService(db, shopify, logger, opts.catalogueSync, {
+    stalenessMs: config.catalogueStalenessMs,
+    reconnectMs: opts.catalogueReconnectMs,
+  });
   const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs, now });
   const carts = new CartService(db, catalogue);
   const rateLimiter = new RateLimiter(db, { scale: config.rateLimitScale, now });

@@ -18,11 +18,16 @@ export async function getState<T>(db: Db, key: string): Promise<T | undefined> {
   return row ? (row.value as T) : undefined;
 }
 
-/** Adds one to the integer under `key` (1 when there is none) in one statement, so concurrent writers never lose a count. */
-export async function incrementState(db: Db, key: string): Promise<void> {
-  await db.raw(
+/**
+ * Adds one to the integer under `key` (1 when there is none) in one statement, so concurrent writers
+ * never lose a count; answers the new value.
+ */
+export async function incrementState(db: Db, key: string): Promise<number> {
+  const result = await db.raw(
     `insert into app_state (key, value, updated_at) values (?, '1'::jsonb, now())
-     on conflict (key) do update set value = to_jsonb((app_state.value)::text::bigint + 1), updated_at = now()`,
+     on conflict (key) do update set value = to_jsonb((app_state.value)::text::bigint + 1), updated_at = now()
+     returning value`,
     [key],
   );
+  return Number(result.rows[0].value);
 }

@@ -53,7 +53,13 @@ export interface Harness {
    * Postgres only: a second server instance (its own connection pool, as another process would
    * have) on the same database, without payments. Closed with the harness.
    */
-  startAnotherInstance(): Promise<{ baseUrl: string; api(path: string, init?: RequestInit): Promise<Response> }>;
+  startAnotherInstance(): Promise<{
+    baseUrl: string;
+    api(path: string, init?: RequestInit): Promise<Response>;
+    /** Its own connection pool: a change written here reaches the first instance only as another process's would. */
+    db: Services['db'];
+    catalogue: CatalogueService;
+  }>;
   close(): Promise<void>;
 }
 
@@ -82,12 +88,15 @@ export async function startHarness(
     mountEmulator?: boolean;
     /** The built client to serve (a folder with index.html). */
     staticDir?: string;
+    /** The first wait before the catalogue's lost LISTEN connection is made again. */
+    catalogueReconnectMs?: number;
   } = {},
 ): Promise<Harness> {
   const clock = { now: Date.parse('2026-11-01T00:00:00Z') };
   const database = await createTestDatabase(kind);
   const logger = createLogger({ level: 'silent' });
   const servers: Server[] = [];
+  const catalogues: CatalogueService[] = [];
 
   // Every test file sends its many requests from 127.0.0.1: limits 100 times the real ones, unless
   // a test asks for others (the rate-limit tests use the real ones).
@@ -157,6 +166,7 @@ export async function startHarness(
       adminDelays.push(ms);
       clock.now += ms;
     },
+    catalogueReconnectMs: opts.catalogueReconnectMs,
   };
   const services = buildServices({
     ...wiring,
@@ -167,6 +177,7 @@ export async function startHarness(
     staticDir: opts.staticDir,
   });
   const { catalogue, sessions, carts, rateLimiter, payments } = services;
+  catalogues.push(catalogue);
   const appServer = await listen(createServer(createApp(services.app).callback()));
   servers.push(appServer);
   baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
@@ -192,15 +203,17 @@ export async function startHarness(
       if (!database.connectAgain) throw new Error('a second instance needs Postgres (PGlite is one process)');
       // Without a chain target: no second watcher or hand-off competing with the first.
       const other = buildServices({ ...wiring, db: database.connectAgain() });
+      catalogues.push(other.catalogue);
       const server = await listen(createServer(createApp(other.app).callback()));
       servers.push(server);
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      return { baseUrl: url, api: (path, init) => fetch(url + path, init) };
+      return { baseUrl: url, api: (path, init) => fetch(url + path, init), db: other.db, catalogue: other.catalogue };
     },
     async close() {
       await payments?.watcher.stop(); // releases its lock's connection
       payments?.chain.destroy();
       for (const s of servers) await new Promise((r) => s.close(r));
+      for (const c of catalogues) await c.close(); // its LISTEN connection
       await database.destroy();
     },
   };

@@ -288,3 +288,136 @@ describe.each(testDatabaseKinds)('sync against a small leaky bucket on %s', (kin
     }
   });
 });
+
+describe.each(testDatabaseKinds)('catalogue freshness without a query per request on %s', (kind) => {
+  let h: Harness;
+  let product: Product;
+  beforeAll(async () => {
+    // Fallback reads every 200 ms; a lost LISTEN connection is made again after 4 s.
+    h = await startHarness(kind, { env: { CATALOGUE_STALENESS_MS: '200' }, catalogueReconnectMs: 4000 });
+    await h.catalogue.sync();
+    await h.catalogue.seedDemoPrices();
+    [product] = (await (await h.api('/api/products')).json()) as Product[];
+  });
+  beforeEach(async () => {
+    await expect.poll(() => h.catalogue.freshness.state().listening).toBe(true);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const state = () => h.catalogue.freshness.state();
+  const shownPrice = async (api = h.api) => {
+    const list = (await (await api('/api/products')).json()) as Product[];
+    return list.find((p) => p.id === product.id)!.variants[0].price;
+  };
+  /** A price change as another process makes it: its own connections, its bump a notification at commit. */
+  const changeElsewhere = async (db: Harness['database']['db'], price: string) => {
+    await db('variants').where({ shopify_id: product.variants[0].id }).update({ pog_price: price });
+    await bumpCatalogueVersion(db);
+  };
+  const countQueries = () => {
+    const sql: string[] = [];
+    const record = (q: { sql: string }) => sql.push(q.sql);
+    h.database.db.on('query', record);
+    return { sql, stop: () => h.database.db.off('query', record) };
+  };
+
+  it('answers 50 list and product requests from memory: no database query at all', async () => {
+    await h.api('/api/products'); // built
+    const queries = countQueries();
+    try {
+      for (let i = 0; i < 50; i++) {
+        const res = await h.api(i % 5 ? '/api/products' : `/api/products/${product.id}`, { headers: { 'accept-encoding': 'gzip' } });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+    } finally {
+      queries.stop();
+    }
+    expect(queries.sql).toEqual([]);
+  });
+
+  it('learns a change that reaches it only as a notification (as another process sends it)', async () => {
+    const reads = state().versionReads;
+    await h.database.db('variants').where({ shopify_id: product.variants[0].id }).update({ pog_price: '2222' });
+    // What bumpCatalogueVersion does in another process: no in-process announcement here.
+    const { rows } = await h.database.db.raw(
+      `update app_state set value = to_jsonb((value)::text::bigint + 1) where key = 'catalogue_version' returning value`,
+    );
+    await h.database.db.raw(`select pg_notify('catalogue_changed', current_schema() || ':' || ?)`, [String(rows[0].value)]);
+    await expect.poll(() => shownPrice(), { timeout: 3000, interval: 20 }).toBe('2222.00');
+    expect(state().versionReads, 'learned from the notification, not by reading the version').toBe(reads);
+  });
+
+  it("learns this process's change when its transaction commits, never one rolled back", async () => {
+    const db = h.database.db;
+    const known = () => h.catalogue.freshness.known;
+    const start = known();
+    await expect(
+      db.transaction(async (trx) => {
+        await bumpCatalogueVersion(trx);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    // A savepoint rolled back inside a transaction that commits.
+    await db.transaction(async (trx) => {
+      await trx
+        .transaction(async (inner) => {
+          await bumpCatalogueVersion(inner);
+          throw new Error('savepoint rolled back');
+        })
+        .catch(() => undefined);
+    });
+    await new Promise((r) => setTimeout(r, 100)); // a notification, were one sent, would be here by now
+    expect(known()).toBe(start);
+
+    // A bump in a savepoint: learned at the outer commit, not before, and without waiting for the notification.
+    await db.transaction(async (trx) => {
+      await trx.transaction(async (inner) => bumpCatalogueVersion(inner));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(known()).toBe(start);
+    });
+    expect(known()).toBe(start + 1);
+  });
+
+  it.runIf(kind === 'postgres')("shows another instance's change promptly, learned by NOTIFY, never by reading the version", async () => {
+    const other = await h.startAnotherInstance();
+    const reads = state().versionReads;
+    await changeElsewhere(other.db, '3333');
+    await expect.poll(() => shownPrice(), { timeout: 3000, interval: 20 }).toBe('3333.00');
+    expect(state().versionReads).toBe(reads);
+    // And the other instance's own list.
+    expect(await shownPrice(other.api)).toBe('3333.00');
+    // Then memory again: no query for 20 more requests.
+    const queries = countQueries();
+    try {
+      for (let i = 0; i < 20; i++) expect(await shownPrice()).toBe('3333.00');
+    } finally {
+      queries.stop();
+    }
+    expect(queries.sql).toEqual([]);
+  });
+
+  it.runIf(kind === 'postgres')('falls back to reading the version while its LISTEN connection is lost, then listens again', async () => {
+    const other = await h.startAnotherInstance();
+    const { pid } = state();
+    expect(pid).toEqual(expect.any(Number));
+    await other.db.raw('select pg_terminate_backend(?)', [pid]);
+    await expect.poll(() => state().listening).toBe(false);
+
+    const reads = state().versionReads;
+    await changeElsewhere(other.db, '4444');
+    // Bounded staleness: seen within the 200 ms fallback, before the connection is back (4 s).
+    await expect.poll(() => shownPrice(), { timeout: 2000, interval: 20 }).toBe('4444.00');
+    expect(state().listening).toBe(false);
+    expect(state().versionReads).toBeGreaterThan(reads);
+
+    await expect.poll(() => state().listening, { timeout: 10_000 }).toBe(true);
+    expect(state().pid).not.toBe(pid);
+    const readsAfter = state().versionReads;
+    await changeElsewhere(other.db, '5555');
+    await expect.poll(() => shownPrice(), { timeout: 3000, interval: 20 }).toBe('5555.00');
+    expect(state().versionReads, 'listening again: no more reads').toBe(readsAfter);
+  });
+});

@@ -3,7 +3,9 @@
  * variants an admin activated and priced in POG; a product with none is hidden.
  *
  * The product list is served from memory and rebuilt only when the catalogue version (bumped in the
- * same transaction as every change, by any server instance) moves on.
+ * same transaction as every change, by any server instance) moves on. A request reads no version:
+ * new versions are learned from change notifications (freshness.ts), or, while those are not heard,
+ * by reading the version at most every `stalenessMs`.
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
@@ -19,7 +21,8 @@ import { heldFor, heldUnits } from '../stock';
 import { ProductModel, type VariantModel } from './models';
 import type { ShopifyGraphql } from '../../shopify';
 import { getState, setState } from '../../lib/app-state';
-import { bumpCatalogueVersion, CATALOGUE_VERSION, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
+import { bumpCatalogueVersion, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
+import { CATALOGUE_VERSION, CatalogueFreshness, type FreshnessOptions } from './freshness';
 
 export interface ListedVariant {
   product: Product;
@@ -27,7 +30,8 @@ export interface ListedVariant {
 }
 
 export interface ProductListSnapshot {
-  version: string;
+  /** The catalogue version read before the rows: the list is at least this new. */
+  version: number;
   products: Product[];
   byId: Map<string, Product>;
   /** Every listed variant by its id, with its product. */
@@ -42,25 +46,42 @@ export class CatalogueService {
   private snapshot: ProductListSnapshot | null = null;
   private building: Promise<ProductListSnapshot> | null = null;
   private running: Promise<SyncResult> | null = null;
+  /** Which catalogue version is the newest (notifications, with a bounded-staleness fallback). */
+  readonly freshness: CatalogueFreshness;
 
   constructor(
     private readonly db: Db,
     private readonly shopify: ShopifyGraphql,
     private readonly logger?: Logger,
     private readonly syncOptions: SyncOptions = {},
-  ) {}
+    freshness: Omit<FreshnessOptions, 'logger'> = { stalenessMs: 1000 },
+  ) {
+    this.freshness = new CatalogueFreshness(db, { ...freshness, logger });
+  }
 
-  /** The listed products, JSON body and ETag; rebuilt only when the catalogue changed. */
+  /**
+   * The listed products, JSON body and ETag, from memory while no newer catalogue version is known
+   * (no database read); rebuilt once per change, concurrent requests sharing the rebuild.
+   */
   async list(): Promise<ProductListSnapshot> {
-    const version = String((await getState<number>(this.db, CATALOGUE_VERSION)) ?? 0);
-    if (this.snapshot?.version === version) return this.snapshot;
-    // Concurrent requests share one rebuild.
-    this.building ??= this.build(version).finally(() => {
-      this.building = null;
-    });
-    const snap = await this.building;
-    this.snapshot = snap;
-    return snap;
+    const snap = this.snapshot;
+    if (snap && this.freshness.isCurrent(snap.version)) return snap;
+    this.freshness.start();
+    let built!: ProductListSnapshot;
+    // A rebuild already under way may have read the rows before the change this request knows of.
+    for (let round = 0; round < 3; round++) {
+      this.building ??= this.rebuild().finally(() => {
+        this.building = null;
+      });
+      built = await this.building;
+      if (this.freshness.isCurrent(built.version)) break;
+    }
+    return built;
+  }
+
+  /** Ends the change notifications' connection and the fallback poll (shutdown, a test's end). */
+  close(): Promise<void> {
+    return this.freshness.close();
   }
 
   async get(id: string): Promise<Product> {
@@ -107,7 +128,17 @@ export class CatalogueService {
     });
   }
 
-  private async build(version: string): Promise<ProductListSnapshot> {
+  private async rebuild(): Promise<ProductListSnapshot> {
+    const knownAtStart = this.freshness.known;
+    const snap = await this.build();
+    this.freshness.builtAt(snap.version, knownAtStart);
+    if (!this.snapshot || snap.version >= this.snapshot.version) this.snapshot = snap;
+    return snap;
+  }
+
+  private async build(): Promise<ProductListSnapshot> {
+    // The version first: the rows read after it are at least as new.
+    const version = Number((await getState<number>(this.db, CATALOGUE_VERSION)) ?? 0);
     // Every product and variant, then the one rule of what is for sale (common/availability), the
     // rule the cart and checkout apply to their lines too.
     const rows = await ProductModel.query(this.db)

@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors';
 import { ErrorCode } from '../../../common/errors';
 import type { SyncResult } from '../../../common/api';
 import type { Logger } from '../../lib/logger';
+import { announceCommitted, CATALOGUE_CHANNEL, CATALOGUE_VERSION } from './freshness';
 import {
   PRODUCT_VARIANTS_QUERY,
   PRODUCTS_PAGE_QUERY,
@@ -204,12 +205,15 @@ export async function syncCatalogue(
 /** Advisory lock key shared by every writer of the catalogue ("POGS" in ASCII). */
 export const CATALOGUE_SYNC_LOCK = 0x504f4753;
 
-/** The app-state key of the catalogue version. */
-export const CATALOGUE_VERSION = 'catalogue_version';
-
-/** Every change to what shoppers see bumps this, so every instance's in-memory list notices. */
+/**
+ * Every change to what shoppers see bumps this, in the change's own transaction (`db` may be one),
+ * so every instance's in-memory list notices: Postgres delivers the notification to every listener
+ * at commit, and this process's own instances learn the version at commit directly.
+ */
 export async function bumpCatalogueVersion(db: Db): Promise<void> {
-  await incrementState(db, CATALOGUE_VERSION);
+  const version = await incrementState(db, CATALOGUE_VERSION);
+  await db.raw(`select pg_notify(?, current_schema() || ':' || ?)`, [CATALOGUE_CHANNEL, String(version)]);
+  announceCommitted(db, version);
 }
 
 export class SyncInProgressError extends AppError {
