@@ -158,8 +158,11 @@ test.describe('paying with the browser wallet', () => {
 
     const checkout = nextCheckout(page);
     await drawer.getByTestId('pay-button').click();
-    const { amountWei } = await checkout;
-    await expectToast(page, 'Payment Failed', insufficientBalanceMessage(BigInt(amountWei)), 'destructive');
+    const { amountWei, displayTotal } = await checkout;
+    // A zero balance needs exactly the cart's total (the sub-cent identifying suffix is not a cent more).
+    const needed = `Insufficient POG balance. You need ${formatPogAmount(displayTotal)} more POG`;
+    await expectToast(page, 'Payment Failed', needed, 'destructive');
+    expect(insufficientBalanceMessage(BigInt(amountWei), 0n)).toBe(needed);
     await expect(page.getByTestId('toast')).toContainText(/Insufficient POG balance\. You need [\d,]+\.\d\d more POG/);
     await expect(drawer.getByTestId('pay-button')).toBeEnabled();
     await expect(drawer.getByTestId('pay-button')).toHaveText('Pay with POG');

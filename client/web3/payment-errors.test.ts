@@ -61,14 +61,30 @@ describe('paymentErrorMessage', () => {
 });
 
 describe('insufficientBalanceMessage', () => {
+  const SUFFIX = 123_456_789_012n; // a checkout's identifying suffix, below one cent
+
   it('says how much more POG is needed, grouped, to the cent', () => {
-    expect(insufficientBalanceMessage(25n * POG)).toBe('Insufficient POG balance. You need 25.00 more POG');
-    expect(insufficientBalanceMessage(1234n * POG + POG / 2n)).toBe('Insufficient POG balance. You need 1,234.50 more POG');
+    expect(insufficientBalanceMessage(25n * POG, 0n)).toBe('Insufficient POG balance. You need 25.00 more POG');
+    expect(insufficientBalanceMessage(1300n * POG, 65n * POG + POG / 2n)).toBe('Insufficient POG balance. You need 1,234.50 more POG');
   });
 
-  it('rounds up, so a tiny shortfall never reads 0.00', () => {
-    expect(insufficientBalanceMessage(12345n)).toBe('Insufficient POG balance. You need 0.01 more POG');
-    expect(insufficientBalanceMessage(25n * POG + 12345n)).toBe('Insufficient POG balance. You need 25.01 more POG');
-    expect(insufficientBalanceMessage(10n ** 16n)).toBe('Insufficient POG balance. You need 0.01 more POG');
+  it('counts the shortfall exactly: a zero balance for a 99.90 cart needs 99.90, suffix or not', () => {
+    const cart = 9990n * 10n ** 16n;
+    expect(insufficientBalanceMessage(cart, 0n)).toBe('Insufficient POG balance. You need 99.90 more POG');
+    expect(insufficientBalanceMessage(cart + SUFFIX, 0n)).toBe('Insufficient POG balance. You need 99.90 more POG');
+    expect(insufficientBalanceMessage(cart + SUFFIX, 20n * POG)).toBe('Insufficient POG balance. You need 79.90 more POG');
+  });
+
+  it('rounds up only what is not a whole number of cents', () => {
+    // A balance with a fraction of a cent: 25.00 - 0.004 = 24.996 -> 25.00.
+    expect(insufficientBalanceMessage(25n * POG + SUFFIX, 4n * 10n ** 15n)).toBe('Insufficient POG balance. You need 25.00 more POG');
+    expect(insufficientBalanceMessage(25n * POG, 12345n)).toBe('Insufficient POG balance. You need 25.00 more POG');
+    expect(insufficientBalanceMessage(25n * POG, 10n ** 16n + 1n)).toBe('Insufficient POG balance. You need 24.99 more POG');
+  });
+
+  it('never reads 0.00: a balance short by less than a cent, or by the suffix alone, needs 0.01', () => {
+    expect(insufficientBalanceMessage(25n * POG, 25n * POG - 1n)).toBe('Insufficient POG balance. You need 0.01 more POG');
+    expect(insufficientBalanceMessage(25n * POG + SUFFIX, 25n * POG)).toBe('Insufficient POG balance. You need 0.01 more POG');
+    expect(insufficientBalanceMessage(SUFFIX, 0n)).toBe('Insufficient POG balance. You need 0.01 more POG');
   });
 });

@@ -14,16 +14,24 @@ export const PAYMENT_FAILED_FALLBACK = 'Failed to process payment';
 /** JSON-RPC "server error": what most nodes answer for a transaction the account cannot pay for. */
 export const RPC_SERVER_ERROR = -32000;
 
-/** One cent of POG in wei: the shortfall is shown in whole cents, rounded up. */
+/** One cent of POG in wei: prices, and so the amounts a shopper is told, are whole cents. */
 const CENT_WEI = 10n ** 16n;
 
 /**
- * 'Insufficient POG balance. You need {amount} more POG'. The amount is rounded UP to the cent,
- * so topping up by what it says is always enough (a shortfall of a few wei reads '0.01', never
- * '0.00').
+ * 'Insufficient POG balance. You need {amount} more POG', for a transfer of `requiredWei` from a
+ * wallet holding `balanceWei` (less than that).
+ *
+ * A checkout's amount is its total plus an identifying suffix below one cent (docs/payments.md
+ * §1), so the shortfall is counted exactly, in wei, against the amount's whole cents: a zero
+ * balance for a 99.90 cart needs '99.90', not '99.91'. It is rounded up to the cent only where it
+ * is not a whole number of cents (a balance with a fraction of a cent), and a balance short by
+ * the suffix alone reads '0.01', never '0.00'. (The suffix, under 0.000001 POG, is left out of
+ * the figure: a wallet topped up by exactly the figure is short by it, and is then told '0.01'.)
  */
-export function insufficientBalanceMessage(shortfallWei: bigint): string {
-  const cents = (shortfallWei + CENT_WEI - 1n) / CENT_WEI;
+export function insufficientBalanceMessage(requiredWei: bigint, balanceWei: bigint): string {
+  const wholeCents = requiredWei - (requiredWei % CENT_WEI);
+  const exact = wholeCents - balanceWei;
+  const cents = exact <= 0n ? 1n : (exact + CENT_WEI - 1n) / CENT_WEI;
   return `Insufficient POG balance. You need ${formatPogAmount(formatUnits(cents * CENT_WEI))} more POG`;
 }
 

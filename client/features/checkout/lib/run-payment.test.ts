@@ -163,7 +163,7 @@ describe('runPayment', () => {
     expect(h.log.some((l) => l.startsWith('transfer'))).toBe(false);
     expect(h.state()).toEqual(initialCheckoutState);
     expect(h.notices).toEqual([
-      { title: 'Payment Failed', description: 'Insufficient POG balance. You need 5.01 more POG', variant: 'destructive' },
+      { title: 'Payment Failed', description: 'Insufficient POG balance. You need 5.00 more POG', variant: 'destructive' },
     ]);
     expect(h.log.at(-1)).toBe('dispose');
   });

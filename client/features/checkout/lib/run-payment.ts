@@ -59,7 +59,7 @@ export async function runPayment({ cart, address, provider }: PaymentRequest, de
     payment = await deps.connectToken(provider, checkout.tokenAddress);
     const amount = BigInt(checkout.amountWei);
     const balance = await payment.balanceOf(address);
-    if (balance < amount) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, insufficientBalanceMessage(amount - balance));
+    if (balance < amount) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, insufficientBalanceMessage(amount, balance));
     dispatch({ type: 'balance-ok' });
 
     const transactionHash = await payment.transfer(address, checkout.storeWallet, amount);
