@@ -1,3 +1,4 @@
+import { BrowserProvider } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { insufficientBalanceMessage, paymentErrorMessage } from './payment-errors';
 
@@ -57,6 +58,70 @@ describe('paymentErrorMessage', () => {
     expect(paymentErrorMessage('Popup closed')).toBe('Popup closed');
     for (const e of [undefined, null, {}, new Error(''), { message: '  ' }, 42])
       expect(paymentErrorMessage(e)).toBe('Failed to process payment');
+  });
+});
+
+describe("paymentErrorMessage: the wallet's words under a library's wrapping", () => {
+  const BUYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+  /** A wallet that reverts every transaction with `error`, seen through ethers as the shop sees it. */
+  async function sendThroughEthers(error: unknown): Promise<unknown> {
+    const wallet = {
+      request: async ({ method }: { method: string }) => {
+        if (method === 'eth_chainId') return '0x2105';
+        if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [BUYER];
+        throw error;
+      },
+    };
+    const signer = await new BrowserProvider(wallet).getSigner();
+    return signer.sendTransaction({ to: BUYER, gasLimit: 150_000n }).then(
+      () => expect.unreachable('the wallet reverts'),
+      (e: unknown) => e,
+    );
+  }
+
+  it('ethers\' "could not coalesce error" shows the message the wallet gave', async () => {
+    const thrown = await sendThroughEthers({ code: 5000, message: 'execution reverted: boom' });
+    expect((thrown as { shortMessage?: string }).shortMessage).toBe('could not coalesce error');
+    expect(paymentErrorMessage(thrown)).toBe('execution reverted: boom');
+    const internal = await sendThroughEthers(Object.assign(new Error('execution reverted: out of stock'), { code: -32603 }));
+    expect(paymentErrorMessage(internal)).toBe('execution reverted: out of stock');
+  });
+
+  it('the reason first, then the wallet error in info.error or error, then shortMessage', () => {
+    expect(
+      paymentErrorMessage({ code: 'CALL_EXCEPTION', reason: 'boom', shortMessage: 'execution reverted: "boom"', message: 'dump…' }),
+    ).toBe('boom');
+    expect(
+      paymentErrorMessage({
+        code: 'UNKNOWN_ERROR',
+        shortMessage: 'could not coalesce error',
+        message: 'could not coalesce error (error={ … }, code=UNKNOWN_ERROR, version=6.17.0)',
+        info: { error: { code: 5000, message: 'execution reverted: boom' } },
+      }),
+    ).toBe('execution reverted: boom');
+    expect(
+      paymentErrorMessage({
+        code: 'UNKNOWN_ERROR',
+        shortMessage: 'could not coalesce error',
+        error: { message: 'execution reverted: boom' },
+      }),
+    ).toBe('execution reverted: boom');
+    expect(paymentErrorMessage({ code: 'UNKNOWN_ERROR', shortMessage: 'could not coalesce error', error: { reason: 'boom' } })).toBe(
+      'boom',
+    );
+    expect(paymentErrorMessage({ code: 'TIMEOUT', shortMessage: 'timeout', message: 'timeout (request={ … }, version=6.17.0)' })).toBe(
+      'timeout',
+    );
+  });
+
+  it("a wrapped wallet message still maps to the spec's texts", () => {
+    expect(
+      paymentErrorMessage({ shortMessage: 'could not coalesce error', info: { error: { message: 'insufficient funds for gas' } } }),
+    ).toBe('Insufficient POG tokens or ETH for gas fees');
+    expect(
+      paymentErrorMessage({ shortMessage: 'could not coalesce error', error: { message: 'User denied transaction signature.' } }),
+    ).toBe('Transaction was cancelled by user');
   });
 });
 

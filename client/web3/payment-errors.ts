@@ -4,7 +4,7 @@
  */
 import { formatUnits } from '../../common/money';
 import { formatPogAmount } from '../lib/format-pog-price';
-import { declaredRpcErrorCode, USER_REJECTED } from './wallet-errors';
+import { declaredRpcErrorCode, errorMessage, USER_REJECTED } from './wallet-errors';
 
 export const INVALID_BALANCE_MESSAGE = 'Invalid balance response';
 export const RECEIPT_NOT_FOUND_MESSAGE = 'Transaction receipt not found';
@@ -35,24 +35,20 @@ export function insufficientBalanceMessage(requiredWei: bigint, balanceWei: bigi
   return `Insufficient POG balance. You need ${formatPogAmount(formatUnits(cents * CENT_WEI))} more POG`;
 }
 
-function textOf(value: unknown): string | null {
-  return typeof value === 'string' && value.trim() ? value.trim() : null;
-}
-
 /**
  * What a failed payment step says (spec §8, in its order): 4001 'Transaction was rejected by
  * user'; -32000 'Insufficient funds for gas or token balance'; an "insufficient funds" message
  * 'Insufficient POG tokens or ETH for gas fees'; a "user rejected" message without a code
  * 'Transaction was cancelled by user'; else the error's reason or message, or 'Failed to process
- * payment'. ethers' `shortMessage` stands in for its `message`, which carries a debug dump.
+ * payment'. The reason or message is the wallet's own where a library wrapped it (ethers'
+ * "could not coalesce error" over the wallet's "execution reverted: boom"), see errorMessage.
  */
 export function paymentErrorMessage(error: unknown): string {
   const code = declaredRpcErrorCode(error);
   if (code === USER_REJECTED) return 'Transaction was rejected by user';
   if (code === RPC_SERVER_ERROR) return 'Insufficient funds for gas or token balance';
-  const record = error !== null && typeof error === 'object' ? (error as Record<string, unknown>) : {};
-  const message = textOf(record.shortMessage) ?? textOf(record.message) ?? textOf(error);
+  const message = errorMessage(error);
   if (message && /insufficient funds/i.test(message)) return 'Insufficient POG tokens or ETH for gas fees';
   if (message && /user (rejected|denied|cancell?ed)/i.test(message)) return 'Transaction was cancelled by user';
-  return textOf(record.reason) ?? message ?? PAYMENT_FAILED_FALLBACK;
+  return message ?? PAYMENT_FAILED_FALLBACK;
 }
