@@ -138,7 +138,10 @@ export function disconnectedNotice(): WalletNotice {
   };
 }
 
-/** After the wallet ended the session (empty account list or its 'disconnect' event). */
+/**
+ * After the wallet ended the session (empty account list or its 'disconnect' event): the spec's
+ * 'Disconnected' (§8), apart from the shopper's own 'Wallet Disconnected'.
+ */
 export function walletEndedNotice(): WalletNotice {
-  return { title: 'Wallet Disconnected', description: 'Your wallet ended the connection to the shop.', variant: 'default' };
+  return { title: 'Disconnected', description: 'Your wallet ended the connection to the shop.', variant: 'default' };
 }

@@ -45,7 +45,7 @@ export function Toaster() {
           )}
         >
           <div className="grid min-w-0 flex-1 gap-1">
-            {title && <ToastPrimitive.Title className="text-sm font-semibold">{title}</ToastPrimitive.Title>}
+            {title && <ToastPrimitive.Title data-testid="toast-title" className="text-sm font-semibold">{title}</ToastPrimitive.Title>}
             {description && (
               <ToastPrimitive.Description className="text-sm break-words opacity-90">{description}</ToastPrimitive.Description>
             )}
