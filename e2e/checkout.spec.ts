@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Contract, JsonRpcProvider } from 'ethers';
 import type { Checkout, Order, Product, Variant } from '../common/api';
 import { formatPogAmount } from '../client/lib/format-pog-price';
@@ -211,6 +211,56 @@ test.describe('paying with the browser wallet', () => {
     await releaseRedirect();
   });
 });
+
+test.describe('paying on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the drawer's footer fits the drawer at every step: the total and the step text are never cut", async ({ page }) => {
+    test.setTimeout(90_000);
+    const wallet = await TestWallet.install(page);
+    const { variant } = pick();
+    await page.goto('/');
+    await connectTestWallet(page, wallet);
+    const added = await page.request.post('/api/cart/add', { data: { variantId: variant.id, quantity: 3 } });
+    expect(added.ok()).toBe(true);
+    const drawer = await openDrawer(page);
+    const footer = drawer.getByTestId('cart-drawer-footer');
+    await expectFits(drawer, footer);
+
+    const release = wallet.holdNextTransaction();
+    wallet.rejectNextTransaction();
+    await drawer.getByTestId('pay-button').click();
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Confirm in your wallet...');
+    await expectFits(drawer, footer);
+    await expect(drawer.getByTestId('cart-total')).toHaveText(/^[\d,]+\.\d\d POG$/);
+    release();
+    await expectToast(page, 'Payment Failed', 'Transaction was rejected by user', 'destructive');
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Pay with POG');
+  });
+});
+
+/** No element of the footer reaches past the drawer's edges or hides part of its own content. */
+async function expectFits(drawer: Locator, footer: Locator) {
+  const drawerBox = (await drawer.boundingBox())!;
+  const overflowing = await footer.evaluate(
+    (root, edges) => {
+      const bad: string[] = [];
+      for (const el of [root, ...root.querySelectorAll<HTMLElement>('*')]) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0) continue;
+        const name = `${el.tagName.toLowerCase()}[${el.getAttribute('data-testid') ?? el.className.toString().slice(0, 40)}]`;
+        if (box.left < edges.left - 0.5 || box.right > edges.right + 0.5) bad.push(`${name} ${box.left}..${box.right}`);
+        if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+          bad.push(`${name} scrolls ${el.scrollWidth}>${el.clientWidth}`);
+        if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && el.children.length === 0)
+          bad.push(`${name} text ${el.scrollWidth}>${el.clientWidth}`);
+      }
+      return bad;
+    },
+    { left: drawerBox.x, right: drawerBox.x + drawerBox.width },
+  );
+  expect(overflowing).toEqual([]);
+}
 
 test.describe('paying from another wallet', () => {
   test('shows the exact amount and a wallet link, and turns to "Payment received" when the transfer lands', async ({ page }) => {

@@ -171,10 +171,15 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
   };
 
   return (
-    <footer className="grid gap-3 border-t border-border bg-surface px-4 pt-3 pb-[max(1rem,env(safe-area-inset-bottom))]">
-      <div className="flex items-baseline justify-between gap-2">
+    // One column no wider than the drawer (minmax(0, 1fr)): on a 390 px phone the drawer is 292 px,
+    // and the pay button's step text and a long total wrap instead of pushing the footer wider.
+    <footer
+      data-testid="cart-drawer-footer"
+      className="grid grid-cols-[minmax(0,1fr)] gap-3 border-t border-border bg-surface px-4 pt-3 pb-[max(1rem,env(safe-area-inset-bottom))]"
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-x-2">
         <span className="text-sm font-semibold text-muted-foreground">Total</span>
-        <span className="text-xl font-extrabold text-brand tabular-nums" data-testid="cart-total">
+        <span className="ml-auto text-right text-xl font-extrabold break-all text-brand tabular-nums" data-testid="cart-total">
           {loading ? '…' : formatPog(cart?.total ?? '0')}
         </span>
       </div>
@@ -191,7 +196,7 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
         <Button
           size="lg"
           // Busy is not unavailable: the step stays readable at (almost) full strength.
-          className={cn('w-full', progress && 'disabled:opacity-85')}
+          className={cn('h-auto min-h-12 w-full px-4 py-2 text-center whitespace-normal', progress && 'disabled:opacity-85')}
           data-testid="pay-button"
           data-busy={progress ? 'true' : undefined}
           aria-busy={progress ? true : undefined}
@@ -199,10 +204,12 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
           onClick={pay}
         >
           {progress ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <Wallet aria-hidden />}
-          <span aria-live="polite">{progress?.label ?? 'Pay with POG'}</span>
+          <span aria-live="polite" className="min-w-0">
+            {progress?.label ?? 'Pay with POG'}
+          </span>
         </Button>
         {progress?.transactionHash && (
-          <p className="text-center text-xs text-muted-foreground" data-testid="pay-transaction">
+          <p className="text-center text-xs break-all text-muted-foreground" data-testid="pay-transaction">
             Transaction <span className="font-mono">{shortenAddress(progress.transactionHash)}</span>
           </p>
         )}
