@@ -236,6 +236,17 @@ test.describe('paying on a 390 px phone', () => {
     release();
     await expectToast(page, 'Payment Failed', 'Transaction was rejected by user', 'destructive');
     await expect(drawer.getByTestId('pay-button')).toHaveText('Pay with POG');
+    // The failure's toast keeps off the total and the pay button (toasts sit at the top on phones).
+    const toastBox = (await page.getByTestId('toast').boundingBox())!;
+    for (const id of ['cart-total', 'pay-button']) {
+      const b = (await drawer.getByTestId(id).boundingBox())!;
+      const overlaps =
+        toastBox.y < b.y + b.height &&
+        b.y < toastBox.y + toastBox.height &&
+        toastBox.x < b.x + b.width &&
+        b.x < toastBox.x + toastBox.width;
+      expect(overlaps, `the toast covers ${id}`).toBe(false);
+    }
   });
 });
 
