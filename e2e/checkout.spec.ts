@@ -87,6 +87,15 @@ test.describe('paying with the browser wallet', () => {
 
     const order = (await (await created).json()) as Order;
     await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
+    // Until the redirect the drawer shows the success with what was paid for, not the emptied
+    // cart ('Your cart is empty', '0.00 POG'), though the server's cart is empty by now.
+    expect((await (await page.request.get('/api/cart')).json()).items).toHaveLength(0);
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Redirecting to shipping...');
+    await expect(drawer.getByTestId('cart-paid')).toHaveText('Payment confirmed! Redirecting to shipping...');
+    await expect(drawer.getByTestId('cart-item')).toHaveCount(1);
+    await expect(drawer.getByTestId('cart-item-remove')).toHaveCount(0);
+    await expect(drawer.getByTestId('cart-total')).toHaveText(`${formatPogAmount(variant.price)} POG`);
+    await expect(drawer).not.toContainText('Your cart is empty');
     await releaseRedirect();
     expect(order.shippingUrl).toBe(`/orders/${order.id}/shipping`);
     expect(order.needsShipping).toBe(true);

@@ -1,4 +1,4 @@
-import { Info, LoaderCircle, RefreshCw, Wallet } from 'lucide-react';
+import { CircleCheck, Info, LoaderCircle, RefreshCw, Wallet } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
@@ -39,6 +39,11 @@ export interface CartDrawerPayProgress {
   label: string;
   /** The transfer's hash once the wallet returned it. */
   transactionHash: string | null;
+  /**
+   * Once the order exists: the cart as it was paid. The drawer shows it with the success until
+   * the redirect, not the emptied cart ('Your cart is empty', '0.00 POG'), which reads as a failure.
+   */
+  paidCart?: Cart | null;
 }
 
 interface CartDrawerPayment {
@@ -106,17 +111,33 @@ export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawe
 }
 
 function CartDrawerBody({ wallet, payment }: { wallet: CartDrawerWallet; payment: CartDrawerPayment }) {
-  const { data: cart, isPending, isError, isFetching, refetch } = useCart();
+  const { data: liveCart, isPending, isError, isFetching, refetch } = useCart();
+  const paidCart = payment.progress?.paidCart ?? null;
+  const cart = paidCart ?? liveCart;
   const hasItems = Boolean(cart && cart.items.length > 0);
 
   return (
     <>
       <div className="flex-1 overflow-y-auto overscroll-contain px-4" aria-busy={isPending || undefined}>
+        {paidCart && (
+          <p
+            role="status"
+            data-testid="cart-paid"
+            className="mt-3 flex items-start gap-2 rounded-2xl bg-brand-soft p-3 text-sm font-semibold text-foreground"
+          >
+            <CircleCheck aria-hidden className="mt-px size-5 shrink-0 text-brand" />
+            Payment confirmed! Redirecting to shipping...
+          </p>
+        )}
         {cart ? (
           hasItems ? (
-            <ul className="divide-y divide-border" aria-label="Items in your cart" data-testid="cart-items">
+            <ul
+              className="divide-y divide-border"
+              aria-label={paidCart ? 'Items you paid for' : 'Items in your cart'}
+              data-testid="cart-items"
+            >
               {cart.items.map((item) => (
-                <CartLineItem key={item.id} item={item} formatPrice={formatPog} revealRemoveOnHover />
+                <CartLineItem key={item.id} item={item} formatPrice={formatPog} revealRemoveOnHover removable={!paidCart} />
               ))}
             </ul>
           ) : (
@@ -134,7 +155,7 @@ function CartDrawerBody({ wallet, payment }: { wallet: CartDrawerWallet; payment
           <CartDrawerSkeleton />
         )}
       </div>
-      <CartDrawerFooter cart={cart} loading={isPending} wallet={wallet} payment={payment} />
+      <CartDrawerFooter cart={cart} loading={!paidCart && isPending} wallet={wallet} payment={payment} />
     </>
   );
 }

@@ -75,7 +75,7 @@ export async function runPayment({ cart, address, provider }: PaymentRequest, de
     deps.notify(TRANSACTION_CONFIRMED_NOTICE);
 
     const order = await deps.createOrder({ checkoutId: checkout.id, cartItems: cart.items, transactionHash, customerWallet: address });
-    dispatch({ type: 'order-created' });
+    dispatch({ type: 'order-created', paidCart: cart });
     // The order exists whatever the cart read says; a failed refresh only leaves a stale badge.
     await deps.refreshCart().catch(() => undefined);
     deps.notify(ORDER_CREATED_NOTICE);
