@@ -82,6 +82,65 @@ test('variant select labels, sold-out options and the quantity stepper limits', 
   await expect(qty).toHaveValue('10');
 });
 
+/** The closed variant select shows its chosen label whole: same text as the option, nothing cut. */
+async function expectWholeVariantLabel(page: Page, product: Product) {
+  const c = card(page, product);
+  await c.scrollIntoViewIfNeeded();
+  const select = c.getByTestId('variant-select');
+  const label = c.getByTestId('variant-select-label');
+  const chosen = await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent ?? '');
+  expect(chosen).toMatch(/ - (SOLD OUT|\d+ left)$/);
+  await expect(label).toHaveText(chosen);
+  const fit = await label.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const frame = el.parentElement!.getBoundingClientRect();
+    const chevron = el.parentElement!.querySelector('svg')!.getBoundingClientRect();
+    return {
+      cut: el.scrollWidth > el.clientWidth + 1,
+      inside: box.left >= frame.left && box.right <= chevron.left + 0.5,
+      lines: Math.round(box.height / parseFloat(getComputedStyle(el).lineHeight)),
+    };
+  });
+  expect(fit.cut).toBe(false);
+  expect(fit.inside).toBe(true);
+  expect(fit.lines).toBeLessThanOrEqual(3);
+  // The select itself still covers the whole control (inside its 1 px border), so a tap anywhere opens the picker.
+  const selectBox = (await select.boundingBox())!;
+  const frameBox = (await label.locator('..').boundingBox())!;
+  expect(Math.abs(selectBox.width - frameBox.width)).toBeLessThanOrEqual(2);
+  expect(Math.abs(selectBox.height - frameBox.height)).toBeLessThanOrEqual(2);
+}
+
+for (const viewport of [
+  { name: '390 px phone', width: 390, height: 844 },
+  { name: '4-column desktop', width: 1440, height: 900 },
+]) {
+  test(`the closed variant select shows the whole label, " - {n} left" and " - SOLD OUT" included, on a ${viewport.name}`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ viewport, baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      if (viewport.width >= 1280) {
+        const columns = await page.getByTestId('product-grid').evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
+        expect(columns).toBe(4);
+      }
+      // The longest " - {n} left" label among multi-variant products whose first variant is in stock.
+      const withStock = products
+        .filter((p) => p.variants.length > 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
+        .sort((a, b) => b.variants[0].title.length - a.variants[0].title.length)[0]!;
+      await expectWholeVariantLabel(page, withStock);
+      // A sold-out choice reads " - SOLD OUT" whole too.
+      const soldOut = products.find((p) => p.variants.length > 1 && p.variants[0].isSoldOut);
+      if (soldOut) await expectWholeVariantLabel(page, soldOut);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 test('a sold-out product shows the overlay and cannot be added', async ({ page }) => {
   const soldOut = products.find((p) => p.variants.every((v) => v.isSoldOut))!;
   await page.goto('/');
