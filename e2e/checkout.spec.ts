@@ -135,9 +135,14 @@ test.describe('paying with the browser wallet', () => {
     await expect(confirmation.getByTestId('order-status')).toHaveText(/confirmed/i);
     await expect(confirmation.getByTestId('order-item')).toHaveCount(1);
     await expect(confirmation.getByTestId('order-item')).toContainText(`${formatPogAmount(variant.price)} POG × 1`);
-    // Shipping details are in: nothing left to complete. No explorer link for the local chain.
+    // Shipping details are in: nothing left to complete. The local chain has no public explorer:
+    // the transaction's hash shows with a copy button instead.
     await expect(confirmation.getByTestId('complete-shipping')).toHaveCount(0);
     await expect(confirmation.getByTestId('explorer-link')).toHaveCount(0);
+    const txHash = confirmation.getByTestId('transaction-hash');
+    await expect(txHash).toBeVisible();
+    await expect(txHash.locator('[title]')).toHaveAttribute('title', order.transactionHash);
+    await expect(txHash.getByRole('button', { name: 'Copy transaction hash' })).toBeVisible();
     await expect(confirmation.getByRole('link', { name: 'View All Orders' })).toHaveAttribute('href', '/orders');
 
     // The warehouse ships it (the emulator's control API), and the page follows.
