@@ -208,3 +208,59 @@ test('the shop still browses offline after one visit', async ({ page, context })
   await expect(page.getByTestId('product-card')).toHaveCount(products.length);
   await context.setOffline(false);
 });
+
+test.describe('the cards fade in staggered by 0.03 s × index', () => {
+  const delayOf = (page: Page, index: number) =>
+    page.locator(`[data-testid="product-card"][data-card-index="${index}"]`).evaluate((el) => getComputedStyle(el).animationDelay);
+
+  test('on screen at once, the stagger keeps growing past card 21', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 6000 }, baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      const cards = page.getByTestId('product-card');
+      await expect(cards.nth(24)).toHaveAttribute('data-revealed', 'true');
+      expect(await delayOf(page, 0)).toBe('0s');
+      expect(await delayOf(page, 1)).toBe('0.03s');
+      expect(await delayOf(page, 20)).toBe('0.6s');
+      expect(await delayOf(page, 21)).toBe('0.63s');
+      expect(await delayOf(page, 24)).toBe('0.72s');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('on a 390 px phone a card scrolled into view fades in at once, not after its place in the grid', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      await expect(page.getByTestId('product-card').first()).toHaveAttribute('data-revealed', 'true');
+      const far = page.locator('[data-testid="product-card"][data-card-index="22"]');
+      await expect(far).not.toHaveAttribute('data-revealed');
+      await far.scrollIntoViewIfNeeded();
+      await expect(far).toHaveAttribute('data-revealed', 'true');
+      // It counts from the first card revealed with it: at most a few steps, never 0.66 s.
+      expect(parseFloat(await delayOf(page, 22))).toBeLessThanOrEqual(0.09);
+      await expect.poll(() => far.evaluate((el) => getComputedStyle(el).opacity), { timeout: 2_000 }).toBe('1');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('with reduced motion the cards do not animate and show at once', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce', baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      const cards = page.getByTestId('product-card');
+      await expect(cards.first()).toBeVisible();
+      const styles = await cards.evaluateAll((els) =>
+        els.map((el) => `${getComputedStyle(el).animationName}/${getComputedStyle(el).opacity}`),
+      );
+      expect(new Set(styles)).toEqual(new Set(['none/1']));
+    } finally {
+      await context.close();
+    }
+  });
+});
