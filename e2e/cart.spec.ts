@@ -340,6 +340,40 @@ test('/cart lists the lines with an order summary; Proceed to Checkout opens the
   await expect(cartPage.getByTestId('cart-summary-total')).toHaveText(formatPogPrice(cart.items[1].lineTotal));
 });
 
+/** Whether two boxes share any area. */
+function intersects(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+) {
+  return a.y < b.y + b.height && b.y < a.y + a.height && a.x < b.x + b.width && b.x < a.x + a.width;
+}
+
+test("on a 390 px phone the toast after an add keeps off the open drawer's total and pay button", async ({ browser, baseURL }) => {
+  const pick = pickSimple(1);
+  const phone = await browser.newContext({ ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, baseURL });
+  try {
+    const page = await phone.newPage();
+    await page.goto('/');
+    const c = card(page, pick.product);
+    await c.scrollIntoViewIfNeeded();
+    await c.getByTestId('add-to-cart').click();
+    const drawer = page.getByTestId('cart-drawer');
+    await expect(drawer.getByTestId('cart-item')).toHaveCount(1);
+    await expectToast(page, 'Added to cart', 'Added 1 item(s) to your cart.');
+    await settled(drawer);
+    await settled(page.getByTestId('toast'));
+    const toastBox = (await page.getByTestId('toast').boundingBox())!;
+    for (const id of ['cart-total', 'pay-button']) {
+      const b = (await drawer.getByTestId(id).boundingBox())!;
+      expect(intersects(toastBox, b), `the toast covers ${id}`).toBe(false);
+    }
+    // The pay button is reachable while the toast shows: a tap lands on it, not on the toast.
+    await drawer.getByTestId('pay-button').click({ timeout: 2000, trial: true });
+  } finally {
+    await phone.close();
+  }
+});
+
 test('on a tablet the drawer is a narrow right-hand sheet and the toast stays clear of its footer', async ({ browser, baseURL }) => {
   const pick = pickSimple(1);
   const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true, isMobile: true, baseURL });

@@ -82,6 +82,65 @@ test('variant select labels, sold-out options and the quantity stepper limits', 
   await expect(qty).toHaveValue('10');
 });
 
+/** The closed variant select shows its chosen label whole: same text as the option, nothing cut. */
+async function expectWholeVariantLabel(page: Page, product: Product) {
+  const c = card(page, product);
+  await c.scrollIntoViewIfNeeded();
+  const select = c.getByTestId('variant-select');
+  const label = c.getByTestId('variant-select-label');
+  const chosen = await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent ?? '');
+  expect(chosen).toMatch(/ - (SOLD OUT|\d+ left)$/);
+  await expect(label).toHaveText(chosen);
+  const fit = await label.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const frame = el.parentElement!.getBoundingClientRect();
+    const chevron = el.parentElement!.querySelector('svg')!.getBoundingClientRect();
+    return {
+      cut: el.scrollWidth > el.clientWidth + 1,
+      inside: box.left >= frame.left && box.right <= chevron.left + 0.5,
+      lines: Math.round(box.height / parseFloat(getComputedStyle(el).lineHeight)),
+    };
+  });
+  expect(fit.cut).toBe(false);
+  expect(fit.inside).toBe(true);
+  expect(fit.lines).toBeLessThanOrEqual(3);
+  // The select itself still covers the whole control (inside its 1 px border), so a tap anywhere opens the picker.
+  const selectBox = (await select.boundingBox())!;
+  const frameBox = (await label.locator('..').boundingBox())!;
+  expect(Math.abs(selectBox.width - frameBox.width)).toBeLessThanOrEqual(2);
+  expect(Math.abs(selectBox.height - frameBox.height)).toBeLessThanOrEqual(2);
+}
+
+for (const viewport of [
+  { name: '390 px phone', width: 390, height: 844 },
+  { name: '4-column desktop', width: 1440, height: 900 },
+]) {
+  test(`the closed variant select shows the whole label, " - {n} left" and " - SOLD OUT" included, on a ${viewport.name}`, async ({
+    browser,
+    baseURL,
+  }) => {
+    const context = await browser.newContext({ viewport, baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      if (viewport.width >= 1280) {
+        const columns = await page.getByTestId('product-grid').evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
+        expect(columns).toBe(4);
+      }
+      // The longest " - {n} left" label among multi-variant products whose first variant is in stock.
+      const withStock = products
+        .filter((p) => p.variants.length > 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
+        .sort((a, b) => b.variants[0].title.length - a.variants[0].title.length)[0]!;
+      await expectWholeVariantLabel(page, withStock);
+      // A sold-out choice reads " - SOLD OUT" whole too.
+      const soldOut = products.find((p) => p.variants.length > 1 && p.variants[0].isSoldOut);
+      if (soldOut) await expectWholeVariantLabel(page, soldOut);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 test('a sold-out product shows the overlay and cannot be added', async ({ page }) => {
   const soldOut = products.find((p) => p.variants.every((v) => v.isSoldOut))!;
   await page.goto('/');
@@ -148,4 +207,60 @@ test('the shop still browses offline after one visit', async ({ page, context })
   await page.reload();
   await expect(page.getByTestId('product-card')).toHaveCount(products.length);
   await context.setOffline(false);
+});
+
+test.describe('the cards fade in staggered by 0.03 s × index', () => {
+  const delayOf = (page: Page, index: number) =>
+    page.locator(`[data-testid="product-card"][data-card-index="${index}"]`).evaluate((el) => getComputedStyle(el).animationDelay);
+
+  test('on screen at once, the stagger keeps growing past card 21', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 6000 }, baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      const cards = page.getByTestId('product-card');
+      await expect(cards.nth(24)).toHaveAttribute('data-revealed', 'true');
+      expect(await delayOf(page, 0)).toBe('0s');
+      expect(await delayOf(page, 1)).toBe('0.03s');
+      expect(await delayOf(page, 20)).toBe('0.6s');
+      expect(await delayOf(page, 21)).toBe('0.63s');
+      expect(await delayOf(page, 24)).toBe('0.72s');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('on a 390 px phone a card scrolled into view fades in at once, not after its place in the grid', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      await expect(page.getByTestId('product-card').first()).toHaveAttribute('data-revealed', 'true');
+      const far = page.locator('[data-testid="product-card"][data-card-index="22"]');
+      await expect(far).not.toHaveAttribute('data-revealed');
+      await far.scrollIntoViewIfNeeded();
+      await expect(far).toHaveAttribute('data-revealed', 'true');
+      // It counts from the first card revealed with it: at most a few steps, never 0.66 s.
+      expect(parseFloat(await delayOf(page, 22))).toBeLessThanOrEqual(0.09);
+      await expect.poll(() => far.evaluate((el) => getComputedStyle(el).opacity), { timeout: 2_000 }).toBe('1');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('with reduced motion the cards do not animate and show at once', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce', baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      const cards = page.getByTestId('product-card');
+      await expect(cards.first()).toBeVisible();
+      const styles = await cards.evaluateAll((els) =>
+        els.map((el) => `${getComputedStyle(el).animationName}/${getComputedStyle(el).opacity}`),
+      );
+      expect(new Set(styles)).toEqual(new Set(['none/1']));
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Contract, JsonRpcProvider } from 'ethers';
 import type { Checkout, Order, Product, Variant } from '../common/api';
 import { formatPogAmount } from '../client/lib/format-pog-price';
@@ -87,6 +87,15 @@ test.describe('paying with the browser wallet', () => {
 
     const order = (await (await created).json()) as Order;
     await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
+    // Until the redirect the drawer shows the success with what was paid for, not the emptied
+    // cart ('Your cart is empty', '0.00 POG'), though the server's cart is empty by now.
+    expect((await (await page.request.get('/api/cart')).json()).items).toHaveLength(0);
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Redirecting to shipping...');
+    await expect(drawer.getByTestId('cart-paid')).toHaveText('Payment confirmed! Redirecting to shipping...');
+    await expect(drawer.getByTestId('cart-item')).toHaveCount(1);
+    await expect(drawer.getByTestId('cart-item-remove')).toHaveCount(0);
+    await expect(drawer.getByTestId('cart-total')).toHaveText(`${formatPogAmount(variant.price)} POG`);
+    await expect(drawer).not.toContainText('Your cart is empty');
     await releaseRedirect();
     expect(order.shippingUrl).toBe(`/orders/${order.id}/shipping`);
     expect(order.needsShipping).toBe(true);
@@ -126,9 +135,14 @@ test.describe('paying with the browser wallet', () => {
     await expect(confirmation.getByTestId('order-status')).toHaveText(/confirmed/i);
     await expect(confirmation.getByTestId('order-item')).toHaveCount(1);
     await expect(confirmation.getByTestId('order-item')).toContainText(`${formatPogAmount(variant.price)} POG × 1`);
-    // Shipping details are in: nothing left to complete. No explorer link for the local chain.
+    // Shipping details are in: nothing left to complete. The local chain has no public explorer:
+    // the transaction's hash shows with a copy button instead.
     await expect(confirmation.getByTestId('complete-shipping')).toHaveCount(0);
     await expect(confirmation.getByTestId('explorer-link')).toHaveCount(0);
+    const txHash = confirmation.getByTestId('transaction-hash');
+    await expect(txHash).toBeVisible();
+    await expect(txHash.locator('[title]')).toHaveAttribute('title', order.transactionHash);
+    await expect(txHash.getByRole('button', { name: 'Copy transaction hash' })).toBeVisible();
     await expect(confirmation.getByRole('link', { name: 'View All Orders' })).toHaveAttribute('href', '/orders');
 
     // The warehouse ships it (the emulator's control API), and the page follows.
@@ -158,8 +172,11 @@ test.describe('paying with the browser wallet', () => {
 
     const checkout = nextCheckout(page);
     await drawer.getByTestId('pay-button').click();
-    const { amountWei } = await checkout;
-    await expectToast(page, 'Payment Failed', insufficientBalanceMessage(BigInt(amountWei)), 'destructive');
+    const { amountWei, displayTotal } = await checkout;
+    // A zero balance needs exactly the cart's total (the sub-cent identifying suffix is not a cent more).
+    const needed = `Insufficient POG balance. You need ${formatPogAmount(displayTotal)} more POG`;
+    await expectToast(page, 'Payment Failed', needed, 'destructive');
+    expect(insufficientBalanceMessage(BigInt(amountWei), 0n)).toBe(needed);
     await expect(page.getByTestId('toast')).toContainText(/Insufficient POG balance\. You need [\d,]+\.\d\d more POG/);
     await expect(drawer.getByTestId('pay-button')).toBeEnabled();
     await expect(drawer.getByTestId('pay-button')).toHaveText('Pay with POG');
@@ -208,6 +225,67 @@ test.describe('paying with the browser wallet', () => {
     await releaseRedirect();
   });
 });
+
+test.describe('paying on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the drawer's footer fits the drawer at every step: the total and the step text are never cut", async ({ page }) => {
+    test.setTimeout(90_000);
+    const wallet = await TestWallet.install(page);
+    const { variant } = pick();
+    await page.goto('/');
+    await connectTestWallet(page, wallet);
+    const added = await page.request.post('/api/cart/add', { data: { variantId: variant.id, quantity: 3 } });
+    expect(added.ok()).toBe(true);
+    const drawer = await openDrawer(page);
+    const footer = drawer.getByTestId('cart-drawer-footer');
+    await expectFits(drawer, footer);
+
+    const release = wallet.holdNextTransaction();
+    wallet.rejectNextTransaction();
+    await drawer.getByTestId('pay-button').click();
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Confirm in your wallet...');
+    await expectFits(drawer, footer);
+    await expect(drawer.getByTestId('cart-total')).toHaveText(/^[\d,]+\.\d\d POG$/);
+    release();
+    await expectToast(page, 'Payment Failed', 'Transaction was rejected by user', 'destructive');
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Pay with POG');
+    // The failure's toast keeps off the total and the pay button (toasts sit at the top on phones).
+    const toastBox = (await page.getByTestId('toast').boundingBox())!;
+    for (const id of ['cart-total', 'pay-button']) {
+      const b = (await drawer.getByTestId(id).boundingBox())!;
+      const overlaps =
+        toastBox.y < b.y + b.height &&
+        b.y < toastBox.y + toastBox.height &&
+        toastBox.x < b.x + b.width &&
+        b.x < toastBox.x + toastBox.width;
+      expect(overlaps, `the toast covers ${id}`).toBe(false);
+    }
+  });
+});
+
+/** No element of the footer reaches past the drawer's edges or hides part of its own content. */
+async function expectFits(drawer: Locator, footer: Locator) {
+  const drawerBox = (await drawer.boundingBox())!;
+  const overflowing = await footer.evaluate(
+    (root, edges) => {
+      const bad: string[] = [];
+      for (const el of [root, ...root.querySelectorAll<HTMLElement>('*')]) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0) continue;
+        const name = `${el.tagName.toLowerCase()}[${el.getAttribute('data-testid') ?? el.className.toString().slice(0, 40)}]`;
+        if (box.left < edges.left - 0.5 || box.right > edges.right + 0.5) bad.push(`${name} ${box.left}..${box.right}`);
+        if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+          bad.push(`${name} scrolls ${el.scrollWidth}>${el.clientWidth}`);
+        if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && el.children.length === 0)
+          bad.push(`${name} text ${el.scrollWidth}>${el.clientWidth}`);
+      }
+      return bad;
+    },
+    { left: drawerBox.x, right: drawerBox.x + drawerBox.width },
+  );
+  expect(overflowing).toEqual([]);
+}
 
 test.describe('paying from another wallet', () => {
   test('shows the exact amount and a wallet link, and turns to "Payment received" when the transfer lands', async ({ page }) => {

@@ -22,3 +22,43 @@ test('the shop fits the screen and the grid has the right number of columns', as
   }
   await page.screenshot({ path: testInfo.outputPath('home.png'), fullPage: false });
 });
+
+test.describe('the header on a 390 px phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("reads 'Cart (n)' and 'Connect', the badge clear of the cart icon, everything on screen", async ({ page }) => {
+    const products = (await (await page.request.get('/api/products')).json()) as Array<{
+      variants: Array<{ id: string; isSoldOut: boolean }>;
+    }>;
+    const variant = products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
+    expect((await page.request.post('/api/cart/add', { data: { variantId: variant.id, quantity: 1 } })).ok()).toBe(true);
+    await page.goto('/');
+
+    const cart = page.getByTestId('cart-button');
+    await expect(cart.getByTestId('cart-label')).toBeVisible();
+    expect(await cart.getByTestId('cart-label').evaluate((el) => (el as HTMLElement).innerText)).toBe('Cart (1)');
+    await expect(cart).toHaveAccessibleName(/Cart \(1\)/);
+    const badge = (await cart.getByTestId('cart-badge').boundingBox())!;
+    for (const id of ['cart-icon', 'cart-label']) {
+      const b = (await cart.getByTestId(id).boundingBox())!;
+      const overlaps = badge.y < b.y + b.height && b.y < badge.y + badge.height && badge.x < b.x + b.width && b.x < badge.x + badge.width;
+      expect(overlaps, `the badge covers ${id}`).toBe(false);
+    }
+
+    const connect = page.getByTestId('wallet-button');
+    expect(await connect.evaluate((el) => (el as HTMLElement).innerText.trim())).toBe('Connect');
+    await expect(connect).toHaveAccessibleName('Connect Wallet');
+    // Orders and Admin may be icons, named for screen readers.
+    await expect(page.getByTestId('orders-link')).toHaveAccessibleName('Orders');
+    await expect(page.getByTestId('admin-link')).toHaveAccessibleName('Admin');
+
+    for (const id of ['home-link', 'wallet-button', 'orders-link', 'admin-link', 'cart-button', 'cart-badge']) {
+      const box = (await page.getByTestId(id).boundingBox())!;
+      expect(box.x, id).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, id).toBeLessThanOrEqual(390);
+      expect(box.y, id).toBeGreaterThanOrEqual(0);
+    }
+    // The store name is not cut to nothing.
+    expect(await page.getByTestId('home-link').evaluate((el) => (el as HTMLElement).innerText.trim().length)).toBeGreaterThan(3);
+  });
+});

@@ -145,8 +145,10 @@ test.describe('the orders page', () => {
     await expect(shipping).toHaveAttribute('href', `/orders/${order.id}/shipping`);
     await expect(shipping).toHaveAttribute('target', '_blank');
     await expect(shipping).toHaveAttribute('rel', /\bnoopener\b/);
-    // Local mode: no public explorer knows the embedded chain.
+    // Local mode: no public explorer knows the embedded chain; the hash shows, with a copy button.
     await expect(card.getByTestId('explorer-link')).toHaveCount(0);
+    await expect(card.getByTestId('transaction-hash').locator('[title]')).toHaveAttribute('title', /^0x[0-9a-f]{64}$/i);
+    await expect(card.getByTestId('transaction-hash').getByRole('button', { name: 'Copy transaction hash' })).toBeVisible();
     expect(signatures(wallet, mark)).toBe(0);
 
     // Another account in the wallet: signed out at once, the old wallet's orders leave the page.

@@ -169,7 +169,8 @@ test.describe('with a browser wallet (EIP-6963)', () => {
     await connectTestWallet(page, wallet);
     await closeToasts(page);
     await wallet.emitNoAccounts();
-    await expectToast(page, 'Wallet Disconnected', 'Your wallet ended the connection');
+    await expectToast(page, 'Disconnected', 'Your wallet ended the connection');
+    await expect(page.getByTestId('toast-title')).toHaveText(['Disconnected']);
     await expectDisconnected(page);
   });
 
@@ -178,7 +179,9 @@ test.describe('with a browser wallet (EIP-6963)', () => {
     await connectTestWallet(page, wallet);
     await closeToasts(page);
     await wallet.emitDisconnect();
-    await expectToast(page, 'Wallet Disconnected', 'Your wallet ended the connection');
+    // The spec's notice for the wallet's own disconnect: 'Disconnected', visible on screen.
+    await expectToast(page, 'Disconnected', 'Your wallet ended the connection');
+    await expect(page.getByTestId('toast-title')).toHaveText(['Disconnected']);
     await expectDisconnected(page);
   });
 

@@ -1,3 +1,4 @@
+import { BrowserProvider } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { insufficientBalanceMessage, paymentErrorMessage } from './payment-errors';
 
@@ -60,15 +61,95 @@ describe('paymentErrorMessage', () => {
   });
 });
 
-describe('insufficientBalanceMessage', () => {
-  it('says how much more POG is needed, grouped, to the cent', () => {
-    expect(insufficientBalanceMessage(25n * POG)).toBe('Insufficient POG balance. You need 25.00 more POG');
-    expect(insufficientBalanceMessage(1234n * POG + POG / 2n)).toBe('Insufficient POG balance. You need 1,234.50 more POG');
+describe("paymentErrorMessage: the wallet's words under a library's wrapping", () => {
+  const BUYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+  /** A wallet that reverts every transaction with `error`, seen through ethers as the shop sees it. */
+  async function sendThroughEthers(error: unknown): Promise<unknown> {
+    const wallet = {
+      request: async ({ method }: { method: string }) => {
+        if (method === 'eth_chainId') return '0x2105';
+        if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [BUYER];
+        throw error;
+      },
+    };
+    const signer = await new BrowserProvider(wallet).getSigner();
+    return signer.sendTransaction({ to: BUYER, gasLimit: 150_000n }).then(
+      () => expect.unreachable('the wallet reverts'),
+      (e: unknown) => e,
+    );
+  }
+
+  it('ethers\' "could not coalesce error" shows the message the wallet gave', async () => {
+    const thrown = await sendThroughEthers({ code: 5000, message: 'execution reverted: boom' });
+    expect((thrown as { shortMessage?: string }).shortMessage).toBe('could not coalesce error');
+    expect(paymentErrorMessage(thrown)).toBe('execution reverted: boom');
+    const internal = await sendThroughEthers(Object.assign(new Error('execution reverted: out of stock'), { code: -32603 }));
+    expect(paymentErrorMessage(internal)).toBe('execution reverted: out of stock');
   });
 
-  it('rounds up, so a tiny shortfall never reads 0.00', () => {
-    expect(insufficientBalanceMessage(12345n)).toBe('Insufficient POG balance. You need 0.01 more POG');
-    expect(insufficientBalanceMessage(25n * POG + 12345n)).toBe('Insufficient POG balance. You need 25.01 more POG');
-    expect(insufficientBalanceMessage(10n ** 16n)).toBe('Insufficient POG balance. You need 0.01 more POG');
+  it('the reason first, then the wallet error in info.error or error, then shortMessage', () => {
+    expect(
+      paymentErrorMessage({ code: 'CALL_EXCEPTION', reason: 'boom', shortMessage: 'execution reverted: "boom"', message: 'dump…' }),
+    ).toBe('boom');
+    expect(
+      paymentErrorMessage({
+        code: 'UNKNOWN_ERROR',
+        shortMessage: 'could not coalesce error',
+        message: 'could not coalesce error (error={ … }, code=UNKNOWN_ERROR, version=6.17.0)',
+        info: { error: { code: 5000, message: 'execution reverted: boom' } },
+      }),
+    ).toBe('execution reverted: boom');
+    expect(
+      paymentErrorMessage({
+        code: 'UNKNOWN_ERROR',
+        shortMessage: 'could not coalesce error',
+        error: { message: 'execution reverted: boom' },
+      }),
+    ).toBe('execution reverted: boom');
+    expect(paymentErrorMessage({ code: 'UNKNOWN_ERROR', shortMessage: 'could not coalesce error', error: { reason: 'boom' } })).toBe(
+      'boom',
+    );
+    expect(paymentErrorMessage({ code: 'TIMEOUT', shortMessage: 'timeout', message: 'timeout (request={ … }, version=6.17.0)' })).toBe(
+      'timeout',
+    );
+  });
+
+  it("a wrapped wallet message still maps to the spec's texts", () => {
+    expect(
+      paymentErrorMessage({ shortMessage: 'could not coalesce error', info: { error: { message: 'insufficient funds for gas' } } }),
+    ).toBe('Insufficient POG tokens or ETH for gas fees');
+    expect(
+      paymentErrorMessage({ shortMessage: 'could not coalesce error', error: { message: 'User denied transaction signature.' } }),
+    ).toBe('Transaction was cancelled by user');
+  });
+});
+
+describe('insufficientBalanceMessage', () => {
+  const SUFFIX = 123_456_789_012n; // a checkout's identifying suffix, below one cent
+
+  it('says how much more POG is needed, grouped, to the cent', () => {
+    expect(insufficientBalanceMessage(25n * POG, 0n)).toBe('Insufficient POG balance. You need 25.00 more POG');
+    expect(insufficientBalanceMessage(1300n * POG, 65n * POG + POG / 2n)).toBe('Insufficient POG balance. You need 1,234.50 more POG');
+  });
+
+  it('counts the shortfall exactly: a zero balance for a 99.90 cart needs 99.90, suffix or not', () => {
+    const cart = 9990n * 10n ** 16n;
+    expect(insufficientBalanceMessage(cart, 0n)).toBe('Insufficient POG balance. You need 99.90 more POG');
+    expect(insufficientBalanceMessage(cart + SUFFIX, 0n)).toBe('Insufficient POG balance. You need 99.90 more POG');
+    expect(insufficientBalanceMessage(cart + SUFFIX, 20n * POG)).toBe('Insufficient POG balance. You need 79.90 more POG');
+  });
+
+  it('rounds up only what is not a whole number of cents', () => {
+    // A balance with a fraction of a cent: 25.00 - 0.004 = 24.996 -> 25.00.
+    expect(insufficientBalanceMessage(25n * POG + SUFFIX, 4n * 10n ** 15n)).toBe('Insufficient POG balance. You need 25.00 more POG');
+    expect(insufficientBalanceMessage(25n * POG, 12345n)).toBe('Insufficient POG balance. You need 25.00 more POG');
+    expect(insufficientBalanceMessage(25n * POG, 10n ** 16n + 1n)).toBe('Insufficient POG balance. You need 24.99 more POG');
+  });
+
+  it('never reads 0.00: a balance short by less than a cent, or by the suffix alone, needs 0.01', () => {
+    expect(insufficientBalanceMessage(25n * POG, 25n * POG - 1n)).toBe('Insufficient POG balance. You need 0.01 more POG');
+    expect(insufficientBalanceMessage(25n * POG + SUFFIX, 25n * POG)).toBe('Insufficient POG balance. You need 0.01 more POG');
+    expect(insufficientBalanceMessage(SUFFIX, 0n)).toBe('Insufficient POG balance. You need 0.01 more POG');
   });
 });

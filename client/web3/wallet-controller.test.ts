@@ -159,16 +159,17 @@ describe('WalletController', () => {
     expect(notices.at(-1)).toMatchObject({ title: 'Account Switched', description: 'Now using 0x90F7...b906' });
     wallet.emit('accountsChanged', []);
     expect(controller.getSnapshot()).toMatchObject({ status: 'disconnected', address: null, provider: null });
-    expect(notices.at(-1)?.title).toBe('Wallet Disconnected');
+    expect(notices.at(-1)?.title).toBe('Disconnected');
     expect(storage.map.has(LAST_WALLET_STORAGE_KEY)).toBe(false);
     expect(wallet.listenerCount()).toBe(0);
   });
 
-  it('the wallet’s disconnect event disconnects', async () => {
-    const { controller, wallet } = setup();
+  it('the wallet’s disconnect event disconnects, with the spec\'s "Disconnected" notice', async () => {
+    const { controller, wallet, notices } = setup();
     await controller.connect('dev.pogs.fake');
     wallet.emit('disconnect', { code: 4900 });
     expect(controller.getSnapshot().status).toBe('disconnected');
+    expect(notices.map((n) => n.title)).toEqual(['Wallet Connected', 'Disconnected']);
   });
 
   it('disconnect clears the session, revokes permissions and says so once', async () => {

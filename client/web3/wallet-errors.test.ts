@@ -81,6 +81,17 @@ describe('connectErrorNotice', () => {
     }
     expect(connectErrorNotice('Popup closed').description).toBe('Popup closed');
   });
+
+  it("a library's generic text gives way to the wallet's own message; the shop's own error keeps its text over its cause", () => {
+    const wrapped = {
+      code: 'UNKNOWN_ERROR',
+      shortMessage: 'could not coalesce error',
+      info: { error: { code: 5000, message: 'Chain not allowed' } },
+    };
+    expect(connectErrorNotice(wrapped).description).toBe('Chain not allowed');
+    const own = new WalletError(NO_ACCOUNTS_MESSAGE, { cause: { message: 'something inside' } });
+    expect(connectErrorNotice(own).description).toBe('No accounts found');
+  });
 });
 
 describe('success and disconnect notices', () => {

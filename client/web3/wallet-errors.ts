@@ -72,12 +72,37 @@ export function rpcErrorCode(error: unknown): number | null {
   return typeof message === 'string' && /user (rejected|denied|cancell?ed)|connection request reset/i.test(message) ? USER_REJECTED : null;
 }
 
-/** The error's own message, if it has a usable one. */
+function textOf(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() ? value.trim() : null;
+}
+
+/**
+ * What the wallet itself said, under a library's wrapping: ethers puts the wallet's JSON-RPC
+ * error in `info.error` or `error` (and MetaMask mobile in `data.originalError`), with its own
+ * generic text on top ("could not coalesce error"). The innermost message wins.
+ */
+function walletReportedMessage(record: Record<string, unknown>, depth = 0): string | null {
+  if (depth > 4) return null;
+  const data = asRecord(record.data);
+  for (const nested of [asRecord(record.info)?.error, record.error, data?.originalError]) {
+    const inner = asRecord(nested);
+    if (!inner) continue;
+    const message = walletReportedMessage(inner, depth + 1) ?? textOf(inner.reason) ?? textOf(inner.message);
+    if (message) return message;
+  }
+  return null;
+}
+
+/**
+ * The error's own message, if it has a usable one: the wallet's reason or message when a
+ * library wrapped it, else ethers' `shortMessage` (its `message` carries a debug dump), else
+ * `message`.
+ */
 export function errorMessage(error: unknown): string | null {
   if (typeof error === 'string') return error.trim() || null;
   const record = asRecord(error);
-  const message = record?.message;
-  return typeof message === 'string' && message.trim() ? message.trim() : null;
+  if (!record) return null;
+  return textOf(record.reason) ?? walletReportedMessage(record) ?? textOf(record.shortMessage) ?? textOf(record.message);
 }
 
 /** What to show when connecting failed (spec §8 "Wallet"). */
@@ -113,7 +138,10 @@ export function disconnectedNotice(): WalletNotice {
   };
 }
 
-/** After the wallet ended the session (empty account list or its 'disconnect' event). */
+/**
+ * After the wallet ended the session (empty account list or its 'disconnect' event): the spec's
+ * 'Disconnected' (§8), apart from the shopper's own 'Wallet Disconnected'.
+ */
 export function walletEndedNotice(): WalletNotice {
-  return { title: 'Wallet Disconnected', description: 'Your wallet ended the connection to the shop.', variant: 'default' };
+  return { title: 'Disconnected', description: 'Your wallet ended the connection to the shop.', variant: 'default' };
 }

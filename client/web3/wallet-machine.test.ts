@@ -122,9 +122,15 @@ describe('changeNotice', () => {
     });
   });
 
-  it('says "Wallet Disconnected" when the wallet ends the session', () => {
+  it('says the spec\'s "Disconnected" when the wallet ends the session', () => {
     const next = walletReducer(connected, { type: 'accounts-changed', walletId: 'io.metamask', accounts: [] });
-    expect(changeNotice(connected, next)?.title).toBe('Wallet Disconnected');
+    expect(changeNotice(connected, next)?.title).toBe('Disconnected');
+    const ended = walletReducer(connected, { type: 'disconnected', walletId: 'io.metamask' });
+    expect(changeNotice(connected, ended)).toEqual({
+      title: 'Disconnected',
+      description: 'Your wallet ended the connection to the shop.',
+      variant: 'default',
+    });
   });
 
   it('says nothing otherwise', () => {

@@ -37,6 +37,8 @@ export function Toaster() {
           data-variant={variant}
           className={cn(
             'group pointer-events-auto relative flex w-full items-start gap-3 rounded-2xl border p-4 pr-12 shadow-lg',
+            // Slides in from the edge it sits at: down from the top on phones, up from the bottom wider.
+            '[--toast-enter-y:-16px] sm:[--toast-enter-y:16px]',
             'motion-safe:data-[state=open]:animate-toast-in motion-safe:data-[state=closed]:animate-toast-out',
             'data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=cancel]:translate-x-0',
             variant === 'destructive'
@@ -45,7 +47,11 @@ export function Toaster() {
           )}
         >
           <div className="grid min-w-0 flex-1 gap-1">
-            {title && <ToastPrimitive.Title className="text-sm font-semibold">{title}</ToastPrimitive.Title>}
+            {title && (
+              <ToastPrimitive.Title data-testid="toast-title" className="text-sm font-semibold">
+                {title}
+              </ToastPrimitive.Title>
+            )}
             {description && (
               <ToastPrimitive.Description className="text-sm break-words opacity-90">{description}</ToastPrimitive.Description>
             )}
@@ -59,9 +65,16 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      {/* Bottom, full width on phones; bottom left on wider screens, clear of the right-hand cart
-          drawer whose footer holds the total and the pay button. */}
-      <ToastPrimitive.Viewport className="fixed bottom-0 left-0 z-[100] flex w-full flex-col gap-2 p-4 pb-[max(1rem,env(safe-area-inset-bottom))] outline-none sm:max-w-sm" />
+      {/* Top, full width on phones, where the cart drawer (3/4 of the width, its total and pay
+          button at the bottom) is never covered; bottom left on wider screens, clear of the
+          right-hand drawer. */}
+      <ToastPrimitive.Viewport
+        data-testid="toast-viewport"
+        className={cn(
+          'fixed top-0 left-0 z-[100] flex w-full flex-col gap-2 p-4 pt-[max(1rem,env(safe-area-inset-top))] outline-none',
+          'sm:top-auto sm:bottom-0 sm:max-w-sm sm:pt-4 sm:pb-[max(1rem,env(safe-area-inset-bottom))]',
+        )}
+      />
     </ToastPrimitive.Provider>
   );
 }

@@ -71,7 +71,7 @@ export async function runRefund(plan: RefundPlan, deps: RefundDeps): Promise<Ref
     deps.step('preparing');
     payment = await deps.connectToken();
     const balance = await payment.balanceOf(plan.from);
-    if (balance < plan.wei) return { kind: 'not-sent', message: insufficientBalanceMessage(plan.wei - balance) };
+    if (balance < plan.wei) return { kind: 'not-sent', message: insufficientBalanceMessage(plan.wei, balance) };
     try {
       await deps.prepare(plan.transferId, plan.amount);
     } catch (error) {

@@ -1,4 +1,4 @@
-import { Info, LoaderCircle, RefreshCw, Wallet } from 'lucide-react';
+import { CircleCheck, Info, LoaderCircle, RefreshCw, Wallet } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
@@ -39,6 +39,11 @@ export interface CartDrawerPayProgress {
   label: string;
   /** The transfer's hash once the wallet returned it. */
   transactionHash: string | null;
+  /**
+   * Once the order exists: the cart as it was paid. The drawer shows it with the success until
+   * the redirect, not the emptied cart ('Your cart is empty', '0.00 POG'), which reads as a failure.
+   */
+  paidCart?: Cart | null;
 }
 
 interface CartDrawerPayment {
@@ -106,17 +111,33 @@ export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawe
 }
 
 function CartDrawerBody({ wallet, payment }: { wallet: CartDrawerWallet; payment: CartDrawerPayment }) {
-  const { data: cart, isPending, isError, isFetching, refetch } = useCart();
+  const { data: liveCart, isPending, isError, isFetching, refetch } = useCart();
+  const paidCart = payment.progress?.paidCart ?? null;
+  const cart = paidCart ?? liveCart;
   const hasItems = Boolean(cart && cart.items.length > 0);
 
   return (
     <>
       <div className="flex-1 overflow-y-auto overscroll-contain px-4" aria-busy={isPending || undefined}>
+        {paidCart && (
+          <p
+            role="status"
+            data-testid="cart-paid"
+            className="mt-3 flex items-start gap-2 rounded-2xl bg-brand-soft p-3 text-sm font-semibold text-foreground"
+          >
+            <CircleCheck aria-hidden className="mt-px size-5 shrink-0 text-brand" />
+            Payment confirmed! Redirecting to shipping...
+          </p>
+        )}
         {cart ? (
           hasItems ? (
-            <ul className="divide-y divide-border" aria-label="Items in your cart" data-testid="cart-items">
+            <ul
+              className="divide-y divide-border"
+              aria-label={paidCart ? 'Items you paid for' : 'Items in your cart'}
+              data-testid="cart-items"
+            >
               {cart.items.map((item) => (
-                <CartLineItem key={item.id} item={item} formatPrice={formatPog} revealRemoveOnHover />
+                <CartLineItem key={item.id} item={item} formatPrice={formatPog} revealRemoveOnHover removable={!paidCart} />
               ))}
             </ul>
           ) : (
@@ -134,7 +155,7 @@ function CartDrawerBody({ wallet, payment }: { wallet: CartDrawerWallet; payment
           <CartDrawerSkeleton />
         )}
       </div>
-      <CartDrawerFooter cart={cart} loading={isPending} wallet={wallet} payment={payment} />
+      <CartDrawerFooter cart={cart} loading={!paidCart && isPending} wallet={wallet} payment={payment} />
     </>
   );
 }
@@ -171,10 +192,15 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
   };
 
   return (
-    <footer className="grid gap-3 border-t border-border bg-surface px-4 pt-3 pb-[max(1rem,env(safe-area-inset-bottom))]">
-      <div className="flex items-baseline justify-between gap-2">
+    // One column no wider than the drawer (minmax(0, 1fr)): on a 390 px phone the drawer is 292 px,
+    // and the pay button's step text and a long total wrap instead of pushing the footer wider.
+    <footer
+      data-testid="cart-drawer-footer"
+      className="grid grid-cols-[minmax(0,1fr)] gap-3 border-t border-border bg-surface px-4 pt-3 pb-[max(1rem,env(safe-area-inset-bottom))]"
+    >
+      <div className="flex flex-wrap items-baseline justify-between gap-x-2">
         <span className="text-sm font-semibold text-muted-foreground">Total</span>
-        <span className="text-xl font-extrabold text-brand tabular-nums" data-testid="cart-total">
+        <span className="ml-auto text-right text-xl font-extrabold break-all text-brand tabular-nums" data-testid="cart-total">
           {loading ? '…' : formatPog(cart?.total ?? '0')}
         </span>
       </div>
@@ -191,7 +217,7 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
         <Button
           size="lg"
           // Busy is not unavailable: the step stays readable at (almost) full strength.
-          className={cn('w-full', progress && 'disabled:opacity-85')}
+          className={cn('h-auto min-h-12 w-full px-4 py-2 text-center whitespace-normal', progress && 'disabled:opacity-85')}
           data-testid="pay-button"
           data-busy={progress ? 'true' : undefined}
           aria-busy={progress ? true : undefined}
@@ -199,10 +225,12 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
           onClick={pay}
         >
           {progress ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <Wallet aria-hidden />}
-          <span aria-live="polite">{progress?.label ?? 'Pay with POG'}</span>
+          <span aria-live="polite" className="min-w-0">
+            {progress?.label ?? 'Pay with POG'}
+          </span>
         </Button>
         {progress?.transactionHash && (
-          <p className="text-center text-xs text-muted-foreground" data-testid="pay-transaction">
+          <p className="text-center text-xs break-all text-muted-foreground" data-testid="pay-transaction">
             Transaction <span className="font-mono">{shortenAddress(progress.transactionHash)}</span>
           </p>
         )}

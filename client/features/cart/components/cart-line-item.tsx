@@ -15,10 +15,12 @@ interface CartLineItemProps {
    */
   revealRemoveOnHover?: boolean;
   size?: 'compact' | 'comfortable';
+  /** False for lines already paid for (the drawer after a payment): no remove button. */
+  removable?: boolean;
 }
 
 /** One cart line: image, title, price × quantity, the line's problem if any, remove. */
-export function CartLineItem({ item, formatPrice, revealRemoveOnHover = false, size = 'compact' }: CartLineItemProps) {
+export function CartLineItem({ item, formatPrice, revealRemoveOnHover = false, size = 'compact', removable = true }: CartLineItemProps) {
   const remove = useRemoveFromCart();
   const pending = remove.isPending;
   return (
@@ -48,23 +50,25 @@ export function CartLineItem({ item, formatPrice, revealRemoveOnHover = false, s
           </p>
         )}
       </div>
-      <Button
-        variant="ghost"
-        size="icon"
-        data-testid="cart-item-remove"
-        aria-label={`Remove ${item.title} from cart`}
-        aria-busy={pending || undefined}
-        disabled={pending}
-        onClick={() => remove.mutate({ id: item.id, title: item.title })}
-        className={cn(
-          '-my-1 -mr-2 text-muted-foreground hover:bg-destructive/10 hover:text-destructive',
-          revealRemoveOnHover &&
-            !pending &&
-            'motion-safe:transition-opacity [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-focus-within:opacity-100 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:focus-visible:opacity-100',
-        )}
-      >
-        {pending ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <Trash2 aria-hidden />}
-      </Button>
+      {removable && (
+        <Button
+          variant="ghost"
+          size="icon"
+          data-testid="cart-item-remove"
+          aria-label={`Remove ${item.title} from cart`}
+          aria-busy={pending || undefined}
+          disabled={pending}
+          onClick={() => remove.mutate({ id: item.id, title: item.title })}
+          className={cn(
+            '-my-1 -mr-2 text-muted-foreground hover:bg-destructive/10 hover:text-destructive',
+            revealRemoveOnHover &&
+              !pending &&
+              'motion-safe:transition-opacity [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-focus-within:opacity-100 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:focus-visible:opacity-100',
+          )}
+        >
+          {pending ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <Trash2 aria-hidden />}
+        </Button>
+      )}
     </li>
   );
 }

@@ -14,15 +14,17 @@ const ProductDetailPanel = lazy(() => import('./product-detail-panel').then((m) 
 
 /** Most dots under a card image; beyond that a '+N' chip (spec §9). */
 export const MAX_IMAGE_DOTS = 5;
-/** The stagger stops growing here so long catalogues do not wait seconds for their last cards. */
-const MAX_STAGGER_INDEX = 20;
-
 interface ProductCardProps {
   product: Product;
   index: number;
+  /**
+   * Seconds before the card fades in, once the grid reveals it (on screen first, or scrolled into
+   * view: lib/card-stagger); undefined until then, the card kept transparent where motion is allowed.
+   */
+  revealDelay?: number;
 }
 
-export function ProductCard({ product, index }: ProductCardProps) {
+export function ProductCard({ product, index, revealDelay }: ProductCardProps) {
   const purchase = useProductPurchase(product);
   const [detailsOpen, setDetailsOpen] = useState(false);
   // Mount the panel on first open only, then keep it so its close animation can play.
@@ -31,17 +33,21 @@ export function ProductCard({ product, index }: ProductCardProps) {
     setDetailsMounted(true);
     setDetailsOpen(true);
   };
-  const style: CSSProperties = { animationDelay: `${Math.min(index, MAX_STAGGER_INDEX) * 0.03}s` };
+  const revealed = revealDelay !== undefined;
+  const style: CSSProperties | undefined = revealed ? { animationDelay: `${revealDelay}s` } : undefined;
 
   return (
     <article
       data-testid="product-card"
       data-product-id={product.id}
+      data-card-index={index}
+      data-revealed={revealed || undefined}
       aria-labelledby={`product-${product.id}-title`}
       style={style}
       className={cn(
         'flex flex-col overflow-hidden rounded-(--radius-cap) border border-border bg-card shadow-sm',
-        'motion-safe:animate-card-in motion-safe:transition-transform motion-safe:duration-200 motion-safe:hover:scale-[1.02] hover:shadow-md',
+        'motion-safe:transition-transform motion-safe:duration-200 motion-safe:hover:scale-[1.02] hover:shadow-md',
+        revealed ? 'motion-safe:animate-card-in' : 'motion-safe:opacity-0',
       )}
     >
       <CardImage product={product} soldOut={purchase.isSoldOut} onOpenDetails={openDetails} eager={index < 2} />

@@ -1,19 +1,69 @@
 import { PackageOpen, RefreshCw, TriangleAlert } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import type { Product } from '../../../../common/api';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { cardRevealDelays } from '../lib/card-stagger';
 import { ProductCard } from './product-card';
 
 const GRID = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4';
 
 export function ProductGrid({ products }: { products: Product[] }) {
+  const { gridRef, delays } = useCardReveal(products);
   return (
-    <div className={GRID} data-testid="product-grid">
+    <div className={GRID} data-testid="product-grid" ref={gridRef}>
       {products.map((product, index) => (
-        <ProductCard key={product.id} product={product} index={index} />
+        <ProductCard key={product.id} product={product} index={index} revealDelay={delays.get(product.id)} />
       ))}
     </div>
   );
+}
+
+/**
+ * When each card fades in (lib/card-stagger): the cards on screen first, staggered by their
+ * index, then the others as they are scrolled into view. With reduced motion, or without
+ * IntersectionObserver, every card is revealed at once (and, reduced, not animated at all).
+ */
+function useCardReveal(products: Product[]) {
+  const gridRef = useRef<HTMLDivElement>(null);
+  const [delays, setDelays] = useState<ReadonlyMap<string, number>>(() => new Map());
+  const firstScreen = useRef(true);
+  const revealed = useRef(new Set<string>());
+
+  useEffect(() => {
+    const grid = gridRef.current;
+    if (!grid) return;
+    const reveal = (cards: HTMLElement[]) => {
+      const fresh = cards.filter((card) => !revealed.current.has(card.dataset.productId!));
+      if (fresh.length === 0) return;
+      const byIndex = new Map(fresh.map((card) => [Number(card.dataset.cardIndex), card.dataset.productId!]));
+      const batch = cardRevealDelays([...byIndex.keys()], firstScreen.current);
+      firstScreen.current = false;
+      for (const id of byIndex.values()) revealed.current.add(id);
+      setDelays((previous) => {
+        const next = new Map(previous);
+        for (const [index, delay] of batch) next.set(byIndex.get(index)!, delay);
+        return next;
+      });
+    };
+    const cards = [...grid.querySelectorAll<HTMLElement>('[data-card-index]')];
+    const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    if (reducedMotion || typeof IntersectionObserver === 'undefined') {
+      reveal(cards);
+      return;
+    }
+    const observer = new IntersectionObserver((entries) => {
+      const shown = entries.filter((entry) => entry.isIntersecting).map((entry) => entry.target as HTMLElement);
+      for (const card of shown) observer.unobserve(card);
+      reveal(shown);
+      // The first report covers every card: an empty first screen still ends the first screen.
+      firstScreen.current = false;
+    });
+    for (const card of cards) if (!revealed.current.has(card.dataset.productId!)) observer.observe(card);
+    return () => observer.disconnect();
+  }, [products]);
+
+  return { gridRef, delays };
 }
 
 export function ProductGridSkeleton({ count = 8 }: { count?: number }) {

@@ -31,6 +31,8 @@ interface PayProgress {
   label: string;
   /** Held from the moment the wallet returned it. */
   transactionHash: string | null;
+  /** Once the order exists: the cart as it was paid, shown until the redirect (the server emptied the real one). */
+  paidCart: Cart | null;
 }
 
 interface PayingWallet {
@@ -121,11 +123,13 @@ export function CheckoutProvider({ network, refreshCart, children }: CheckoutPro
   const paying = isPaying(state.phase);
   const value = useMemo<CheckoutContextValue>(
     () => ({
-      progress: paying ? { label: PAY_BUTTON_LABELS[state.phase], transactionHash: state.transactionHash } : null,
+      progress: paying
+        ? { label: PAY_BUTTON_LABELS[state.phase], transactionHash: state.transactionHash, paidCart: state.paidCart ?? null }
+        : null,
       pay,
       payElsewhere,
     }),
-    [paying, state.phase, state.transactionHash, pay, payElsewhere],
+    [paying, state.phase, state.transactionHash, state.paidCart, pay, payElsewhere],
   );
 
   return (

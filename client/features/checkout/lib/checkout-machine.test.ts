@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Cart } from '../../../../common/api';
 import {
   checkoutReducer,
   initialCheckoutState,
@@ -9,6 +10,7 @@ import {
 } from './checkout-machine';
 
 const HASH = '0x' + '1'.repeat(64);
+const PAID_CART: Cart = { items: [], total: '25.00' };
 
 function run(events: CheckoutEvent[], from: CheckoutState = initialCheckoutState): CheckoutState {
   return events.reduce(checkoutReducer, from);
@@ -20,7 +22,7 @@ const HAPPY: CheckoutEvent[] = [
   { type: 'transaction-sent', transactionHash: HASH },
   { type: 'server-notified' },
   { type: 'receipt-confirmed' },
-  { type: 'order-created' },
+  { type: 'order-created', paidCart: PAID_CART },
 ];
 
 describe('checkoutReducer', () => {
@@ -61,9 +63,16 @@ describe('checkoutReducer', () => {
     expect(checkoutReducer(initialCheckoutState, { type: 'failed' })).toBe(initialCheckoutState);
     const checking = run([{ type: 'start' }]);
     expect(checkoutReducer(checking, { type: 'receipt-confirmed' })).toBe(checking);
-    expect(checkoutReducer(checking, { type: 'order-created' })).toBe(checking);
+    expect(checkoutReducer(checking, { type: 'order-created', paidCart: PAID_CART })).toBe(checking);
     const awaiting = run(HAPPY.slice(0, 2));
     expect(checkoutReducer(awaiting, { type: 'server-notified' })).toBe(awaiting);
+  });
+
+  it('"done" holds the cart as it was paid, until a reset', () => {
+    const done = run(HAPPY);
+    expect(done).toEqual({ phase: 'done', transactionHash: HASH, paidCart: PAID_CART });
+    expect(run(HAPPY.slice(0, 5)).paidCart).toBeUndefined();
+    expect(checkoutReducer(done, { type: 'reset' }).paidCart).toBeUndefined();
   });
 
   it('once the order exists, only a reset leaves "done"', () => {

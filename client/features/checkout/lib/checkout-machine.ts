@@ -15,12 +15,19 @@
  * and feeds it events; an event that does not fit the current phase is ignored, so a second tap
  * cannot start a second payment while one runs.
  */
+import type { Cart } from '../../../../common/api';
+
 export type CheckoutPhase = 'idle' | 'checking-balance' | 'awaiting-wallet' | 'sent' | 'confirming' | 'creating-order' | 'done';
 
 export interface CheckoutState {
   phase: CheckoutPhase;
   /** The transfer's hash, held from 'sent' on. */
   transactionHash: string | null;
+  /**
+   * In 'done': the cart as it was paid. The server empties the cart with the order, and the
+   * drawer keeps showing what was bought (not 'Your cart is empty', '0.00 POG') until the redirect.
+   */
+  paidCart?: Cart;
 }
 
 export type CheckoutEvent =
@@ -29,7 +36,7 @@ export type CheckoutEvent =
   | { type: 'transaction-sent'; transactionHash: string }
   | { type: 'server-notified' }
   | { type: 'receipt-confirmed' }
-  | { type: 'order-created' }
+  | { type: 'order-created'; paidCart: Cart }
   | { type: 'failed' }
   /** Back to idle after 'done' (the page came back from the back/forward cache). */
   | { type: 'reset' };
@@ -57,7 +64,7 @@ export function checkoutReducer(state: CheckoutState, event: CheckoutEvent): Che
     case 'receipt-confirmed':
       return state.phase === 'confirming' ? { ...state, phase: 'creating-order' } : state;
     case 'order-created':
-      return state.phase === 'creating-order' ? { ...state, phase: 'done' } : state;
+      return state.phase === 'creating-order' ? { ...state, phase: 'done', paidCart: event.paidCart } : state;
     case 'failed':
       // 'done' is past failing: the order exists, only the redirect is left.
       return state.phase === 'idle' || state.phase === 'done' ? state : initialCheckoutState;

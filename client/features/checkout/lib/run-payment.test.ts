@@ -106,7 +106,8 @@ function harness(
       return order;
     },
     refreshCart: async () => {
-      log.push('refreshCart');
+      // What the drawer will show once the refreshed cart is empty.
+      log.push(`refreshCart${state.paidCart ? ` (holding the paid cart, ${state.paidCart.total})` : ''}`);
     },
     notify: (notice) => {
       notices.push(notice);
@@ -137,13 +138,15 @@ describe('runPayment', () => {
       `waitForReceipt ${HASH}`,
       'toast Transaction Confirmed',
       `createOrder ${checkout.id} ${HASH} ${BUYER} 1`,
-      'refreshCart',
+      'refreshCart (holding the paid cart, 25.00)',
       'toast Order Created',
       'sleep 1500',
       'redirect /orders/o1/shipping',
       'dispose',
     ]);
     expect(h.phases).toEqual(['idle', 'checking-balance', 'awaiting-wallet', 'sent', 'confirming', 'creating-order', 'done']);
+    // The success stays on screen until the redirect: 'done' keeps the cart as it was paid.
+    expect(h.state().paidCart).toBe(cart);
     expect(h.notices).toEqual([
       { title: 'Transaction Confirmed', description: 'Payment successful! Creating your order...' },
       { title: 'Order Created', description: 'Payment confirmed! Redirecting to shipping...' },
@@ -163,7 +166,7 @@ describe('runPayment', () => {
     expect(h.log.some((l) => l.startsWith('transfer'))).toBe(false);
     expect(h.state()).toEqual(initialCheckoutState);
     expect(h.notices).toEqual([
-      { title: 'Payment Failed', description: 'Insufficient POG balance. You need 5.01 more POG', variant: 'destructive' },
+      { title: 'Payment Failed', description: 'Insufficient POG balance. You need 5.00 more POG', variant: 'destructive' },
     ]);
     expect(h.log.at(-1)).toBe('dispose');
   });

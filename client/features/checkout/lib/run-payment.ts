@@ -59,7 +59,7 @@ export async function runPayment({ cart, address, provider }: PaymentRequest, de
     payment = await deps.connectToken(provider, checkout.tokenAddress);
     const amount = BigInt(checkout.amountWei);
     const balance = await payment.balanceOf(address);
-    if (balance < amount) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, insufficientBalanceMessage(amount - balance));
+    if (balance < amount) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, insufficientBalanceMessage(amount, balance));
     dispatch({ type: 'balance-ok' });
 
     const transactionHash = await payment.transfer(address, checkout.storeWallet, amount);
@@ -75,7 +75,7 @@ export async function runPayment({ cart, address, provider }: PaymentRequest, de
     deps.notify(TRANSACTION_CONFIRMED_NOTICE);
 
     const order = await deps.createOrder({ checkoutId: checkout.id, cartItems: cart.items, transactionHash, customerWallet: address });
-    dispatch({ type: 'order-created' });
+    dispatch({ type: 'order-created', paidCart: cart });
     // The order exists whatever the cart read says; a failed refresh only leaves a stale badge.
     await deps.refreshCart().catch(() => undefined);
     deps.notify(ORDER_CREATED_NOTICE);

@@ -18,8 +18,9 @@ interface SiteHeaderProps {
 /**
  * Sticky header (spec §2): store name home link, wallet control, Orders, Admin, and 'Cart (n)'
  * (n = cart lines), which opens and closes the cart drawer; its badge shows when n > 0.
- * Below 640 px the wallet, Orders and Admin controls show icons only (their names stay for
- * assistive technology). So the store name fits, the cap logo shows only from 430 px (from
+ * Below 640 px Orders and Admin show icons only (their names stay for assistive technology),
+ * while the wallet control keeps a visible 'Connect' and the cart its visible 'Cart (n)', the
+ * count badge on the button's corner, clear of the icon. So the store name fits, the cap logo shows only from 430 px (from
  * 768 px once the wallet shows its address), and below 400 px a connected header sets the name
  * one size smaller.
  */
@@ -58,21 +59,20 @@ export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick, walletC
             onClick={onCartClick}
             className={cn(navItem, 'ml-0.5 bg-brand px-3 text-brand-foreground hover:bg-brand-hover sm:px-4')}
           >
-            <span className="relative">
-              <ShoppingCart aria-hidden />
-              {cartCount > 0 && (
-                <span
-                  data-testid="cart-badge"
-                  aria-hidden
-                  className="absolute -top-2 -right-1 flex h-5 min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs font-bold text-sale-foreground ring-2 ring-brand"
-                >
-                  {cartCount}
-                </span>
-              )}
-            </span>
-            <span>
+            <ShoppingCart aria-hidden data-testid="cart-icon" />
+            <span data-testid="cart-label" className="whitespace-nowrap">
               Cart (<span data-testid="cart-count">{cartCount}</span>)
             </span>
+            {/* On the button's top-right corner, clear of both the icon and 'Cart (n)'. */}
+            {cartCount > 0 && (
+              <span
+                data-testid="cart-badge"
+                aria-hidden
+                className="absolute -top-2.5 -right-1.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs font-bold text-sale-foreground ring-2 ring-background"
+              >
+                {cartCount}
+              </span>
+            )}
           </button>
         </nav>
       </div>

@@ -68,7 +68,7 @@ export function OrderCard({ order, needsShipping }: { order: Order; needsShippin
           </a>
         </div>
       )}
-      <ExplorerLink transactionHash={order.transactionHash} className="justify-self-start" />
+      <ExplorerLink transactionHash={order.transactionHash} className="justify-self-start" localFallback />
     </Card>
   );
 }

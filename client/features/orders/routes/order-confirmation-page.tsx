@@ -106,7 +106,8 @@ function OrderConfirmation({ order }: { order: Order }) {
             </a>
           </>
         )}
-        <ExplorerLink transactionHash={order.transactionHash} />
+        {/* BaseScan on a real chain; in local mode the hash with a copy button, as a shopper will see it. */}
+        <ExplorerLink transactionHash={order.transactionHash} className="justify-center" localFallback />
         <Link to="/orders" className={linkButton('outline')}>
           View All Orders
         </Link>

@@ -11,7 +11,8 @@ const loadDialogs = () => import('./wallet-dialogs');
 const WalletDialogs = lazy(loadDialogs);
 
 /**
- * The header's wallet control (spec §2): 'Connect Wallet' (icon only below 640 px) opens the
+ * The header's wallet control (spec §2): 'Connect Wallet' ('Connect', without the icon, below
+ * 640 px; 'Connect' with the icon below 768 px) opens the
  * chooser; while connecting a spinner and 'Connecting...' (a tap gives up waiting); once
  * connected the wallet's icon and the short address (0x7099...79C8), which opens the account
  * sheet with 'Disconnect'. The wallet code starts loading as soon as the shopper reaches for it.
@@ -88,11 +89,15 @@ export function WalletButton() {
         data-status="disconnected"
         aria-haspopup="dialog"
         {...prefetch}
+        aria-label="Connect Wallet"
         onClick={() => wallet.setChooserOpen(true)}
-        className={cn(navItemClass, 'border border-input sm:border-transparent')}
+        className={cn(navItemClass, 'border border-input px-3 sm:border-transparent')}
       >
-        <Wallet aria-hidden />
-        <span className="sr-only md:not-sr-only">Connect Wallet</span>
+        <Wallet aria-hidden className="max-sm:hidden" />
+        {/* 'Connect' stays visible on a phone (the icon alone did not say what it does). */}
+        <span>
+          Connect<span className="max-md:hidden"> Wallet</span>
+        </span>
       </button>
     );
   }
