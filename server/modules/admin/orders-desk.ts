@@ -25,6 +25,7 @@
  * about the order or its transfers: resolved (payment-resolved) and attached (payment-attached).
  */
 import type { Knex } from 'knex';
+import { iso, pog, wei } from './desk-format';
 import { orderStatusSchema, type OrderStatus } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
@@ -71,10 +72,6 @@ interface JobRecord {
   next_attempt_at: Date | string;
   done_at: Date | string | null;
 }
-
-const pog = (wei: bigint) => formatUnits(wei, 18, 2);
-const wei = (v: string | number) => BigInt(String(v).split('.')[0]!);
-const iso = (v: Date | string) => new Date(v).toISOString();
 
 export class OrdersDesk {
   private readonly now: () => Date;

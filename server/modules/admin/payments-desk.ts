@@ -37,12 +37,13 @@ import {
   type RefundRecord,
 } from '../../../common/payments-desk';
 import { ErrorCode } from '../../../common/errors';
-import { formatUnits, parseUnits } from '../../../common/money';
+import { parseUnits } from '../../../common/money';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { PAYMENT_REORGED, refundedWeiByOrder } from '../orders';
-import { receivedWeiByCheckout, type RefundService } from '../payments';
+import { receivedWeiByCheckout, refundedWeiByTransfer, type RefundService } from '../payments';
+import { iso, pog, wei } from './desk-format';
 import { recordAudit } from './audit';
 
 /** The status reason the orders module writes when a reorganisation fails an order. */
@@ -87,21 +88,6 @@ interface ExportRow {
   paid_wei: string | number;
   name: string | null;
 }
-
-/** What was refunded against each of these transfers, wei (transfers without any are absent). */
-async function refundedWeiByTransfer(db: Db, transferIds: readonly number[]): Promise<Map<number, bigint>> {
-  if (transferIds.length === 0) return new Map();
-  const sums: Array<{ transfer_id: number; n: string | number | null }> = await db('refunds')
-    .whereIn('transfer_id', transferIds)
-    .groupBy('transfer_id')
-    .select('transfer_id')
-    .sum({ n: 'amount_wei' });
-  return new Map(sums.map((s) => [Number(s.transfer_id), wei(s.n ?? 0)]));
-}
-
-const pog = (wei: bigint) => formatUnits(wei, 18, 2);
-const wei = (v: string | number) => BigInt(String(v).split('.')[0]!);
-const iso = (v: Date | string) => new Date(v).toISOString();
 
 export class PaymentsDesk {
   private readonly now: () => Date;

@@ -14,6 +14,7 @@
  */
 import { dataSlice, getAddress } from 'ethers';
 import type { Knex } from 'knex';
+import type { Db } from '../../db';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
 import { AppError } from '../../lib/errors';
@@ -354,7 +355,17 @@ const alreadyRecorded = () =>
 
 /** What was refunded from a transfer so far, wei. */
 async function refundedFromTransfer(trx: Knex.Transaction, transferId: number): Promise<bigint> {
-  const [row] = await trx('refunds').where({ transfer_id: transferId }).sum({ n: 'amount_wei' });
+  return (await refundedWeiByTransfer(trx, [transferId])).get(transferId) ?? 0n;
+}
+
+/** What was refunded against each of these transfers, wei (transfers without any are absent). */
+export async function refundedWeiByTransfer(db: Db | Knex.Transaction, transferIds: readonly number[]): Promise<Map<number, bigint>> {
+  if (transferIds.length === 0) return new Map();
+  const sums: Array<{ transfer_id: number; n: string | number | null }> = await db('refunds')
+    .whereIn('transfer_id', [...new Set(transferIds)])
+    .groupBy('transfer_id')
+    .select('transfer_id')
+    .sum({ n: 'amount_wei' });
   // numeric sums arrive as decimal strings (never a float)
-  return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
+  return new Map(sums.map((s) => [Number(s.transfer_id), BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
 }
