@@ -1,0 +1,110 @@
+/**
+ * Lighthouse's mobile preset (simulated slow 4G, 4× CPU slowdown, Moto G Power screen) on the home
+ * and a product page, as issue 14 measures them: performance score, First and Largest Contentful
+ * Paint, Total Blocking Time, Cumulative Layout Shift, Speed Index and the JavaScript transferred.
+ * Serves the built client (`npm run build` first) with the real server on PGlite and the demo
+ * catalogue, and drives Debian's Chromium through chrome-launcher. Each page is run `BENCH_RUNS`
+ * times (default 3) on a cold start (Lighthouse clears storage and the service worker each run);
+ * the median of each figure is printed as a Markdown table for bench/README.md, with the range of
+ * the score. Nothing is asserted: the figures are recorded.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { startHarness } from '../server/test/harness';
+
+const DIST = join(import.meta.dirname, '..', 'dist');
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CHROMIUM_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+interface Figures {
+  score: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  siMs: number;
+  scriptKb: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function runOnce(port: number, url: string): Promise<Figures> {
+  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const numeric = (id: string) => {
+    const value = lhr.audits[id]?.numericValue;
+    if (typeof value !== 'number') throw new Error(`Lighthouse gave no ${id} for ${url}`);
+    return value;
+  };
+  const items = (lhr.audits['resource-summary']?.details as { items?: Array<{ resourceType: string; transferSize: number }> })?.items;
+  const script = items?.find((i) => i.resourceType === 'script')?.transferSize ?? 0;
+  return {
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    fcpMs: numeric('first-contentful-paint'),
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    siMs: numeric('speed-index'),
+    scriptKb: script / 1024,
+  };
+}
+
+async function main() {
+  if (!existsSync(join(DIST, 'index.html'))) throw new Error('No dist/: run `npm run build` first.');
+  const h = await startHarness('pglite', { staticDir: DIST });
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium',
+    chromeFlags: CHROMIUM_FLAGS,
+  });
+  try {
+    await h.catalogue.sync();
+    await h.catalogue.seedDemoPrices();
+    const product = (await h.catalogue.list()).products[0]!;
+    const rows: string[] = [];
+    for (const [name, path] of [
+      ['home', '/'],
+      ['product page', `/product/${encodeURIComponent(product.id)}`],
+    ] as const) {
+      const runs: Figures[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await runOnce(chrome.port, `${h.baseUrl}${path}`));
+      const m = (pick: (f: Figures) => number) => median(runs.map(pick));
+      const scores = runs.map((r) => r.score);
+      rows.push(
+        `| ${name} | ${m((f) => f.score)} (${Math.min(...scores)}–${Math.max(...scores)}) | ` +
+          `${(m((f) => f.fcpMs) / 1000).toFixed(2)} s | ${(m((f) => f.lcpMs) / 1000).toFixed(2)} s | ` +
+          `${Math.round(m((f) => f.tbtMs))} ms | ${m((f) => f.cls).toFixed(3)} | ${(m((f) => f.siMs) / 1000).toFixed(2)} s | ` +
+          `${m((f) => f.scriptKb).toFixed(1)} KB |`,
+      );
+    }
+    console.log(
+      [
+        `Lighthouse mobile preset, medians of ${RUNS} cold runs (score range in brackets)`,
+        '',
+        '| page | performance | FCP | LCP | TBT | CLS | Speed Index | JS transferred |',
+        '|---|---|---|---|---|---|---|---|',
+        ...rows,
+      ].join('\n'),
+    );
+  } finally {
+    chrome.kill();
+    await h.close();
+  }
+}
+
+await main();
