@@ -13,7 +13,7 @@ import {
   type PayHandler,
 } from '../features/cart';
 import { CheckoutProvider, useCheckout } from '../features/checkout';
-import { OfflineNotice, SiteHeader } from '../features/layout';
+import { InstallPrompt, OfflineNotice, SiteHeader } from '../features/layout';
 import { clearOrderHistory } from '../features/orders';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
 import { useConfig, useShopNames } from '../lib/public-config';
@@ -96,6 +96,7 @@ function AppShell() {
         walletControl={<WalletButton />}
       />
       <OfflineNotice />
+      <InstallPrompt />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <div key={location.pathname} data-testid="page" className="motion-safe:animate-page-in">
           <Outlet />
