@@ -16,17 +16,17 @@ export function InstallPrompt() {
       data-testid={offer === 'button' ? 'install-offer' : 'ios-install-hint'}
       className="border-b border-border bg-brand-soft"
     >
-      <div className="mx-auto flex max-w-7xl items-center gap-2 pr-0.5 pl-4 sm:px-6 lg:px-8">
+      <div className="mx-auto flex max-w-7xl items-center gap-2 py-1 pr-0.5 pl-4 sm:px-6 lg:px-8">
         {offer === 'button' ? (
           <>
-            <p className="min-w-0 flex-1 text-sm">Install the shop for quick access, even offline.</p>
+            <p className="min-w-0 flex-1 text-xs leading-snug sm:text-sm">Install the shop for quick access, even offline.</p>
             <Button size="sm" data-testid="install-button" onClick={() => void install()}>
               <Download aria-hidden />
               Install
             </Button>
           </>
         ) : (
-          <p className="min-w-0 flex-1 text-sm">
+          <p className="min-w-0 flex-1 text-xs leading-snug sm:text-sm">
             Install the shop: tap <Share aria-hidden className="inline size-4 align-[-2px] text-brand" /> Share, then{' '}
             <span className="font-semibold">Add to Home Screen</span>.
           </p>

@@ -15,14 +15,14 @@ export function OfflineNotice() {
         <p
           data-testid="offline-notice"
           data-connection={connection}
-          className="flex items-center justify-center gap-2 border-b border-amber-300 bg-amber-50 px-4 py-1.5 text-center text-sm font-medium text-amber-950"
+          className="flex items-center justify-center gap-2 border-b border-amber-300 bg-amber-50 px-3 py-1 text-center text-xs leading-snug font-medium sm:px-4 sm:py-1.5 sm:text-sm text-amber-950"
         >
           {connection === 'offline' ? (
             <WifiOff aria-hidden className="size-4 shrink-0" />
           ) : (
             <CloudOff aria-hidden className="size-4 shrink-0" />
           )}
-          <span>
+          <span className="text-balance">
             {connection === 'offline' ? "You're offline." : "Can't reach the shop right now."} Showing the catalogue from your last visit.
           </span>
         </p>
