@@ -1,4 +1,6 @@
-import { expect, test } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { devices, expect, test, type Page } from '@playwright/test';
 
 // The shop is installable: Chromium itself judges the manifest, icons and service worker, the
 // way its install prompt does (DevTools protocol, Page.getInstallabilityErrors).
@@ -57,4 +59,154 @@ test('the cart, orders and admin answers are never kept in a cache', async ({ pa
   const privateApi = /\/api\/(cart|checkout|orders|refunds|auth|admin|inventory|session)/;
   expect(kept.urls.filter((u) => privateApi.test(u))).toEqual([]);
   expect(kept.stored.filter((s) => /"cart"|cartItems|"orders"|"admin"/.test(s))).toEqual([]);
+});
+
+test.describe('installing the shop', () => {
+  /**
+   * Chromium headless never fires `beforeinstallprompt`: the test fires one like it, a real Event
+   * with prompt() and userChoice stubbed, and reads back what the shop did with it.
+   */
+  async function offerInstall(page: Page) {
+    return page.evaluate(() => {
+      const event = new Event('beforeinstallprompt', { cancelable: true });
+      const state = window as unknown as { __prompted: number };
+      state.__prompted = 0;
+      Object.assign(event, {
+        prompt: async () => {
+          state.__prompted += 1;
+        },
+        userChoice: Promise.resolve({ outcome: 'accepted', platform: 'web' }),
+      });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    });
+  }
+  const prompted = (page: Page) => page.evaluate(() => (window as unknown as { __prompted: number }).__prompted);
+
+  test('the browser offers to install: an Install button that prompts, then goes', async ({ page }) => {
+    test.setTimeout(60_000); // three page loads
+    await page.goto('/');
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await expect(page.getByTestId('install-button')).toHaveCount(0);
+    // The shop keeps the event (no browser mini-infobar) and shows its own button.
+    expect(await offerInstall(page)).toBe(true);
+    const install = page.getByTestId('install-button');
+    await expect(install).toBeVisible();
+    await expect(install).toHaveText('Install');
+    await install.click();
+    expect(await prompted(page)).toBe(1);
+    await expect(install).toHaveCount(0);
+
+    // Installed from the browser's own menu: the offer goes too.
+    await offerInstall(page);
+    await expect(install).toBeVisible();
+    await page.evaluate(() => window.dispatchEvent(new Event('appinstalled')));
+    await expect(install).toHaveCount(0);
+
+    // Closed by the shopper: remembered.
+    await page.reload();
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await offerInstall(page);
+    await page.getByTestId('install-dismiss').click();
+    await expect(page.getByTestId('install-offer')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await offerInstall(page);
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await expect(install).toHaveCount(0);
+  });
+
+  const iPhone = devices['iPhone 13'];
+  const iPhoneContext = {
+    userAgent: iPhone.userAgent,
+    viewport: iPhone.viewport,
+    deviceScaleFactor: iPhone.deviceScaleFactor,
+    isMobile: true,
+    hasTouch: true,
+  };
+
+  test('Safari on an iPhone gets the Add to Home Screen hint, until closed', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ ...iPhoneContext, baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      const hint = page.getByTestId('ios-install-hint');
+      await expect(hint).toBeVisible();
+      await expect(hint).toContainText('Add to Home Screen');
+      await expect(hint).toContainText('Share');
+      await hint.getByRole('button', { name: 'Close' }).click();
+      await expect(hint).toHaveCount(0);
+      await page.reload();
+      await expect(page.getByTestId('product-card').first()).toBeVisible();
+      await expect(hint).toHaveCount(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('opened from the Home Screen, the iPhone gets no hint', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ ...iPhoneContext, baseURL });
+    try {
+      await context.addInitScript(() => Object.defineProperty(Navigator.prototype, 'standalone', { get: () => true, configurable: true }));
+      const page = await context.newPage();
+      await page.goto('/');
+      await expect(page.getByTestId('product-card').first()).toBeVisible();
+      expect(await page.evaluate(() => (navigator as Navigator & { standalone?: boolean }).standalone)).toBe(true);
+      await expect(page.getByTestId('ios-install-hint')).toHaveCount(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/**
+ * A new release: the server serves another sw.js (dist/sw.js rewritten with a unique build mark,
+ * restored afterwards). The waiting worker brings the 'New version available' toast; its Reload
+ * activates that worker and reloads the page under it.
+ */
+test('a new version waiting: the toast offers Reload, which activates it', async ({ page }) => {
+  test.setTimeout(60_000); // a worker installed twice and a reload
+  const swPath = path.resolve('dist/sw.js');
+  const original = fs.readFileSync(swPath, 'utf8');
+  const build = `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  try {
+    await page.goto('/');
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await expect(page.getByTestId('toast').filter({ hasText: 'New version available' })).toHaveCount(0);
+
+    // The new build answers which build it is, so the test can tell the workers apart.
+    fs.writeFileSync(
+      swPath,
+      `${original}\n// ${build}\nself.addEventListener('message', (e) => { if (e.data === 'e2e-build' && e.ports[0]) e.ports[0].postMessage(${JSON.stringify(build)}); });\n`,
+    );
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      await registration?.update();
+    });
+
+    const toast = page.getByTestId('toast').filter({ hasText: 'New version available' });
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText('Reload to use the latest version of the shop.');
+    await page.evaluate(() =>
+      navigator.serviceWorker.addEventListener('controllerchange', () => sessionStorage.setItem('e2e-controllerchange', '1')),
+    );
+    const reloaded = page.waitForEvent('framenavigated');
+    await toast.getByRole('button', { name: 'Reload' }).click();
+    await reloaded;
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.getItem('e2e-controllerchange'))).toBe('1');
+    const controllerBuild = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = (event) => resolve(String(event.data));
+          navigator.serviceWorker.controller?.postMessage('e2e-build', [channel.port2]);
+        }),
+    );
+    expect(controllerBuild).toBe(build);
+    await expect(page.getByTestId('toast').filter({ hasText: 'New version available' })).toHaveCount(0);
+  } finally {
+    fs.writeFileSync(swPath, original);
+  }
 });

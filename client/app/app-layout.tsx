@@ -13,7 +13,7 @@ import {
   type PayHandler,
 } from '../features/cart';
 import { CheckoutProvider, useCheckout } from '../features/checkout';
-import { SiteHeader } from '../features/layout';
+import { InstallPrompt, OfflineNotice, SiteHeader } from '../features/layout';
 import { clearOrderHistory } from '../features/orders';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
 import { useConfig, useShopNames } from '../lib/public-config';
@@ -95,6 +95,8 @@ function AppShell() {
         onCartClick={toggleCart}
         walletControl={<WalletButton />}
       />
+      <OfflineNotice />
+      <InstallPrompt />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         <div key={location.pathname} data-testid="page" className="motion-safe:animate-page-in">
           <Outlet />

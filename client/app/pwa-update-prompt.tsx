@@ -37,6 +37,9 @@ export function PwaUpdatePrompt() {
           altText="Reload to use the new version"
           onClick={() => {
             setNeedRefresh(false);
+            // workbox-window reloads on its own only when a worker controlled the page when it
+            // loaded; after a first visit (the worker took control, clientsClaim) reload here.
+            navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
             void updateServiceWorker(true);
           }}
         >

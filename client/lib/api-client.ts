@@ -1,4 +1,5 @@
 import { isErrorCode, type ErrorCode } from '../../common/errors';
+import { reportRequestOutcome } from './online-status';
 
 /** An HTTP failure from the shop's API, with the spec's default message (§8). */
 export class ApiError extends Error {
@@ -74,15 +75,17 @@ export interface ApiRequestInit extends Omit<RequestInit, 'body'> {
 /**
  * Every call to the shop's server goes through here: same-origin cookies included, JSON in. Answers
  * the response whatever its status, for callers that read a status themselves; a request that got
- * no HTTP answer throws a status-0 ApiError (an abort is rethrown as it is).
+ * no HTTP answer throws a status-0 ApiError (an abort is rethrown as it is). Whether an answer came
+ * is reported to the shop's connection state (lib/online-status).
  */
 export async function apiRequest(path: string, init: ApiRequestInit = {}): Promise<Response> {
   const { json, headers, fetch: send = fetch, ...rest } = init;
   const requestHeaders = new Headers(headers);
   requestHeaders.set('Accept', 'application/json');
   if (json !== undefined) requestHeaders.set('Content-Type', 'application/json');
+  let response: Response;
   try {
-    return await send(path, {
+    response = await send(path, {
       credentials: 'include',
       ...rest,
       headers: requestHeaders,
@@ -90,8 +93,12 @@ export async function apiRequest(path: string, init: ApiRequestInit = {}): Promi
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    // No HTTP answer: the shop shows it is offline (lib/online-status) until one comes.
+    reportRequestOutcome(false);
     throw new ApiError(0, NETWORK_ERROR_MESSAGE);
   }
+  reportRequestOutcome(true);
+  return response;
 }
 
 /** `apiRequest` for JSON answers: a non-success answer is thrown as ApiError with the spec's default message. */

@@ -1,7 +1,9 @@
-import { LoaderCircle } from 'lucide-react';
+import { LoaderCircle, WifiOff } from 'lucide-react';
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useLocation } from 'react-router-dom';
+import { Card } from '../../../components/ui/card';
+import { connectionNeededText, useOffline } from '../../../lib/online-status';
 import { useShopNames } from '../../../lib/public-config';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { endAdminSession, useAdminSession } from '../api/admin-session';
@@ -23,6 +25,7 @@ export function AdminPage() {
   const session = useAdminSession();
   const queryClient = useQueryClient();
   const expiresAt = session.data?.authenticated ? session.data.expiresAt : null;
+  const offline = useOffline();
 
   useEffect(() => {
     if (!expiresAt) return;
@@ -42,6 +45,8 @@ export function AdminPage() {
       </div>
     );
   }
+  // Signing in needs the server: say so rather than wait or fail ('An error occurred').
+  if (offline) return <AdminOffline />;
   if (session.isPending) {
     return (
       <p role="status" className="flex items-center justify-center gap-2 py-16 text-lg text-muted-foreground">
@@ -52,6 +57,20 @@ export function AdminPage() {
   }
   const notice = session.data?.expired ? SESSION_EXPIRED_NOTICE : session.isError ? LOGIN_ERROR_NOTICE : null;
   return <AdminAccess key={notice?.kind ?? 'none'} initialNotice={notice} />;
+}
+
+function AdminOffline() {
+  return (
+    <div className="flex min-h-[calc(100dvh-4rem)] items-start justify-center bg-surface px-4 py-10 sm:items-center">
+      <Card role="status" className="grid w-full max-w-md justify-items-center gap-3 p-6 text-center sm:p-8" data-testid="admin-offline">
+        <span className="flex size-14 items-center justify-center rounded-full bg-amber-50 text-amber-900 [&_svg]:size-7">
+          <WifiOff aria-hidden />
+        </span>
+        <h1 className="text-2xl font-black tracking-tight">Admin Access</h1>
+        <p className="text-sm text-muted-foreground">{connectionNeededText('manage the shop')}</p>
+      </Card>
+    </div>
+  );
 }
 
 /** The tab title of an admin section. */

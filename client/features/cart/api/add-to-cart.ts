@@ -1,23 +1,27 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddToCartRequest } from '../../../../common/api';
 import { apiRequest, errorFromResponse } from '../../../lib/api-client';
+import { connectionNeededText } from '../../../lib/online-status';
 import { toast } from '../../../components/ui/use-toast';
 import { notifyCartUpdated, openCart } from '../lib/cart-events';
 import { applyCartResponse } from './get-cart';
 
 export const ADD_TO_CART_FALLBACK_ERROR = 'Failed to add item to cart';
+/** The request got no answer: the shopper is offline (or the shop out of reach). */
+export const ADD_TO_CART_OFFLINE_ERROR = connectionNeededText('add to your cart');
 
 /**
  * POST /api/cart/add with the session cookie; answers the whole cart. A failure's message is
  * the server's text (its `message` when the body is `{ code, message }` JSON, else the raw
- * body), or 'Failed to add item to cart' when the body is empty or the network failed (spec §8).
+ * body), or 'Failed to add item to cart' when the body is empty (spec §8). No answer at all
+ * (offline) says a connection is needed.
  */
 export async function addToCart(variantId: string, quantity: number): Promise<unknown> {
   let response: Response;
   try {
     response = await apiRequest('/api/cart/add', { method: 'POST', json: { variantId, quantity } satisfies AddToCartRequest });
   } catch {
-    throw new Error(ADD_TO_CART_FALLBACK_ERROR);
+    throw new Error(ADD_TO_CART_OFFLINE_ERROR);
   }
   if (!response.ok) {
     const error = await errorFromResponse(response);
@@ -45,7 +49,12 @@ export function useAddToCart() {
       toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });
     },
     onError: (error) => {
-      toast({ title: 'Error', description: error.message || ADD_TO_CART_FALLBACK_ERROR, variant: 'destructive' });
+      const offline = error.message === ADD_TO_CART_OFFLINE_ERROR;
+      toast({
+        title: offline ? 'No connection' : 'Error',
+        description: error.message || ADD_TO_CART_FALLBACK_ERROR,
+        variant: 'destructive',
+      });
     },
   });
 }

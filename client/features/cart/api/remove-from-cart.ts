@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, errorFromResponse } from '../../../lib/api-client';
+import { connectionNeededText } from '../../../lib/online-status';
 import { toast } from '../../../components/ui/use-toast';
 import { notifyCartUpdated } from '../lib/cart-events';
 import type { CartItem } from '../types';
@@ -16,7 +17,8 @@ export async function removeFromCart(itemId: string): Promise<unknown> {
   try {
     response = await apiRequest(`/api/cart/${encodeURIComponent(itemId)}`, { method: 'DELETE' });
   } catch {
-    throw new Error(REMOVE_FROM_CART_FALLBACK_ERROR);
+    // No answer at all: offline, or the shop out of reach.
+    throw new Error(connectionNeededText('change your cart'));
   }
   if (!response.ok) {
     const error = await errorFromResponse(response);

@@ -1,4 +1,4 @@
-import { CircleCheck, Info, LoaderCircle, RefreshCw, Wallet } from 'lucide-react';
+import { CircleCheck, Info, LoaderCircle, RefreshCw, Wallet, WifiOff } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
@@ -7,6 +7,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { ToastAction } from '../../../components/ui/toast';
 import { toast } from '../../../components/ui/use-toast';
 import { formatPogAmount } from '../../../lib/format-pog-price';
+import { connectionNeededText, useOffline } from '../../../lib/online-status';
 import { shortenAddress } from '../../../lib/shorten-address';
 import { cn } from '../../../lib/utils';
 import { useCart } from '../api/get-cart';
@@ -112,6 +113,7 @@ export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawe
 
 function CartDrawerBody({ wallet, payment }: { wallet: CartDrawerWallet; payment: CartDrawerPayment }) {
   const { data: liveCart, isPending, isError, isFetching, refetch } = useCart();
+  const offline = useOffline();
   const paidCart = payment.progress?.paidCart ?? null;
   const cart = paidCart ?? liveCart;
   const hasItems = Boolean(cart && cart.items.length > 0);
@@ -143,6 +145,16 @@ function CartDrawerBody({ wallet, payment }: { wallet: CartDrawerWallet; payment
           ) : (
             <CartDrawerEmpty />
           )
+        ) : isError && offline ? (
+          // No answer at all: say what is needed, not 'Failed to fetch cart' (kept for the server's failures).
+          <div role="alert" data-testid="cart-offline" className="grid justify-items-center gap-3 py-10 text-center">
+            <WifiOff aria-hidden className="size-8 text-muted-foreground" />
+            <p className="font-semibold">{connectionNeededText('see your cart')}</p>
+            <Button variant="outline" size="sm" onClick={() => void refetch()} disabled={isFetching}>
+              <RefreshCw aria-hidden className={isFetching ? 'motion-safe:animate-spin' : undefined} />
+              Try Again
+            </Button>
+          </div>
         ) : isError ? (
           <div role="alert" data-testid="cart-error" className="grid justify-items-center gap-3 py-10 text-center">
             <p className="font-semibold">Failed to fetch cart</p>
@@ -169,6 +181,8 @@ interface CartDrawerFooterProps {
 
 function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterProps) {
   const { onPay, progress, onPayElsewhere } = payment;
+  // Paying needs the server (balance, checkout, the order): offline the button waits for a connection.
+  const offline = useOffline();
   const hasItems = Boolean(cart && cart.items.length > 0);
   const payable = hasItems && hasPayableTotal(cart?.total);
   const excluded = cart?.items.filter((item) => item.problem).length ?? 0;
@@ -213,6 +227,12 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
         <Info aria-hidden className="mt-px size-4 shrink-0 text-brand" />
         <span>Make sure your wallet is on the Base Network before paying.</span>
       </p>
+      {offline && !progress && (
+        <p role="status" className="flex items-start gap-1.5 text-sm font-medium text-amber-950" data-testid="pay-offline">
+          <WifiOff aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <span>{connectionNeededText('pay')}</span>
+        </p>
+      )}
       <div className="grid gap-1">
         <Button
           size="lg"
@@ -221,7 +241,7 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
           data-testid="pay-button"
           data-busy={progress ? 'true' : undefined}
           aria-busy={progress ? true : undefined}
-          disabled={!hasItems || progress !== null}
+          disabled={!hasItems || progress !== null || offline}
           onClick={pay}
         >
           {progress ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <Wallet aria-hidden />}
@@ -240,7 +260,7 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
             size="sm"
             className="mx-auto"
             data-testid="pay-elsewhere-button"
-            disabled={progress !== null}
+            disabled={progress !== null || offline}
             onClick={() => cart && onPayElsewhere(cart)}
           >
             Pay from another wallet

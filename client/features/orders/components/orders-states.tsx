@@ -1,8 +1,9 @@
-import { LoaderCircle, PackageOpen, RefreshCw, TriangleAlert, Wallet } from 'lucide-react';
+import { LoaderCircle, PackageOpen, RefreshCw, TriangleAlert, Wallet, WifiOff } from 'lucide-react';
 import type { HTMLAttributes, ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button, buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { connectionNeededText } from '../../../lib/online-status';
 import { cn } from '../../../lib/utils';
 import { useWallet } from '../../wallet';
 import { ORDERS_FETCH_ERROR } from '../api/get-orders';
@@ -86,6 +87,16 @@ export function OrdersEmpty() {
       <Link to="/" className={cn(buttonVariants(), 'mt-2')}>
         Continue shopping
       </Link>
+    </OrdersStateCard>
+  );
+}
+
+/** No connection: the order history needs the server (shown again, and read, once it answers). */
+export function OrdersOffline() {
+  return (
+    <OrdersStateCard icon={<WifiOff aria-hidden />} iconClassName="bg-amber-50 text-amber-900" role="status" data-testid="orders-offline">
+      <h1 className="text-xl font-bold">Your Orders</h1>
+      <p className="text-sm text-muted-foreground">{connectionNeededText('see your orders')}</p>
     </OrdersStateCard>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Order, RefundLine } from '../../../../common/api';
 import { Card } from '../../../components/ui/card';
+import { useOffline } from '../../../lib/online-status';
 import { useShopNames } from '../../../lib/public-config';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAuthSession, type SigningWallet } from '../../auth';
@@ -9,7 +10,7 @@ import { isSignInRequired, useOrderHistory } from '../api/get-orders';
 import { useWalletRefunds } from '../api/get-refunds';
 import { OrderCard } from '../components/order-card';
 import { OrderRefunds } from '../components/order-refunds';
-import { ConnectWalletCard, OrdersEmpty, OrdersError, OrdersLoading } from '../components/orders-states';
+import { ConnectWalletCard, OrdersEmpty, OrdersError, OrdersLoading, OrdersOffline } from '../components/orders-states';
 import { SignInStep } from '../components/sign-in-step';
 import { orderHistoryAccess } from '../lib/order-history-access';
 import { groupOrders, type OrderSectionGroup } from '../lib/order-sections';
@@ -31,6 +32,7 @@ export function OrdersPage() {
     session: session.data,
     sessionFailed: session.isError,
   });
+  const offline = useOffline();
 
   let content: ReactNode;
   switch (access) {
@@ -52,6 +54,9 @@ export function OrdersPage() {
       break;
   }
 
+  // Offline, every step but an order history already on the page needs the server.
+  if (offline && access !== 'signed-in') content = <OrdersOffline />;
+
   return (
     <div className="min-h-[calc(100dvh-4rem)] bg-surface">
       <div className="mx-auto grid max-w-3xl grid-cols-[minmax(0,1fr)] gap-6 px-4 py-6 sm:px-6 sm:py-10" data-testid="orders-page">
@@ -65,6 +70,7 @@ function OrderHistory({ address }: { address: string }) {
   const { data: orders, error, isFetching, refetch } = useOrderHistory(address);
   // Refunds of payments that made no order: shown when there are any; a failed read hides none of the orders.
   const { data: refunds = [] } = useWalletRefunds(address);
+  const offline = useOffline();
   if (orders) {
     const groups = groupOrders(orders);
     return groups.length === 0 && refunds.length === 0 ? (
@@ -74,6 +80,7 @@ function OrderHistory({ address }: { address: string }) {
     );
   }
   // A refused read (signed out meanwhile) shows the sign-in step in a moment, not an error.
+  if (offline) return <OrdersOffline />;
   if (error && !isSignInRequired(error)) return <OrdersError onRetry={() => void refetch()} retrying={isFetching} />;
   return <OrdersLoading />;
 }
