@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Product } from '../common/api';
+import { DEFAULT_IMAGE_WIDTH, sizedImageUrl } from '../common/product-image-url';
 
 // The shop runs on a fresh embedded database with the emulator's demo catalogue (see
 // playwright.config.ts). Tests pick their products from the live API rather than hard-coding them.
@@ -35,13 +36,118 @@ test('tapping a card image cycles through its images, with 5 dots and +N beyond'
   await expect(c.getByTestId('image-more')).toHaveText(`+${many.images.length - 5}`);
   const image = c.getByTestId('card-image');
   await expect(image).toHaveAttribute('data-image-index', '0');
-  await expect(image.locator('img')).toHaveAttribute('src', many.images[0].url);
+  await expect(image.locator('img')).toHaveAttribute('src', sizedImageUrl(many.images[0].url, DEFAULT_IMAGE_WIDTH));
   await image.locator('button').first().click();
   await expect(image).toHaveAttribute('data-image-index', '1');
-  await expect(image.locator('img')).toHaveAttribute('src', many.images[1].url);
+  await expect(image.locator('img')).toHaveAttribute('src', sizedImageUrl(many.images[1].url, DEFAULT_IMAGE_WIDTH));
   // Wraps around after the last image.
   for (let i = 2; i <= many.images.length; i++) await image.locator('button').first().click();
   await expect(image).toHaveAttribute('data-image-index', '0');
+});
+
+test.describe('first paint from the page itself (issue 14)', () => {
+  // In the page: when the first card (or the product) appeared, and whether the skeleton ever did.
+  test.beforeEach(async ({ page }) => {
+    await page.addInitScript(() => {
+      const w = window as unknown as { __shownAt?: number; __skeleton?: boolean };
+      new MutationObserver((_records, observer) => {
+        if (document.querySelector('[data-testid="product-grid-loading"]')) w.__skeleton = true;
+        if (w.__shownAt === undefined && document.querySelector('[data-testid="product-card"], [data-testid="product-page"]')) {
+          w.__shownAt = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+  });
+
+  /** Request start times (page clock) of `pathname`, from Resource Timing. */
+  const requestedAt = (page: Page, pathname: string) =>
+    page.evaluate(
+      (p) =>
+        performance
+          .getEntriesByType('resource')
+          .filter((e) => new URL(e.name).pathname === p)
+          .map((e) => e.startTime),
+      pathname,
+    );
+
+  test('the home shows its grid with no GET /api/products before it (none, or only later) and no skeleton', async ({ page }) => {
+    const apiCalls: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname === '/api/products' || pathname === '/api/config') apiCalls.push(pathname);
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+    const shownAt = await page.evaluate(() => (window as unknown as { __shownAt?: number }).__shownAt);
+    expect(shownAt).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as { __skeleton?: boolean }).__skeleton ?? false)).toBe(false);
+    for (const pathname of ['/api/products', '/api/config']) {
+      for (const at of await requestedAt(page, pathname)) expect(at, pathname).toBeGreaterThan(shownAt!);
+    }
+    // Seeded as fresh: not asked for at once after the paint either.
+    expect(apiCalls).toEqual([]);
+  });
+
+  test('photos: the first card eager and high priority (fetched once, with its preload), the rest lazy, all sized', async ({ page }) => {
+    await page.goto('/');
+    const imgs = page.getByTestId('card-image').locator('img');
+    await expect(imgs.first()).toBeVisible();
+    const first = imgs.first();
+    await expect(first).toHaveAttribute('loading', 'eager');
+    await expect(first).toHaveAttribute('fetchpriority', 'high');
+    const all = await imgs.evaluateAll((els) =>
+      (els as HTMLImageElement[]).map((img) => ({
+        loading: img.getAttribute('loading'),
+        decoding: img.getAttribute('decoding'),
+        fetchpriority: img.getAttribute('fetchpriority'),
+        width: img.getAttribute('width'),
+        height: img.getAttribute('height'),
+        srcset: img.srcset,
+        sizes: img.sizes,
+      })),
+    );
+    expect(all.length).toBeGreaterThan(10);
+    for (const [i, img] of all.entries()) {
+      expect(img.width, `card ${i}`).toBe('800');
+      expect(img.height, `card ${i}`).toBe('800');
+      expect(img.srcset, `card ${i}`).toMatch(/\?width=400 400w/);
+      expect(img.sizes, `card ${i}`).not.toBe('');
+      if (i > 0) expect(img, `card ${i}`).toMatchObject({ loading: 'lazy', decoding: 'async', fetchpriority: null });
+    }
+    // The server's preload is the very request the first card makes: one fetch of its photo.
+    const preload = page.locator('head link[rel="preload"][as="image"]');
+    await expect(preload).toHaveCount(1);
+    await expect(preload).toHaveAttribute('fetchpriority', 'high');
+    expect(await preload.getAttribute('imagesrcset')).toBe(all[0].srcset);
+    const current = await first.evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      return img.currentSrc;
+    });
+    expect(await preload.evaluate((link: HTMLLinkElement, src) => link.imageSrcset.includes(src), current)).toBe(true);
+    const path = new URL(current).pathname;
+    const fetches = await page.evaluate(
+      (p) => performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === p).length,
+      path,
+    );
+    expect(fetches).toBe(1);
+  });
+
+  test('a product page shows its product without asking for it, its photo eager and preloaded', async ({ page }) => {
+    const p = products.find((x) => x.images.length > 1)!;
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/products')) asked.push(request.url());
+    });
+    await page.goto(`/product/${p.id}`);
+    await expect(page.getByTestId('product-page')).toContainText(p.title);
+    expect(asked).toEqual([]);
+    const photo = page.getByTestId('product-page').locator('img').first();
+    await expect(photo).toHaveAttribute('loading', 'eager');
+    await expect(photo).toHaveAttribute('fetchpriority', 'high');
+    await expect(photo).toHaveAttribute('width', '800');
+    expect(await page.locator('head link[rel="preload"][as="image"]').getAttribute('imagesrcset')).toBe(await photo.getAttribute('srcset'));
+  });
 });
 
 test('a product without images shows the package placeholder', async ({ page }) => {

@@ -35,6 +35,7 @@ import {
   type TransferAttach,
 } from './modules/admin';
 import { BASE_PUBLIC_RPC_URL } from './config';
+import { shopPages, type ShopPagesOptions } from './shop-pages';
 
 export interface AppDeps {
   config: Config;
@@ -113,27 +114,27 @@ export function createApp(deps: AppDeps): Koa {
   );
 
   const api = new Router();
+  const publicConfig = (): PublicConfig => ({
+    shopName: 'POGS Shop',
+    productName: 'POGS',
+    tokenSymbol: 'POG',
+    currencyLabel: '$POGS',
+    tokenDecimals: 18,
+    chainId: BASE_CHAIN_ID,
+    chainName: 'Base',
+    explorerUrl: config.publicLinks.explorerUrl,
+    communityUrl: config.publicLinks.communityUrl,
+    brandUrl: config.publicLinks.brandUrl,
+    walletConnectProjectId: config.walletConnectProjectId,
+    chainRpcUrl: BASE_PUBLIC_RPC_URL,
+    demoWallet: demo && Boolean(deps.demoWallet),
+    mode: config.mode,
+    tokenAddress: deps.payments?.target.tokenAddress ?? null,
+    storeWallet: deps.payments?.target.storeWallet ?? null,
+  });
   api.get('/api/config', (ctx) => {
-    const body: PublicConfig = {
-      shopName: 'POGS Shop',
-      productName: 'POGS',
-      tokenSymbol: 'POG',
-      currencyLabel: '$POGS',
-      tokenDecimals: 18,
-      chainId: BASE_CHAIN_ID,
-      chainName: 'Base',
-      explorerUrl: config.publicLinks.explorerUrl,
-      communityUrl: config.publicLinks.communityUrl,
-      brandUrl: config.publicLinks.brandUrl,
-      walletConnectProjectId: config.walletConnectProjectId,
-      chainRpcUrl: BASE_PUBLIC_RPC_URL,
-      demoWallet: demo && Boolean(deps.demoWallet),
-      mode: config.mode,
-      tokenAddress: deps.payments?.target.tokenAddress ?? null,
-      storeWallet: deps.payments?.target.storeWallet ?? null,
-    };
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = body;
+    ctx.body = publicConfig();
   });
   api.get('/api/health', async (ctx) => {
     let dbOk = true;
@@ -188,7 +189,7 @@ export function createApp(deps: AppDeps): Koa {
   }
 
   if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
-    app.use(staticClient(deps.staticDir));
+    app.use(staticClient(deps.staticDir, { catalogue, publicConfig, logger }));
   }
   return app;
 }
@@ -220,9 +221,11 @@ function errorHandler(logger: Logger): Koa.Middleware {
 /**
  * Serves the built client. Hashed assets are cached for a year; index.html and the service worker
  * are always revalidated so a release reaches shoppers. Unknown paths get index.html (SPA routes),
- * except the server's own (/api, /shopify-emulator): those get the JSON 404.
+ * except the server's own (/api, /shopify-emulator): those get the JSON 404. The home and the
+ * product pages get index.html with their data inlined (shop-pages.ts), its ETag following the
+ * catalogue, still revalidated on every visit.
  */
-function staticClient(dir: string): Koa.Middleware {
+function staticClient(dir: string, data: Omit<ShopPagesOptions, 'template'>): Koa.Middleware {
   const files = serve(dir, {
     index: 'index.html',
     setHeaders(res, filePath) {
@@ -232,11 +235,24 @@ function staticClient(dir: string): Koa.Middleware {
     },
   });
   const indexHtml = fs.readFileSync(path.join(dir, 'index.html'));
+  const pageFor = shopPages({ ...data, template: indexHtml.toString('utf8') });
+  const wantsPage = (ctx: Koa.Context) =>
+    (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('html') === 'html' && !path.extname(ctx.path);
   return async (ctx, next) => {
     if (SERVER_PATHS.test(ctx.path)) return next();
+    const page = wantsPage(ctx) ? await pageFor(ctx.path) : null;
+    if (page) {
+      ctx.status = 200;
+      ctx.type = 'html';
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.set('ETag', page.etag);
+      if (ctx.fresh) ctx.status = 304;
+      else ctx.body = page.body;
+      return;
+    }
     await files(ctx, next);
     if (ctx.body != null || ctx.status !== 404) return;
-    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('html') === 'html' && !path.extname(ctx.path)) {
+    if (wantsPage(ctx)) {
       ctx.status = 200;
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-cache');

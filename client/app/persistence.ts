@@ -1,6 +1,6 @@
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
-import type { Query } from '@tanstack/react-query';
-import { removeOldestQuery, type PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
+import type { Query, QueryClient } from '@tanstack/react-query';
+import { persistQueryClientSave, removeOldestQuery, type PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 import { PERSIST_MAX_AGE_MS } from '../lib/query-client';
 
 export const PERSIST_STORAGE_KEY = 'pogs-shop:query-cache';
@@ -36,4 +36,15 @@ export function createPersistOptions(): Omit<PersistQueryClientOptions, 'queryCl
     buster: __APP_VERSION__,
     dehydrateOptions: { shouldDehydrateQuery: shouldPersistQuery },
   };
+}
+
+/**
+ * Once the persisted cache is restored: save what the cache holds now. The page's inline data
+ * (seeded before the first render, newer than anything restored, which therefore does not replace
+ * it) is never fetched, so no cache change would save it otherwise; saved now, the shop still
+ * browses offline, from the service worker's plain index.html, after a first visit.
+ */
+export function saveAfterRestore(queryClient: QueryClient, options: Omit<PersistQueryClientOptions, 'queryClient'>): Promise<void> {
+  // The persister's own copy of query-core types its QueryClient apart; the provider hands it ours the same way.
+  return persistQueryClientSave({ ...options, queryClient: queryClient as unknown as PersistQueryClientOptions['queryClient'] });
 }

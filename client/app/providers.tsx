@@ -1,16 +1,26 @@
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { useState, type ReactNode } from 'react';
 import { Toaster } from '../components/ui/toast';
+import { seedInlineData } from '../features/catalogue';
 import { createQueryClient } from '../lib/query-client';
-import { createPersistOptions } from './persistence';
+import { createPersistOptions, saveAfterRestore } from './persistence';
 import { PwaUpdatePrompt } from './pwa-update-prompt';
 
 /** Query cache (restored from localStorage for the catalogue), toasts and the PWA prompt. */
 export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    // Before the first render: the home's grid (or the product) paints from the HTML's data.
+    seedInlineData(client);
+    return client;
+  });
   const [persistOptions] = useState(createPersistOptions);
   return (
-    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
+    <PersistQueryClientProvider
+      client={queryClient}
+      persistOptions={persistOptions}
+      onSuccess={() => saveAfterRestore(queryClient, persistOptions)}
+    >
       {children}
       <Toaster />
       <PwaUpdatePrompt />

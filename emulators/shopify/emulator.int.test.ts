@@ -297,6 +297,33 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     expect((await fetch(`${run.origin}/cdn/images/no-such-product-1.svg`)).status).toBe(404);
   });
 
+  it("answers the CDN's width and height parameters as Shopify's CDN does: smaller, never larger than the original", async () => {
+    const svgSize = async (query: string) => {
+      const res = await fetch(`${run.origin}/cdn/images/classic-hoodie-1.svg${query}`);
+      expect(res.status, query).toBe(200);
+      expect(res.headers.get('cache-control'), query).toMatch(/max-age=\d{6,}/);
+      const svg = await res.text();
+      expect(svg, query).toContain('viewBox="0 0 800 800"');
+      const [, width, height] = /^<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg) ?? [];
+      return `${width}x${height}`;
+    };
+    expect(await svgSize('')).toBe('800x800');
+    expect(await svgSize('?width=400')).toBe('400x400');
+    expect(await svgSize('?v=1700000000&width=200')).toBe('200x200');
+    expect(await svgSize('?height=300')).toBe('300x300');
+    // Both: the picture fits inside the box (it keeps its square aspect).
+    expect(await svgSize('?width=600&height=250')).toBe('250x250');
+    // Never enlarged past the original.
+    expect(await svgSize('?width=1200')).toBe('800x800');
+    // Values that are not positive whole numbers are ignored: the original.
+    for (const odd of ['?width=abc', '?width=0', '?width=-5', '?width=12.5', '?width=', '?width=1e3'])
+      expect(await svgSize(odd)).toBe('800x800');
+    // The same drawing, scaled: only the size attributes differ.
+    const small = await (await fetch(`${run.origin}/cdn/images/classic-hoodie-1.svg?width=400`)).text();
+    const full = await (await fetch(`${run.origin}/cdn/images/classic-hoodie-1.svg`)).text();
+    expect(small.replace('width="400" height="400"', 'width="800" height="800"')).toBe(full);
+  });
+
   it('404s unknown API versions and logs operations with their variables', async () => {
     const body = JSON.stringify({ query: '{ shop { name } }' });
     const headers = { 'content-type': 'application/json', 'x-shopify-access-token': TOKEN };

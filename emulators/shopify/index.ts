@@ -23,7 +23,7 @@ import {
   type EmulatorFulfillment,
   type EmulatorOrder,
 } from './order-state';
-import { renderProductImageSvg } from './product-image';
+import { renderProductImageSvg, requestedImageSize } from './product-image';
 import { orderEventMessages, type PayloadLinks } from './rest-payloads';
 import { Webhooks, type WebhookDelivery } from './webhooks';
 
@@ -174,9 +174,10 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     }
     ctx.type = 'image/svg+xml';
     // Like Shopify's CDN, an image URL is treated as immutable (the SVG depends only on the
-    // product's handle, title and type, and the position in the URL).
+    // product's handle, title and type, the position and the size parameters in the URL).
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.body = renderProductImageSvg({ handle: product.handle, title: product.title, productType: product.productType, position });
+    const size = requestedImageSize(ctx.query.width, ctx.query.height);
+    ctx.body = renderProductImageSvg({ handle: product.handle, title: product.title, productType: product.productType, position, size });
   });
   const invoices = invoiceRoutes({ shopId, state, orders, imageUrl });
   const control = controlRoutes(runtime, emulator);

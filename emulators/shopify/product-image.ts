@@ -1,5 +1,5 @@
 // Deterministic stand-in product photos (no network in dev/CI, so nothing can be fetched): an
-// 800×800 SVG with a soft gradient, a shape matching the product kind (milk cap, slammer, tee,
+// 800×800 SVG (smaller when the URL asks, as Shopify's CDN resizes: requestedImageSize) with a soft gradient, a shape matching the product kind (milk cap, slammer, tee,
 // hoodie, hat, mug, tote) and the product title. Same inputs → same bytes, so long caching is safe.
 
 type ImageArt = 'pog' | 'slammer' | 'tee' | 'hoodie' | 'hat' | 'mug' | 'tote' | 'poster';
@@ -124,7 +124,36 @@ function titleLines(title: string): string[] {
   return [first || title.slice(0, 26), rest.length > 28 ? `${rest.slice(0, 27)}…` : rest].filter(Boolean);
 }
 
-export function renderProductImageSvg(opts: { handle: string; title: string; productType: string; position: number }): string {
+/** The generated photos' own size (square): Shopify's CDN never enlarges a picture past its original. */
+const ORIGINAL_IMAGE_SIZE = 800;
+/** Shopify's CDN resizes to at most this many pixels either way. */
+const MAX_CDN_SIZE = 5760;
+
+/**
+ * The size to answer for a CDN URL's `width` and `height` parameters, as Shopify's CDN does:
+ * either alone sets that side (the other follows the aspect, here square), both fit the picture
+ * inside the box, neither (or values that are not positive whole numbers, which the CDN ignores)
+ * gives the original; never larger than the original, nor than 5760 px.
+ */
+export function requestedImageSize(width: unknown, height: unknown): number {
+  const side = (value: unknown) => {
+    const text = Array.isArray(value) ? value[0] : value;
+    if (typeof text !== 'string' || !/^\d{1,9}$/.test(text)) return Infinity;
+    const n = Number(text);
+    return n > 0 ? Math.min(n, MAX_CDN_SIZE) : Infinity;
+  };
+  return Math.min(side(width), side(height), ORIGINAL_IMAGE_SIZE);
+}
+
+export function renderProductImageSvg(opts: {
+  handle: string;
+  title: string;
+  productType: string;
+  position: number;
+  /** The width and height to answer (the drawing is the same, scaled); the original's by default. */
+  size?: number;
+}): string {
+  const size = opts.size ?? ORIGINAL_IMAGE_SIZE;
   const seed = hash(opts.handle);
   const palette = PALETTES[(seed + (opts.position - 1) * 3) % PALETTES.length];
   const art = artFor(opts.title, opts.productType);
@@ -142,7 +171,7 @@ export function renderProductImageSvg(opts: { handle: string; title: string; pro
     )
     .join('');
   const tilt = ((seed % 7) - 3) * 2;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 800" width="800" height="800" role="img" aria-label="${escapeXml(`${opts.title} – image ${opts.position}`)}">
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 800 800" width="${size}" height="${size}" role="img" aria-label="${escapeXml(`${opts.title} – image ${opts.position}`)}">
   <defs>
     <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${palette.bg[0]}"/><stop offset="1" stop-color="${palette.bg[1]}"/></linearGradient>
     <radialGradient id="metal" cx="0.35" cy="0.3" r="0.8"><stop offset="0" stop-color="#f8f9fa"/><stop offset="0.5" stop-color="#adb5bd"/><stop offset="1" stop-color="#495057"/></radialGradient>

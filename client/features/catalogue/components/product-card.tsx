@@ -1,12 +1,12 @@
 import { Maximize2 } from 'lucide-react';
 import { lazy, Suspense, useState, type CSSProperties } from 'react';
 import type { Product } from '../../../../common/api';
+import { productImages } from '../../../../common/product-image-url';
 import { SOLD_OUT_LABEL } from '../../../../common/availability';
 import { firstDescriptionLine } from '../../../lib/clean-description';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { cn } from '../../../lib/utils';
 import { useProductPurchase } from '../hooks/use-product-purchase';
-import { productImages } from '../lib/product-images';
 import { PackagePlaceholder, ProductImage } from './product-image';
 import { PurchaseControls } from './purchase-controls';
 
@@ -50,7 +50,7 @@ export function ProductCard({ product, index, revealDelay }: ProductCardProps) {
         revealed ? 'motion-safe:animate-card-in' : 'motion-safe:opacity-0',
       )}
     >
-      <CardImage product={product} soldOut={purchase.isSoldOut} onOpenDetails={openDetails} eager={index < 2} />
+      <CardImage product={product} soldOut={purchase.isSoldOut} onOpenDetails={openDetails} priority={index === 0} />
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="grid gap-1">
           <h3 id={`product-${product.id}-title`} className="line-clamp-2 text-lg leading-snug font-bold">
@@ -78,11 +78,12 @@ interface CardImageProps {
   product: Product;
   soldOut: boolean;
   onOpenDetails: () => void;
-  eager: boolean;
+  /** The first card's photo: the home's largest paint, preloaded by the server. */
+  priority: boolean;
 }
 
 /** Tap/click cycles through the images when there is more than one (spec §2). */
-function CardImage({ product, soldOut, onOpenDetails, eager }: CardImageProps) {
+function CardImage({ product, soldOut, onOpenDetails, priority }: CardImageProps) {
   const images = productImages(product);
   const [current, setCurrent] = useState(0);
   const index = current < images.length ? current : 0;
@@ -95,7 +96,9 @@ function CardImage({ product, soldOut, onOpenDetails, eager }: CardImageProps) {
         key={image?.url}
         src={image?.url}
         alt={image?.alt || product.title}
-        loading={eager ? 'eager' : 'lazy'}
+        layout="card"
+        // Only the photo shown first: the next ones (tap to cycle) load when asked for.
+        priority={priority && index === 0}
         fallback={<PackagePlaceholder label={`No image for ${product.title}`} />}
       />
       {images.length > 1 && (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Product } from '../../../../common/api';
+import { productImages } from '../../../../common/product-image-url';
 import { cn } from '../../../lib/utils';
-import { productImages } from '../lib/product-images';
 import { ProductImage } from './product-image';
 
 /** Most thumbnails under the large image (spec §9). */
@@ -22,7 +22,9 @@ export function ProductGallery({ product, eager = false }: { product: Product; e
           key={image?.url}
           src={image?.url}
           alt={image?.alt || product.title}
-          loading={eager ? 'eager' : 'lazy'}
+          layout="productPage"
+          // The first photo is the page's largest paint (preloaded by the server); one picked later loads at once too.
+          priority={eager}
           fallback={
             <div
               data-testid="image-placeholder"
@@ -51,7 +53,7 @@ export function ProductGallery({ product, eager = false }: { product: Product; e
                 i === index ? 'border-brand' : 'border-transparent hover:border-border',
               )}
             >
-              <ProductImage key={thumb.url} src={thumb.url} alt="" fallback={<span aria-hidden>📦</span>} />
+              <ProductImage key={thumb.url} src={thumb.url} alt="" layout="thumbnail" fallback={<span aria-hidden>📦</span>} />
             </button>
           ))}
           {more > 0 && (

@@ -1,26 +1,39 @@
 import { useState } from 'react';
+import { responsiveImage, type ImageLayout } from '../../../../common/product-image-url';
 import { cn } from '../../../lib/utils';
 
 interface ProductImageProps {
   src: string | null | undefined;
   alt: string;
+  /** Where it is shown: picks the `sizes` for the srcset of sized variants (common/product-image-url). */
+  layout: ImageLayout;
   className?: string;
   /** Shown when there is no image or it failed to load. */
   fallback: React.ReactNode;
-  loading?: 'eager' | 'lazy';
-  sizes?: string;
+  /**
+   * The page's main photo (the first card, the product page's image): loaded at once with high
+   * priority (the server preloads the same URL). Every other photo loads lazily, decoded off the main thread.
+   */
+  priority?: boolean;
 }
 
-/** A product photo that hides itself and shows the fallback when missing or broken (spec §8). */
-export function ProductImage({ src, alt, className, fallback, loading = 'lazy' }: ProductImageProps) {
+/**
+ * A product photo that hides itself and shows the fallback when missing or broken (spec §8).
+ * Width and height give the square box the photo fills (object-cover), so nothing shifts as it loads.
+ */
+export function ProductImage({ src, alt, layout, className, fallback, priority = false }: ProductImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   if (!src || failedSrc === src) return <>{fallback}</>;
+  const image = responsiveImage(src, layout);
   return (
     <img
-      src={src}
+      srcSet={image.srcSet}
+      sizes={image.sizes}
+      src={image.src}
       alt={alt}
-      loading={loading}
-      decoding="async"
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : undefined}
+      decoding={priority ? undefined : 'async'}
       width={800}
       height={800}
       onError={() => setFailedSrc(src)}

@@ -1,4 +1,5 @@
 import type { Product } from '../../../../common/api';
+import { simplePageImageUrl } from '../../../../common/product-image-url';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { AddToCartButton } from '../components/add-to-cart-button';
 import { ProductDescription } from '../components/product-description';
@@ -29,9 +30,10 @@ function SimpleProduct({ product }: { product: Product }) {
       <ProductPageBack />
       <div className="aspect-square overflow-hidden rounded-(--radius-cap) bg-muted sm:aspect-[4/3]">
         <ProductImage
-          src={product.featuredImage?.url ?? product.images[0]?.url}
+          src={simplePageImageUrl(product)}
           alt={product.title}
-          loading="eager"
+          layout="simplePage"
+          priority
           fallback={<PackagePlaceholder label={`No image for ${product.title}`} />}
         />
       </div>

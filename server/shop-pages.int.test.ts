@@ -1,0 +1,208 @@
+/**
+ * The home and product pages' HTML with their data inlined (shop-pages.ts): the exact public API
+ * bodies, a preload of the first photo, nothing that can break out of its tag, nothing private,
+ * and an ETag that moves with the catalogue.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '../common/api';
+import { INLINE_DATA_IDS } from '../common/inline-data';
+import { IMAGE_SIZES, productImages, responsiveImage, simplePageImageUrl } from '../common/product-image-url';
+import { bumpCatalogueVersion } from './modules/catalogue';
+import { startHarness, type Harness } from './test/harness';
+import { Shopper } from './test/shopper';
+
+const INDEX_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>POGS Shop</title>' +
+  '<script type="module" crossorigin src="/assets/index-abc.js"></script></head>' +
+  '<body><div id="root"></div></body></html>';
+const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
+let h: Harness;
+let staticDir: string;
+
+beforeAll(async () => {
+  staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-dist-'));
+  fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX_HTML);
+  h = await startHarness('pglite', { staticDir });
+  await h.catalogue.sync();
+  await h.catalogue.seedDemoPrices();
+});
+afterAll(async () => {
+  await h?.close();
+  fs.rmSync(staticDir, { recursive: true, force: true });
+});
+
+async function page(urlPath: string, headers: Record<string, string> = {}) {
+  const res = await h.api(urlPath, { headers: { ...html, ...headers } });
+  return { res, body: await res.text() };
+}
+
+/** The JSON of a data tag, parsed the way the browser hands it to the client (the tag's text). */
+function inlined(body: string, id: string): unknown {
+  const match = new RegExp(`<script type="application/json" id="${id}">([^<]*)</script>`).exec(body);
+  return match ? JSON.parse(match[1]) : undefined;
+}
+
+const decodeAttribute = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+function preloads(body: string) {
+  return [...body.matchAll(/<link rel="preload" as="image" fetchpriority="high" ([^>]*)>/g)].map(([, attrs]) => {
+    const attr = (name: string) => {
+      const m = new RegExp(`${name}="([^"]*)"`).exec(attrs);
+      return m ? decodeAttribute(m[1]) : undefined;
+    };
+    return { src: attr('href'), srcSet: attr('imagesrcset'), sizes: attr('imagesizes') };
+  });
+}
+
+/** A conditional GET as a browser sends it on a reload (node:http: nothing added). */
+function revalidate(urlPath: string, etag: string): Promise<http.IncomingMessage> {
+  const url = new URL(h.baseUrl + urlPath);
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: url.hostname, port: url.port, path: urlPath, headers: { ...html, 'if-none-match': etag } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res));
+    });
+    req.on('error', reject);
+  });
+}
+
+const apiJson = async (urlPath: string) => (await h.api(urlPath)).json();
+
+describe('the home', () => {
+  it('carries GET /api/config and GET /api/products exactly, and preloads the first card’s photo as the card asks for it', async () => {
+    const { res, body } = await page('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const products = (await apiJson('/api/products')) as Product[];
+    expect(products.length).toBeGreaterThan(1);
+    expect(inlined(body, INLINE_DATA_IDS.products)).toEqual(products);
+    expect(inlined(body, INLINE_DATA_IDS.config)).toEqual(await apiJson('/api/config'));
+    expect(inlined(body, INLINE_DATA_IDS.product)).toBeUndefined();
+    const first = productImages(products[0])[0].url;
+    expect(preloads(body)).toEqual([responsiveImage(first, 'card')]);
+    expect(preloads(body)[0].srcSet).toContain(' 400w');
+    expect(preloads(body)[0].sizes).toBe(IMAGE_SIZES.card);
+    // In the head, before the app's script; the data in the body.
+    expect(body.indexOf('rel="preload"')).toBeLessThan(body.indexOf('</head>'));
+    expect(body.indexOf(INLINE_DATA_IDS.products)).toBeGreaterThan(body.indexOf('<body>'));
+  });
+
+  it('answers 304 to its own ETag, and a new ETag once the catalogue changes', async () => {
+    const { res, body } = await page('/');
+    const etag = res.headers.get('etag');
+    expect(etag).toMatch(/^W\/".+"$/);
+    // As a browser revalidates (fetch() would add Cache-Control: no-cache, which asks for the full page).
+    const again = await revalidate('/', etag!);
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['cache-control']).toBe('no-cache');
+
+    const target = ((await apiJson('/api/products')) as Product[])[1];
+    await h.database.db('products').where({ shopify_id: target.id }).update({ custom_title: 'Renamed For The Page' });
+    await bumpCatalogueVersion(h.database.db);
+    expect((await revalidate('/', etag!)).statusCode).toBe(200);
+    const changed = await page('/');
+    expect(changed.res.headers.get('etag')).not.toBe(etag);
+    expect(changed.body).not.toBe(body);
+    expect((inlined(changed.body, INLINE_DATA_IDS.products) as Product[]).find((p) => p.id === target.id)?.title).toBe(
+      'Renamed For The Page',
+    );
+  });
+});
+
+describe('the product pages', () => {
+  it('/product/:id carries its product (GET /api/products/:id exactly) and preloads its first photo', async () => {
+    const products = (await apiJson('/api/products')) as Product[];
+    const product = products.find((p) => p.images.length > 1) ?? products[0];
+    const { res, body } = await page(`/product/${product.id}`);
+    expect(res.status).toBe(200);
+    expect(inlined(body, INLINE_DATA_IDS.product)).toEqual(await apiJson(`/api/products/${product.id}`));
+    expect(inlined(body, INLINE_DATA_IDS.config)).toEqual(await apiJson('/api/config'));
+    expect(inlined(body, INLINE_DATA_IDS.products)).toBeUndefined();
+    expect(preloads(body)).toEqual([responsiveImage(productImages(product)[0].url, 'productPage')]);
+  });
+
+  it('/products/:id (the simple page) preloads the photo it shows', async () => {
+    const [product] = (await apiJson('/api/products')) as Product[];
+    const { body } = await page(`/products/${product.id}`);
+    expect(inlined(body, INLINE_DATA_IDS.product)).toEqual(product);
+    expect(preloads(body)).toEqual([responsiveImage(simplePageImageUrl(product)!, 'simplePage')]);
+  });
+
+  it.each(['/product/99999999999', '/products/123', '/product/not-a-number', '/cart', '/orders'])(
+    '%s: the plain index.html, no data',
+    async (urlPath) => {
+      const { res, body } = await page(urlPath);
+      expect(res.status).toBe(200);
+      expect(body).toBe(INDEX_HTML);
+    },
+  );
+});
+
+describe('what cannot get into the page', () => {
+  it('a title with </script>, <!--, & and U+2028 stays inside its tag and reads back exactly', async () => {
+    const source = h.emulator.state.listProducts().find((p) => p.status === 'ACTIVE' && p.variants.length > 0)!;
+    const evil = `Evil </script><script>alert(1)</script> <!-- & \u2028\u2029 </SCRIPT >`;
+    h.emulator.upsertProduct({
+      legacyId: source.legacyId,
+      title: evil,
+      handle: source.handle,
+      status: 'ACTIVE',
+      variants: source.variants.map((v) => ({
+        legacyId: v.legacyId,
+        title: v.title,
+        price: v.price,
+        inventoryQuantity: v.inventoryQuantity,
+        selectedOptions: v.selectedOptions,
+      })),
+    });
+    await h.database.db('products').where({ shopify_id: source.legacyId }).update({ custom_title: null });
+    await h.catalogue.sync();
+    const listed = ((await apiJson('/api/products')) as Product[]).find((p) => p.id === source.legacyId);
+    expect(listed?.title).toBe(evil);
+
+    for (const urlPath of ['/', `/product/${source.legacyId}`]) {
+      const { body } = await page(urlPath);
+      // Only the template's own script and our tags close a <script>; nothing opens a comment.
+      const closes = body.toLowerCase().split('</script').length - 1;
+      const opens = body.toLowerCase().split('<script').length - 1;
+      expect(closes, urlPath).toBe(opens);
+      expect(body).not.toContain('<!--');
+      expect(body).not.toMatch(/[\u2028\u2029]/);
+      const data =
+        urlPath === '/'
+          ? (inlined(body, INLINE_DATA_IDS.products) as Product[]).find((p) => p.id === source.legacyId)
+          : inlined(body, INLINE_DATA_IDS.product);
+      expect((data as Product).title, urlPath).toBe(evil);
+    }
+  });
+
+  it('no cart, session or sign-in: a shopper with a cart gets the same page, byte for byte, as a stranger', async () => {
+    const shopper = new Shopper(h);
+    const products = (await apiJson('/api/products')) as Product[];
+    const variant = products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
+    expect((await shopper.add({ variantId: variant.id, quantity: 1 })).status).toBe(200);
+    expect(shopper.cookie).not.toBeNull();
+    const cartJson = JSON.stringify(await shopper.cart());
+    for (const urlPath of ['/', `/product/${products[0].id}`]) {
+      const mine = await page(urlPath, { cookie: shopper.cookie! });
+      const stranger = await page(urlPath);
+      expect(mine.body, urlPath).toBe(stranger.body);
+      expect(mine.res.headers.get('etag')).toBe(stranger.res.headers.get('etag'));
+      expect(mine.res.headers.getSetCookie()).toEqual([]);
+      expect(mine.body).not.toContain(shopper.cookie!.split('=')[1]);
+      expect(mine.body).not.toContain(cartJson);
+      expect(mine.body).not.toMatch(/"items"|"lineTotal"|"sessionId"|"address"/);
+    }
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * The shop's first pages with their data in the HTML, so a cold visit paints the grid (or the
+ * product) without waiting for the JS to ask for it: the home (`/`), the product page
+ * (`/product/:id`) and the simple product page (`/products/:id`) carry the exact JSON bodies of
+ * GET /api/config and GET /api/products (or /api/products/:id) in `<script type="application/json">`
+ * tags the client seeds its query cache from (client/features/catalogue/api/inline-data.ts), and a
+ * `<link rel="preload" as="image" fetchpriority="high">` for the first photo shown, with the same
+ * src, srcset and sizes as the client's <img> (common/product-image-url.ts), so it is fetched once.
+ *
+ * Only public data goes in: the config's public answer and the listed products. Never a cart,
+ * an order, a session or anything of the admin's: the page is the same for every visitor.
+ *
+ * Built once per catalogue snapshot and route, from the catalogue's in-memory list (no database
+ * read per request), cached until the catalogue moves on. The ETag is the page's hash, so it
+ * changes with the catalogue. Unknown product ids, any other path, or a catalogue that cannot be
+ * read get the plain index.html (the client then fetches as before).
+ */
+import { createHash } from 'node:crypto';
+import type { Product, PublicConfig } from '../common/api';
+import { INLINE_DATA_IDS } from '../common/inline-data';
+import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';
+import type { Logger } from './lib/logger';
+import type { CatalogueService, ProductListSnapshot } from './modules/catalogue';
+
+/**
+ * Above this many bytes the product list is not put in the home's HTML (it would delay the first
+ * paint more than the round trip it saves; the client fetches it as before). 256 KB is about
+ * 250 products as the list is today (~1 KB each); the preload of the first photo stays.
+ */
+const MAX_INLINE_LIST_BYTES = 256 * 1024;
+
+interface ShopPage {
+  body: string;
+  etag: string;
+}
+
+type Route = { kind: 'home' } | { kind: 'product' | 'simple'; id: string };
+
+/** Which shop page a path is, if it is one with data to inline. */
+function routeOf(pathname: string): Route | null {
+  if (pathname === '/') return { kind: 'home' };
+  const match = /^\/(product|products)\/(\d{1,20})\/?$/.exec(pathname);
+  if (!match) return null;
+  return { kind: match[1] === 'product' ? 'product' : 'simple', id: match[2] };
+}
+
+/** JSON that can sit inside a <script> element: nothing in it can close the tag or start a comment. */
+function scriptSafeJson(json: string): string {
+  return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const escapeAttribute = (value: string) => value.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]!);
+
+function jsonTag(id: string, json: string): string {
+  return `<script type="application/json" id="${id}">${scriptSafeJson(json)}</script>`;
+}
+
+function preloadTag(url: string | undefined, layout: ImageLayout): string {
+  if (!url) return '';
+  const image = responsiveImage(url, layout);
+  const srcset = image.srcSet ? ` imagesrcset="${escapeAttribute(image.srcSet)}" imagesizes="${escapeAttribute(image.sizes ?? '')}"` : '';
+  return `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(image.src)}"${srcset}>`;
+}
+
+/** `head` before </head> (else with the rest), `body` before </body> (else at the end). */
+function inject(template: string, head: string, body: string): string {
+  const headAt = template.indexOf('</head>');
+  let html = headAt >= 0 ? template.slice(0, headAt) + head + template.slice(headAt) : template;
+  const rest = headAt >= 0 ? body : head + body;
+  const bodyAt = html.lastIndexOf('</body>');
+  html = bodyAt >= 0 ? html.slice(0, bodyAt) + rest + html.slice(bodyAt) : html + rest;
+  return html;
+}
+
+const etagOf = (body: string) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+
+export interface ShopPagesOptions {
+  /** The built index.html. */
+  template: string;
+  catalogue: CatalogueService;
+  /** GET /api/config's body. */
+  publicConfig: () => PublicConfig;
+  logger: Logger;
+}
+
+/**
+ * The page for a path: its HTML with the data inlined, or null when the path is not one of the
+ * pages with data (the caller serves the plain index.html as before).
+ */
+export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise<ShopPage | null> {
+  const plain: ShopPage = { body: opts.template, etag: etagOf(opts.template) };
+  // One map per catalogue snapshot: a newer snapshot starts afresh and the old pages go with it.
+  const built = new WeakMap<ProductListSnapshot, Map<string, ShopPage>>();
+
+  const build = (snap: ProductListSnapshot, route: Route): ShopPage => {
+    const configJson = JSON.stringify(opts.publicConfig());
+    let head: string;
+    let body = jsonTag(INLINE_DATA_IDS.config, configJson);
+    if (route.kind === 'home') {
+      const first = snap.products[0];
+      head = first ? preloadTag(productImages(first)[0]?.url, 'card') : '';
+      if (Buffer.byteLength(snap.body) <= MAX_INLINE_LIST_BYTES) body += jsonTag(INLINE_DATA_IDS.products, snap.body);
+    } else {
+      const product: Product | undefined = snap.byId.get(route.id);
+      if (!product) return plain;
+      head =
+        route.kind === 'product'
+          ? preloadTag(productImages(product)[0]?.url, 'productPage')
+          : preloadTag(simplePageImageUrl(product), 'simplePage');
+      body += jsonTag(INLINE_DATA_IDS.product, JSON.stringify(product));
+    }
+    const html = inject(opts.template, head, body);
+    return { body: html, etag: etagOf(html) };
+  };
+
+  return async (pathname) => {
+    const route = routeOf(pathname);
+    if (!route) return null;
+    let snap: ProductListSnapshot;
+    try {
+      snap = await opts.catalogue.list();
+    } catch (err) {
+      opts.logger.warn({ err }, 'shop page served without its data: the catalogue could not be read');
+      return plain;
+    }
+    let pages = built.get(snap);
+    if (!pages) built.set(snap, (pages = new Map()));
+    const key = route.kind === 'home' ? 'home' : `${route.kind}:${route.id}`;
+    let page = pages.get(key);
+    if (!page) {
+      page = build(snap, route);
+      // Unknown ids are not remembered: a stranger's made-up ids must not grow the map.
+      if (page !== plain) pages.set(key, page);
+    }
+    return page;
+  };
+}
