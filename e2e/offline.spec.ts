@@ -163,6 +163,7 @@ test('after one visit the shop browses offline, says so, and asks for a connecti
 });
 
 test('a cart on the page when the connection drops: paying and the orders wait for it', async ({ page, context }) => {
+  test.setTimeout(60_000); // a wallet connection, an add and the orders page, offline and back
   const wallet = await TestWallet.install(page);
   await page.goto('/');
   await page.getByTestId('wallet-button').click();
@@ -178,6 +179,8 @@ test('a cart on the page when the connection drops: paying and the orders wait f
   await closeToasts(page);
   const pay = drawer.getByTestId('pay-button');
   await expect(pay).toBeEnabled();
+  // The visit is over once the service worker has installed (it precaches every page's code).
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 
   await context.setOffline(true);
   await expect(page.getByTestId('offline-notice')).toHaveText(OFFLINE_NOTICE);
