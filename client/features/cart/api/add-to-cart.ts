@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddToCartRequest } from '../../../../common/api';
 import { apiRequest, errorFromResponse } from '../../../lib/api-client';
+import { preloadToaster } from '../../../components/ui/lazy-toaster';
 import { toast } from '../../../components/ui/use-toast';
+import { preloadCartDrawer } from '../components/lazy-cart-drawer';
 import { notifyCartUpdated, openCart } from '../lib/cart-events';
 import { applyCartResponse } from './get-cart';
 
@@ -38,6 +40,11 @@ export function useAddToCart() {
   return useMutation({
     mutationKey: ['cart', 'add'],
     mutationFn: ({ variantId, quantity }: AddToCartRequest) => addToCart(variantId, quantity),
+    // Both answers open the drawer or show a toast: fetch their code while the request runs.
+    onMutate: () => {
+      preloadCartDrawer();
+      preloadToaster();
+    },
     onSuccess: async (cart, { quantity }) => {
       await applyCartResponse(queryClient, cart);
       notifyCartUpdated();
