@@ -75,6 +75,12 @@ function AppShell() {
     [walletConnected, pay, address, provider],
   );
 
+  // The drawer's pay button is a tap away: fetch the payment's code now.
+  const { prepare: preparePayment } = checkout;
+  useEffect(() => {
+    if (cartOpen) preparePayment();
+  }, [cartOpen, preparePayment]);
+
   useEffect(() => {
     const open = () => setCartOpen(true);
     window.addEventListener(OPEN_CART_EVENT, open);

@@ -42,11 +42,14 @@ export function useAddToCart() {
     mutationFn: ({ variantId, quantity }: AddToCartRequest) => addToCart(variantId, quantity),
     // Both answers open the drawer or show a toast: fetch their code while the request runs.
     onMutate: () => {
-      preloadCartDrawer();
-      preloadToaster();
+      void preloadCartDrawer();
+      void preloadToaster();
     },
     onSuccess: async (cart, { quantity }) => {
       await applyCartResponse(queryClient, cart);
+      // Both in hand before either shows, so the toast mounts first and the drawer above it
+      // (Escape closes the drawer), whichever chunk arrived first.
+      await Promise.all([preloadCartDrawer(), preloadToaster()]);
       notifyCartUpdated();
       openCart();
       toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });

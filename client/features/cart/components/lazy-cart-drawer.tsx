@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useOnDemand } from '../../../lib/use-on-demand';
+import { preloadOnDemand, useOnDemand } from '../../../lib/use-on-demand';
 import { CART_TOGGLE_ATTRIBUTE } from '../lib/cart-events';
 import type { CartDrawerProps } from './cart-drawer';
 
 const loadCartDrawer = () => import('./cart-drawer');
 
 /** Starts loading the drawer's code before it is asked for (a tap on the way, an add to cart). */
-export function preloadCartDrawer(): void {
-  void loadCartDrawer().catch(() => undefined);
+export function preloadCartDrawer(): Promise<void> {
+  return preloadOnDemand(loadCartDrawer);
 }
 
 /**
@@ -31,7 +31,7 @@ export function CartDrawer(props: CartDrawerProps) {
   useEffect(() => {
     if (drawer) return;
     const onIntent = (event: Event) => {
-      if (event.target instanceof Element && event.target.closest(`[${CART_TOGGLE_ATTRIBUTE}]`)) preloadCartDrawer();
+      if (event.target instanceof Element && event.target.closest(`[${CART_TOGGLE_ATTRIBUTE}]`)) void preloadCartDrawer();
     };
     const events = ['pointerover', 'pointerdown', 'focusin'] as const;
     for (const type of events) document.addEventListener(type, onIntent, true);
