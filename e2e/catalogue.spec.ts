@@ -23,7 +23,10 @@ test('home shows the hero, the notices and every synced product', async ({ page 
   await expect(page.getByText('FLASH SALES: Will be open for 42 hours each')).toBeVisible();
   await expect(page.getByTestId('product-card')).toHaveCount(products.length);
   for (const p of products.slice(0, 3)) await expect(card(page, p)).toContainText(p.title);
+  // The FAQ's code loads as the shopper scrolls towards it (the community link is below it).
+  await page.getByTestId('community-link').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('faq')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Frequently Asked Questions' })).toBeVisible();
   await expect(page.getByTestId('community-link')).toHaveAttribute('href', /^https:\/\//);
 });
 

@@ -46,7 +46,8 @@ export function AppLayout() {
 
 /**
  * Header, the current page (fades/slides in over 0.3 s; reduced motion: no animation) and the
- * cart drawer, mounted once here and opened by the header's cart button or the 'open-cart' event.
+ * cart drawer, opened by the header's cart button or the 'open-cart' event (its code loads on the
+ * first opening, see the cart feature's lazy-cart-drawer.tsx).
  */
 function AppShell() {
   const { shopName } = useShopNames();
@@ -73,6 +74,12 @@ function AppShell() {
     },
     [walletConnected, pay, address, provider],
   );
+
+  // The drawer's pay button is a tap away: fetch the payment's code now.
+  const { prepare: preparePayment } = checkout;
+  useEffect(() => {
+    if (cartOpen) preparePayment();
+  }, [cartOpen, preparePayment]);
 
   useEffect(() => {
     const open = () => setCartOpen(true);

@@ -1,12 +1,12 @@
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { useState, type ReactNode } from 'react';
-import { Toaster } from '../components/ui/toast';
 import { seedInlineData } from '../features/catalogue';
+import { LazyToaster } from '../components/ui/lazy-toaster';
 import { createQueryClient } from '../lib/query-client';
 import { createPersistOptions, saveAfterRestore } from './persistence';
 import { PwaUpdatePrompt } from './pwa-update-prompt';
 
-/** Query cache (restored from localStorage for the catalogue), toasts and the PWA prompt. */
+/** Query cache (restored from localStorage for the catalogue), toasts (their UI loads with the first) and the PWA prompt. */
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(() => {
     const client = createQueryClient();
@@ -22,7 +22,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       onSuccess={() => saveAfterRestore(queryClient, persistOptions)}
     >
       {children}
-      <Toaster />
+      <LazyToaster />
       <PwaUpdatePrompt />
     </PersistQueryClientProvider>
   );

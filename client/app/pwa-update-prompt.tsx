@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
-import { ToastAction } from '../components/ui/toast';
 import { toast } from '../components/ui/use-toast';
 
 const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
@@ -28,25 +27,36 @@ export function PwaUpdatePrompt() {
 
   useEffect(() => {
     if (!needRefresh) return;
-    toast({
-      title: 'New version available',
-      description: 'Reload to use the latest version of the shop.',
-      duration: Number.POSITIVE_INFINITY,
-      action: (
-        <ToastAction
-          altText="Reload to use the new version"
-          onClick={() => {
-            setNeedRefresh(false);
-            // workbox-window reloads on its own only when a worker controlled the page when it
-            // loaded; after a first visit (the worker took control, clientsClaim) reload here.
-            navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
-            void updateServiceWorker(true);
-          }}
-        >
-          Reload
-        </ToastAction>
-      ),
-    });
+    let cancelled = false;
+    // The toast UI (and its action button) is not in the main bundle: load it for this toast.
+    void import('../components/ui/toast').then(
+      ({ ToastAction }) => {
+        if (cancelled) return;
+        toast({
+          title: 'New version available',
+          description: 'Reload to use the latest version of the shop.',
+          duration: Number.POSITIVE_INFINITY,
+          action: (
+            <ToastAction
+              altText="Reload to use the new version"
+              onClick={() => {
+                setNeedRefresh(false);
+                // workbox-window reloads on its own only when a worker controlled the page when it
+                // loaded; after a first visit (the worker took control, clientsClaim) reload here.
+                navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+                void updateServiceWorker(true);
+              }}
+            >
+              Reload
+            </ToastAction>
+          ),
+        });
+      },
+      (error: unknown) => console.warn('Could not load the update prompt', error),
+    );
+    return () => {
+      cancelled = true;
+    };
   }, [needRefresh, setNeedRefresh, updateServiceWorker]);
 
   return null;

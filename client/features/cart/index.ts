@@ -2,4 +2,5 @@
 export { useCart, cartItemCount, refreshCart } from './api/get-cart';
 export { useAddToCart } from './api/add-to-cart';
 export { OPEN_CART_EVENT, notifyCartUpdated } from './lib/cart-events';
-export { CartDrawer, type CartDrawerWallet, type PayHandler } from './components/cart-drawer';
+export { CartDrawer } from './components/lazy-cart-drawer';
+export type { CartDrawerWallet, PayHandler } from './components/cart-drawer';

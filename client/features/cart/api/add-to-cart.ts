@@ -2,7 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AddToCartRequest } from '../../../../common/api';
 import { apiRequest, errorFromResponse } from '../../../lib/api-client';
 import { connectionNeededText } from '../../../lib/online-status';
+import { preloadToaster } from '../../../components/ui/lazy-toaster';
 import { toast } from '../../../components/ui/use-toast';
+import { preloadCartDrawer } from '../components/lazy-cart-drawer';
 import { notifyCartUpdated, openCart } from '../lib/cart-events';
 import { applyCartResponse } from './get-cart';
 
@@ -42,8 +44,16 @@ export function useAddToCart() {
   return useMutation({
     mutationKey: ['cart', 'add'],
     mutationFn: ({ variantId, quantity }: AddToCartRequest) => addToCart(variantId, quantity),
+    // Both answers open the drawer or show a toast: fetch their code while the request runs.
+    onMutate: () => {
+      void preloadCartDrawer();
+      void preloadToaster();
+    },
     onSuccess: async (cart, { quantity }) => {
       await applyCartResponse(queryClient, cart);
+      // Both in hand before either shows, so the toast mounts first and the drawer above it
+      // (Escape closes the drawer), whichever chunk arrived first.
+      await Promise.all([preloadCartDrawer(), preloadToaster()]);
       notifyCartUpdated();
       openCart();
       toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });

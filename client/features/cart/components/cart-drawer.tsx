@@ -11,13 +11,12 @@ import { connectionNeededText, useOffline } from '../../../lib/online-status';
 import { shortenAddress } from '../../../lib/shorten-address';
 import { cn } from '../../../lib/utils';
 import { useCart } from '../api/get-cart';
+import { CART_TOGGLE_ATTRIBUTE } from '../lib/cart-events';
 import { hasPayableTotal, payPrecheck } from '../lib/pay-precheck';
 import type { Cart } from '../types';
 import { CartEmpty } from './cart-empty';
 import { CartLineItem } from './cart-line-item';
 
-/** Elements that open/close the drawer themselves (the header's cart button). */
-export const CART_TOGGLE_ATTRIBUTE = 'data-cart-toggle';
 export const CART_DRAWER_ID = 'cart-drawer';
 
 /** The drawer shows amounts in POG (spec: "Shows total in POG"). */
@@ -56,7 +55,7 @@ interface CartDrawerPayment {
   onPayElsewhere: PayHandler;
 }
 
-interface CartDrawerProps extends CartDrawerPayment {
+export interface CartDrawerProps extends CartDrawerPayment {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   wallet: CartDrawerWallet;
@@ -66,7 +65,8 @@ interface CartDrawerProps extends CartDrawerPayment {
  * The cart drawer (spec §2 "Cart drawer"): a non-modal sheet from the right, 3/4 of the width
  * up to a small maximum. The page behind stays scrollable and usable; Escape, the close button
  * and a tap outside close it. Focus moves in on open and back to what opened it on close.
- * Mounted once in the app layout, opened by the header's cart button and the 'open-cart' event.
+ * Mounted in the app layout from its first opening (lazy-cart-drawer.tsx), opened by the header's
+ * cart button and the 'open-cart' event.
  */
 export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawerProps) {
   const returnFocusRef = useRef<HTMLElement | null>(null);

@@ -12,3 +12,6 @@ export function notifyCartUpdated(): void {
 export function openCart(): void {
   window.dispatchEvent(new Event(OPEN_CART_EVENT));
 }
+
+/** Elements that open/close the drawer themselves (the header's cart button). */
+export const CART_TOGGLE_ATTRIBUTE = 'data-cart-toggle';

@@ -4,8 +4,8 @@ import { CommunityLink } from '../components/community-link';
 import { ExclusiveNotice } from '../components/exclusive-notice';
 import { FlashSaleBanner } from '../components/flash-sale-banner';
 import { HeritageSection } from '../components/heritage-section';
+import { LazyShopFaq } from '../components/lazy-shop-faq';
 import { ProductGrid, ProductGridEmpty, ProductGridError, ProductGridSkeleton } from '../components/product-grid';
-import { ShopFaq } from '../components/shop-faq';
 import { ShopHero } from '../components/shop-hero';
 import { Web3Footer } from '../components/web3-footer';
 import { useCelebration } from '../hooks/use-celebration';
@@ -51,7 +51,12 @@ export function ShopHomePage() {
           )}
         </section>
 
-        <ShopFaq productName={names.productName} tokenSymbol={names.tokenSymbol} brandUrl={config?.brandUrl ?? null} />
+        <LazyShopFaq
+          aboveSettled={!products.isPending}
+          productName={names.productName}
+          tokenSymbol={names.tokenSymbol}
+          brandUrl={config?.brandUrl ?? null}
+        />
         <HeritageSection productName={names.productName} />
         <CommunityLink url={config?.communityUrl ?? null} productName={names.productName} />
       </div>

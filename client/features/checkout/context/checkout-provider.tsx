@@ -13,17 +13,14 @@ import {
 import type { Cart } from '../../../../common/api';
 import { toast } from '../../../components/ui/use-toast';
 import { NETWORK_ERROR_MESSAGE } from '../../../lib/api-client';
-import { sleep } from '../../../lib/sleep';
 import type { BaseNetworkOptions } from '../../../web3/ensure-base-network';
-import { loadWeb3 } from '../../../web3/load-web3';
 import type { Eip1193Provider } from '../../../web3/types';
-import { WalletError, WRONG_NETWORK_MESSAGE } from '../../../web3/wallet-errors';
-import { createCheckout } from '../api/create-checkout';
-import { createOrder } from '../api/create-order';
-import { reportTransaction } from '../api/report-transaction';
 import type { PayElsewhereDialogProps } from '../components/pay-elsewhere-dialog';
-import { checkoutReducer, initialCheckoutState, isPaying, PAY_BUTTON_LABELS } from '../lib/checkout-machine';
-import { runPayment, type PaymentDeps } from '../lib/run-payment';
+import { checkoutReducer, initialCheckoutState, isPaying, PAY_BUTTON_LABELS, PAYMENT_FAILED_TITLE } from '../lib/checkout-machine';
+
+/** The payment's code (requests, failure texts, order handling): fetched when the drawer opens. */
+const loadPayment = () => import('../lib/start-payment');
+const preparePayment = () => void loadPayment().catch(() => undefined);
 
 /** A payment under way, as the pay button shows it. */
 interface PayProgress {
@@ -47,6 +44,8 @@ interface CheckoutContextValue {
   pay: (cart: Cart, wallet: PayingWallet) => void;
   /** Opens "Pay from another wallet" for the cart. */
   payElsewhere: (cart: Cart) => void;
+  /** Fetches the payment's code ahead of the pay tap (the cart drawer is open). */
+  prepare: () => void;
 }
 
 const CheckoutContext = createContext<CheckoutContextValue | null>(null);
@@ -84,26 +83,15 @@ export function CheckoutProvider({ network, refreshCart, children }: CheckoutPro
     (cart: Cart, wallet: PayingWallet) => {
       if (running.current) return;
       running.current = true;
-      const deps: PaymentDeps = {
-        dispatch,
-        createCheckout,
-        connectToken: async (provider, tokenAddress) => {
-          // A wallet connects only once the config is known; without it Base cannot be offered.
-          if (!network) throw new WalletError(WRONG_NETWORK_MESSAGE);
-          const web3 = await loadWeb3();
-          await web3.ensureBaseNetwork(provider, network);
-          return web3.createTokenPayment(provider, tokenAddress);
-        },
-        reportTransaction,
-        createOrder,
-        refreshCart,
-        notify: (notice) => void toast(notice),
-        redirect: (url) => window.location.assign(url),
-        sleep,
-      };
-      void runPayment({ cart, ...wallet }, deps).finally(() => {
-        running.current = false;
-      });
+      void loadPayment()
+        .then(
+          ({ startPayment }) => startPayment({ cart, ...wallet }, { dispatch, network, refreshCart }),
+          // Its code could not be fetched (offline, an old page after a release): as a failed request would say.
+          () => void toast({ title: PAYMENT_FAILED_TITLE, description: NETWORK_ERROR_MESSAGE, variant: 'destructive' }),
+        )
+        .finally(() => {
+          running.current = false;
+        });
     },
     [network, refreshCart],
   );
@@ -128,6 +116,7 @@ export function CheckoutProvider({ network, refreshCart, children }: CheckoutPro
         : null,
       pay,
       payElsewhere,
+      prepare: preparePayment,
     }),
     [paying, state.phase, state.transactionHash, state.paidCart, pay, payElsewhere],
   );

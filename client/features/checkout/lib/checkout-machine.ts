@@ -73,6 +73,9 @@ export function checkoutReducer(state: CheckoutState, event: CheckoutEvent): Che
   }
 }
 
+/** The failed payment's toast title (payment-failure.ts; also when the payment's code cannot load). */
+export const PAYMENT_FAILED_TITLE = 'Payment Failed';
+
 /** The pay button's text in each phase ('Pay with POG' when idle). */
 export const PAY_BUTTON_LABELS: Readonly<Record<CheckoutPhase, string>> = Object.freeze({
   idle: 'Pay with POG',

@@ -4,8 +4,10 @@
 import { ApiError, apiErrorText } from '../../../lib/api-client';
 import { PAYMENT_FAILED_FALLBACK, paymentErrorMessage } from '../../../web3/payment-errors';
 import { WalletError } from '../../../web3/wallet-errors';
+import { PAYMENT_FAILED_TITLE } from './checkout-machine';
 
-export const PAYMENT_FAILED_TITLE = 'Payment Failed';
+export { PAYMENT_FAILED_TITLE };
+
 export const TRANSACTION_FAILED_TITLE = 'Transaction Failed';
 export const ORDER_CREATION_FAILED_TITLE = 'Order Creation Failed';
 export const ORDER_CREATION_FALLBACK = 'Failed to create order. Please contact support.';
