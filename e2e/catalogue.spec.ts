@@ -373,3 +373,29 @@ test.describe('the cards fade in staggered by 0.03 s × index', () => {
     }
   });
 });
+
+test('confetti once per session: 1.5 s after the list loads, drawn off the main thread, gone after 2.5 s', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+  const canvas = page.getByTestId('celebration');
+  await expect(canvas).toBeAttached({ timeout: 5_000 });
+  // Drawn by canvas-confetti's worker: the canvas was handed over to an OffscreenCanvas, so the
+  // page can no longer draw on it itself.
+  const transferred = await canvas.evaluate((el: HTMLCanvasElement) => {
+    try {
+      el.getContext('2d');
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  expect(transferred).toBe(true);
+  await expect(canvas).toHaveCSS('pointer-events', 'none');
+  await expect(canvas).not.toBeAttached({ timeout: 6_000 });
+  expect(await page.evaluate(() => sessionStorage.getItem('pogs-shop:celebrated'))).not.toBeNull();
+  // The same session: no second celebration.
+  await page.reload();
+  await expect(page.getByTestId('product-card').first()).toBeVisible();
+  await page.waitForTimeout(2_500);
+  await expect(canvas).not.toBeAttached();
+});

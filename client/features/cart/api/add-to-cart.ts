@@ -53,7 +53,8 @@ export function useAddToCart() {
       await applyCartResponse(queryClient, cart);
       // Both in hand before either shows, so the toast mounts first and the drawer above it
       // (Escape closes the drawer), whichever chunk arrived first.
-      await Promise.all([preloadCartDrawer(), preloadToaster()]);
+      // The item is in the cart either way: a chunk that fails to load must not turn this into an error.
+      await Promise.all([preloadCartDrawer(), preloadToaster()]).catch(() => undefined);
       notifyCartUpdated();
       openCart();
       toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });

@@ -26,19 +26,35 @@ export function useCelebration(ready: boolean): void {
 
     let stopTimer: ReturnType<typeof setTimeout> | undefined;
     let reset: (() => void) | undefined;
+    let canvas: HTMLCanvasElement | undefined;
+    let cancelled = false;
+    const finish = () => {
+      reset?.();
+      canvas?.remove();
+      canvas = undefined;
+    };
     const startTimer = setTimeout(async () => {
       try {
         window.sessionStorage.setItem(CELEBRATION_STORAGE_KEY, new Date().toISOString());
       } catch {
         // ignore: worst case it shows again next visit
       }
-      const { default: confetti } = await import('canvas-confetti');
+      const { create } = await import('canvas-confetti');
+      if (cancelled) return;
+      // Its own canvas, drawn by a worker (OffscreenCanvas): the pieces fly without taking the
+      // page's main thread while the shopper starts scrolling and tapping. Above the page and its
+      // sticky header (z-40), below dialogs and sheets (z-50); never in the way of a tap.
+      canvas = document.createElement('canvas');
+      canvas.dataset.testid = 'celebration';
+      canvas.setAttribute('aria-hidden', 'true');
+      Object.assign(canvas.style, { position: 'fixed', inset: '0', width: '100%', height: '100%', zIndex: '45', pointerEvents: 'none' });
+      document.body.appendChild(canvas);
+      const confetti = create(canvas, { resize: true, useWorker: true, disableForReducedMotion: true });
       reset = () => confetti.reset();
       const colors = ['#6d28d9', '#fde047', '#f472b6', '#38bdf8', '#ffffff'];
-      // Above the page and its sticky header (z-40), below dialogs and sheets (z-50).
-      const base = { disableForReducedMotion: true, colors, zIndex: 45, ticks: 150 };
+      const base = { colors, ticks: 150 };
       // The burst: round "caps"…
-      confetti({
+      void confetti({
         ...base,
         particleCount: PIECES - 10,
         spread: 75,
@@ -47,15 +63,16 @@ export function useCelebration(ready: boolean): void {
         shapes: ['circle', 'square'],
       });
       // …and sparkles: star pieces from both sides.
-      confetti({ ...base, particleCount: 5, angle: 60, spread: 55, origin: { x: 0, y: 0.65 }, shapes: ['star'], scalar: 1.2 });
-      confetti({ ...base, particleCount: 5, angle: 120, spread: 55, origin: { x: 1, y: 0.65 }, shapes: ['star'], scalar: 1.2 });
-      stopTimer = setTimeout(() => confetti.reset(), DURATION_MS);
+      void confetti({ ...base, particleCount: 5, angle: 60, spread: 55, origin: { x: 0, y: 0.65 }, shapes: ['star'], scalar: 1.2 });
+      void confetti({ ...base, particleCount: 5, angle: 120, spread: 55, origin: { x: 1, y: 0.65 }, shapes: ['star'], scalar: 1.2 });
+      stopTimer = setTimeout(finish, DURATION_MS);
     }, DELAY_MS);
 
     return () => {
+      cancelled = true;
       clearTimeout(startTimer);
       clearTimeout(stopTimer);
-      reset?.();
+      finish();
     };
   }, [ready]);
 }
