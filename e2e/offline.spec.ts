@@ -20,7 +20,7 @@ const OFFLINE_NOTICE = "You're offline. Showing the catalogue from your last vis
 function loadedCardImages(page: Page): Promise<string[]> {
   return page
     .locator('[data-testid="card-image"] img')
-    .evaluateAll((imgs) => (imgs as HTMLImageElement[]).filter((img) => img.complete && img.naturalWidth > 0).map((img) => img.src));
+    .evaluateAll((imgs) => (imgs as HTMLImageElement[]).filter((img) => img.complete && img.naturalWidth > 0).map((img) => img.currentSrc));
 }
 
 /** The URLs (path + query) kept in one of the service worker's caches. */
@@ -80,7 +80,8 @@ test('after one visit the shop browses offline, says so, and asks for a connecti
       page
         .locator('[data-testid="card-image"] img')
         .evaluateAll(
-          (imgs, srcs) => srcs.filter((src) => (imgs as HTMLImageElement[]).some((img) => img.src === src && img.naturalWidth > 0)).length,
+          (imgs, srcs) =>
+            srcs.filter((src) => (imgs as HTMLImageElement[]).some((img) => img.currentSrc === src && img.naturalWidth > 0)).length,
           seen,
         ),
     )
@@ -94,6 +95,8 @@ test('after one visit the shop browses offline, says so, and asks for a connecti
   await expect(panel).toContainText(products[0].title);
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
+  // The FAQ's code loads as the shopper scrolls towards it: offline, from the service worker's precache.
+  await page.getByTestId('community-link').scrollIntoViewIfNeeded();
   const faq = page.getByTestId('faq');
   await faq.scrollIntoViewIfNeeded();
   const question = faq.getByRole('button', { name: /Why can I only pay with/ });
