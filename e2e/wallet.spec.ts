@@ -1,5 +1,6 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import type { Product, PublicConfig } from '../common/api';
+import { INLINE_DATA_IDS } from '../common/inline-data';
 import { DEV_ACCOUNTS, TEST_WALLET_NAME, TEST_WALLET_RDNS, TestWallet } from './fixtures/test-wallet';
 import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
 
@@ -39,6 +40,18 @@ async function routeConfig(page: Page, patch: Partial<PublicConfig>) {
     const response = await route.fetch();
     const config = (await response.json()) as PublicConfig;
     await route.fulfill({ response, json: { ...config, ...patch } });
+  });
+  // The home and product pages carry the config in their HTML (server/shop-pages.ts): patch it there too.
+  const tag = new RegExp(`(<script type="application/json" id="${INLINE_DATA_IDS.config}">)(.*?)(</script>)`, 's');
+  await page.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.fallback();
+    const response = await route.fetch();
+    const html = await response.text();
+    const patched = html.replace(tag, (_all, open: string, json: string, close: string) => {
+      const config = { ...(JSON.parse(json) as PublicConfig), ...patch };
+      return open + JSON.stringify(config).replace(/</g, '\\u003c') + close;
+    });
+    await route.fulfill({ response, body: patched });
   });
 }
 

@@ -8,6 +8,18 @@ import { preloadCartDrawer } from '../components/lazy-cart-drawer';
 import { notifyCartUpdated, openCart } from '../lib/cart-events';
 import { applyCartResponse } from './get-cart';
 
+/** After the next frame has been rendered (at most 100 ms, so a hidden tab does not hold it up). */
+const afterNextFrame = () =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve();
+      }, 0),
+    );
+  });
+
 export const ADD_TO_CART_FALLBACK_ERROR = 'Failed to add item to cart';
 /** The request got no answer: the shopper is offline (or the shop out of reach). */
 export const ADD_TO_CART_OFFLINE_ERROR = connectionNeededText('add to your cart');
@@ -51,13 +63,15 @@ export function useAddToCart() {
     },
     onSuccess: async (cart, { quantity }) => {
       await applyCartResponse(queryClient, cart);
-      // Both in hand before either shows, so the toast mounts first and the drawer above it
-      // (Escape closes the drawer), whichever chunk arrived first.
+      // Both in hand before either shows.
       // The item is in the cart either way: a chunk that fails to load must not turn this into an error.
       await Promise.all([preloadCartDrawer(), preloadToaster()]).catch(() => undefined);
       notifyCartUpdated();
-      openCart();
       toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });
+      // The toast's layer is on the page before the drawer's opens above it, so Escape closes the
+      // drawer (the modal one) first, whichever order React would have mounted them in.
+      await afterNextFrame();
+      openCart();
     },
     onError: (error) => {
       const offline = error.message === ADD_TO_CART_OFFLINE_ERROR;
