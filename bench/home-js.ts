@@ -10,19 +10,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
-import { startHarness } from '../server/test/harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST, startBuiltShop } from './built-shop';
 
-const DIST = join(import.meta.dirname, '..', 'dist');
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 2500);
 const BUDGET_KB = 130;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 interface Script {
   path: string;
@@ -66,18 +57,11 @@ function table(name: string, scripts: Script[]): string {
 }
 
 async function main() {
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error('No dist/: run `npm run build` first.');
-  const h = await startHarness('pglite', { staticDir: DIST });
-  const browser = await chromium.launch({ executablePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const { h, pages } = await startBuiltShop();
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
-    await h.catalogue.sync();
-    await h.catalogue.seedDemoPrices();
-    const product = (await h.catalogue.list()).products[0]!;
     const out: string[] = [];
-    for (const [name, path] of [
-      ['home', '/'],
-      ['product page', `/product/${encodeURIComponent(product.id)}`],
-    ] as const) {
+    for (const [name, path] of pages) {
       // A first visit each time: a fresh context has no service worker and no cache.
       const context = await browser.newContext({
         viewport: { width: 390, height: 844 },

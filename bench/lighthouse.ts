@@ -8,23 +8,11 @@
  * the median of each figure is printed as a Markdown table for bench/README.md, with the range of
  * the score. Nothing is asserted: the figures are recorded.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { startHarness } from '../server/test/harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, startBuiltShop } from './built-shop';
 
-const DIST = join(import.meta.dirname, '..', 'dist');
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const CHROMIUM_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 interface Figures {
   score: number;
@@ -66,21 +54,11 @@ async function runOnce(port: number, url: string): Promise<Figures> {
 }
 
 async function main() {
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error('No dist/: run `npm run build` first.');
-  const h = await startHarness('pglite', { staticDir: DIST });
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium',
-    chromeFlags: CHROMIUM_FLAGS,
-  });
+  const { h, pages } = await startBuiltShop();
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
   try {
-    await h.catalogue.sync();
-    await h.catalogue.seedDemoPrices();
-    const product = (await h.catalogue.list()).products[0]!;
     const rows: string[] = [];
-    for (const [name, path] of [
-      ['home', '/'],
-      ['product page', `/product/${encodeURIComponent(product.id)}`],
-    ] as const) {
+    for (const [name, path] of pages) {
       const runs: Figures[] = [];
       for (let i = 0; i < RUNS; i++) runs.push(await runOnce(chrome.port, `${h.baseUrl}${path}`));
       const m = (pick: (f: Figures) => number) => median(runs.map(pick));
