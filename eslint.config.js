@@ -103,7 +103,7 @@ const clientFeatureZones = clientFeatures.flatMap((f) => [
     message: `Import the ${f} feature through client/features/${f}/index.ts.`,
   },
   {
-    target: ['./client/app/**', './client/main.tsx'],
+    target: ['./client/app/**', './client/main.tsx', './client/entry-server.tsx'],
     from: `./client/features/${f}`,
     except: ['./index.ts', './routes'],
     message: `app/ reaches the ${f} feature through its index.ts or a route module in routes/.`,
@@ -162,7 +162,7 @@ const layerZones = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/', 'public/', 'dev-dist/'],
+    ignores: ['dist/', 'dist-ssr/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/', 'public/', 'dev-dist/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -47,91 +47,96 @@ function findWalletConnectOnlyChunks(): Plugin {
 
 const THEME_COLOR = '#6d28d9'; // keep equal to <meta name="theme-color"> in client/index.html
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'client',
-  publicDir: '../public',
+  publicDir: isSsrBuild ? false : '../public',
   define: {
     __APP_VERSION__: JSON.stringify(appVersion),
   },
-  plugins: [
-    react(),
-    findWalletConnectOnlyChunks(),
-    tailwindcss(),
-    VitePWA({
-      registerType: 'prompt',
-      // Registered from React (client/app/pwa-update-prompt.tsx via useRegisterSW).
-      injectRegister: false,
-      includeAssets: ['favicon.svg', 'robots.txt', 'icons/apple-touch-icon.png', 'icons/favicon-32.png'],
-      manifest: {
-        id: '/',
-        name: 'POGS Shop',
-        short_name: 'POGS',
-        description: 'Heritage merchandise priced and paid in $POGS on the Base network.',
-        theme_color: THEME_COLOR,
-        background_color: '#ffffff',
-        display: 'standalone',
-        orientation: 'portrait-primary',
-        start_url: '/',
-        scope: '/',
-        categories: ['shopping'],
-        icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
-          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-      },
-      workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,txt}'],
-        // WalletConnect loads on demand only; never precache it for every visitor.
-        manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => !walletConnectOnly.has(e.url)), warnings: [] })],
-        navigateFallback: '/index.html',
-        // Navigations the server must answer itself: the API, the Shopify emulator, and an
-        // order's shipping link (a redirect to Shopify's form once it exists).
-        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/orders\/[^/]+\/shipping(\/|$)/, /^\/shopify-emulator(\/|$)/],
-        cleanupOutdatedCaches: true,
-        // Take control on first install so this visit's catalogue and images are cached too.
-        // Updates still wait for the shopper's "Reload" (registerType 'prompt').
-        clientsClaim: true,
-        runtimeCaching: [
-          {
-            // Catalogue + public config: fresh when online, last good answer when offline.
-            urlPattern: ({ url, sameOrigin }) =>
-              sameOrigin &&
-              (url.pathname === '/api/products' || /^\/api\/products\/[^/]+$/.test(url.pathname) || url.pathname === '/api/config'),
-            handler: 'NetworkFirst',
-            method: 'GET',
-            options: {
-              cacheName: 'pogs-api-catalogue',
-              networkTimeoutSeconds: 5,
-              expiration: { maxEntries: 300, maxAgeSeconds: 7 * 24 * 60 * 60 },
-              cacheableResponse: { statuses: [200] },
-            },
+  // The server-rendering build (`vite build --ssr entry-server.tsx`, see client/entry-server.tsx)
+  // needs React only: no stylesheet, service worker or chunk accounting of its own.
+  plugins: isSsrBuild
+    ? [react()]
+    : [
+        react(),
+        findWalletConnectOnlyChunks(),
+        tailwindcss(),
+        VitePWA({
+          registerType: 'prompt',
+          // Registered from React (client/app/pwa-update-prompt.tsx via useRegisterSW).
+          injectRegister: false,
+          includeAssets: ['favicon.svg', 'robots.txt', 'icons/apple-touch-icon.png', 'icons/favicon-32.png'],
+          manifest: {
+            id: '/',
+            name: 'POGS Shop',
+            short_name: 'POGS',
+            description: 'Heritage merchandise priced and paid in $POGS on the Base network.',
+            theme_color: THEME_COLOR,
+            background_color: '#ffffff',
+            display: 'standalone',
+            orientation: 'portrait-primary',
+            start_url: '/',
+            scope: '/',
+            categories: ['shopping'],
+            icons: [
+              { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+              { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+              { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+              { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+            ],
           },
-          {
-            // Product photos: from the emulator's CDN, Shopify's CDN, or any image request.
-            urlPattern: ({ url, request }) =>
-              url.pathname.startsWith('/shopify-emulator/cdn/') ||
-              url.hostname === 'cdn.shopify.com' ||
-              (request.destination === 'image' && !url.pathname.startsWith('/api/')),
-            handler: 'CacheFirst',
-            options: {
-              cacheName: 'pogs-images',
-              expiration: { maxEntries: 250, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true },
-              cacheableResponse: { statuses: [0, 200] },
-            },
+          workbox: {
+            globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,txt}'],
+            // WalletConnect loads on demand only; never precache it for every visitor.
+            manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => !walletConnectOnly.has(e.url)), warnings: [] })],
+            navigateFallback: '/index.html',
+            // Navigations the server must answer itself: the API, the Shopify emulator, and an
+            // order's shipping link (a redirect to Shopify's form once it exists).
+            navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/orders\/[^/]+\/shipping(\/|$)/, /^\/shopify-emulator(\/|$)/],
+            cleanupOutdatedCaches: true,
+            // Take control on first install so this visit's catalogue and images are cached too.
+            // Updates still wait for the shopper's "Reload" (registerType 'prompt').
+            clientsClaim: true,
+            runtimeCaching: [
+              {
+                // Catalogue + public config: fresh when online, last good answer when offline.
+                urlPattern: ({ url, sameOrigin }) =>
+                  sameOrigin &&
+                  (url.pathname === '/api/products' || /^\/api\/products\/[^/]+$/.test(url.pathname) || url.pathname === '/api/config'),
+                handler: 'NetworkFirst',
+                method: 'GET',
+                options: {
+                  cacheName: 'pogs-api-catalogue',
+                  networkTimeoutSeconds: 5,
+                  expiration: { maxEntries: 300, maxAgeSeconds: 7 * 24 * 60 * 60 },
+                  cacheableResponse: { statuses: [200] },
+                },
+              },
+              {
+                // Product photos: from the emulator's CDN, Shopify's CDN, or any image request.
+                urlPattern: ({ url, request }) =>
+                  url.pathname.startsWith('/shopify-emulator/cdn/') ||
+                  url.hostname === 'cdn.shopify.com' ||
+                  (request.destination === 'image' && !url.pathname.startsWith('/api/')),
+                handler: 'CacheFirst',
+                options: {
+                  cacheName: 'pogs-images',
+                  expiration: { maxEntries: 250, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true },
+                  cacheableResponse: { statuses: [0, 200] },
+                },
+              },
+              {
+                // Cart, orders, checkout, admin: always live, never from a cache.
+                urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/api/'),
+                handler: 'NetworkOnly',
+              },
+            ],
           },
-          {
-            // Cart, orders, checkout, admin: always live, never from a cache.
-            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/api/'),
-            handler: 'NetworkOnly',
-          },
-        ],
-      },
-      devOptions: { enabled: false },
-    }),
-  ],
-  build: { outDir: '../dist', emptyOutDir: true },
+          devOptions: { enabled: false },
+        }),
+      ],
+  // The server-rendering entry goes beside dist/, never in it: dist/ is served to browsers.
+  build: isSsrBuild ? { outDir: '../dist-ssr', emptyOutDir: true } : { outDir: '../dist', emptyOutDir: true },
   server: {
     port: 3000,
     proxy: {
@@ -139,4 +144,4 @@ export default defineConfig({
       '/shopify-emulator': apiTarget,
     },
   },
-});
+}));

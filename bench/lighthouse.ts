@@ -8,11 +8,16 @@
  * the median of each figure is printed as a Markdown table for bench/README.md, with the range of
  * the score. Nothing is asserted: the figures are recorded.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startBuiltShop } from './built-shop';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** When set, each run's full report is written there as JSON (long tasks, bootup time, the trace's breakdown). */
+const REPORT_DIR = process.env.BENCH_LHR_DIR;
+let reportCount = 0;
 
 interface Figures {
   score: number;
@@ -34,6 +39,10 @@ async function runOnce(port: number, url: string): Promise<Figures> {
   const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
+  if (REPORT_DIR) {
+    mkdirSync(REPORT_DIR, { recursive: true });
+    writeFileSync(join(REPORT_DIR, `lhr-${++reportCount}.json`), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const numeric = (id: string) => {
     const value = lhr.audits[id]?.numericValue;

@@ -1,19 +1,33 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppErrorBoundary } from './app/app-error-boundary';
 import { AppProviders } from './app/providers';
-import { createRouter } from './app/router';
+import { createRouter, loadMatchedRoutes } from './app/router';
+import { markServerRendered } from './lib/server-rendered';
 import './styles.css';
 
-const router = createRouter();
+const container = document.getElementById('root')!;
+// The server rendered the home and the product pages (entry-server.tsx); the service worker's
+// offline copy of index.html and every other page arrive empty.
+const serverRendered = container.firstElementChild !== null;
+markServerRendered(serverRendered);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <AppErrorBoundary>
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </AppErrorBoundary>
-  </StrictMode>,
-);
+async function start() {
+  // Without the page's code (offline, or an old page after a release) the router loads it as usual.
+  if (serverRendered) await loadMatchedRoutes(window.location).catch(() => undefined);
+  const router = createRouter();
+  const app = (
+    <StrictMode>
+      <AppErrorBoundary>
+        <AppProviders>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </AppErrorBoundary>
+    </StrictMode>
+  );
+  if (serverRendered) hydrateRoot(container, app);
+  else createRoot(container).render(app);
+}
+
+void start();

@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/stage-production.ts <out-dir>     (after `npm run build`)
  *
- * In: the built client (dist/), common/, server/, migrations/, package.json and package-lock.json.
+ * In: the built client (dist/) and its server-rendering entry (dist-ssr/), common/, server/, migrations/, package.json and package-lock.json.
  * Out: every test file, the test harness (server/test/), the local-mode wiring
  * (server/local-shopify.ts, which imports the emulator) and everything outside those folders
  * (emulators/, client sources, e2e/, bench/, scripts/). A live shop never reaches local mode:
@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const FOLDERS = ['dist', 'common', 'server', 'migrations'];
+const FOLDERS = ['dist', 'dist-ssr', 'common', 'server', 'migrations'];
 const FILES = ['package.json', 'package-lock.json'];
 
 /** Paths (relative, '/'-separated) that never go into the image even inside FOLDERS. */

@@ -4,12 +4,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import mount from 'koa-mount';
 import serve from 'koa-static';
 import type { Health, PublicConfig } from '../common/api';
+import type { RenderShopPage, ShopRenderModule } from '../common/shop-render';
 import { BASE_CHAIN_ID } from '../common/chain';
 import { ErrorCode } from '../common/errors';
 import type { Config } from './config';
@@ -219,6 +221,26 @@ function errorHandler(logger: Logger): Koa.Middleware {
 }
 
 /**
+ * The client's server-rendering entry, built beside the client (`dist` → `dist-ssr/entry-server.js`,
+ * see client/entry-server.tsx), loaded once on the first page that needs it. Without it (a build
+ * without the SSR step, or a test's bare index.html) the pages carry their data only.
+ */
+function serverRendering(dir: string, logger: Logger): () => Promise<RenderShopPage | null> {
+  const file = path.join(path.dirname(dir), `${path.basename(dir)}-ssr`, 'entry-server.js');
+  let loaded: Promise<RenderShopPage | null> | undefined;
+  return () =>
+    (loaded ??= fs.existsSync(file)
+      ? import(pathToFileURL(file).href).then(
+          (module: ShopRenderModule) => module.renderShopPage,
+          (err: unknown) => {
+            logger.error({ err, file }, 'the server-rendering entry could not be loaded: pages carry their data only');
+            return null;
+          },
+        )
+      : Promise.resolve(null));
+}
+
+/**
  * Serves the built client. Hashed assets are cached for a year; index.html and the service worker
  * are always revalidated so a release reaches shoppers. Unknown paths get index.html (SPA routes),
  * except the server's own (/api, /shopify-emulator): those get the JSON 404. The home and the
@@ -235,7 +257,7 @@ function staticClient(dir: string, data: Omit<ShopPagesOptions, 'template'>): Ko
     },
   });
   const indexHtml = fs.readFileSync(path.join(dir, 'index.html'));
-  const pageFor = shopPages({ ...data, template: indexHtml.toString('utf8') });
+  const pageFor = shopPages({ ...data, template: indexHtml.toString('utf8'), render: serverRendering(dir, data.logger) });
   const wantsPage = (ctx: Koa.Context) =>
     (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('html') === 'html' && !path.extname(ctx.path);
   return async (ctx, next) => {

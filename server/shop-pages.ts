@@ -17,6 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Product, PublicConfig } from '../common/api';
+import type { RenderShopPage } from '../common/shop-render';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';
 import type { Logger } from './lib/logger';
@@ -62,10 +63,19 @@ function preloadTag(url: string | undefined, layout: ImageLayout): string {
   return `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(image.src)}"${srcset}>`;
 }
 
-/** `head` before </head> (else with the rest), `body` before </body> (else at the end). */
-function inject(template: string, head: string, body: string): string {
-  const headAt = template.indexOf('</head>');
-  let html = headAt >= 0 ? template.slice(0, headAt) + head + template.slice(headAt) : template;
+const ROOT_OPEN = '<div id="root">';
+const EMPTY_ROOT = `${ROOT_OPEN}</div>`;
+
+/**
+ * `head` before </head> (else with the rest), `body` before </body> (else at the end), and the
+ * server-rendered `markup` inside the empty `<div id="root"></div>` (none when it has none).
+ */
+function inject(template: string, head: string, body: string, markup = ''): string {
+  const rootAt = markup ? template.indexOf(EMPTY_ROOT) : -1;
+  const at = rootAt + ROOT_OPEN.length;
+  const page = rootAt >= 0 ? template.slice(0, at) + markup + template.slice(at) : template;
+  const headAt = page.indexOf('</head>');
+  let html = headAt >= 0 ? page.slice(0, headAt) + head + page.slice(headAt) : page;
   const rest = headAt >= 0 ? body : head + body;
   const bodyAt = html.lastIndexOf('</body>');
   html = bodyAt >= 0 ? html.slice(0, bodyAt) + rest + html.slice(bodyAt) : html + rest;
@@ -81,6 +91,12 @@ export interface ShopPagesOptions {
   /** GET /api/config's body. */
   publicConfig: () => PublicConfig;
   logger: Logger;
+  /**
+   * Renders the page's markup (the client's server-rendering entry, loaded from dist-ssr/), or
+   * null/absent: the page then carries its data only and the browser renders it. A page whose
+   * rendering fails is served the same way (and the failure logged).
+   */
+  render?: () => Promise<RenderShopPage | null>;
 }
 
 /**
@@ -89,17 +105,34 @@ export interface ShopPagesOptions {
  */
 export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise<ShopPage | null> {
   const plain: ShopPage = { body: opts.template, etag: etagOf(opts.template) };
-  // One map per catalogue snapshot: a newer snapshot starts afresh and the old pages go with it.
-  const built = new WeakMap<ProductListSnapshot, Map<string, ShopPage>>();
 
-  const build = (snap: ProductListSnapshot, route: Route): ShopPage => {
-    const configJson = JSON.stringify(opts.publicConfig());
+  const renderMarkup = async (input: Parameters<RenderShopPage>[0]): Promise<string> => {
+    try {
+      const render = await opts.render?.();
+      return (render && (await render(input))) ?? '';
+    } catch (err) {
+      opts.logger.error({ err, path: input.path }, 'shop page served without its server rendering: rendering failed');
+      return '';
+    }
+  };
+  // One map per catalogue snapshot: a newer snapshot starts afresh and the old pages go with it.
+  const built = new WeakMap<ProductListSnapshot, Map<string, Promise<ShopPage>>>();
+
+  const build = async (snap: ProductListSnapshot, route: Route, path: string): Promise<ShopPage> => {
+    const config = opts.publicConfig();
+    const configJson = JSON.stringify(config);
     let head: string;
     let body = jsonTag(INLINE_DATA_IDS.config, configJson);
+    let markup = '';
     if (route.kind === 'home') {
       const first = snap.products[0];
       head = first ? preloadTag(productImages(first)[0]?.url, 'card') : '';
-      if (Buffer.byteLength(snap.body) <= MAX_INLINE_LIST_BYTES) body += jsonTag(INLINE_DATA_IDS.products, snap.body);
+      // Rendered only with the list inlined: the browser hydrates from exactly what the server rendered.
+      if (Buffer.byteLength(snap.body) <= MAX_INLINE_LIST_BYTES) {
+        body += jsonTag(INLINE_DATA_IDS.products, snap.body);
+        // From the very bytes the page carries, so the server renders what the browser will hydrate.
+        markup = await renderMarkup({ path, config, products: JSON.parse(snap.body) as Product[] });
+      }
     } else {
       const product: Product | undefined = snap.byId.get(route.id);
       if (!product) return plain;
@@ -107,9 +140,11 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise
         route.kind === 'product'
           ? preloadTag(productImages(product)[0]?.url, 'productPage')
           : preloadTag(simplePageImageUrl(product), 'simplePage');
-      body += jsonTag(INLINE_DATA_IDS.product, JSON.stringify(product));
+      const productJson = JSON.stringify(product);
+      body += jsonTag(INLINE_DATA_IDS.product, productJson);
+      markup = await renderMarkup({ path, config, product: JSON.parse(productJson) as Product });
     }
-    const html = inject(opts.template, head, body);
+    const html = inject(opts.template, head, body, markup);
     return { body: html, etag: etagOf(html) };
   };
 
@@ -126,11 +161,13 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise
     let pages = built.get(snap);
     if (!pages) built.set(snap, (pages = new Map()));
     const key = route.kind === 'home' ? 'home' : `${route.kind}:${route.id}`;
+    // Unknown ids are not remembered: a stranger's made-up ids must not grow the map.
+    if (route.kind !== 'home' && !snap.byId.has(route.id)) return plain;
     let page = pages.get(key);
     if (!page) {
-      page = build(snap, route);
-      // Unknown ids are not remembered: a stranger's made-up ids must not grow the map.
-      if (page !== plain) pages.set(key, page);
+      // Concurrent first visits share one rendering.
+      page = build(snap, route, route.kind === 'home' ? '/' : `/${route.kind === 'product' ? 'product' : 'products'}/${route.id}`);
+      pages.set(key, page);
     }
     return page;
   };

@@ -17,6 +17,7 @@ import { InstallPrompt, OfflineNotice, SiteHeader } from '../features/layout';
 import { clearOrderHistory } from '../features/orders';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
 import { useConfig, useShopNames } from '../lib/public-config';
+import { isFirstPageFromServer } from '../lib/server-rendered';
 
 /**
  * The wallet session and the payment around the layout (they need the public config: WalletConnect,
@@ -105,7 +106,13 @@ function AppShell() {
       <OfflineNotice />
       <InstallPrompt />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
-        <div key={location.pathname} data-testid="page" className="motion-safe:animate-page-in">
+        {/* Moving to a page fades it in; the page a visit starts on, when the server rendered it,
+            shows as it arrived (it is the first paint, and its largest text). */}
+        <div
+          key={location.pathname}
+          data-testid="page"
+          className={location.key === 'default' && isFirstPageFromServer() ? undefined : 'motion-safe:animate-page-in'}
+        >
           <Outlet />
         </div>
       </main>

@@ -1,8 +1,8 @@
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { useState, type ReactNode } from 'react';
 import { seedInlineData } from '../features/catalogue';
-import { LazyToaster } from '../components/ui/lazy-toaster';
 import { createQueryClient } from '../lib/query-client';
+import { AppChrome } from './app-chrome';
 import { createPersistOptions, saveAfterRestore } from './persistence';
 import { PwaUpdatePrompt } from './pwa-update-prompt';
 
@@ -10,7 +10,7 @@ import { PwaUpdatePrompt } from './pwa-update-prompt';
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(() => {
     const client = createQueryClient();
-    // Before the first render: the home's grid (or the product) paints from the HTML's data.
+    // Before the first render: the home's grid (or the product) paints (or hydrates) from the HTML's data.
     seedInlineData(client);
     return client;
   });
@@ -21,9 +21,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       persistOptions={persistOptions}
       onSuccess={() => saveAfterRestore(queryClient, persistOptions)}
     >
-      {children}
-      <LazyToaster />
-      <PwaUpdatePrompt />
+      <AppChrome updatePrompt={<PwaUpdatePrompt />}>{children}</AppChrome>
     </PersistQueryClientProvider>
   );
 }

@@ -1,3 +1,4 @@
+import { useHydrated } from './use-hydrated';
 import { useCallback, useEffect, useState } from 'react';
 
 /** Chromium's `beforeinstallprompt` event (not in TypeScript's DOM types). */
@@ -75,16 +76,19 @@ export function useInstallOffer() {
     };
   }, []);
 
-  const offer = installed
-    ? null
-    : installOffer({
-        userAgent: navigator.userAgent,
-        maxTouchPoints: navigator.maxTouchPoints ?? 0,
-        standalone: (navigator as Navigator & { standalone?: boolean }).standalone,
-        displayModeStandalone: window.matchMedia?.('(display-mode: standalone)').matches ?? false,
-        dismissed,
-        canPrompt: promptEvent !== null,
-      });
+  // The user agent and display mode are the browser's: nothing to offer in the server's HTML.
+  const hydrated = useHydrated();
+  const offer =
+    installed || !hydrated
+      ? null
+      : installOffer({
+          userAgent: navigator.userAgent,
+          maxTouchPoints: navigator.maxTouchPoints ?? 0,
+          standalone: (navigator as Navigator & { standalone?: boolean }).standalone,
+          displayModeStandalone: window.matchMedia?.('(display-mode: standalone)').matches ?? false,
+          dismissed,
+          canPrompt: promptEvent !== null,
+        });
 
   const install = useCallback(async () => {
     if (!promptEvent) return;

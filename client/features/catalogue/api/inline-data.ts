@@ -29,11 +29,32 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function seedInlineData(queryClient: QueryClient, doc: PageDocument = document, now = Date.now()): void {
   const config = readJson(doc, INLINE_DATA_IDS.config);
-  if (isObject(config)) queryClient.setQueryData<PublicConfig>(configQueryKey, config as unknown as PublicConfig, { updatedAt: now });
   const products = readJson(doc, INLINE_DATA_IDS.products);
-  if (Array.isArray(products)) queryClient.setQueryData<Product[]>(productsQueryKey, products as Product[], { updatedAt: now });
   const product = readJson(doc, INLINE_DATA_IDS.product);
-  if (isObject(product) && typeof product.id === 'string') {
-    queryClient.setQueryData<Product>(productQueryKey(product.id), product as unknown as Product, { updatedAt: now });
-  }
+  seedShopData(
+    queryClient,
+    {
+      config: isObject(config) ? (config as unknown as PublicConfig) : undefined,
+      products: Array.isArray(products) ? (products as Product[]) : undefined,
+      product: isObject(product) && typeof product.id === 'string' ? (product as unknown as Product) : undefined,
+    },
+    now,
+  );
+}
+
+/** What a shop page carries: the public config, and the product list (home) or one product. */
+interface ShopPageData {
+  config?: PublicConfig;
+  products?: Product[];
+  product?: Product;
+}
+
+/**
+ * Puts a page's data in the query cache under the keys its queries use, as fetched `now`: in the
+ * browser from the HTML's tags (above), on the server before rendering the page (entry-server.tsx).
+ */
+export function seedShopData(queryClient: QueryClient, data: ShopPageData, now = Date.now()): void {
+  if (data.config) queryClient.setQueryData<PublicConfig>(configQueryKey, data.config, { updatedAt: now });
+  if (data.products) queryClient.setQueryData<Product[]>(productsQueryKey, data.products, { updatedAt: now });
+  if (data.product) queryClient.setQueryData<Product>(productQueryKey(data.product.id), data.product, { updatedAt: now });
 }

@@ -1,5 +1,5 @@
 import { Maximize2 } from 'lucide-react';
-import { lazy, Suspense, useState, type CSSProperties } from 'react';
+import { lazy, memo, Suspense, useState, type CSSProperties } from 'react';
 import type { Product } from '../../../../common/api';
 import { productImages } from '../../../../common/product-image-url';
 import { SOLD_OUT_LABEL } from '../../../../common/availability';
@@ -24,7 +24,8 @@ interface ProductCardProps {
   revealDelay?: number;
 }
 
-export function ProductCard({ product, index, revealDelay }: ProductCardProps) {
+/** Memoized: revealing a card (its delay) re-renders that card, not the whole grid. */
+export const ProductCard = memo(function ProductCard({ product, index, revealDelay }: ProductCardProps) {
   const purchase = useProductPurchase(product);
   const [detailsOpen, setDetailsOpen] = useState(false);
   // Mount the panel on first open only, then keep it so its close animation can play.
@@ -46,6 +47,9 @@ export function ProductCard({ product, index, revealDelay }: ProductCardProps) {
       style={style}
       className={cn(
         'flex flex-col overflow-hidden rounded-(--radius-cap) border border-border bg-card shadow-sm',
+        // Off screen, a card costs no style, layout or paint until it nears the viewport (its
+        // height is remembered once rendered; 600px is a phone's card before that).
+        '[contain-intrinsic-size:auto_600px] [content-visibility:auto]',
         'motion-safe:transition-transform motion-safe:duration-200 motion-safe:hover:scale-[1.02] hover:shadow-md',
         revealed ? 'motion-safe:animate-card-in' : 'motion-safe:opacity-0',
       )}
@@ -72,7 +76,7 @@ export function ProductCard({ product, index, revealDelay }: ProductCardProps) {
       )}
     </article>
   );
-}
+});
 
 interface CardImageProps {
   product: Product;

@@ -1,22 +1,42 @@
 import { PackageOpen, RefreshCw, TriangleAlert } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { isFirstPageFromServer } from '../../../lib/server-rendered';
 import { cardRevealDelays } from '../lib/card-stagger';
 import { ProductCard } from './product-card';
 
 const GRID = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4';
 
 export function ProductGrid({ products }: { products: Product[] }) {
-  const { gridRef, delays } = useCardReveal(products);
+  const shown = useCardsShown(products);
+  const { gridRef, delays } = useCardReveal(shown);
   return (
     <div className={GRID} data-testid="product-grid" ref={gridRef}>
-      {products.map((product, index) => (
+      {shown.map((product, index) => (
         <ProductCard key={product.id} product={product} index={index} revealDelay={delays.get(product.id)} />
       ))}
     </div>
   );
+}
+
+/**
+ * The cards to render. On the page a visit starts on, when the server rendered it, the server and
+ * the hydration render the first cards only (REVEALED_FROM_START: a phone's screen and a desktop's
+ * first row), which keeps the page's HTML, its first layout and the hydration small; the rest
+ * follow in a transition right after, which React renders in slices that leave the page
+ * responsive. Everywhere else (a page the browser renders, coming back to the shop) every card
+ * renders at once, so a restored scroll position finds its card.
+ */
+function useCardsShown(products: Product[]): Product[] {
+  const location = useLocation();
+  const [all, setAll] = useState(() => !(location.key === 'default' && isFirstPageFromServer()));
+  useEffect(() => {
+    if (!all) startTransition(() => setAll(true));
+  }, [all]);
+  return useMemo(() => (all ? products : products.slice(0, REVEALED_FROM_START)), [all, products]);
 }
 
 /**
@@ -26,20 +46,23 @@ export function ProductGrid({ products }: { products: Product[] }) {
  */
 function useCardReveal(products: Product[]) {
   const gridRef = useRef<HTMLDivElement>(null);
-  const [delays, setDelays] = useState<ReadonlyMap<string, number>>(() => new Map());
+  // The first cards are revealed from the start, in the server's HTML too: they fade in with the
+  // first paint, before any JavaScript runs (and are the home's largest paint on a phone).
+  const [delays, setDelays] = useState<ReadonlyMap<string, number>>(() => initialReveal(products));
   const firstScreen = useRef(true);
-  const revealed = useRef(new Set<string>());
+  const revealed = useRef<Set<string> | null>(null);
+  revealed.current ??= new Set(delays.keys());
 
   useEffect(() => {
     const grid = gridRef.current;
     if (!grid) return;
     const reveal = (cards: HTMLElement[]) => {
-      const fresh = cards.filter((card) => !revealed.current.has(card.dataset.productId!));
+      const fresh = cards.filter((card) => !revealed.current!.has(card.dataset.productId!));
       if (fresh.length === 0) return;
       const byIndex = new Map(fresh.map((card) => [Number(card.dataset.cardIndex), card.dataset.productId!]));
       const batch = cardRevealDelays([...byIndex.keys()], firstScreen.current);
       firstScreen.current = false;
-      for (const id of byIndex.values()) revealed.current.add(id);
+      for (const id of byIndex.values()) revealed.current!.add(id);
       setDelays((previous) => {
         const next = new Map(previous);
         for (const [index, delay] of batch) next.set(byIndex.get(index)!, delay);
@@ -59,11 +82,23 @@ function useCardReveal(products: Product[]) {
       // The first report covers every card: an empty first screen still ends the first screen.
       firstScreen.current = false;
     });
-    for (const card of cards) if (!revealed.current.has(card.dataset.productId!)) observer.observe(card);
+    for (const card of cards) if (!revealed.current!.has(card.dataset.productId!)) observer.observe(card);
     return () => observer.disconnect();
   }, [products]);
 
   return { gridRef, delays };
+}
+
+/** How many cards are revealed before the grid is measured: a desktop's first row, a phone's first card and more. */
+export const REVEALED_FROM_START = 4;
+
+function initialReveal(products: Product[]): ReadonlyMap<string, number> {
+  const first = products.slice(0, REVEALED_FROM_START);
+  const delays = cardRevealDelays(
+    first.map((_, index) => index),
+    true,
+  );
+  return new Map(first.map((product, index) => [product.id, delays.get(index)!]));
 }
 
 export function ProductGridSkeleton({ count = 8 }: { count?: number }) {

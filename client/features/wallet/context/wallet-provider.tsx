@@ -4,6 +4,7 @@ import { readLastWalletId } from '../../../web3/wallet-ids';
 import type { Eip1193Provider, WalletConfig } from '../../../web3/types';
 import { loadWeb3 } from '../../../web3/load-web3';
 import { publicExplorerUrl } from '../../../lib/explorer-url';
+import { useHydrated } from '../../../lib/use-hydrated';
 import type { WalletController, WalletOption, WalletSnapshot } from '../../../web3';
 
 export type WalletStatus = WalletSnapshot['status'];
@@ -63,8 +64,12 @@ const noopSubscribe = () => () => undefined;
  * reaches for the wallet control. Wallet notices become toasts.
  */
 export function WalletProvider({ config, children }: { config: WalletConfig | null; children: ReactNode }) {
-  const [restoring] = useState(() => readLastWalletId() !== null);
-  const [idle] = useState(() => idleSnapshot(restoring));
+  const [returning] = useState(() => readLastWalletId() !== null);
+  // While the browser hydrates the server's HTML (which knows no wallet) the control shows what
+  // the server rendered; the silent reconnect of a returning shopper shows right after.
+  const hydrated = useHydrated();
+  const restoring = returning && hydrated;
+  const idle = useMemo(() => idleSnapshot(restoring), [restoring]);
   const [controller, setController] = useState<WalletController | null>(null);
   const [loadFailed, setLoadFailed] = useState(false);
   const [chooserOpen, setChooserOpenState] = useState(false);

@@ -1,0 +1,46 @@
+/**
+ * Server rendering of the shop's first pages (the home and the product pages), so a cold visit
+ * paints the header, the hero and the grid from the HTML, before any JavaScript has run. Vite
+ * builds this file for Node (`vite build --ssr`, into dist-ssr/); the server loads the result at
+ * run time (server/shop-pages.ts) and renders each page once per catalogue snapshot from the
+ * data it also inlines for the browser, which hydrates the same tree (main.tsx).
+ *
+ * The tree is the browser's: the same routes, error boundary, page chrome (app/app-chrome.tsx)
+ * and the same query cache contents (seeded as the browser seeds them), minus the service
+ * worker's update prompt. No visitor's state is involved (no cart, wallet or session): the page
+ * is the same for everyone.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import type { RenderShopPage } from '../common/shop-render';
+import { AppChrome } from './app/app-chrome';
+import { AppErrorBoundary } from './app/app-error-boundary';
+import { appRoutes } from './app/router';
+import { seedShopData } from './features/catalogue';
+import { createQueryClient } from './lib/query-client';
+
+const handler = createStaticHandler(appRoutes);
+
+export const renderShopPage: RenderShopPage = async ({ path, config, products, product }) => {
+  const context = await handler.query(new Request(new URL(path, 'http://shop.invalid')));
+  // A redirect or a response of the router's own: the page is not one to render here.
+  if (context instanceof Response) return null;
+  const queryClient = createQueryClient();
+  seedShopData(queryClient, { config, products, product });
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const html = renderToString(
+    <StrictMode>
+      <AppErrorBoundary>
+        <QueryClientProvider client={queryClient}>
+          <AppChrome updatePrompt={null}>
+            <StaticRouterProvider router={router} context={context} hydrate={false} />
+          </AppChrome>
+        </QueryClientProvider>
+      </AppErrorBoundary>
+    </StrictMode>,
+  );
+  queryClient.clear();
+  return html;
+};

@@ -1,0 +1,17 @@
+/**
+ * Whether the page the visit started on came rendered from the server (the home and the product
+ * pages, see entry-server.tsx) and is being hydrated, rather than rendered by the browser (any
+ * other page, and every page the service worker serves from its copy of index.html). True on the
+ * server itself. What the first render does differently for such a page must be the same on
+ * both sides, or hydration would not match.
+ */
+let fromServer = typeof document === 'undefined';
+
+/** Called once by main.tsx before the first render. */
+export function markServerRendered(value: boolean): void {
+  fromServer = value;
+}
+
+export function isFirstPageFromServer(): boolean {
+  return fromServer;
+}

@@ -1,0 +1,25 @@
+import type { Product, PublicConfig } from './api';
+
+/**
+ * The contract between the server and the client's server-rendering entry
+ * (client/entry-server.tsx, built by Vite into dist-ssr/ and loaded by the server at run time;
+ * the server never imports client source).
+ */
+export interface ShopRenderInput {
+  /** The page's path, e.g. `/` or `/product/123`. */
+  path: string;
+  /** GET /api/config's body. */
+  config: PublicConfig;
+  /** The home's product list (exactly GET /api/products' body). */
+  products?: Product[];
+  /** A product page's product (exactly GET /api/products/:id's body). */
+  product?: Product;
+}
+
+/** The markup for inside `<div id="root">`, or null when the page is not one the server renders. */
+export type RenderShopPage = (input: ShopRenderInput) => Promise<string | null>;
+
+/** What dist-ssr/entry-server.js exports. */
+export interface ShopRenderModule {
+  renderShopPage: RenderShopPage;
+}

@@ -1,0 +1,137 @@
+/**
+ * The home and the product pages rendered on the server (client/entry-server.tsx, built here by
+ * Vite exactly as `npm run build` builds it, loaded by the server from `<dist>-ssr/`): the markup
+ * the browser hydrates, from the data the page carries, the same for every visitor, with nothing a
+ * product's text can inject; and a page served with its data only when there is no rendering.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '../common/api';
+import { INLINE_DATA_IDS } from '../common/inline-data';
+import { startHarness, type Harness } from './test/harness';
+import { Shopper } from './test/shopper';
+
+const INDEX_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>POGS Shop</title>' +
+  '<script type="module" crossorigin src="/assets/index-abc.js"></script></head>' +
+  '<body><div id="root"></div></body></html>';
+const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+const ROOT = path.join(import.meta.dirname, '..');
+
+let h: Harness;
+let staticDir: string;
+
+beforeAll(async () => {
+  staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-dist-'));
+  fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX_HTML);
+  await build({
+    configFile: path.join(ROOT, 'vite.config.ts'),
+    logLevel: 'silent',
+    build: { ssr: 'entry-server.tsx', outDir: `${staticDir}-ssr`, emptyOutDir: true },
+  });
+  h = await startHarness('pglite', { staticDir });
+  await h.catalogue.sync();
+  await h.catalogue.seedDemoPrices();
+});
+afterAll(async () => {
+  await h?.close();
+  for (const dir of [staticDir, `${staticDir}-ssr`]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function page(urlPath: string, headers: Record<string, string> = {}) {
+  const res = await h.api(urlPath, { headers: { ...html, ...headers } });
+  return { res, body: await res.text() };
+}
+
+/** What the server rendered inside <div id="root">. */
+function rootMarkup(body: string): string {
+  if (body.includes('<div id="root"></div>')) return '';
+  const start = body.indexOf('<div id="root">') + '<div id="root">'.length;
+  const end = body.indexOf('<script type="application/json"');
+  return body.slice(start, end);
+}
+
+const cards = (markup: string) => markup.split('data-testid="product-card"').length - 1;
+const apiJson = async (urlPath: string) => (await h.api(urlPath)).json();
+
+describe('the home', () => {
+  it('arrives rendered: the header, the hero, the item count and the first cards, from the list it carries', async () => {
+    const products = (await apiJson('/api/products')) as Product[];
+    const { res, body } = await page('/');
+    expect(res.status).toBe(200);
+    const markup = rootMarkup(body);
+    expect(markup).toContain('data-testid="cart-button"');
+    expect(markup).toContain('The Collection');
+    expect(markup).toContain(`data-testid="product-count">${products.length}<!-- --> <!-- -->items`);
+    // The first cards (a phone's screen and a desktop's first row); the browser adds the rest.
+    expect(cards(markup)).toBe(4);
+    for (const product of products.slice(0, 4)) expect(markup).toContain(`data-product-id="${product.id}"`);
+    expect(markup).not.toContain(`data-product-id="${products[4]!.id}"`);
+    // Rendered from exactly what the page carries for the browser to hydrate with.
+    const inline = /<script type="application\/json" id="pogs-products">([^<]*)<\/script>/.exec(body)![1];
+    expect(JSON.parse(inline)).toEqual(products);
+  });
+
+  it('is the same for every visitor: a shopper with a cart gets the stranger’s page, byte for byte', async () => {
+    const shopper = new Shopper(h);
+    const products = (await apiJson('/api/products')) as Product[];
+    const variant = products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
+    expect((await shopper.add({ variantId: variant.id, quantity: 2 })).status).toBe(200);
+    for (const urlPath of ['/', `/product/${products[0]!.id}`]) {
+      const mine = await page(urlPath, { cookie: shopper.cookie! });
+      const stranger = await page(urlPath);
+      expect(mine.body, urlPath).toBe(stranger.body);
+      expect(rootMarkup(mine.body)).toContain('Cart (<span data-testid="cart-count">0</span>)');
+    }
+  });
+});
+
+describe('the product pages', () => {
+  it('/product/:id arrives with its product rendered; /products/:id too', async () => {
+    const product = ((await apiJson('/api/products')) as Product[])[1]!;
+    for (const urlPath of [`/product/${product.id}`, `/products/${product.id}`]) {
+      const markup = rootMarkup((await page(urlPath)).body);
+      expect(markup, urlPath).toContain(`>${product.title}</h1>`);
+      expect(markup, urlPath).not.toContain('Loading...');
+    }
+  });
+
+  it('an unknown product id gets the page without markup or data (the browser shows its not-found screen)', async () => {
+    const { res, body } = await page('/product/999999999');
+    expect(res.status).toBe(200);
+    expect(rootMarkup(body)).toBe('');
+    expect(body).toContain('<div id="root"></div>');
+    expect(body).not.toContain(INLINE_DATA_IDS.product);
+  });
+});
+
+describe('what a product’s text cannot do', () => {
+  it('a title with markup is text in the rendered page, never an element', async () => {
+    const source = h.emulator.state.listProducts().find((p) => p.status === 'ACTIVE' && p.variants.length > 0)!;
+    const evil = `Evil </h1><img src=x onerror=alert(1)><script>alert(2)</script> & "quoted"`;
+    h.emulator.upsertProduct({
+      legacyId: source.legacyId,
+      title: evil,
+      handle: source.handle,
+      status: 'ACTIVE',
+      variants: source.variants.map((v) => ({
+        legacyId: v.legacyId,
+        title: v.title,
+        price: v.price,
+        inventoryQuantity: v.inventoryQuantity,
+        selectedOptions: v.selectedOptions,
+      })),
+    });
+    await h.database.db('products').where({ shopify_id: source.legacyId }).update({ custom_title: null });
+    await h.catalogue.sync();
+    const markup = rootMarkup((await page(`/product/${source.legacyId}`)).body);
+    expect(markup).toContain(
+      'Evil &lt;/h1&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; &quot;quoted&quot;',
+    );
+    expect(markup).not.toContain('<img src=x');
+    expect(markup).not.toContain('<script');
+  });
+});
