@@ -2,7 +2,7 @@ import { cva, type VariantProps } from 'class-variance-authority';
 import type { HTMLAttributes } from 'react';
 import { cn } from '../../lib/utils';
 
-const badgeVariants = cva('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-bold whitespace-nowrap', {
+export const badgeVariants = cva('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-bold whitespace-nowrap', {
   variants: {
     variant: {
       default: 'border-transparent bg-brand text-brand-foreground',

@@ -1,4 +1,5 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
 import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from 'react';
 import { cn } from '../../lib/utils';
@@ -6,27 +7,46 @@ import { cn } from '../../lib/utils';
 export const Dialog = DialogPrimitive.Root;
 
 /**
+ * Where the dialog sits on a phone, how its content is laid out and how wide it gets from 640 px up.
+ * Each property is set by one variant only: `cn` does not resolve conflicting utilities, so a
+ * caller's className must not set display, padding, bottom/top, the top or bottom corners or the width.
+ */
+export const dialogContentVariants = cva(
+  'fixed inset-x-0 z-50 max-h-[88dvh] overflow-y-auto overscroll-contain bg-background shadow-2xl outline-none ' +
+    'sm:top-1/2 sm:right-auto sm:bottom-auto sm:left-1/2 sm:w-full sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-(--radius-cap) ' +
+    'motion-safe:data-[state=open]:animate-dialog-in motion-safe:data-[state=closed]:animate-overlay-out',
+  {
+    variants: {
+      /** 'stack': a column whose parts pad themselves; 'form': a padded grid of fields. */
+      layout: {
+        stack: 'flex flex-col pb-[max(1rem,env(safe-area-inset-bottom))] sm:pb-4',
+        form: 'grid gap-4 px-5 pb-5 sm:p-6',
+      },
+      /** 'bottom': a bottom sheet (thumb reach); 'top': below the top edge, clear of the on-screen keyboard. */
+      edge: {
+        bottom: 'bottom-0 rounded-t-3xl',
+        top: 'top-0 rounded-b-3xl pt-[max(1.5rem,env(safe-area-inset-top))]',
+      },
+      width: { md: 'sm:max-w-md', lg: 'sm:max-w-lg' },
+    },
+    // A form's top padding: its own at the bottom edge, the safe area's at the top edge.
+    compoundVariants: [{ layout: 'form', edge: 'bottom', class: 'pt-5' }],
+    defaultVariants: { layout: 'stack', edge: 'bottom', width: 'md' },
+  },
+);
+
+/**
  * A modal dialog that is a bottom sheet on phones (thumb reach, full width, safe-area padding)
  * and a centred card from 640 px up. Focus is trapped inside and returned on close (Radix).
  */
 export const DialogContent = forwardRef<
   ElementRef<typeof DialogPrimitive.Content>,
-  ComponentPropsWithoutRef<typeof DialogPrimitive.Content>
->(function DialogContent({ className, children, ...props }, ref) {
+  ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & VariantProps<typeof dialogContentVariants>
+>(function DialogContent({ className, children, edge, layout, width, ...props }, ref) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 motion-safe:data-[state=open]:animate-overlay-in motion-safe:data-[state=closed]:animate-overlay-out" />
-      <DialogPrimitive.Content
-        ref={ref}
-        className={cn(
-          'fixed inset-x-0 bottom-0 z-50 flex max-h-[88dvh] flex-col overflow-y-auto overscroll-contain rounded-t-3xl bg-background shadow-2xl outline-none',
-          'pb-[max(1rem,env(safe-area-inset-bottom))]',
-          'sm:inset-x-auto sm:bottom-auto sm:top-1/2 sm:left-1/2 sm:w-full sm:max-w-md sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-(--radius-cap) sm:pb-4',
-          'motion-safe:data-[state=open]:animate-dialog-in motion-safe:data-[state=closed]:animate-overlay-out',
-          className,
-        )}
-        {...props}
-      >
+      <DialogPrimitive.Content ref={ref} className={cn(dialogContentVariants({ edge, layout, width }), className)} {...props}>
         {children}
         <DialogPrimitive.Close
           aria-label="Close"

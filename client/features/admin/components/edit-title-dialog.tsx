@@ -22,10 +22,7 @@ export function EditTitleDialog({ open, onOpenChange, originalTitle, customTitle
     <Dialog open={open} onOpenChange={onOpenChange}>
       {/* At the top on phones rather than the usual bottom sheet: the on-screen keyboard opens over
           the bottom of the screen, and the title field must stay above it. */}
-      <DialogContent
-        className="top-0 bottom-auto grid gap-4 rounded-t-none rounded-b-3xl p-5 pt-[max(1.5rem,env(safe-area-inset-top))] sm:p-6"
-        data-testid="edit-title-dialog"
-      >
+      <DialogContent edge="top" layout="form" data-testid="edit-title-dialog">
         {/* Remounted on each opening, so it starts from the title as it is now. */}
         {open && <TitleForm originalTitle={originalTitle} customTitle={customTitle} onDone={() => onOpenChange(false)} />}
       </DialogContent>

@@ -10,7 +10,7 @@ import { exportRangeProblem, exportUrl, thisMonth, type ExportRange } from '../l
 export function ExportDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="grid gap-4 p-5 sm:p-6" data-testid="export-dialog">
+      <DialogContent layout="form" data-testid="export-dialog">
         {open && <ExportForm />}
       </DialogContent>
     </Dialog>

@@ -31,20 +31,20 @@ export function ImageCarousel({ images, title }: { images: readonly Image[]; tit
       {images.length > 1 && (
         <>
           <Button
-            variant="outline"
+            variant="overlay"
             size="icon"
             aria-label="Previous image"
-            className="absolute top-1/2 left-2 -translate-y-1/2 bg-background/90"
+            className="absolute top-1/2 left-2 -translate-y-1/2"
             onClick={() => step(-1)}
             data-testid="carousel-previous"
           >
             <ChevronLeft aria-hidden />
           </Button>
           <Button
-            variant="outline"
+            variant="overlay"
             size="icon"
             aria-label="Next image"
-            className="absolute top-1/2 right-2 -translate-y-1/2 bg-background/90"
+            className="absolute top-1/2 right-2 -translate-y-1/2"
             onClick={() => step(1)}
             data-testid="carousel-next"
           >

@@ -242,6 +242,7 @@ function StateCard({
   children,
 }: {
   icon: ReactNode;
+  /** The round icon backdrop's colours, replacing the brand ones (`cn` does not resolve conflicts). */
   iconClassName?: string;
   testId: string;
   role?: 'alert';
@@ -249,7 +250,9 @@ function StateCard({
 }) {
   return (
     <Card className="mx-auto grid w-full max-w-md justify-items-center gap-3 p-6 text-center sm:p-8" role={role} data-testid={testId}>
-      <span className={cn('flex size-16 items-center justify-center rounded-full bg-brand-soft text-brand [&_svg]:size-8', iconClassName)}>
+      <span
+        className={cn('flex size-16 items-center justify-center rounded-full [&_svg]:size-8', iconClassName ?? 'bg-brand-soft text-brand')}
+      >
         {icon}
       </span>
       {children}

@@ -42,7 +42,8 @@ export function RefundDialog({ item, onClose }: { item: AttentionItem; onClose: 
   return (
     <Dialog open onOpenChange={(open) => !open && !running && onClose()}>
       <DialogContent
-        className="grid gap-4 p-5 sm:max-w-lg sm:p-6"
+        layout="form"
+        width="lg"
         onInteractOutside={(e) => running && e.preventDefault()}
         onEscapeKeyDown={(e) => running && e.preventDefault()}
         data-testid="refund-dialog"

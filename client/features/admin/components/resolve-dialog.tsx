@@ -13,10 +13,7 @@ import { attentionKindLabel } from '../lib/attention-view';
 export function ResolveDialog({ item, onClose }: { item: AttentionItem; onClose: () => void }) {
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent
-        className="top-0 bottom-auto grid gap-4 rounded-t-none rounded-b-3xl p-5 pt-[max(1.5rem,env(safe-area-inset-top))] sm:p-6"
-        data-testid="resolve-dialog"
-      >
+      <DialogContent edge="top" layout="form" data-testid="resolve-dialog">
         <ResolveForm item={item} onDone={onClose} />
       </DialogContent>
     </Dialog>

@@ -9,7 +9,6 @@ import { toast } from '../../../components/ui/use-toast';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { connectionNeededText, useOffline } from '../../../lib/online-status';
 import { shortenAddress } from '../../../lib/shorten-address';
-import { cn } from '../../../lib/utils';
 import { useCart } from '../api/get-cart';
 import { CART_TOGGLE_ATTRIBUTE } from '../lib/cart-events';
 import { hasPayableTotal, payPrecheck } from '../lib/pay-precheck';
@@ -76,7 +75,8 @@ export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawe
       <SheetContent
         id={CART_DRAWER_ID}
         data-testid="cart-drawer"
-        className="w-3/4 max-w-sm border-l border-border sm:max-w-sm"
+        width="drawer"
+        className="border-l border-border"
         onOpenAutoFocus={() => {
           // Runs before focus moves in: remember where it was.
           const active = document.activeElement;
@@ -102,7 +102,7 @@ export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawe
         }}
       >
         <header className="border-b border-border px-4 pt-4 pr-14 pb-3">
-          <SheetTitle className="text-lg leading-tight">Your Shopping Cart</SheetTitle>
+          <SheetTitle size="lg">Your Shopping Cart</SheetTitle>
           <SheetDescription className="mt-1">View your items and proceed to checkout</SheetDescription>
         </header>
         <CartDrawerBody wallet={wallet} payment={payment} />
@@ -235,9 +235,9 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
       )}
       <div className="grid gap-1">
         <Button
-          size="lg"
+          size="block-lg"
           // Busy is not unavailable: the step stays readable at (almost) full strength.
-          className={cn('h-auto min-h-12 w-full px-4 py-2 text-center whitespace-normal', progress && 'disabled:opacity-85')}
+          busy={Boolean(progress)}
           data-testid="pay-button"
           data-busy={progress ? 'true' : undefined}
           aria-busy={progress ? true : undefined}

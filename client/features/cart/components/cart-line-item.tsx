@@ -33,7 +33,7 @@ export function CartLineItem({ item, formatPrice, revealRemoveOnHover = false, s
       <CartItemImage src={item.image} title={item.title} className={size === 'compact' ? 'size-16' : 'size-20 sm:size-24'} />
       <div className="grid min-w-0 flex-1 gap-0.5">
         <p
-          className={cn('line-clamp-2 leading-snug font-semibold break-words', size === 'comfortable' && 'text-base sm:text-lg')}
+          className={cn('line-clamp-2 font-semibold break-words', size === 'comfortable' ? 'text-base sm:text-lg' : 'leading-snug')}
           data-testid="cart-item-title"
         >
           {item.title}
@@ -52,7 +52,7 @@ export function CartLineItem({ item, formatPrice, revealRemoveOnHover = false, s
       </div>
       {removable && (
         <Button
-          variant="ghost"
+          variant="ghost-destructive"
           size="icon"
           data-testid="cart-item-remove"
           aria-label={`Remove ${item.title} from cart`}
@@ -60,7 +60,7 @@ export function CartLineItem({ item, formatPrice, revealRemoveOnHover = false, s
           disabled={pending}
           onClick={() => remove.mutate({ id: item.id, title: item.title })}
           className={cn(
-            '-my-1 -mr-2 text-muted-foreground hover:bg-destructive/10 hover:text-destructive',
+            '-my-1 -mr-2',
             revealRemoveOnHover &&
               !pending &&
               'motion-safe:transition-opacity [@media(hover:hover)]:opacity-0 [@media(hover:hover)]:group-focus-within:opacity-100 [@media(hover:hover)]:group-hover:opacity-100 [@media(hover:hover)]:focus-visible:opacity-100',

@@ -138,7 +138,7 @@ function CartPageSkeleton() {
       <Card className="grid gap-3 p-5">
         <Skeleton className="h-6 w-1/2" />
         <Skeleton className="h-6 w-full" />
-        <Skeleton className="h-12 w-full rounded-full" />
+        <Skeleton shape="pill" className="h-12 w-full" />
       </Card>
     </div>
   );

@@ -32,7 +32,7 @@ export function ProductDetailPanel({ product, purchase, open, onOpenChange }: Pr
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetContent data-testid="detail-panel" aria-describedby={`detail-${product.id}-description`}>
         <header className="border-b border-border px-5 pt-5 pr-16 pb-4">
-          <SheetDescription id={`detail-${product.id}-description`} className="text-xs font-semibold tracking-wide text-brand uppercase">
+          <SheetDescription id={`detail-${product.id}-description`} tone="eyebrow">
             Product Details and Specifications
           </SheetDescription>
           <SheetTitle className="mt-1">{product.title}</SheetTitle>

@@ -107,13 +107,13 @@ export function ProductGridSkeleton({ count = 8 }: { count?: number }) {
       <span className="sr-only">Loading products…</span>
       {Array.from({ length: count }, (_, i) => (
         <div key={i} className="overflow-hidden rounded-(--radius-cap) border border-border bg-card">
-          <Skeleton className="aspect-square rounded-none" />
+          <Skeleton shape="square" className="aspect-square" />
           <div className="grid gap-3 p-4">
             <Skeleton className="h-6 w-3/4" />
             <Skeleton className="h-4 w-full" />
             <Skeleton className="h-7 w-1/3" />
-            <Skeleton className="h-11 w-full rounded-full" />
-            <Skeleton className="h-12 w-full rounded-full" />
+            <Skeleton shape="pill" className="h-11 w-full" />
+            <Skeleton shape="pill" className="h-12 w-full" />
           </div>
         </div>
       ))}

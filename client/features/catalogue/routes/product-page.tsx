@@ -40,12 +40,12 @@ function ProductPageSkeleton() {
   return (
     <div className="grid gap-8 md:grid-cols-2" role="status" aria-live="polite">
       <span className="sr-only">Loading product…</span>
-      <Skeleton className="aspect-square rounded-(--radius-cap)" />
+      <Skeleton shape="cap" className="aspect-square" />
       <div className="grid content-start gap-4">
         <Skeleton className="h-9 w-3/4" />
         <Skeleton className="h-8 w-1/3" />
-        <Skeleton className="h-11 w-full rounded-full" />
-        <Skeleton className="h-12 w-full rounded-full" />
+        <Skeleton shape="pill" className="h-11 w-full" />
+        <Skeleton shape="pill" className="h-12 w-full" />
         <Skeleton className="h-24 w-full" />
       </div>
     </div>

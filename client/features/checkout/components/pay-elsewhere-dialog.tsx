@@ -63,7 +63,7 @@ export function PayElsewhereDialog({ open, onOpenChange, cart, onPaid }: PayElse
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent data-testid="pay-elsewhere" className="sm:max-w-lg">
+      <DialogContent data-testid="pay-elsewhere" width="lg">
         <header className="px-5 pt-5 pr-14">
           <DialogTitle>Pay from another wallet</DialogTitle>
           <DialogDescription className="mt-1">
@@ -93,7 +93,7 @@ export function PayElsewhereDialog({ open, onOpenChange, cart, onPaid }: PayElse
               <span className="sr-only">Preparing your payment request…</span>
               <Skeleton className="h-24 w-full" />
               <Skeleton className="h-14 w-full" />
-              <Skeleton className="h-12 w-full rounded-full" />
+              <Skeleton shape="pill" className="h-12 w-full" />
             </div>
           )}
         </div>

@@ -1,7 +1,7 @@
 import { Receipt, ShoppingCart, UserCog } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { navItemClass as navItem } from '../../../components/ui/nav-item';
+import { navItem } from '../../../components/ui/nav-item';
 import { cn } from '../../../lib/utils';
 import { CapLogo } from './cap-logo';
 
@@ -41,11 +41,19 @@ export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick, walletC
 
         <nav aria-label="Main" className="flex shrink-0 items-center gap-0.5 sm:gap-1">
           {walletControl}
-          <NavLink to="/orders" className={({ isActive }) => cn(navItem, isActive && 'text-brand')} data-testid="orders-link">
+          <NavLink
+            to="/orders"
+            className={({ isActive }) => cn(navItem({ tone: isActive ? 'active' : 'plain' }), 'sm:px-3')}
+            data-testid="orders-link"
+          >
             <Receipt aria-hidden />
             <span className="sr-only sm:not-sr-only">Orders</span>
           </NavLink>
-          <NavLink to="/admin" className={({ isActive }) => cn(navItem, isActive && 'text-brand')} data-testid="admin-link">
+          <NavLink
+            to="/admin"
+            className={({ isActive }) => cn(navItem({ tone: isActive ? 'active' : 'plain' }), 'sm:px-3')}
+            data-testid="admin-link"
+          >
             <UserCog aria-hidden />
             <span className="sr-only sm:not-sr-only">Admin</span>
           </NavLink>
@@ -57,7 +65,7 @@ export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick, walletC
             aria-expanded={cartOpen}
             aria-controls={cartOpen ? 'cart-drawer' : undefined}
             onClick={onCartClick}
-            className={cn(navItem, 'ml-0.5 bg-brand px-3 text-brand-foreground hover:bg-brand-hover sm:px-4')}
+            className={cn(navItem({ tone: 'brand' }), 'ml-0.5 px-3 sm:px-4')}
           >
             <ShoppingCart aria-hidden data-testid="cart-icon" />
             <span data-testid="cart-label" className="whitespace-nowrap">

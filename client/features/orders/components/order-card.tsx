@@ -4,7 +4,6 @@ import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { relativeTime } from '../../../lib/relative-time';
-import { cn } from '../../../lib/utils';
 import { orderPlacedAt } from '../lib/order-sections';
 import { ExplorerLink } from './explorer-link';
 import { OrderHoldNotice } from './order-hold-notice';
@@ -59,7 +58,7 @@ export function OrderCard({ order, needsShipping }: { order: Order; needsShippin
             href={order.shippingUrl}
             target="_blank"
             rel="noopener"
-            className={cn(buttonVariants(), 'h-auto min-h-11 w-full px-4 py-2 text-center whitespace-normal')}
+            className={buttonVariants({ size: 'block' })}
             data-testid="complete-shipping"
           >
             Complete Shipping Information

@@ -10,7 +10,7 @@ import { ORDERS_FETCH_ERROR } from '../api/get-orders';
 
 interface OrdersStateCardProps extends HTMLAttributes<HTMLDivElement> {
   icon: ReactNode;
-  /** The round icon backdrop's colours (brand by default). */
+  /** The round icon backdrop's colours, replacing the brand ones (`cn` does not resolve conflicts). */
   iconClassName?: string;
 }
 
@@ -18,7 +18,9 @@ interface OrdersStateCardProps extends HTMLAttributes<HTMLDivElement> {
 export function OrdersStateCard({ icon, iconClassName, className, children, ...props }: OrdersStateCardProps) {
   return (
     <Card className={cn('mx-auto grid w-full max-w-md justify-items-center gap-3 p-6 text-center sm:p-8', className)} {...props}>
-      <span className={cn('flex size-16 items-center justify-center rounded-full bg-brand-soft text-brand [&_svg]:size-8', iconClassName)}>
+      <span
+        className={cn('flex size-16 items-center justify-center rounded-full [&_svg]:size-8', iconClassName ?? 'bg-brand-soft text-brand')}
+      >
         {icon}
       </span>
       {children}

@@ -7,7 +7,6 @@ import { Card } from '../../../components/ui/card';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { useShopNames } from '../../../lib/public-config';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { cn } from '../../../lib/utils';
 import { isOrderNotFound, useOrder } from '../api/get-order';
 import { ExplorerLink } from '../components/explorer-link';
 import { OrderHoldNotice } from '../components/order-hold-notice';
@@ -47,8 +46,7 @@ export function OrderConfirmationPage() {
 }
 
 // Full width, and allowed to wrap: 'Complete Shipping Information' is wider than a small phone.
-const linkButton = (variant: 'default' | 'outline') =>
-  cn(buttonVariants({ variant, size: 'lg' }), 'h-auto min-h-12 w-full px-4 py-2 text-center whitespace-normal');
+const linkButton = (variant: 'default' | 'outline') => buttonVariants({ variant, size: 'block-lg' });
 
 function OrderConfirmation({ order }: { order: Order }) {
   const { productName } = useShopNames();

@@ -21,7 +21,7 @@ export function WalletAccountDialog({ open, onOpenChange }: { open: boolean; onO
         </header>
         <div className="grid gap-3 px-5 pt-4">
           <div className="flex items-center gap-3 rounded-2xl border border-border bg-surface p-3">
-            <WalletIcon icon={wallet.walletIcon} className="size-10" />
+            <WalletIcon icon={wallet.walletIcon} className="size-10 rounded-lg" />
             <p className="min-w-0 flex-1 font-mono text-sm break-all select-all" data-testid="wallet-full-address">
               {address}
             </p>
@@ -39,8 +39,8 @@ export function WalletAccountDialog({ open, onOpenChange }: { open: boolean; onO
             </a>
           )}
           <Button
-            variant="outline"
-            className="w-full border-destructive/50 text-destructive hover:bg-destructive hover:text-destructive-foreground"
+            variant="outline-destructive"
+            className="w-full"
             data-testid="wallet-disconnect"
             onClick={() => {
               onOpenChange(false);

@@ -1,6 +1,6 @@
 import { LoaderCircle, Wallet } from 'lucide-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { navItemClass } from '../../../components/ui/nav-item';
+import { navItem } from '../../../components/ui/nav-item';
 import { dismissToast } from '../../../components/ui/use-toast';
 import { ADDRESS_ELLIPSIS, shortenAddress } from '../../../lib/shorten-address';
 import { cn } from '../../../lib/utils';
@@ -49,9 +49,9 @@ export function WalletButton() {
           dismissToast(); // the toast area would cover the sheet's Disconnect button
           setAccountOpen(true);
         }}
-        className={cn(navItemClass, 'gap-1.5 bg-brand-soft px-1.5 text-brand hover:bg-brand-soft/70 md:px-3')}
+        className={cn(navItem({ tone: 'soft' }), 'px-1.5 sm:px-3')}
       >
-        <WalletIcon icon={wallet.walletIcon} className="hidden size-5 rounded-md md:block" />
+        <WalletIcon icon={wallet.walletIcon} className="size-5 rounded-md max-md:hidden" />
         {/* Below 768 px the short address takes two lines (0x7099 / ...79C8) so the header still
             fits the store name on a 390 px phone; the text stays one string for assistive tech. */}
         <span
@@ -75,7 +75,7 @@ export function WalletButton() {
         onClick={() => {
           if (!wallet.silent) wallet.cancel();
         }}
-        className={cn(navItemClass, 'px-2.5 text-muted-foreground sm:px-3')}
+        className={cn(navItem({ tone: 'muted' }), 'px-2.5 sm:px-3')}
       >
         <LoaderCircle aria-hidden className="motion-safe:animate-spin" />
         <span className="text-[13px] sm:text-sm">Connecting...</span>
@@ -91,7 +91,7 @@ export function WalletButton() {
         {...prefetch}
         aria-label="Connect Wallet"
         onClick={() => wallet.setChooserOpen(true)}
-        className={cn(navItemClass, 'border border-input px-3 sm:border-transparent')}
+        className={cn(navItem(), 'border border-input px-3 sm:border-transparent')}
       >
         <Wallet aria-hidden className="max-sm:hidden" />
         {/* 'Connect' stays visible on a phone (the icon alone did not say what it does). */}

@@ -99,7 +99,7 @@ export function WalletChooser() {
                     className={row}
                     onClick={() => choose(w.id)}
                   >
-                    <WalletIcon icon={w.icon} className="size-9" />
+                    <WalletIcon icon={w.icon} className="size-9 rounded-lg" />
                     <RowText name={w.name} note={walletNote(w.id, w.rdns)} />
                     <ChevronRight aria-hidden className="size-5 shrink-0 text-muted-foreground" />
                   </button>
