@@ -1,9 +1,10 @@
-import { StrictMode } from 'react';
+import { StrictMode, useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppErrorBoundary } from './app/app-error-boundary';
 import { AppProviders } from './app/providers';
 import { createRouter, loadMatchedRoutes } from './app/router';
+import { replayTaps, takeEarlyTaps } from './lib/early-taps';
 import { markServerRendered } from './lib/server-rendered';
 import './styles.css';
 
@@ -26,8 +27,16 @@ async function start() {
       </AppErrorBoundary>
     </StrictMode>
   );
-  if (serverRendered) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  if (serverRendered) {
+    const taps = takeEarlyTaps();
+    hydrateRoot(container, <AfterCommit run={() => replayTaps(taps.splice(0))}>{app}</AfterCommit>);
+  } else createRoot(container).render(app);
+}
+
+/** Runs `run` once the tree below it has been committed (here: hydrated). Adds no element. */
+function AfterCommit({ run, children }: { run: () => void; children: ReactNode }) {
+  useEffect(run, [run]);
+  return children;
 }
 
 void start();

@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Product, PublicConfig } from '../common/api';
-import type { RenderShopPage } from '../common/shop-render';
+import { EARLY_TAPS_GLOBAL, type RenderShopPage } from '../common/shop-render';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';
 import type { Logger } from './lib/logger';
@@ -67,16 +67,64 @@ const ROOT_OPEN = '<div id="root">';
 const EMPTY_ROOT = `${ROOT_OPEN}</div>`;
 
 /**
+ * A page that arrives rendered needs its scripts for taps, not for its first paint. The template's
+ * entry script and module preloads leave its head; a small module at the end of the body starts
+ * them once the page has painted (a frame, then a task; at the latest after 1.5 s), so neither
+ * their download nor their evaluation holds the first paint back. Until the page is hydrated it
+ * records the buttons tapped (a tap on a button that has no handler yet would be lost), which the
+ * client replays once hydrated (client/main.tsx). Returns the head without the scripts and the
+ * loader for the end of the body; a template without an entry script is left as it is.
+ */
+function scriptsAfterFirstPaint(head: string): { head: string; loader: string } {
+  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(head);
+  if (!entry) return { head, loader: '' };
+  const preload = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+  const preloads = [...head.matchAll(preload)].map((m) => m[1]);
+  const rest = head.replace(entry[0], '').replace(preload, '');
+  const loader = `<script type="module">
+const taps = new Set();
+const record = (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button') : null;
+  if (button && !button.disabled) taps.add(button);
+};
+document.addEventListener('click', record, true);
+window.${EARLY_TAPS_GLOBAL} = { take() { document.removeEventListener('click', record, true); return [...taps]; } };
+let started = false;
+const start = () => {
+  if (started) return;
+  started = true;
+  for (const href of ${JSON.stringify(preloads)}) {
+    const link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.crossOrigin = '';
+    link.href = href;
+    document.head.append(link);
+  }
+  import(${JSON.stringify(entry[1])});
+};
+requestAnimationFrame(() => setTimeout(start));
+setTimeout(start, 1500);
+</script>`;
+  return { head: rest, loader };
+}
+
+/**
  * `head` before </head> (else with the rest), `body` before </body> (else at the end), and the
  * server-rendered `markup` inside the empty `<div id="root"></div>` (none when it has none).
  */
 function inject(template: string, head: string, body: string, markup = ''): string {
   const rootAt = markup ? template.indexOf(EMPTY_ROOT) : -1;
   const at = rootAt + ROOT_OPEN.length;
-  const page = rootAt >= 0 ? template.slice(0, at) + markup + template.slice(at) : template;
+  let page = template;
+  let tail = body;
+  if (rootAt >= 0) {
+    const scripts = scriptsAfterFirstPaint(template.slice(0, at));
+    page = scripts.head + markup + template.slice(at);
+    tail += scripts.loader;
+  }
   const headAt = page.indexOf('</head>');
   let html = headAt >= 0 ? page.slice(0, headAt) + head + page.slice(headAt) : page;
-  const rest = headAt >= 0 ? body : head + body;
+  const rest = headAt >= 0 ? tail : head + tail;
   const bodyAt = html.lastIndexOf('</body>');
   html = bodyAt >= 0 ? html.slice(0, bodyAt) + rest + html.slice(bodyAt) : html + rest;
   return html;

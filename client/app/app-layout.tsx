@@ -104,7 +104,6 @@ function AppShell() {
         walletControl={<WalletButton />}
       />
       <OfflineNotice />
-      <InstallPrompt />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         {/* Moving to a page fades it in; the page a visit starts on, when the server rendered it,
             shows as it arrived (it is the first paint, and its largest text). */}
@@ -116,6 +115,7 @@ function AppShell() {
           <Outlet />
         </div>
       </main>
+      <InstallPrompt />
       <CartDrawer
         open={cartOpen}
         onOpenChange={setCartOpen}
