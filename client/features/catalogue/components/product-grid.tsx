@@ -1,5 +1,5 @@
 import { PackageOpen, RefreshCw, TriangleAlert } from 'lucide-react';
-import { startTransition, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { Button } from '../../../components/ui/button';
@@ -16,7 +16,11 @@ export function ProductGrid({ products }: { products: Product[] }) {
   return (
     <div className={GRID} data-testid="product-grid" ref={gridRef}>
       {shown.map((product, index) => (
-        <ProductCard key={product.id} product={product} index={index} revealDelay={delays.get(product.id)} />
+        // Each card its own boundary: hydrating the server's cards comes after the page around
+        // them, in slices that leave the page responsive, not in one long task.
+        <Suspense key={product.id} fallback={null}>
+          <ProductCard product={product} index={index} revealDelay={delays.get(product.id)} />
+        </Suspense>
       ))}
     </div>
   );
