@@ -1,4 +1,4 @@
-import { StrictMode, useEffect, type ReactNode } from 'react';
+import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
 import { AppErrorBoundary } from './app/app-error-boundary';
@@ -29,14 +29,11 @@ async function start() {
   );
   if (serverRendered) {
     const taps = takeEarlyTaps();
-    hydrateRoot(container, <AfterCommit run={() => replayTaps(taps.splice(0))}>{app}</AfterCommit>);
+    hydrateRoot(container, app);
+    // Tapped again now that React listens: React hydrates the part of the page each tap is on
+    // at once (its replay of events on server markup), then runs the tap's handler.
+    replayTaps(taps);
   } else createRoot(container).render(app);
-}
-
-/** Runs `run` once the tree below it has been committed (here: hydrated). Adds no element. */
-function AfterCommit({ run, children }: { run: () => void; children: ReactNode }) {
-  useEffect(run, [run]);
-  return children;
 }
 
 void start();

@@ -75,6 +75,18 @@ describe('the home', () => {
     expect(JSON.parse(inline)).toEqual(products);
   });
 
+  it('starts its scripts after its first paint: no entry script in the head, a loader at the end of the body', async () => {
+    const { body } = await page('/');
+    const head = body.slice(0, body.indexOf('</head>'));
+    expect(head).not.toContain('/assets/index-abc.js');
+    const loader = body.slice(body.lastIndexOf('<script type="module">'), body.indexOf('</body>'));
+    expect(loader).toContain('import("/assets/index-abc.js")');
+    expect(loader).toContain('requestAnimationFrame');
+    // A page without markup (an unknown product) keeps the template's script where it was.
+    const plain = (await page('/product/999999999')).body;
+    expect(plain.slice(0, plain.indexOf('</head>'))).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+  });
+
   it('is the same for every visitor: a shopper with a cart gets the stranger’s page, byte for byte', async () => {
     const shopper = new Shopper(h);
     const products = (await apiJson('/api/products')) as Product[];
