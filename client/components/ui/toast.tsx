@@ -34,6 +34,7 @@ export function Toaster() {
             if (!next) dismissToast(id);
           }}
           data-testid="toast"
+          data-toast-id={id}
           data-variant={variant}
           className={cn(
             'group pointer-events-auto relative flex w-full items-start gap-3 rounded-2xl border p-4 pr-12 shadow-lg',

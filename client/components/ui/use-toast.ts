@@ -57,3 +57,22 @@ export function useToasts(): ToastRecord[] {
     () => toasts,
   );
 }
+
+/**
+ * Resolves once the toast `id` is on the page (then a frame later, so its layer is registered),
+ * or after `timeoutMs`. A modal opened after this sits above the toast's layer: Escape closes the
+ * modal, not the toast, however late the toast area arrived (it loads with the first toast).
+ */
+export function whenToastShown(id: string, timeoutMs = 3_000): Promise<void> {
+  return new Promise((resolve) => {
+    const giveUp = Date.now() + timeoutMs;
+    const check = () => {
+      if (document.querySelector(`[data-toast-id="${CSS.escape(id)}"]`) || Date.now() > giveUp) {
+        requestAnimationFrame(() => setTimeout(resolve, 0));
+        return;
+      }
+      setTimeout(check, 16);
+    };
+    check();
+  });
+}

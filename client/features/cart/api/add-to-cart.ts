@@ -3,22 +3,10 @@ import type { AddToCartRequest } from '../../../../common/api';
 import { apiRequest, errorFromResponse } from '../../../lib/api-client';
 import { connectionNeededText } from '../../../lib/online-status';
 import { preloadToaster } from '../../../components/ui/lazy-toaster';
-import { toast } from '../../../components/ui/use-toast';
+import { toast, whenToastShown } from '../../../components/ui/use-toast';
 import { preloadCartDrawer } from '../components/lazy-cart-drawer';
 import { notifyCartUpdated, openCart } from '../lib/cart-events';
 import { applyCartResponse } from './get-cart';
-
-/** After the next frame has been rendered (at most 100 ms, so a hidden tab does not hold it up). */
-const afterNextFrame = () =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, 100);
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(timer);
-        resolve();
-      }, 0),
-    );
-  });
 
 export const ADD_TO_CART_FALLBACK_ERROR = 'Failed to add item to cart';
 /** The request got no answer: the shopper is offline (or the shop out of reach). */
@@ -67,10 +55,10 @@ export function useAddToCart() {
       // The item is in the cart either way: a chunk that fails to load must not turn this into an error.
       await Promise.all([preloadCartDrawer(), preloadToaster()]).catch(() => undefined);
       notifyCartUpdated();
-      toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });
+      const { id } = toast({ title: 'Added to cart', description: `Added ${quantity} item(s) to your cart.` });
       // The toast's layer is on the page before the drawer's opens above it, so Escape closes the
-      // drawer (the modal one) first, whichever order React would have mounted them in.
-      await afterNextFrame();
+      // drawer (the modal one) first, however late the toast area arrived.
+      await whenToastShown(id);
       openCart();
     },
     onError: (error) => {
