@@ -47,9 +47,6 @@ export const ProductCard = memo(function ProductCard({ product, index, revealDel
       style={style}
       className={cn(
         'flex flex-col overflow-hidden rounded-(--radius-cap) border border-border bg-card shadow-sm',
-        // Off screen, a card costs no style, layout or paint until it nears the viewport (its
-        // height is remembered once rendered; 600px is a phone's card before that).
-        '[contain-intrinsic-size:auto_600px] [content-visibility:auto]',
         'motion-safe:transition-transform motion-safe:duration-200 motion-safe:hover:scale-[1.02] hover:shadow-md',
         revealed ? 'motion-safe:animate-card-in' : 'motion-safe:opacity-0',
       )}

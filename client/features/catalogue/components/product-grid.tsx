@@ -12,7 +12,7 @@ const GRID = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-
 
 export function ProductGrid({ products }: { products: Product[] }) {
   const shown = useCardsShown(products);
-  const { gridRef, delays } = useCardReveal(shown);
+  const { gridRef, delays } = useCardReveal(shown, shown.length === products.length);
   return (
     <div className={GRID} data-testid="product-grid" ref={gridRef}>
       {shown.map((product, index) => (
@@ -26,21 +26,30 @@ export function ProductGrid({ products }: { products: Product[] }) {
   );
 }
 
+/** Cards added per step after the first ones, on the page a visit starts on. */
+const CARDS_PER_STEP = 3;
+
 /**
  * The cards to render. On the page a visit starts on, when the server rendered it, the server and
  * the hydration render the first cards only (REVEALED_FROM_START: a phone's screen and a desktop's
  * first row), which keeps the page's HTML, its first layout and the hydration small; the rest
- * follow in a transition right after, which React renders in slices that leave the page
- * responsive. Everywhere else (a page the browser renders, coming back to the shop) every card
- * renders at once, so a restored scroll position finds its card.
+ * follow right after, CARDS_PER_STEP at a time, each step a transition React renders in slices
+ * and a commit small enough to lay out without blocking a tap. Everywhere else (a page the
+ * browser renders, coming back to the shop) every card renders at once, so a restored scroll
+ * position finds its card.
  */
 function useCardsShown(products: Product[]): Product[] {
   const location = useLocation();
-  const [all, setAll] = useState(() => !(location.key === 'default' && isFirstPageFromServer()));
+  const [count, setCount] = useState(() =>
+    location.key === 'default' && isFirstPageFromServer() ? REVEALED_FROM_START : Number.POSITIVE_INFINITY,
+  );
+  const done = count >= products.length;
   useEffect(() => {
-    if (!all) startTransition(() => setAll(true));
-  }, [all]);
-  return useMemo(() => (all ? products : products.slice(0, REVEALED_FROM_START)), [all, products]);
+    if (done) return;
+    const timer = setTimeout(() => startTransition(() => setCount((shown) => shown + CARDS_PER_STEP)), 0);
+    return () => clearTimeout(timer);
+  }, [count, done]);
+  return useMemo(() => (done ? products : products.slice(0, count)), [count, done, products]);
 }
 
 /**
@@ -48,7 +57,7 @@ function useCardsShown(products: Product[]): Product[] {
  * index, then the others as they are scrolled into view. With reduced motion, or without
  * IntersectionObserver, every card is revealed at once (and, reduced, not animated at all).
  */
-function useCardReveal(products: Product[]) {
+function useCardReveal(products: Product[], complete: boolean) {
   const gridRef = useRef<HTMLDivElement>(null);
   // The first cards are revealed from the start, in the server's HTML too: they fade in with the
   // first paint, before any JavaScript runs (and are the home's largest paint on a phone).
@@ -65,7 +74,9 @@ function useCardReveal(products: Product[]) {
       if (fresh.length === 0) return;
       const byIndex = new Map(fresh.map((card) => [Number(card.dataset.cardIndex), card.dataset.productId!]));
       const batch = cardRevealDelays([...byIndex.keys()], firstScreen.current);
-      firstScreen.current = false;
+      // While the grid is still filling in (its first cards, then the rest in steps), what is on
+      // screen is still the first screen: the stagger follows the index across the steps.
+      if (complete) firstScreen.current = false;
       for (const id of byIndex.values()) revealed.current!.add(id);
       setDelays((previous) => {
         const next = new Map(previous);
@@ -84,11 +95,11 @@ function useCardReveal(products: Product[]) {
       for (const card of shown) observer.unobserve(card);
       reveal(shown);
       // The first report covers every card: an empty first screen still ends the first screen.
-      firstScreen.current = false;
+      if (complete) firstScreen.current = false;
     });
     for (const card of cards) if (!revealed.current!.has(card.dataset.productId!)) observer.observe(card);
     return () => observer.disconnect();
-  }, [products]);
+  }, [products, complete]);
 
   return { gridRef, delays };
 }
