@@ -93,14 +93,18 @@ let started = false;
 const start = () => {
   if (started) return;
   started = true;
-  for (const href of ${JSON.stringify(preloads)}) {
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.crossOrigin = '';
-    link.href = href;
-    document.head.append(link);
-  }
   import(${JSON.stringify(entry[1])});
+  // The entry's imports, fetched alongside it rather than once it has arrived; one link a task
+  // (each costs the main thread a little, all of them at once a long task).
+  for (const href of ${JSON.stringify(preloads)}) {
+    setTimeout(() => {
+      const link = document.createElement('link');
+      link.rel = 'modulepreload';
+      link.crossOrigin = '';
+      link.href = href;
+      document.head.append(link);
+    });
+  }
 };
 requestAnimationFrame(() => setTimeout(start));
 setTimeout(start, 1500);
