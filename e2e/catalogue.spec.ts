@@ -96,6 +96,8 @@ test.describe('first paint from the page itself (issue 14)', () => {
     await page.goto('/');
     const imgs = page.getByTestId('card-image').locator('img');
     await expect(imgs.first()).toBeVisible();
+    // The server sends the first cards; the rest follow once the page is hydrated.
+    await expect(page.getByTestId('product-card')).toHaveCount(products.length);
     const first = imgs.first();
     await expect(first).toHaveAttribute('loading', 'eager');
     await expect(first).toHaveAttribute('fetchpriority', 'high');

@@ -93,7 +93,12 @@ let started = false;
 const start = () => {
   if (started) return;
   started = true;
-  import(${JSON.stringify(entry[1])});
+  // A script element, not import(): one added before the load event holds it until it has run.
+  const script = document.createElement('script');
+  script.type = 'module';
+  script.crossOrigin = '';
+  script.src = ${JSON.stringify(entry[1])};
+  document.head.append(script);
   // The entry's imports, fetched alongside it rather than once it has arrived; one link a task
   // (each costs the main thread a little, all of them at once a long task).
   for (const href of ${JSON.stringify(preloads)}) {
