@@ -9,15 +9,7 @@ import { startHarness, type Harness } from '../server/test/harness';
 
 export const DIST = join(import.meta.dirname, '..', 'dist');
 export const CHROMIUM_PATH = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
+export { CHROMIUM_ARGS } from '../e2e/fixtures/chromium';
 /** The shop from dist/, and the home and the first product's page to open (name, path). */
 export async function startBuiltShop(): Promise<{ h: Harness; pages: ReadonlyArray<readonly [string, string]> }> {
   if (!existsSync(join(DIST, 'index.html'))) throw new Error('No dist/: run `npm run build` first.');

@@ -3,12 +3,10 @@
  * paths nobody answers, as a stranger's scanner sends them. API paths answer JSON `{code, message}`;
  * only shop pages fall back to the client's index.html.
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeClientDir } from './test/shop-pages';
 import { startHarness, type Harness } from './test/harness';
 
 interface RawResponse {
@@ -46,18 +44,16 @@ function decoded(res: RawResponse): string {
 const INDEX_HTML = `<!doctype html><html><head><title>POGS Shop</title></head><body><div id="root"></div>${'<!-- padding past the compression threshold -->'.repeat(40)}</body></html>`;
 
 let h: Harness;
-let staticDir: string;
+const client = makeClientDir(INDEX_HTML);
 
 beforeAll(async () => {
-  staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-dist-'));
-  fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX_HTML);
-  h = await startHarness('pglite', { staticDir });
+  h = await startHarness('pglite', { staticDir: client.dir });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
 });
 afterAll(async () => {
   await h?.close();
-  fs.rmSync(staticDir, { recursive: true, force: true });
+  client.remove();
 });
 
 describe('Accept-Encoding', () => {

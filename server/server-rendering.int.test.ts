@@ -4,14 +4,13 @@
  * the browser hydrates, from the data the page carries, the same for every visitor, with nothing a
  * product's text can inject; and a page served with its data only when there is no rendering.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { startHarness, type Harness } from './test/harness';
+import { makeClientDir, renameFirstActiveProduct } from './test/shop-pages';
 import { Shopper } from './test/shopper';
 
 const INDEX_HTML =
@@ -22,23 +21,21 @@ const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 const ROOT = path.join(import.meta.dirname, '..');
 
 let h: Harness;
-let staticDir: string;
+const client = makeClientDir(INDEX_HTML);
 
 beforeAll(async () => {
-  staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-dist-'));
-  fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX_HTML);
   await build({
     configFile: path.join(ROOT, 'vite.config.ts'),
     logLevel: 'silent',
-    build: { ssr: 'entry-server.tsx', outDir: `${staticDir}-ssr`, emptyOutDir: true },
+    build: { ssr: 'entry-server.tsx', outDir: `${client.dir}-ssr`, emptyOutDir: true },
   });
-  h = await startHarness('pglite', { staticDir });
+  h = await startHarness('pglite', { staticDir: client.dir });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
 });
 afterAll(async () => {
   await h?.close();
-  for (const dir of [staticDir, `${staticDir}-ssr`]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  client.remove();
 });
 
 async function page(urlPath: string, headers: Record<string, string> = {}) {
@@ -122,24 +119,9 @@ describe('the product pages', () => {
 
 describe('what a product’s text cannot do', () => {
   it('a title with markup is text in the rendered page, never an element', async () => {
-    const source = h.emulator.state.listProducts().find((p) => p.status === 'ACTIVE' && p.variants.length > 0)!;
     const evil = `Evil </h1><img src=x onerror=alert(1)><script>alert(2)</script> & "quoted"`;
-    h.emulator.upsertProduct({
-      legacyId: source.legacyId,
-      title: evil,
-      handle: source.handle,
-      status: 'ACTIVE',
-      variants: source.variants.map((v) => ({
-        legacyId: v.legacyId,
-        title: v.title,
-        price: v.price,
-        inventoryQuantity: v.inventoryQuantity,
-        selectedOptions: v.selectedOptions,
-      })),
-    });
-    await h.database.db('products').where({ shopify_id: source.legacyId }).update({ custom_title: null });
-    await h.catalogue.sync();
-    const markup = rootMarkup((await page(`/product/${source.legacyId}`)).body);
+    const id = await renameFirstActiveProduct(h, evil);
+    const markup = rootMarkup((await page(`/product/${id}`)).body);
     expect(markup).toContain(
       'Evil &lt;/h1&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; &quot;quoted&quot;',
     );

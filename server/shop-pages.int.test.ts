@@ -3,16 +3,14 @@
  * bodies, a preload of the first photo, nothing that can break out of its tag, nothing private,
  * and an ETag that moves with the catalogue.
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { IMAGE_SIZES, productImages, responsiveImage, simplePageImageUrl } from '../common/product-image-url';
 import { bumpCatalogueVersion } from './modules/catalogue';
 import { startHarness, type Harness } from './test/harness';
+import { makeClientDir, renameFirstActiveProduct } from './test/shop-pages';
 import { Shopper } from './test/shopper';
 
 const INDEX_HTML =
@@ -22,18 +20,16 @@ const INDEX_HTML =
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 let h: Harness;
-let staticDir: string;
+const client = makeClientDir(INDEX_HTML);
 
 beforeAll(async () => {
-  staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-dist-'));
-  fs.writeFileSync(path.join(staticDir, 'index.html'), INDEX_HTML);
-  h = await startHarness('pglite', { staticDir });
+  h = await startHarness('pglite', { staticDir: client.dir });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
 });
 afterAll(async () => {
   await h?.close();
-  fs.rmSync(staticDir, { recursive: true, force: true });
+  client.remove();
 });
 
 async function page(urlPath: string, headers: Record<string, string> = {}) {
@@ -151,27 +147,12 @@ describe('the product pages', () => {
 
 describe('what cannot get into the page', () => {
   it('a title with </script>, <!--, & and U+2028 stays inside its tag and reads back exactly', async () => {
-    const source = h.emulator.state.listProducts().find((p) => p.status === 'ACTIVE' && p.variants.length > 0)!;
     const evil = `Evil </script><script>alert(1)</script> <!-- & \u2028\u2029 </SCRIPT >`;
-    h.emulator.upsertProduct({
-      legacyId: source.legacyId,
-      title: evil,
-      handle: source.handle,
-      status: 'ACTIVE',
-      variants: source.variants.map((v) => ({
-        legacyId: v.legacyId,
-        title: v.title,
-        price: v.price,
-        inventoryQuantity: v.inventoryQuantity,
-        selectedOptions: v.selectedOptions,
-      })),
-    });
-    await h.database.db('products').where({ shopify_id: source.legacyId }).update({ custom_title: null });
-    await h.catalogue.sync();
-    const listed = ((await apiJson('/api/products')) as Product[]).find((p) => p.id === source.legacyId);
+    const id = await renameFirstActiveProduct(h, evil);
+    const listed = ((await apiJson('/api/products')) as Product[]).find((p) => p.id === id);
     expect(listed?.title).toBe(evil);
 
-    for (const urlPath of ['/', `/product/${source.legacyId}`]) {
+    for (const urlPath of ['/', `/product/${id}`]) {
       const { body } = await page(urlPath);
       // Only the template's own script and our tags close a <script>; nothing opens a comment.
       const closes = body.toLowerCase().split('</script').length - 1;
@@ -181,7 +162,7 @@ describe('what cannot get into the page', () => {
       expect(body).not.toMatch(/[\u2028\u2029]/);
       const data =
         urlPath === '/'
-          ? (inlined(body, INLINE_DATA_IDS.products) as Product[]).find((p) => p.id === source.legacyId)
+          ? (inlined(body, INLINE_DATA_IDS.products) as Product[]).find((p) => p.id === id)
           : inlined(body, INLINE_DATA_IDS.product);
       expect((data as Product).title, urlPath).toBe(evil);
     }

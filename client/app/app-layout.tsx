@@ -17,7 +17,7 @@ import { InstallPrompt, OfflineNotice, SiteHeader } from '../features/layout';
 import { clearOrderHistory } from '../features/orders';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
 import { useConfig, useShopNames } from '../lib/public-config';
-import { isFirstPageFromServer } from '../lib/server-rendered';
+import { useOnServerRenderedPage } from '../lib/server-rendered';
 
 /**
  * The wallet session and the payment around the layout (they need the public config: WalletConnect,
@@ -54,6 +54,7 @@ function AppShell() {
   const { shopName } = useShopNames();
   const { data: cart } = useCart();
   const location = useLocation();
+  const fromServer = useOnServerRenderedPage();
   const [cartOpen, setCartOpen] = useState(false);
   const toggleCart = useCallback(() => setCartOpen((open) => !open), []);
   const wallet = useWallet();
@@ -107,11 +108,7 @@ function AppShell() {
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         {/* Moving to a page fades it in; the page a visit starts on, when the server rendered it,
             shows as it arrived (it is the first paint, and its largest text). */}
-        <div
-          key={location.pathname}
-          data-testid="page"
-          className={location.key === 'default' && isFirstPageFromServer() ? undefined : 'motion-safe:animate-page-in'}
-        >
+        <div key={location.pathname} data-testid="page" className={fromServer ? undefined : 'motion-safe:animate-page-in'}>
           <Outlet />
         </div>
       </main>

@@ -1,3 +1,5 @@
+import { useLocation } from 'react-router-dom';
+
 /**
  * Whether the page the visit started on came rendered from the server (the home and the product
  * pages, see entry-server.tsx) and is being hydrated, rather than rendered by the browser (any
@@ -12,6 +14,10 @@ export function markServerRendered(value: boolean): void {
   fromServer = value;
 }
 
-export function isFirstPageFromServer(): boolean {
-  return fromServer;
+/**
+ * Whether the page being rendered is that server-rendered first page (not one reached since by
+ * navigating, even to the same path): true on the server and while the browser hydrates it.
+ */
+export function useOnServerRenderedPage(): boolean {
+  return useLocation().key === 'default' && fromServer;
 }

@@ -1,10 +1,9 @@
 import { PackageOpen, RefreshCw, TriangleAlert } from 'lucide-react';
 import { startTransition, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
 import type { Product } from '../../../../common/api';
 import { Button } from '../../../components/ui/button';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { isFirstPageFromServer } from '../../../lib/server-rendered';
+import { useOnServerRenderedPage } from '../../../lib/server-rendered';
 import { cardRevealDelays } from '../lib/card-stagger';
 import { ProductCard } from './product-card';
 
@@ -39,10 +38,8 @@ const CARDS_PER_STEP = 3;
  * position finds its card.
  */
 function useCardsShown(products: Product[]): Product[] {
-  const location = useLocation();
-  const [count, setCount] = useState(() =>
-    location.key === 'default' && isFirstPageFromServer() ? REVEALED_FROM_START : Number.POSITIVE_INFINITY,
-  );
+  const fromServer = useOnServerRenderedPage();
+  const [count, setCount] = useState(() => (fromServer ? REVEALED_FROM_START : Number.POSITIVE_INFINITY));
   const done = count >= products.length;
   useEffect(() => {
     if (done) return;
@@ -63,21 +60,20 @@ function useCardReveal(products: Product[], complete: boolean) {
   // first paint, before any JavaScript runs (and are the home's largest paint on a phone).
   const [delays, setDelays] = useState<ReadonlyMap<string, number>>(() => initialReveal(products));
   const firstScreen = useRef(true);
-  const revealed = useRef<Set<string> | null>(null);
-  revealed.current ??= new Set(delays.keys());
+  const revealed = useRef(new Set(delays.keys()));
 
   useEffect(() => {
     const grid = gridRef.current;
     if (!grid) return;
     const reveal = (cards: HTMLElement[]) => {
-      const fresh = cards.filter((card) => !revealed.current!.has(card.dataset.productId!));
+      const fresh = cards.filter((card) => !revealed.current.has(card.dataset.productId!));
       if (fresh.length === 0) return;
       const byIndex = new Map(fresh.map((card) => [Number(card.dataset.cardIndex), card.dataset.productId!]));
       const batch = cardRevealDelays([...byIndex.keys()], firstScreen.current);
       // While the grid is still filling in (its first cards, then the rest in steps), what is on
       // screen is still the first screen: the stagger follows the index across the steps.
       if (complete) firstScreen.current = false;
-      for (const id of byIndex.values()) revealed.current!.add(id);
+      for (const id of byIndex.values()) revealed.current.add(id);
       setDelays((previous) => {
         const next = new Map(previous);
         for (const [index, delay] of batch) next.set(byIndex.get(index)!, delay);
@@ -97,7 +93,7 @@ function useCardReveal(products: Product[], complete: boolean) {
       // The first report covers every card: an empty first screen still ends the first screen.
       if (complete) firstScreen.current = false;
     });
-    for (const card of cards) if (!revealed.current!.has(card.dataset.productId!)) observer.observe(card);
+    for (const card of cards) if (!revealed.current.has(card.dataset.productId!)) observer.observe(card);
     return () => observer.disconnect();
   }, [products, complete]);
 
