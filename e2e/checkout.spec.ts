@@ -264,17 +264,22 @@ test.describe('paying on a 390 px phone', () => {
   });
 });
 
-/** No element of the footer reaches past the drawer's edges or hides part of its own content. */
+/**
+ * No element of the footer reaches past the drawer's edges or hides part of its own content. The
+ * drawer and the footer are measured in one go, once the drawer's slide-in has finished (measured
+ * apart, the drawer could move between the two readings).
+ */
 async function expectFits(drawer: Locator, footer: Locator) {
-  const drawerBox = (await drawer.boundingBox())!;
+  await drawer.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
   const overflowing = await footer.evaluate(
-    (root, edges) => {
+    (root, drawerEl) => {
+      const drawerBox = (drawerEl as HTMLElement).getBoundingClientRect();
       const bad: string[] = [];
       for (const el of [root, ...root.querySelectorAll<HTMLElement>('*')]) {
         const box = el.getBoundingClientRect();
         if (box.width === 0) continue;
         const name = `${el.tagName.toLowerCase()}[${el.getAttribute('data-testid') ?? el.className.toString().slice(0, 40)}]`;
-        if (box.left < edges.left - 0.5 || box.right > edges.right + 0.5) bad.push(`${name} ${box.left}..${box.right}`);
+        if (box.left < drawerBox.left - 0.5 || box.right > drawerBox.right + 0.5) bad.push(`${name} ${box.left}..${box.right}`);
         if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
           bad.push(`${name} scrolls ${el.scrollWidth}>${el.clientWidth}`);
         if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 && el.children.length === 0)
@@ -282,7 +287,7 @@ async function expectFits(drawer: Locator, footer: Locator) {
       }
       return bad;
     },
-    { left: drawerBox.x, right: drawerBox.x + drawerBox.width },
+    await drawer.elementHandle(),
   );
   expect(overflowing).toEqual([]);
 }
