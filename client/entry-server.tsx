@@ -13,29 +13,27 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { StaticRouter } from 'react-router-dom';
 import type { RenderShopPage } from '../common/shop-render';
 import { AppChrome } from './app/app-chrome';
 import { AppErrorBoundary } from './app/app-error-boundary';
-import { appRoutes } from './app/router';
+import { AppRoutes, loadMatchedRoutes } from './app/router';
 import { seedShopData } from './features/catalogue';
 import { createQueryClient } from './lib/query-client';
 
-const handler = createStaticHandler(appRoutes);
-
 export const renderShopPage: RenderShopPage = async ({ path, config, products, product }) => {
-  const context = await handler.query(new Request(new URL(path, 'http://shop.invalid')));
-  // A redirect or a response of the router's own: the page is not one to render here.
-  if (context instanceof Response) return null;
+  // The page's code in first, as the browser loads it before hydrating: it renders at once.
+  await loadMatchedRoutes(new URL(path, 'http://shop.invalid').pathname);
   const queryClient = createQueryClient();
   seedShopData(queryClient, { config, products, product });
-  const router = createStaticRouter(handler.dataRoutes, context);
   const html = renderToString(
     <StrictMode>
       <AppErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <AppChrome updatePrompt={null}>
-            <StaticRouterProvider router={router} context={context} hydrate={false} />
+            <StaticRouter location={path}>
+              <AppRoutes />
+            </StaticRouter>
           </AppChrome>
         </QueryClientProvider>
       </AppErrorBoundary>

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router-dom';
+import { BrowserRouter } from 'react-router-dom';
 import { AppErrorBoundary } from './app/app-error-boundary';
 import { AppProviders } from './app/providers';
-import { createRouter, loadMatchedRoutes } from './app/router';
+import { AppRoutes, loadMatchedRoutes } from './app/router';
 import { replayTaps, takeEarlyTaps } from './lib/early-taps';
 import { markServerRendered } from './lib/server-rendered';
 import './styles.css';
@@ -16,13 +16,14 @@ markServerRendered(serverRendered);
 
 async function start() {
   // Without the page's code (offline, or an old page after a release) the router loads it as usual.
-  if (serverRendered) await loadMatchedRoutes(window.location).catch(() => undefined);
-  const router = createRouter();
+  if (serverRendered) await loadMatchedRoutes(window.location.pathname).catch(() => undefined);
   const app = (
     <StrictMode>
       <AppErrorBoundary>
         <AppProviders>
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
         </AppProviders>
       </AppErrorBoundary>
     </StrictMode>

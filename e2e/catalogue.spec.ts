@@ -401,3 +401,29 @@ test('confetti once per session: 1.5 s after the list loads, drawn off the main 
   await page.waitForTimeout(2_500);
   await expect(canvas).not.toBeAttached();
 });
+
+test('a new page starts at the top; back returns to where the shop was scrolled, also after a reload', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+  const far = card(page, products[products.length - 2]);
+  await far.scrollIntoViewIfNeeded();
+  // The FAQ's code arrives as the page nears it; once it has replaced its placeholder the page below is final.
+  await expect(page.getByTestId('faq')).toBeVisible();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+  // Where that card sat on the screen: back (and a reload) show it there again.
+  const shownAt = (await far.boundingBox())!.y;
+  const farShownAt = async () => (await far.boundingBox())?.y ?? Number.NaN;
+
+  await far.getByTestId('details-button').click();
+  await page.getByTestId('detail-panel').getByRole('link', { name: 'Open full page' }).click();
+  await expect(page.getByTestId('product-page')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+
+  await page.goBack();
+  await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+  await expect.poll(farShownAt).toBeCloseTo(shownAt, -1);
+
+  await page.reload();
+  await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+  await expect.poll(farShownAt).toBeCloseTo(shownAt, -1);
+});

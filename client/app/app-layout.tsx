@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
 import { useSignOutOnWalletChange } from '../features/auth';
 import {
   CartDrawer,
@@ -18,6 +18,8 @@ import { clearOrderHistory } from '../features/orders';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
 import { useConfig, useShopNames } from '../lib/public-config';
 import { useOnServerRenderedPage } from '../lib/server-rendered';
+import { useScrollRestoration } from '../lib/use-scroll-restoration';
+import { RouteErrorBoundary } from './route-error-page';
 
 /**
  * The wallet session and the payment around the layout (they need the public config: WalletConnect,
@@ -55,6 +57,7 @@ function AppShell() {
   const { data: cart } = useCart();
   const location = useLocation();
   const fromServer = useOnServerRenderedPage();
+  useScrollRestoration();
   const [cartOpen, setCartOpen] = useState(false);
   const toggleCart = useCallback(() => setCartOpen((open) => !open), []);
   const wallet = useWallet();
@@ -108,9 +111,15 @@ function AppShell() {
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         {/* Moving to a page fades it in; the page a visit starts on, when the server rendered it,
             shows as it arrived (it is the first paint, and its largest text). */}
-        <div key={location.pathname} data-testid="page" className={fromServer ? undefined : 'motion-safe:animate-page-in'}>
-          <Outlet />
-        </div>
+        <RouteErrorBoundary pathname={location.pathname}>
+          {/* A page's code arrives on its first visit: 'Loading...' on a fresh load, the previous
+              page kept meanwhile when navigating (the router's updates are transitions). */}
+          <Suspense fallback={<PageLoading />}>
+            <div key={location.pathname} data-testid="page" className={fromServer ? undefined : 'motion-safe:animate-page-in'}>
+              <Outlet />
+            </div>
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <InstallPrompt />
       <CartDrawer
@@ -121,9 +130,15 @@ function AppShell() {
         progress={checkout.progress}
         onPayElsewhere={checkout.payElsewhere}
       />
-      {/* Fresh page loads all have the key 'default'; key those by path so one page's scroll
-          position is not applied to another. */}
-      <ScrollRestoration getKey={(loc) => (loc.key === 'default' ? loc.pathname : loc.key)} />
     </div>
+  );
+}
+
+/** Shown while a page's code arrives on a first visit straight to it. */
+function PageLoading() {
+  return (
+    <p role="status" className="py-16 text-center text-lg text-muted-foreground">
+      Loading...
+    </p>
   );
 }

@@ -1,12 +1,43 @@
 import { RefreshCw, TriangleAlert } from 'lucide-react';
-import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button } from '../components/ui/button';
-import { NotFoundPage } from '../features/layout/routes/not-found-page';
 
-/** Errors thrown while loading or rendering a route (the header stays usable). */
-export function RouteErrorPage() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+interface BoundaryProps {
+  /** The page's path: moving to another page clears the error. */
+  pathname: string;
+  children: ReactNode;
+}
+
+interface BoundaryState {
+  error: unknown;
+  pathname: string;
+}
+
+/**
+ * Errors thrown while loading or rendering a page, caught inside the layout so the header stays
+ * usable; the next page starts afresh.
+ */
+export class RouteErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  state: BoundaryState = { error: null, pathname: this.props.pathname };
+
+  static getDerivedStateFromError(error: unknown): Partial<BoundaryState> {
+    return { error: error ?? new Error('Unknown error') };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    return props.pathname === state.pathname ? null : { error: null, pathname: props.pathname };
+  }
+
+  componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error('Error on a page of the shop', error, info.componentStack);
+  }
+
+  render() {
+    return this.state.error ? <RouteErrorPage error={this.state.error} /> : this.props.children;
+  }
+}
+
+function RouteErrorPage({ error }: { error: unknown }) {
   const message = error instanceof Error ? error.message : String(error);
   // After a release the old page may ask for code files that no longer exist.
   const staleBuild = /dynamically imported module|Importing a module script failed|error loading dynamically/i.test(message);

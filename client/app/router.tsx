@@ -1,110 +1,100 @@
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import { createElement, lazy, type ComponentType, type ReactElement } from 'react';
+import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
 import { ShopHomePage } from '../features/catalogue/routes/shop-home-page';
 import { NotFoundPage } from '../features/layout/routes/not-found-page';
 import { AppLayout } from './app-layout';
-import { RouteErrorPage } from './route-error-page';
 
-/** Shown while a lazily loaded page's code arrives on a first visit straight to it. */
-function PageLoading() {
-  return (
-    <p role="status" className="py-16 text-center text-lg text-muted-foreground">
-      Loading...
-    </p>
-  );
+/** A page whose code loads on demand, and a way to load it ahead of its first render. */
+interface LazyPage {
+  (): ReactElement;
+  preload: () => Promise<unknown>;
 }
 
 /**
- * Routes (spec §2). The shop home is in the main bundle (it is the usual first page); the
- * other pages load on demand. The same routes render the home and the product pages on the
- * server (entry-server.tsx).
+ * A page loaded on demand. Once its code is in (after `preload()`, or its first render, which
+ * suspends until then: the layout's Suspense shows 'Loading...' on a first visit, and a navigation
+ * keeps the previous page until it arrives) it renders at once, without suspending. That is what
+ * lets the browser hydrate a server-rendered product page: main.tsx preloads the page before
+ * hydrating, and the server preloads it before rendering (entry-server.tsx).
  */
-export const appRoutes: RouteObject[] = [
+function lazyPage(load: () => Promise<ComponentType>): LazyPage {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (component) => (loaded = component),
+      (err: unknown) => {
+        // A failed load (offline, or a release removed the file) may be tried again.
+        loading = undefined;
+        throw err;
+      },
+    ));
+  const Suspending = lazy(async () => ({ default: await preload() }));
+  const Page = () => createElement(loaded ?? Suspending);
+  return Object.assign(Page, { preload });
+}
+
+const ProductPage = lazyPage(async () => (await import('../features/catalogue/routes/product-page')).ProductPage);
+const SimpleProductPage = lazyPage(async () => (await import('../features/catalogue/routes/simple-product-page')).SimpleProductPage);
+const CartPage = lazyPage(async () => (await import('../features/cart/routes/cart-page')).CartPage);
+const OrderConfirmationPage = lazyPage(
+  async () => (await import('../features/orders/routes/order-confirmation-page')).OrderConfirmationPage,
+);
+const OrderShippingPage = lazyPage(async () => (await import('../features/orders/routes/order-shipping-page')).OrderShippingPage);
+const OrdersPage = lazyPage(async () => (await import('../features/orders/routes/orders-page')).OrdersPage);
+// None of the admin's code loads with the shop: the frame (login, section tabs) and each section
+// load on demand; the payments desk brings the wallet code only for a refund.
+const AdminPage = lazyPage(async () => (await import('../features/admin/routes/admin-page')).AdminPage);
+const AdminProductsPage = lazyPage(async () => (await import('../features/admin/routes/admin-page')).AdminProductsPage);
+const PaymentsPage = lazyPage(async () => (await import('../features/admin/routes/payments-page')).PaymentsPage);
+const AdminOrdersPage = lazyPage(async () => (await import('../features/admin/routes/admin-orders-page')).AdminOrdersPage);
+
+/** The route's page, to load before it renders (see loadMatchedRoutes). */
+const page = (Page: LazyPage) => ({ element: <Page />, handle: Page });
+
+/**
+ * Routes (spec §2). The shop home is in the main bundle (it is the usual first page); the other
+ * pages load on demand. A plain (declarative) router: the shop has no loaders or actions, and the
+ * data router's code was a fifth of the first screen's JavaScript. The same routes render the
+ * home and the product pages on the server (entry-server.tsx).
+ */
+const appRoutes: RouteObject[] = [
   {
     element: <AppLayout />,
     children: [
+      { index: true, element: <ShopHomePage /> },
+      { path: 'product/:id', ...page(ProductPage) },
+      { path: 'products/:id', ...page(SimpleProductPage) },
+      { path: 'cart', ...page(CartPage) },
+      { path: 'order-confirmation', ...page(OrderConfirmationPage) },
+      // Reached only when the server could not forward to Shopify's shipping form yet.
+      { path: 'orders/:id/shipping', ...page(OrderShippingPage) },
+      { path: 'orders', ...page(OrdersPage) },
       {
-        errorElement: <RouteErrorPage />,
+        path: 'admin',
+        ...page(AdminPage),
         children: [
-          { index: true, element: <ShopHomePage /> },
-          {
-            path: 'product/:id',
-            hydrateFallbackElement: <PageLoading />,
-            lazy: async () => ({ Component: (await import('../features/catalogue/routes/product-page')).ProductPage }),
-          },
-          {
-            path: 'products/:id',
-            hydrateFallbackElement: <PageLoading />,
-            lazy: async () => ({
-              Component: (await import('../features/catalogue/routes/simple-product-page')).SimpleProductPage,
-            }),
-          },
-          {
-            path: 'cart',
-            hydrateFallbackElement: <PageLoading />,
-            lazy: async () => ({ Component: (await import('../features/cart/routes/cart-page')).CartPage }),
-          },
-          {
-            path: 'order-confirmation',
-            hydrateFallbackElement: <PageLoading />,
-            lazy: async () => ({
-              Component: (await import('../features/orders/routes/order-confirmation-page')).OrderConfirmationPage,
-            }),
-          },
-          {
-            // Reached only when the server could not forward to Shopify's shipping form yet.
-            path: 'orders/:id/shipping',
-            hydrateFallbackElement: <PageLoading />,
-            lazy: async () => ({ Component: (await import('../features/orders/routes/order-shipping-page')).OrderShippingPage }),
-          },
-          {
-            path: 'orders',
-            hydrateFallbackElement: <PageLoading />,
-            lazy: async () => ({ Component: (await import('../features/orders/routes/orders-page')).OrdersPage }),
-          },
-          {
-            // Lazy: none of the admin's code loads with the shop. The frame (login, section tabs)
-            // and each section load on demand; the payments desk brings the wallet code only for a refund.
-            path: 'admin',
-            hydrateFallbackElement: <PageLoading />,
-            lazy: async () => ({ Component: (await import('../features/admin/routes/admin-page')).AdminPage }),
-            children: [
-              {
-                index: true,
-                lazy: async () => ({ Component: (await import('../features/admin/routes/admin-page')).AdminProductsPage }),
-              },
-              {
-                path: 'payments',
-                lazy: async () => ({ Component: (await import('../features/admin/routes/payments-page')).PaymentsPage }),
-              },
-              {
-                path: 'orders',
-                lazy: async () => ({ Component: (await import('../features/admin/routes/admin-orders-page')).AdminOrdersPage }),
-              },
-            ],
-          },
-          { path: '*', element: <NotFoundPage /> },
+          { index: true, ...page(AdminProductsPage) },
+          { path: 'payments', ...page(PaymentsPage) },
+          { path: 'orders', ...page(AdminOrdersPage) },
         ],
       },
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
 ];
 
-export function createRouter() {
-  return createBrowserRouter(appRoutes);
+/** The page for the current location, inside the layout; under a BrowserRouter or a StaticRouter. */
+export function AppRoutes() {
+  return useRoutes(appRoutes);
 }
 
 /**
- * Loads the code of the lazy routes matching the current URL (a product page) before hydrating
- * the server's HTML: the router then renders the page at once, as the server did, instead of its
- * loading fallback (which would not match the server's markup).
+ * Loads the code of the pages matching `pathname` (a product page) before hydrating the server's
+ * HTML, or before the server renders it: the page then renders at once, as the server did,
+ * instead of suspending (its loading text would not match the server's markup).
  */
-export async function loadMatchedRoutes(location: Pick<Location, 'pathname'>): Promise<void> {
-  const matches = matchRoutes(appRoutes, location.pathname) ?? [];
-  await Promise.all(
-    matches.map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      const loaded = await route.lazy();
-      Object.assign(route, loaded, { lazy: undefined });
-    }),
-  );
+export async function loadMatchedRoutes(pathname: string): Promise<void> {
+  const matches = matchRoutes(appRoutes, pathname) ?? [];
+  await Promise.all(matches.map(({ route }) => (route.handle as LazyPage | undefined)?.preload()));
 }

@@ -14,10 +14,19 @@ export function markServerRendered(value: boolean): void {
   fromServer = value;
 }
 
+/** The location the browser hydrated (the first one rendered), once known. */
+let hydratedLocation: object | null = null;
+
 /**
- * Whether the page being rendered is that server-rendered first page (not one reached since by
- * navigating, even to the same path): true on the server and while the browser hydrates it.
+ * Whether the page being rendered is that server-rendered first page: true on the server, and in
+ * the browser for the location it hydrated. Not for a page reached since by navigating, even to
+ * the same path, nor when back returns to the first history entry (a new location, with the same
+ * key 'default', that the browser renders itself).
  */
 export function useOnServerRenderedPage(): boolean {
-  return useLocation().key === 'default' && fromServer;
+  const location = useLocation();
+  if (typeof document === 'undefined') return true;
+  if (!fromServer) return false;
+  hydratedLocation ??= location;
+  return location === hydratedLocation;
 }
