@@ -136,7 +136,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         }),
       ],
   // The server-rendering entry goes beside dist/, never in it: dist/ is served to browsers.
-  build: isSsrBuild ? { outDir: '../dist-ssr', emptyOutDir: true } : { outDir: '../dist', emptyOutDir: true },
+  // The client's manifest (dist/.vite/manifest.json) tells the server each rendered page's chunks,
+  // which it preloads with the page (server/client-manifest.ts); koa-static serves no dot-folder.
+  build: isSsrBuild ? { outDir: '../dist-ssr', emptyOutDir: true } : { outDir: '../dist', emptyOutDir: true, manifest: true },
   server: {
     port: 3000,
     proxy: {

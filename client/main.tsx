@@ -15,8 +15,11 @@ const serverRendered = container.firstElementChild !== null;
 markServerRendered(serverRendered);
 
 async function start() {
-  // Without the page's code (offline, or an old page after a release) the router loads it as usual.
-  if (serverRendered) await loadMatchedRoutes(window.location.pathname).catch(() => undefined);
+  // The page's code (preloaded by the server's page beside this script). Hydration waits for it;
+  // a page the browser renders itself shows 'Loading...' until it arrives. Without it (offline,
+  // or an old page after a release) the page's Suspense tries again, and says so if it fails.
+  const pageCode = loadMatchedRoutes(window.location.pathname).catch(() => undefined);
+  if (serverRendered) await pageCode;
   const app = (
     <StrictMode>
       <AppErrorBoundary>

@@ -30,3 +30,17 @@ export interface ShopRenderModule {
  * page is hydrated): `window[EARLY_TAPS_GLOBAL].take()` stops recording and returns them.
  */
 export const EARLY_TAPS_GLOBAL = '__pogsEarlyTaps';
+
+/**
+ * The client module of each page the server renders (a path under client/, as Vite's build
+ * manifest names it; client/app/router.tsx imports exactly these). The server preloads the
+ * module's chunk and its imports with the page, so the browser fetches them beside the entry
+ * script instead of after it.
+ */
+export const SHOP_PAGE_MODULES = {
+  home: 'features/catalogue/routes/shop-home-page.tsx',
+  product: 'features/catalogue/routes/product-page.tsx',
+  simple: 'features/catalogue/routes/simple-product-page.tsx',
+} as const;
+
+export type ShopPageKind = keyof typeof SHOP_PAGE_MODULES;

@@ -410,11 +410,12 @@ test('a new page starts at the top; back returns to where the shop was scrolled,
   // The FAQ's code arrives as the page nears it; once it has replaced its placeholder the page below is final.
   await expect(page.getByTestId('faq')).toBeVisible();
   expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
-  // Where that card sat on the screen: back (and a reload) show it there again.
+  await far.getByTestId('details-button').click();
+  await expect(page.getByTestId('detail-panel')).toBeVisible();
+  // Where that card sits on the screen as the shopper leaves (Playwright's click may have
+  // scrolled to reach the button): back (and a reload) show it there again.
   const shownAt = (await far.boundingBox())!.y;
   const farShownAt = async () => (await far.boundingBox())?.y ?? Number.NaN;
-
-  await far.getByTestId('details-button').click();
   await page.getByTestId('detail-panel').getByRole('link', { name: 'Open full page' }).click();
   await expect(page.getByTestId('product-page')).toBeVisible();
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);

@@ -86,3 +86,15 @@ test.describe('a tap before the page is interactive', () => {
     await expect(page.getByTestId('cart-count')).toHaveText('1');
   });
 });
+
+test('each page preloads its own code with the entry: the home its page, a product page its page and not the home’s', async ({
+  request,
+}) => {
+  const html = async (path: string) => (await request.get(path, { headers: { accept: 'text/html' } })).text();
+  const home = await html('/');
+  expect(home).toMatch(/"\/assets\/shop-home-page-[\w-]+\.js"/);
+  expect(home).not.toMatch(/\/assets\/product-page-/);
+  const product = await html(`/product/${products[0].id}`);
+  expect(product).toMatch(/"\/assets\/product-page-[\w-]+\.js"/);
+  expect(product).not.toMatch(/\/assets\/shop-home-page-/);
+});

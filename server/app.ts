@@ -37,6 +37,7 @@ import {
   type TransferAttach,
 } from './modules/admin';
 import { BASE_PUBLIC_RPC_URL } from './config';
+import { pageScriptsOf } from './client-manifest';
 import { shopPages, type ShopPagesOptions } from './shop-pages';
 
 export interface AppDeps {
@@ -257,7 +258,12 @@ function staticClient(dir: string, data: Omit<ShopPagesOptions, 'template'>): Ko
     },
   });
   const indexHtml = fs.readFileSync(path.join(dir, 'index.html'));
-  const pageFor = shopPages({ ...data, template: indexHtml.toString('utf8'), render: serverRendering(dir, data.logger) });
+  const pageFor = shopPages({
+    ...data,
+    template: indexHtml.toString('utf8'),
+    render: serverRendering(dir, data.logger),
+    pageScripts: pageScriptsOf(dir, data.logger),
+  });
   const wantsPage = (ctx: Koa.Context) =>
     (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('html') === 'html' && !path.extname(ctx.path);
   return async (ctx, next) => {

@@ -9,6 +9,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
 import { INLINE_DATA_IDS } from '../common/inline-data';
+import { SHOP_PAGE_MODULES } from '../common/shop-render';
 import { startHarness, type Harness } from './test/harness';
 import { makeClientDir, renameFirstActiveProduct } from './test/shop-pages';
 import { Shopper } from './test/shopper';
@@ -20,8 +21,18 @@ const INDEX_HTML =
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 const ROOT = path.join(import.meta.dirname, '..');
 
+/** A build manifest as Vite writes it: each server-rendered page's chunk and what it imports. */
+const MANIFEST = {
+  'index.html': { file: 'assets/index-abc.js', isEntry: true, imports: ['_react.js'] },
+  '_react.js': { file: 'assets/react-r.js' },
+  '_shared.js': { file: 'assets/shared-s.js', imports: ['index.html'] },
+  [SHOP_PAGE_MODULES.home]: { file: 'assets/shop-home-page-h.js', isDynamicEntry: true, imports: ['index.html', '_shared.js'] },
+  [SHOP_PAGE_MODULES.product]: { file: 'assets/product-page-p.js', isDynamicEntry: true, imports: ['_shared.js'] },
+  [SHOP_PAGE_MODULES.simple]: { file: 'assets/simple-product-page-q.js', isDynamicEntry: true, imports: ['_react.js'] },
+};
+
 let h: Harness;
-const client = makeClientDir(INDEX_HTML);
+const client = makeClientDir(INDEX_HTML, MANIFEST);
 
 beforeAll(async () => {
   await build({
@@ -82,6 +93,21 @@ describe('the home', () => {
     // A page without markup (an unknown product) keeps the template's script where it was.
     const plain = (await page('/product/999999999')).body;
     expect(plain.slice(0, plain.indexOf('</head>'))).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+  });
+
+  it('preloads its own chunks with the entry’s, and no other page’s; the build manifest is not served', async () => {
+    const { body } = await page('/');
+    const loader = body.slice(body.lastIndexOf('<script type="module">'), body.indexOf('</body>'));
+    const preloads = JSON.parse(/for \(const href of (\[[^\]]*\])\)/.exec(loader)![1]!) as string[];
+    expect(preloads).toEqual(['/assets/shop-home-page-h.js', '/assets/react-r.js', '/assets/shared-s.js']);
+    const product = ((await apiJson('/api/products')) as Product[])[0]!;
+    const productPage = (await page(`/product/${product.id}`)).body;
+    expect(productPage).toContain('/assets/product-page-p.js');
+    expect(productPage).not.toContain('/assets/shop-home-page-h.js');
+    expect(productPage).not.toContain('/assets/simple-product-page-q.js');
+    const manifest = await h.api('/.vite/manifest.json');
+    expect(manifest.status).toBe(404);
+    expect(await manifest.text()).not.toContain('shop-home-page');
   });
 
   it('is the same for every visitor: a shopper with a cart gets the stranger’s page, byte for byte', async () => {

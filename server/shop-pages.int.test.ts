@@ -7,6 +7,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
 import { INLINE_DATA_IDS } from '../common/inline-data';
+import { SHOP_PAGE_MODULES } from '../common/shop-render';
 import { IMAGE_SIZES, productImages, responsiveImage, simplePageImageUrl } from '../common/product-image-url';
 import { bumpCatalogueVersion } from './modules/catalogue';
 import { startHarness, type Harness } from './test/harness';
@@ -20,7 +21,10 @@ const INDEX_HTML =
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 let h: Harness;
-const client = makeClientDir(INDEX_HTML);
+const client = makeClientDir(INDEX_HTML, {
+  'index.html': { file: 'assets/index-abc.js', isEntry: true },
+  [SHOP_PAGE_MODULES.home]: { file: 'assets/shop-home-page-h.js', isDynamicEntry: true, imports: ['index.html'] },
+});
 
 beforeAll(async () => {
   h = await startHarness('pglite', { staticDir: client.dir });
@@ -92,6 +96,15 @@ describe('the home', () => {
     // In the head, before the app's script; the data in the body.
     expect(body.indexOf('rel="preload"')).toBeLessThan(body.indexOf('</head>'));
     expect(body.indexOf(INLINE_DATA_IDS.products)).toBeGreaterThan(body.indexOf('<body>'));
+  });
+
+  it('rendered by the browser (no server rendering here), it preloads its own chunk in the head; a product page has none listed', async () => {
+    const { body } = await page('/');
+    const head = body.slice(0, body.indexOf('</head>'));
+    expect(head).toContain('<link rel="modulepreload" crossorigin href="/assets/shop-home-page-h.js">');
+    expect(head).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+    const product = ((await apiJson('/api/products')) as Product[])[0]!;
+    expect((await page(`/product/${product.id}`)).body).not.toContain('modulepreload');
   });
 
   it('answers 304 to its own ETag, and a new ETag once the catalogue changes', async () => {

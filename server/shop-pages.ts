@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Product, PublicConfig } from '../common/api';
-import { EARLY_TAPS_GLOBAL, type RenderShopPage } from '../common/shop-render';
+import { EARLY_TAPS_GLOBAL, type RenderShopPage, type ShopPageKind } from '../common/shop-render';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';
 import type { Logger } from './lib/logger';
@@ -35,7 +35,7 @@ interface ShopPage {
   etag: string;
 }
 
-type Route = { kind: 'home' } | { kind: 'product' | 'simple'; id: string };
+type Route = { kind: Extract<ShopPageKind, 'home'> } | { kind: Exclude<ShopPageKind, 'home'>; id: string };
 
 /** Which shop page a path is, if it is one with data to inline. */
 function routeOf(pathname: string): Route | null {
@@ -72,14 +72,16 @@ const EMPTY_ROOT = `${ROOT_OPEN}</div>`;
  * them once the page has painted (a frame, then a task; at the latest after 1.5 s), so neither
  * their download nor their evaluation holds the first paint back. Until the page is hydrated it
  * records the buttons tapped (a tap on a button that has no handler yet would be lost), which the
- * client replays once hydrated (client/main.tsx). Returns the head without the scripts and the
- * loader for the end of the body; a template without an entry script is left as it is.
+ * client replays once hydrated (client/main.tsx). The page's own chunks (`pageScripts`, which
+ * the entry would only ask for once it has run) are preloaded with the entry's. Returns the head
+ * without the scripts and the loader for the end of the body; a template without an entry script
+ * is left as it is.
  */
-function scriptsAfterFirstPaint(head: string): { head: string; loader: string } {
+function scriptsAfterFirstPaint(head: string, pageScripts: readonly string[]): { head: string; loader: string } {
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(head);
   if (!entry) return { head, loader: '' };
   const preload = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
-  const preloads = [...head.matchAll(preload)].map((m) => m[1]);
+  const preloads = [...new Set([...[...head.matchAll(preload)].map((m) => m[1]), ...pageScripts])].filter((href) => href !== entry[1]);
   const rest = head.replace(entry[0], '').replace(preload, '');
   const loader = `<script type="module">
 const taps = new Set();
@@ -119,17 +121,21 @@ setTimeout(start, 1500);
 
 /**
  * `head` before </head> (else with the rest), `body` before </body> (else at the end), and the
- * server-rendered `markup` inside the empty `<div id="root"></div>` (none when it has none).
+ * server-rendered `markup` inside the empty `<div id="root"></div>` (none when it has none). The
+ * page's own chunks are preloaded: by the loader with a rendered page, else by links in the head
+ * (the browser renders that page itself, with the template's scripts as they are).
  */
-function inject(template: string, head: string, body: string, markup = ''): string {
+function inject(template: string, head: string, body: string, markup: string, pageScripts: readonly string[]): string {
   const rootAt = markup ? template.indexOf(EMPTY_ROOT) : -1;
   const at = rootAt + ROOT_OPEN.length;
   let page = template;
   let tail = body;
   if (rootAt >= 0) {
-    const scripts = scriptsAfterFirstPaint(template.slice(0, at));
+    const scripts = scriptsAfterFirstPaint(template.slice(0, at), pageScripts);
     page = scripts.head + markup + template.slice(at);
     tail += scripts.loader;
+  } else {
+    head += pageScripts.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}">`).join('');
   }
   const headAt = page.indexOf('</head>');
   let html = headAt >= 0 ? page.slice(0, headAt) + head + page.slice(headAt) : page;
@@ -154,6 +160,8 @@ export interface ShopPagesOptions {
    * rendering fails is served the same way (and the failure logged).
    */
   render?: () => Promise<RenderShopPage | null>;
+  /** The URLs of a page's own chunks, preloaded with it (server/client-manifest.ts); none by default. */
+  pageScripts?: (kind: ShopPageKind) => readonly string[];
 }
 
 /**
@@ -201,7 +209,7 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise
       body += jsonTag(INLINE_DATA_IDS.product, productJson);
       markup = await renderMarkup({ path, config, product: JSON.parse(productJson) as Product });
     }
-    const html = inject(opts.template, head, body, markup);
+    const html = inject(opts.template, head, body, markup, opts.pageScripts?.(route.kind) ?? []);
     return { body: html, etag: etagOf(html) };
   };
 

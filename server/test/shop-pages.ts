@@ -5,12 +5,17 @@ import path from 'node:path';
 import type { Harness } from './harness';
 
 /**
- * A folder standing in for the built client (`dist/`), holding `indexHtml` as its index.html.
- * `remove()` deletes it and its `-ssr` sibling (where a test may build the server-rendering entry).
+ * A folder standing in for the built client (`dist/`), holding `indexHtml` as its index.html and
+ * `manifest`, when given, as Vite's build manifest (`.vite/manifest.json`). `remove()` deletes it
+ * and its `-ssr` sibling (where a test may build the server-rendering entry).
  */
-export function makeClientDir(indexHtml: string): { dir: string; remove: () => void } {
+export function makeClientDir(indexHtml: string, manifest?: object): { dir: string; remove: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-dist-'));
   fs.writeFileSync(path.join(dir, 'index.html'), indexHtml);
+  if (manifest) {
+    fs.mkdirSync(path.join(dir, '.vite'));
+    fs.writeFileSync(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(manifest));
+  }
   return {
     dir,
     remove: () => {
