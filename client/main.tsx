@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { AppErrorBoundary } from './app/app-error-boundary';
@@ -33,7 +33,12 @@ async function start() {
   );
   if (serverRendered) {
     const taps = takeEarlyTaps();
-    hydrateRoot(container, app);
+    // In a transition: React hydrates in slices of a few milliseconds, yielding to the browser
+    // between them, instead of one long task (the page is already painted and readable). A tap
+    // meanwhile makes React finish hydrating at once, then handles it.
+    startTransition(() => {
+      hydrateRoot(container, app);
+    });
     // Tapped again now that React listens: React hydrates the part of the page each tap is on
     // at once (its replay of events on server markup), then runs the tap's handler.
     replayTaps(taps);

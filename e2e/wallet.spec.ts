@@ -34,6 +34,14 @@ async function expectDisconnected(page: Page) {
   await expect(page.getByTestId('wallet-address')).toHaveCount(0);
 }
 
+/**
+ * Waits until the home is hydrated (the server sends its first 4 cards, the browser adds the rest
+ * once hydrated), so that what the shop does on load has had its chance to happen.
+ */
+async function homeHydrated(page: Page) {
+  await expect.poll(() => page.getByTestId('product-card').count()).toBeGreaterThan(4);
+}
+
 /** Serves /api/config with some fields replaced (the real answer otherwise). */
 async function routeConfig(page: Page, patch: Partial<PublicConfig>) {
   await page.route('**/api/config', async (route) => {
@@ -129,10 +137,14 @@ test.describe('with a browser wallet (EIP-6963)', () => {
     const mark = wallet.mark();
     await page.reload();
     await expectDisconnected(page);
+    // The shop asks once the page is hydrated (it may come after the page reads disconnected).
+    await expect.poll(() => wallet.methods(mark)).toEqual(['eth_accounts']);
+    await page.waitForTimeout(500);
     expect(wallet.methods(mark)).toEqual(['eth_accounts']);
     await page.reload();
     await expectDisconnected(page);
     // Forgotten: the next load does not even ask.
+    await homeHydrated(page);
     await page.waitForTimeout(500);
     expect(wallet.methods(mark)).toEqual(['eth_accounts']);
   });
@@ -173,6 +185,7 @@ test.describe('with a browser wallet (EIP-6963)', () => {
     const mark = wallet.mark();
     await page.reload();
     await expectDisconnected(page);
+    await homeHydrated(page);
     await page.waitForTimeout(500);
     expect(wallet.methods(mark)).toEqual([]);
   });
