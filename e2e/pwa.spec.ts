@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { devices, expect, test, type Page } from '@playwright/test';
+import { homeHydrated } from './fixtures/ui';
 
 // The shop is installable: Chromium itself judges the manifest, icons and service worker, the
 // way its install prompt does (DevTools protocol, Page.getInstallabilityErrors).
@@ -86,7 +87,7 @@ test.describe('installing the shop', () => {
   test('the browser offers to install: an Install button that prompts, then goes', async ({ page }) => {
     test.setTimeout(60_000); // three page loads
     await page.goto('/');
-    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await homeHydrated(page);
     await expect(page.getByTestId('install-button')).toHaveCount(0);
     // The shop keeps the event (no browser mini-infobar) and shows its own button.
     expect(await offerInstall(page)).toBe(true);
@@ -105,15 +106,32 @@ test.describe('installing the shop', () => {
 
     // Closed by the shopper: remembered.
     await page.reload();
-    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await homeHydrated(page);
     await offerInstall(page);
     await page.getByTestId('install-dismiss').click();
     await expect(page.getByTestId('install-offer')).toHaveCount(0);
     await page.reload();
-    await expect(page.getByTestId('product-card').first()).toBeVisible();
-    await offerInstall(page);
+    await homeHydrated(page);
+    expect(await offerInstall(page)).toBe(true);
     await expect(page.getByTestId('product-card').first()).toBeVisible();
     await expect(install).toHaveCount(0);
+  });
+
+  test('an offer made before the page is hydrated is kept, and shown once it is', async ({ page }) => {
+    // The home's page code arrives late, so hydration waits while the shop's entry has run.
+    let release!: () => void;
+    const late = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/shop-home-page-[^/]+\.js$/, async (route) => {
+      await late;
+      await route.continue();
+    });
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    // Offered again until the shop's scripts listen (an offer before them is nobody's).
+    await expect.poll(() => offerInstall(page)).toBe(true);
+    await expect(page.getByTestId('product-card')).toHaveCount(4);
+    release();
+    await homeHydrated(page);
+    await expect(page.getByTestId('install-button')).toBeVisible();
   });
 
   const iPhone = devices['iPhone 13'];

@@ -2,7 +2,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import type { Product, PublicConfig } from '../common/api';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { DEV_ACCOUNTS, TEST_WALLET_NAME, TEST_WALLET_RDNS, TestWallet } from './fixtures/test-wallet';
-import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
+import { closeToasts, expectToast, holdShippingRedirect, homeHydrated, pickTestWallet } from './fixtures/ui';
 
 // The wallet against the real server in local mode (embedded anvil chain, Demo Wallet on).
 // Most tests inject the EIP-6963 test wallet (e2e/fixtures/test-wallet.ts) before the shop loads,
@@ -32,14 +32,6 @@ async function expectDisconnected(page: Page) {
   await expect(walletButton(page)).toHaveAttribute('data-status', 'disconnected');
   await expect(walletButton(page)).toContainText('Connect Wallet');
   await expect(page.getByTestId('wallet-address')).toHaveCount(0);
-}
-
-/**
- * Waits until the home is hydrated (the server sends its first 4 cards, the browser adds the rest
- * once hydrated), so that what the shop does on load has had its chance to happen.
- */
-async function homeHydrated(page: Page) {
-  await expect.poll(() => page.getByTestId('product-card').count()).toBeGreaterThan(4);
 }
 
 /** Serves /api/config with some fields replaced (the real answer otherwise). */

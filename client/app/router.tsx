@@ -23,7 +23,9 @@ function lazyPage(load: () => Promise<ComponentType>): LazyPage {
     (loading ??= load().then(
       (component) => (loaded = component),
       (err: unknown) => {
-        // A failed load (offline, or a release removed the file) may be tried again.
+        // Not kept: a failed preload (main.tsx's, offline) leaves the page's first render to try
+        // again. A failure there shows the layout's error page, whose Reload is the way on
+        // (after a release the old file is gone for good).
         loading = undefined;
         throw err;
       },

@@ -1,5 +1,5 @@
 import { useHydrated } from './use-hydrated';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 
 /** Chromium's `beforeinstallprompt` event (not in TypeScript's DOM types). */
 export interface BeforeInstallPromptEvent extends Event {
@@ -50,31 +50,43 @@ function readDismissed(): boolean {
 }
 
 /**
+ * Chromium's install offer, kept from the moment this module runs (with the page's first scripts,
+ * before hydration): a repeat visit, whose service worker already controls the page, can be
+ * offered the install before React has hydrated, and an offer nobody listened for is lost (the
+ * browser shows its own mini-infobar instead of the shop's button). `appinstalled` forgets it.
+ */
+const installState: { prompt: BeforeInstallPromptEvent | null; installed: boolean } = { prompt: null, installed: false };
+const installListeners = new Set<() => void>();
+const installChanged = (change: Partial<typeof installState>) => {
+  Object.assign(installState, change);
+  for (const listener of installListeners) listener();
+};
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeinstallprompt', (event) => {
+    event.preventDefault();
+    installChanged({ prompt: event as BeforeInstallPromptEvent });
+  });
+  window.addEventListener('appinstalled', () => installChanged({ installed: true, prompt: null }));
+}
+const subscribeInstall = (listener: () => void) => {
+  installListeners.add(listener);
+  return () => installListeners.delete(listener);
+};
+const noPrompt = () => null;
+
+/**
  * The install offer: keeps Chromium's `beforeinstallprompt` (so the shop shows its own button
  * instead of the browser's mini-infobar), prompts on demand, and forgets it after the choice or
  * once `appinstalled` fires. On iOS Safari, which has no prompt, offers the Home Screen hint.
  */
 export function useInstallOffer() {
-  const [promptEvent, setPromptEvent] = useState<BeforeInstallPromptEvent | null>(null);
+  const promptEvent = useSyncExternalStore(subscribeInstall, () => installState.prompt, noPrompt);
+  const installed = useSyncExternalStore(
+    subscribeInstall,
+    () => installState.installed,
+    () => false,
+  );
   const [dismissed, setDismissed] = useState(readDismissed);
-  const [installed, setInstalled] = useState(false);
-
-  useEffect(() => {
-    const onPrompt = (event: Event) => {
-      event.preventDefault();
-      setPromptEvent(event as BeforeInstallPromptEvent);
-    };
-    const onInstalled = () => {
-      setInstalled(true);
-      setPromptEvent(null);
-    };
-    window.addEventListener('beforeinstallprompt', onPrompt);
-    window.addEventListener('appinstalled', onInstalled);
-    return () => {
-      window.removeEventListener('beforeinstallprompt', onPrompt);
-      window.removeEventListener('appinstalled', onInstalled);
-    };
-  }, []);
 
   // The user agent and display mode are the browser's: nothing to offer in the server's HTML.
   const hydrated = useHydrated();
@@ -93,7 +105,7 @@ export function useInstallOffer() {
   const install = useCallback(async () => {
     if (!promptEvent) return;
     // A prompt can be shown once: whatever the shopper chooses, the button goes.
-    setPromptEvent(null);
+    installChanged({ prompt: null });
     await promptEvent.prompt();
     await promptEvent.userChoice.catch(() => undefined);
   }, [promptEvent]);
