@@ -63,6 +63,15 @@ function preloadTag(url: string | undefined, layout: ImageLayout): string {
   return `<link rel="preload" as="image" fetchpriority="high" href="${escapeAttribute(image.src)}"${srcset}>`;
 }
 
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+
+/** The page's own chunks that the template does not load already (as its entry or a preload). */
+function ownScripts(template: string, pageScripts: readonly string[]): string[] {
+  const loaded = new Set([ENTRY_SCRIPT.exec(template)?.[1], ...[...template.matchAll(MODULE_PRELOAD)].map((m) => m[1])]);
+  return pageScripts.filter((href) => !loaded.has(href));
+}
+
 const ROOT_OPEN = '<div id="root">';
 const EMPTY_ROOT = `${ROOT_OPEN}</div>`;
 
@@ -78,11 +87,10 @@ const EMPTY_ROOT = `${ROOT_OPEN}</div>`;
  * is left as it is.
  */
 function scriptsAfterFirstPaint(head: string, pageScripts: readonly string[]): { head: string; loader: string } {
-  const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(head);
+  const entry = ENTRY_SCRIPT.exec(head);
   if (!entry) return { head, loader: '' };
-  const preload = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
-  const preloads = [...new Set([...[...head.matchAll(preload)].map((m) => m[1]), ...pageScripts])].filter((href) => href !== entry[1]);
-  const rest = head.replace(entry[0], '').replace(preload, '');
+  const preloads = [...[...head.matchAll(MODULE_PRELOAD)].map((m) => m[1]), ...pageScripts];
+  const rest = head.replace(entry[0], '').replace(MODULE_PRELOAD, '');
   const loader = `<script type="module">
 const taps = new Set();
 const record = (event) => {
@@ -126,16 +134,17 @@ setTimeout(start, 1500);
  * (the browser renders that page itself, with the template's scripts as they are).
  */
 function inject(template: string, head: string, body: string, markup: string, pageScripts: readonly string[]): string {
+  const own = ownScripts(template, pageScripts);
   const rootAt = markup ? template.indexOf(EMPTY_ROOT) : -1;
   const at = rootAt + ROOT_OPEN.length;
   let page = template;
   let tail = body;
   if (rootAt >= 0) {
-    const scripts = scriptsAfterFirstPaint(template.slice(0, at), pageScripts);
+    const scripts = scriptsAfterFirstPaint(template.slice(0, at), own);
     page = scripts.head + markup + template.slice(at);
     tail += scripts.loader;
   } else {
-    head += pageScripts.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}">`).join('');
+    head += own.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}">`).join('');
   }
   const headAt = page.indexOf('</head>');
   let html = headAt >= 0 ? page.slice(0, headAt) + head + page.slice(headAt) : page;
