@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { ConfigError, loadConfig, mixedModeProblems, PRODUCTION_REQUIRED, withAdminPassword, withEmulatorSecrets } from './config';
+import {
+  ConfigError,
+  loadConfig,
+  mixedModeProblems,
+  PRODUCTION_REQUIRED,
+  SHOPIFY_CREDENTIAL_MISSING,
+  withAdminPassword,
+  withEmulatorSecrets,
+} from './config';
 
 /** A well-formed hash line (of "config-test", at a cheap cost): the config checks its form only. */
 const ADMIN_HASH = 'scrypt$1024$8$1$475XHI1GYAbhmSdP3z6HeA==$g/ItdRHw4pbGv+PZUIfKl0x0OOHa2TPG2vYv0Xx9Q3c=';
@@ -10,7 +18,7 @@ const realProduction = {
   DATABASE_URL: 'postgres://shop@db.internal:5432/shop',
   PUBLIC_URL: 'https://shop.pogs.example',
   SHOPIFY_STORE_DOMAIN: 'pogs-store.myshopify.com',
-  SHOPIFY_ADMIN_TOKEN: 'shpat_0123456789abcdef',
+  SHOPIFY_CLIENT_ID: '0123456789abcdef0123456789abcdef',
   SHOPIFY_CLIENT_SECRET: 'a-client-secret',
   BASE_RPC_URL: 'https://mainnet.base.org',
   POG_TOKEN_ADDRESS: '0x1111111111111111111111111111111111111111',
@@ -52,7 +60,16 @@ describe('loadConfig', () => {
   it('uses the real services when they are configured, with no default announced for them', () => {
     const c = loadConfig({ ...realProduction, NODE_ENV: 'development' });
     expect(c.database).toEqual({ kind: 'postgres', url: realProduction.DATABASE_URL, ssl: false });
-    expect(c.shopify).toMatchObject({ kind: 'store', storeDomain: 'pogs-store.myshopify.com', apiVersion: '2026-07' });
+    expect(c.shopify).toEqual({
+      kind: 'store',
+      storeDomain: 'pogs-store.myshopify.com',
+      apiOrigin: 'https://pogs-store.myshopify.com',
+      apiOriginConfigured: false,
+      credential: { kind: 'client-credentials', clientId: realProduction.SHOPIFY_CLIENT_ID, clientSecret: 'a-client-secret' },
+      apiVersion: '2026-07',
+      clientSecret: 'a-client-secret',
+    });
+    expect(c.timeouts).toEqual({ shopifyMs: 20_000, chainRpcMs: 10_000 });
     expect(c.chain).toEqual({
       kind: 'rpc',
       rpcUrl: realProduction.BASE_RPC_URL,
@@ -77,6 +94,7 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
     for (const key of PRODUCTION_REQUIRED) expect(message).toContain(key);
+    expect(message).toContain(SHOPIFY_CREDENTIAL_MISSING);
   });
 
   it('names only what is missing', () => {
@@ -89,7 +107,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
     expect(() => loadConfig({ POG_TOKEN_ADDRESS: '0x123' })).toThrow(/POG_TOKEN_ADDRESS/);
-    expect(() => loadConfig({ SHOPIFY_STORE_DOMAIN: 'pogs-store.myshopify.com' })).toThrow(/set together/);
+    expect(() => loadConfig({ SHOPIFY_STORE_DOMAIN: 'pogs-store.myshopify.com' })).toThrow(/credential is missing/);
     expect(() => loadConfig({ BASE_RPC_URL: 'https://mainnet.base.org' })).toThrow(/missing: POG_TOKEN_ADDRESS, STORE_WALLET_ADDRESS/);
     expect(() => loadConfig({ RATE_LIMIT_SCALE: '-1' })).toThrow(/RATE_LIMIT_SCALE/);
     expect(() => loadConfig({ TRUSTED_PROXY_HOPS: '1.5' })).toThrow(/TRUSTED_PROXY_HOPS/);
@@ -160,7 +178,9 @@ describe('loadConfig', () => {
       const [problem, ...rest] = problems({ NODE_ENV, ...chain });
       expect(rest).toEqual([]);
       expect(problem).toMatch(/no Shopify store/);
-      expect(problem).toMatch(/Add SHOPIFY_STORE_DOMAIN, SHOPIFY_ADMIN_TOKEN and SHOPIFY_CLIENT_SECRET to run live/);
+      expect(problem).toMatch(
+        /Add SHOPIFY_STORE_DOMAIN, SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET \(or a legacy app's SHOPIFY_ADMIN_TOKEN\) to run live/,
+      );
       expect(problem).toMatch(/remove BASE_RPC_URL, POG_TOKEN_ADDRESS, STORE_WALLET_ADDRESS to run the local demo/);
     });
 
@@ -185,20 +205,36 @@ describe('loadConfig', () => {
       ]);
     });
 
-    it('every combination runs only as all-local or all-live', () => {
+    it('every combination runs only as all-local or all-live, with exactly one kind of Shopify credential', () => {
       const chainKeys = Object.keys(chain) as Array<keyof typeof chain>;
-      const storeKeys = [...Object.keys(store), 'SHOPIFY_CLIENT_SECRET'];
-      const all = { ...chain, ...store, SHOPIFY_CLIENT_SECRET: 'a-client-secret' } as Record<string, string>;
-      const keys = [...chainKeys, ...storeKeys];
+      const all = {
+        ...chain,
+        ...store,
+        SHOPIFY_CLIENT_ID: '0123456789abcdef0123456789abcdef',
+        SHOPIFY_CLIENT_SECRET: 'a-client-secret',
+      } as Record<string, string>;
+      const keys = Object.keys(all);
       for (let mask = 0; mask < 1 << keys.length; mask++) {
         const env = Object.fromEntries(keys.filter((_, i) => mask & (1 << i)).map((k) => [k, all[k]!]));
         const set = Object.keys(env);
+        const has = (k: string) => set.includes(k);
         env.ADMIN_PASSWORD_HASH = ADMIN_HASH; // needed by live mode, allowed in local mode
         const ok = problems(env).length === 0;
         const expectedLocal = set.length === 0;
-        const expectedLive = [...chainKeys, 'SHOPIFY_STORE_DOMAIN', 'SHOPIFY_ADMIN_TOKEN'].every((k) => set.includes(k));
+        const oneCredential = has('SHOPIFY_ADMIN_TOKEN') !== has('SHOPIFY_CLIENT_ID');
+        const expectedLive =
+          chainKeys.every(has) &&
+          has('SHOPIFY_STORE_DOMAIN') &&
+          oneCredential &&
+          (!has('SHOPIFY_CLIENT_ID') || has('SHOPIFY_CLIENT_SECRET'));
         expect(ok, set.join(',') || '(nothing)').toBe(expectedLocal || expectedLive);
-        if (ok) expect(loadConfig(env).mode).toBe(expectedLocal ? 'local' : 'live');
+        if (ok) {
+          const config = loadConfig(env);
+          expect(config.mode).toBe(expectedLocal ? 'local' : 'live');
+          if (config.shopify.kind === 'store') {
+            expect(config.shopify.credential.kind).toBe(has('SHOPIFY_CLIENT_ID') ? 'client-credentials' : 'static-token');
+          }
+        }
       }
     });
 
@@ -208,6 +244,79 @@ describe('loadConfig', () => {
       expect(mixedModeProblems({ chain: [], store: ['SHOPIFY_ADMIN_TOKEN'], clientSecret: false })[0]).toMatch(
         /given \(SHOPIFY_ADMIN_TOKEN\)/,
       );
+    });
+  });
+
+  describe('the Shopify credential', () => {
+    const live = { ...realProduction, NODE_ENV: 'development' };
+    const { SHOPIFY_CLIENT_ID: _id, ...legacy } = { ...live, SHOPIFY_ADMIN_TOKEN: 'shpat_0123456789abcdef' };
+
+    it("takes a legacy custom app's static token, with the client secret for webhooks", () => {
+      expect(loadConfig(legacy).shopify).toMatchObject({
+        kind: 'store',
+        credential: { kind: 'static-token', accessToken: 'shpat_0123456789abcdef' },
+        clientSecret: 'a-client-secret',
+      });
+    });
+
+    it('refuses both kinds at once, and neither, saying which to give', () => {
+      expect(() => loadConfig({ ...live, SHOPIFY_ADMIN_TOKEN: 'shpat_0123456789abcdef' })).toThrow(/give one kind of Shopify credential/);
+      const { SHOPIFY_CLIENT_ID: _drop, ...neither } = live;
+      expect(() => loadConfig(neither)).toThrow(/set SHOPIFY_CLIENT_ID \(with SHOPIFY_CLIENT_SECRET\).*or SHOPIFY_ADMIN_TOKEN/);
+      const { SHOPIFY_CLIENT_ID: _again, ...prodNeither } = realProduction;
+      expect(() => loadConfig(prodNeither)).toThrow(SHOPIFY_CREDENTIAL_MISSING);
+    });
+
+    it('needs the client secret beside the client id', () => {
+      const { SHOPIFY_CLIENT_SECRET: _drop, ...noSecret } = live;
+      expect(() => loadConfig(noSecret)).toThrow(/SHOPIFY_CLIENT_ID needs SHOPIFY_CLIENT_SECRET/);
+      expect(() => loadConfig({ ...realProduction, SHOPIFY_CLIENT_SECRET: '' })).toThrow(
+        /missing required settings for production: SHOPIFY_CLIENT_SECRET$/m,
+      );
+    });
+
+    it('reaches the store at its domain, or at SHOPIFY_API_ORIGIN when given', () => {
+      expect(loadConfig({ ...realProduction, SHOPIFY_API_ORIGIN: 'https://127.0.0.1:8443/' }).shopify).toMatchObject({
+        storeDomain: 'pogs-store.myshopify.com',
+        apiOrigin: 'https://127.0.0.1:8443',
+        apiOriginConfigured: true,
+      });
+      expect(() => loadConfig({ ...realProduction, SHOPIFY_API_ORIGIN: 'https://egress.internal/shopify' })).toThrow(/origin only/);
+      expect(() => loadConfig({ ...realProduction, SHOPIFY_API_ORIGIN: 'http://egress.internal' })).toThrow(
+        /SHOPIFY_API_ORIGIN must be https:\/\/ \(found http:\/\/egress.internal\)/,
+      );
+      expect(loadConfig({ ...realProduction, SHOPIFY_API_ORIGIN: 'http://127.0.0.1:8443' }).shopify).toMatchObject({
+        apiOrigin: 'http://127.0.0.1:8443',
+      });
+      expect(() => loadConfig({ ...realProduction, SHOPIFY_API_ORIGIN: 'https://127.0.0.1:6000' })).toThrow(/port 6000.*bad port/);
+      expect(() => loadConfig({ SHOPIFY_API_ORIGIN: 'https://127.0.0.1:8443' })).toThrow(/no store is given/);
+    });
+  });
+
+  describe('checks that need no network', () => {
+    it('a live shop is reached over https, or plain http on this machine only', () => {
+      expect(() => loadConfig({ ...realProduction, PUBLIC_URL: 'http://shop.pogs.example' })).toThrow(
+        /PUBLIC_URL must be https:\/\/ for a live shop \(found http:\/\/shop.pogs.example\)/,
+      );
+      for (const url of ['http://localhost:3000', 'http://127.0.0.1:4000', 'http://[::1]:3000']) {
+        expect(loadConfig({ ...realProduction, PUBLIC_URL: url }).publicUrl).toBe(url);
+      }
+      // The local demo is not live: http on the network is fine for a phone on the same Wi-Fi.
+      expect(loadConfig({ PUBLIC_URL: 'http://192.168.1.20:3000' }).publicUrl).toBe('http://192.168.1.20:3000');
+    });
+
+    it("refuses a port Node's fetch will not call when the demo must call itself on it", () => {
+      expect(() => loadConfig({ PORT: '6000' })).toThrow(/PORT 6000 is a port Node's fetch refuses to call/);
+      expect(() => loadConfig({ ...realProduction, BASE_RPC_URL: 'http://127.0.0.1:6665' })).toThrow(/BASE_RPC_URL uses port 6665/);
+      expect(loadConfig({ ...realProduction, PORT: '6000' }).port).toBe(6000);
+    });
+
+    it('has timeouts for its outbound calls, as settings', () => {
+      expect(loadConfig({ SHOPIFY_TIMEOUT_MS: '5000', CHAIN_RPC_TIMEOUT_MS: '2500' }).timeouts).toEqual({
+        shopifyMs: 5000,
+        chainRpcMs: 2500,
+      });
+      expect(() => loadConfig({ CHAIN_RPC_TIMEOUT_MS: '0' })).toThrow(/CHAIN_RPC_TIMEOUT_MS/);
     });
   });
 });

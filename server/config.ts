@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ADDRESS_PATTERN, BASE_CHAIN_ID } from '../common/chain';
+import { fetchRefusesPort, isLoopbackHost } from './lib/hosts';
 import { parsePasswordHash } from './lib/password-hash';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
@@ -27,6 +28,18 @@ const envSchema = z.object({
   DATABASE_SSL: z.enum(['true', 'false']).default('false'),
   SHOPIFY_STORE_DOMAIN: optional(z.string().regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, 'must look like your-shop.myshopify.com')),
   SHOPIFY_ADMIN_TOKEN: optional(z.string().min(10)),
+  SHOPIFY_CLIENT_ID: optional(
+    z.string().regex(/^[A-Za-z0-9_-]{8,128}$/, "must be the Client ID from the app's Settings in Shopify's Dev Dashboard"),
+  ),
+  /** Where the Admin API and the token endpoint are reached, when not at https://SHOPIFY_STORE_DOMAIN (rehearsals, egress proxies). */
+  SHOPIFY_API_ORIGIN: optional(
+    urlString.refine((u) => {
+      const url = new URL(u);
+      return url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    }, 'must be an origin only, such as https://shopify-egress.internal:8443 (no path, query or credentials)'),
+  ),
+  /** How long one call to Shopify (the Admin API, the token endpoint) may take. */
+  SHOPIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
   SHOPIFY_API_VERSION: z
     .string()
     .regex(/^\d{4}-(01|04|07|10)$/, 'must be a quarterly version like 2026-07')
@@ -36,6 +49,8 @@ const envSchema = z.object({
   CATALOGUE_STALENESS_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).default(30),
   BASE_RPC_URL: optional(urlString),
+  /** How long one call to the chain's RPC may take. */
+  CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   POG_TOKEN_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
   STORE_WALLET_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
@@ -77,12 +92,14 @@ const envSchema = z.object({
   ),
 });
 
-/** Settings a real deployment must give; production refuses to start without them. */
+/**
+ * Settings a real deployment must give; production refuses to start without them. The Shopify app's
+ * credential is required too, in one of two kinds (see SHOPIFY_CREDENTIAL_MISSING).
+ */
 export const PRODUCTION_REQUIRED = [
   'DATABASE_URL',
   'PUBLIC_URL',
   'SHOPIFY_STORE_DOMAIN',
-  'SHOPIFY_ADMIN_TOKEN',
   'SHOPIFY_CLIENT_SECRET',
   'BASE_RPC_URL',
   'POG_TOKEN_ADDRESS',
@@ -92,11 +109,25 @@ export const PRODUCTION_REQUIRED = [
 
 export type DatabaseConfig = { kind: 'postgres'; url: string; ssl: boolean } | { kind: 'pglite'; dir: string };
 
+/**
+ * How the shop gets its Admin API token from a real store. An app made in Shopify's Dev Dashboard
+ * (every app made since 1 January 2026) exchanges its client id and secret for a token that expires
+ * after about a day (the client-credentials grant); a legacy custom app has a permanent `shpat_`.
+ */
+export type ShopifyCredential =
+  { kind: 'client-credentials'; clientId: string; clientSecret: string } | { kind: 'static-token'; accessToken: string };
+
 export interface StoreShopifyConfig {
   kind: 'store';
+  /** Names the shop: invoice links and the webhooks' X-Shopify-Shop-Domain carry it. */
   storeDomain: string;
-  accessToken: string;
+  /** Where the Admin API and the token endpoint are reached: `https://<storeDomain>` unless SHOPIFY_API_ORIGIN says otherwise. */
+  apiOrigin: string;
+  /** True when SHOPIFY_API_ORIGIN was given (announced at start). */
+  apiOriginConfigured: boolean;
+  credential: ShopifyCredential;
   apiVersion: string;
+  /** The app's client secret: the webhook HMAC key (and, with client credentials, half the credential). */
   clientSecret?: string;
 }
 export interface EmulatorShopifyConfig {
@@ -181,6 +212,8 @@ interface ConfigCommon {
   rateLimitScale: number;
   adminPassword: AdminPasswordConfig;
   payments: PaymentsConfig;
+  /** How long one outbound call may take before it counts as failed. */
+  timeouts: { shopifyMs: number; chainRpcMs: number };
   /** One human sentence per embedded default in use, announced at start. */
   defaults: string[];
 }
@@ -215,24 +248,65 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}`);
   }
   const production = (env.NODE_ENV ?? '') === 'production';
+  const isSet = (key: string) => Boolean(env[key] && env[key]!.trim() !== '');
   if (production) {
-    const missing = PRODUCTION_REQUIRED.filter((key) => !env[key] || env[key]!.trim() === '');
+    const missing = PRODUCTION_REQUIRED.filter((key) => !isSet(key));
     if (missing.length) problems.push(`missing required settings for production: ${missing.join(', ')}`);
   }
-  const isSet = (key: string) => Boolean(env[key] && env[key]!.trim() !== '');
-  const storeKeys = ['SHOPIFY_STORE_DOMAIN', 'SHOPIFY_ADMIN_TOKEN'] as const;
-  const storeSet = storeKeys.filter(isSet);
-  if (storeSet.length === 1) problems.push('SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN must be set together');
+  problems.push(...shopifyCredentialProblems({ production, isSet }));
+  const storeKeys = (['SHOPIFY_STORE_DOMAIN', 'SHOPIFY_CLIENT_ID', 'SHOPIFY_ADMIN_TOKEN'] as const).filter(isSet);
   const chainKeys = ['BASE_RPC_URL', 'POG_TOKEN_ADDRESS', 'STORE_WALLET_ADDRESS'] as const;
   const chainSet = chainKeys.filter(isSet);
   if (chainSet.length && chainSet.length < chainKeys.length && !production) {
     problems.push(`${chainKeys.join(', ')} must be set together (missing: ${chainKeys.filter((k) => !chainSet.includes(k)).join(', ')})`);
   }
-  if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeSet, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
+  if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeKeys, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
+  const storeComplete = isSet('SHOPIFY_STORE_DOMAIN') && (isSet('SHOPIFY_CLIENT_ID') || isSet('SHOPIFY_ADMIN_TOKEN'));
+  const liveSettings = production || (chainSet.length === chainKeys.length && storeComplete);
   // A live shop (real chain and store) outside production is refused without a hash as well: a
   // generated password is for the local demo only, and a live shop without an admin sells nothing.
-  if (!production && chainSet.length === chainKeys.length && storeSet.length === storeKeys.length && !isSet('ADMIN_PASSWORD_HASH')) {
+  if (!production && liveSettings && !isSet('ADMIN_PASSWORD_HASH')) {
     problems.push("ADMIN_PASSWORD_HASH is not set: a live shop needs the admin password's hash (make one with `npm run admin:hash`)");
+  }
+  if (parsed.success) {
+    const e = parsed.data;
+    if (liveSettings && e.PUBLIC_URL) {
+      const url = new URL(e.PUBLIC_URL);
+      if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
+        problems.push(
+          `PUBLIC_URL must be https:// for a live shop (found ${url.origin}): shoppers' wallets sign in to it and its cookies are Secure. Plain http is only for a loopback host (localhost, 127.0.0.1, [::1])`,
+        );
+      }
+    }
+    if (e.SHOPIFY_API_ORIGIN) {
+      const url = new URL(e.SHOPIFY_API_ORIGIN);
+      if (!isSet('SHOPIFY_STORE_DOMAIN')) {
+        problems.push(
+          'SHOPIFY_API_ORIGIN says where a real store is reached, but no store is given (SHOPIFY_STORE_DOMAIN): remove it, or configure the store',
+        );
+      } else if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
+        problems.push(
+          `SHOPIFY_API_ORIGIN must be https:// (found ${url.origin}): the shop sends its Shopify credentials there. Plain http is only for a loopback host`,
+        );
+      }
+      const port = Number(url.port);
+      if (port && fetchRefusesPort(port)) {
+        problems.push(
+          `SHOPIFY_API_ORIGIN uses port ${port}, which Node's fetch refuses to call (a "bad port" of the Fetch standard): use another port`,
+        );
+      }
+    }
+    const rpcPort = e.BASE_RPC_URL ? Number(new URL(e.BASE_RPC_URL).port) : 0;
+    if (rpcPort && fetchRefusesPort(rpcPort)) {
+      problems.push(
+        `BASE_RPC_URL uses port ${rpcPort}, which Node's fetch refuses to call (a "bad port" of the Fetch standard): use another port`,
+      );
+    }
+    if (!liveSettings && !storeKeys.length && !chainSet.length && fetchRefusesPort(e.PORT)) {
+      problems.push(
+        `PORT ${e.PORT} is a port Node's fetch refuses to call (a "bad port" of the Fetch standard), and the local demo calls its own Shopify emulator on it: choose another PORT (e.g. 3000)`,
+      );
+    }
   }
   if (problems.length || !parsed.success) throw new ConfigError(problems);
 
@@ -251,15 +325,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   // Refused above unless both are real or both are local; production has both (PRODUCTION_REQUIRED).
-  const live = Boolean(e.BASE_RPC_URL && e.POG_TOKEN_ADDRESS && e.STORE_WALLET_ADDRESS && e.SHOPIFY_STORE_DOMAIN && e.SHOPIFY_ADMIN_TOKEN);
+  const live = Boolean(
+    e.BASE_RPC_URL &&
+    e.POG_TOKEN_ADDRESS &&
+    e.STORE_WALLET_ADDRESS &&
+    e.SHOPIFY_STORE_DOMAIN &&
+    (e.SHOPIFY_CLIENT_ID || e.SHOPIFY_ADMIN_TOKEN),
+  );
   let demo: ModeConfig;
   if (live) {
+    const credential: ShopifyCredential = e.SHOPIFY_CLIENT_ID
+      ? { kind: 'client-credentials', clientId: e.SHOPIFY_CLIENT_ID, clientSecret: e.SHOPIFY_CLIENT_SECRET! }
+      : { kind: 'static-token', accessToken: e.SHOPIFY_ADMIN_TOKEN! };
     demo = {
       mode: 'live',
       shopify: {
         kind: 'store',
         storeDomain: e.SHOPIFY_STORE_DOMAIN!,
-        accessToken: e.SHOPIFY_ADMIN_TOKEN!,
+        apiOrigin: e.SHOPIFY_API_ORIGIN ? new URL(e.SHOPIFY_API_ORIGIN).origin : `https://${e.SHOPIFY_STORE_DOMAIN!}`,
+        apiOriginConfigured: Boolean(e.SHOPIFY_API_ORIGIN),
+        credential,
         apiVersion: e.SHOPIFY_API_VERSION,
         clientSecret: e.SHOPIFY_CLIENT_SECRET,
       },
@@ -275,7 +360,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     };
     defaults.push(
       'mode: full local demo, because no real chain and no Shopify store are configured (configure both to run live; one without the other is refused)',
-      `shopify: bundled emulator with the demo catalogue at ${publicUrl}/shopify-emulator, its access token and webhook secret kept in ${secretsFile} (set SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN for a real store)`,
+      `shopify: bundled emulator with the demo catalogue at ${publicUrl}/shopify-emulator, its access token and webhook secret kept in ${secretsFile} (set SHOPIFY_STORE_DOMAIN, SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET for a real store)`,
       `chain: local anvil node (chain id ${BASE_CHAIN_ID}) with funded dev accounts and a Demo Wallet, state kept in ${stateFile} (set BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS for Base)`,
     );
   }
@@ -310,6 +395,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxyHops: e.TRUSTED_PROXY_HOPS ?? (e.NODE_ENV === 'production' ? 1 : 0),
     rateLimitScale: e.RATE_LIMIT_SCALE,
     adminPassword,
+    timeouts: { shopifyMs: e.SHOPIFY_TIMEOUT_MS, chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS },
     payments: {
       // Local anvil mines on demand and never reorgs; Base blocks come every ~2 s.
       requiredConfirmations: e.REQUIRED_CONFIRMATIONS ?? (chain.kind === 'local' ? 1 : 3),
@@ -332,7 +418,7 @@ export function mixedModeProblems(given: { chain: readonly string[]; store: read
   const { chain, store, clientSecret } = given;
   if (chain.length && !store.length) {
     return [
-      `real chain settings are given (${chain.join(', ')}) but no Shopify store: real payments would make orders in the local Shopify emulator, which ships nothing, and the emulator and its controls would be open beside them. Add SHOPIFY_STORE_DOMAIN, SHOPIFY_ADMIN_TOKEN and SHOPIFY_CLIENT_SECRET to run live, or remove ${chain.join(', ')} to run the local demo`,
+      `real chain settings are given (${chain.join(', ')}) but no Shopify store: real payments would make orders in the local Shopify emulator, which ships nothing, and the emulator and its controls would be open beside them. Add SHOPIFY_STORE_DOMAIN, SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET (or a legacy app's SHOPIFY_ADMIN_TOKEN) to run live, or remove ${chain.join(', ')} to run the local demo`,
     ];
   }
   if (store.length && !chain.length) {
@@ -342,10 +428,40 @@ export function mixedModeProblems(given: { chain: readonly string[]; store: read
   }
   if (clientSecret && !store.length && !chain.length) {
     return [
-      "SHOPIFY_CLIENT_SECRET is a real Shopify app's webhook key but no store is given: add SHOPIFY_STORE_DOMAIN and SHOPIFY_ADMIN_TOKEN and the chain settings to run live, or remove it to run the local demo (the emulator makes its own secret in DATA_DIR)",
+      "SHOPIFY_CLIENT_SECRET is a real Shopify app's webhook key but no store is given: add SHOPIFY_STORE_DOMAIN and SHOPIFY_CLIENT_ID (or a legacy app's SHOPIFY_ADMIN_TOKEN) and the chain settings to run live, or remove it to run the local demo (the emulator makes its own secret in DATA_DIR)",
     ];
   }
   return [];
+}
+
+/** What production and a live shop are told when the Shopify app's credential is missing. */
+export const SHOPIFY_CREDENTIAL_MISSING =
+  "the Shopify app's credential is missing: set SHOPIFY_CLIENT_ID (with SHOPIFY_CLIENT_SECRET) for an app made in Shopify's Dev Dashboard, or SHOPIFY_ADMIN_TOKEN for a legacy custom app's shpat_ token";
+
+/**
+ * The Shopify credential's own rules: one kind or the other, never both; a client id goes with its
+ * secret; a credential goes with its store and a store with its credential.
+ */
+function shopifyCredentialProblems({ production, isSet }: { production: boolean; isSet: (key: string) => boolean }): string[] {
+  const problems: string[] = [];
+  const clientId = isSet('SHOPIFY_CLIENT_ID');
+  const token = isSet('SHOPIFY_ADMIN_TOKEN');
+  const domain = isSet('SHOPIFY_STORE_DOMAIN');
+  if (clientId && token) {
+    problems.push(
+      'both SHOPIFY_CLIENT_ID and SHOPIFY_ADMIN_TOKEN are set: give one kind of Shopify credential, the client id (an app made in the Dev Dashboard) or the token (a legacy custom app), not both',
+    );
+  }
+  if (clientId && !isSet('SHOPIFY_CLIENT_SECRET') && !production) {
+    problems.push("SHOPIFY_CLIENT_ID needs SHOPIFY_CLIENT_SECRET: both are on the app's Settings page in Shopify's Dev Dashboard");
+  }
+  if ((production || domain) && !clientId && !token) problems.push(SHOPIFY_CREDENTIAL_MISSING);
+  if (!domain && (clientId || token) && !production) {
+    problems.push(
+      `${clientId ? 'SHOPIFY_CLIENT_ID' : 'SHOPIFY_ADMIN_TOKEN'} needs SHOPIFY_STORE_DOMAIN (your-shop.myshopify.com), the store it is for`,
+    );
+  }
+  return problems;
 }
 
 /** The generated admin password's hash, read from (or made in) its file in the data folder at start. */
