@@ -92,7 +92,7 @@ function parseOr400<T>(ctx: RouterContext, schema: z.ZodType<T>): T | undefined 
   return undefined;
 }
 
-type ControlledEmulator = Pick<ShopifyEmulator, 'reset' | 'completeDraftOrder' | 'fulfillOrder'>;
+type ControlledEmulator = Pick<ShopifyEmulator, 'reset' | 'completeDraftOrder' | 'fulfillOrder' | 'expireAccessTokens'>;
 
 /** Runs a state change, answering 404/409 for an unknown id or a wrong state. */
 function guarded(ctx: RouterContext, change: () => unknown): void {
@@ -183,6 +183,15 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
       ctx.status = 400;
       ctx.body = { error: (err as Error).message };
     }
+  });
+
+  // The grants, never the tokens: whoever reads this learns when tokens were made, not one to use.
+  router.get('/access-tokens', (ctx) => {
+    ctx.body = { count: rt.tokens.count, active: rt.tokens.activeCount, grants: rt.tokens.grants };
+  });
+
+  router.post('/access-tokens/expire', (ctx) => {
+    ctx.body = { expired: emulator.expireAccessTokens() };
   });
 
   router.post('/reset', (ctx) => {

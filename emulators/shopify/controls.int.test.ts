@@ -46,10 +46,13 @@ describe.skipIf(!lanAddress)('the emulator controls from another machine', () =>
     });
     expect(fulfil.status).toBe(403);
     expect((await lan('/__emulator/reset', { method: 'POST' })).status).toBe(403);
+    expect((await lan('/__emulator/access-tokens')).status).toBe(403);
+    expect((await lan('/__emulator/access-tokens/expire', { method: 'POST' })).status).toBe(403);
   });
 
   it('answer from loopback', async () => {
     expect((await from('127.0.0.1')('/__emulator/draft-orders')).status).toBe(200);
+    expect((await from('127.0.0.1')('/__emulator/access-tokens')).status).toBe(200);
   });
 
   it('leave the shop-facing pages reachable from the LAN (a phone opens invoices and images)', async () => {

@@ -11,10 +11,13 @@ import {
   DRAFT_STATUS_QUERY,
   PRODUCT_VARIANTS_QUERY,
   PRODUCTS_PAGE_QUERY,
+  ShopifyGraphql,
   WEBHOOK_SUBSCRIBE_MUTATION,
+  WEBHOOK_SUBSCRIPTIONS_QUERY,
   type DraftCreateResult,
   type ProductsPageResult,
   type ProductVariantsResult,
+  type WebhookSubscriptionsResult,
 } from '../../server/shopify';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from './index';
 
@@ -182,7 +185,8 @@ describe('Shopify emulator driven by the real @shopify/admin-api-client', () => 
     });
     expect(raw.status).toBe(401);
     expect(await raw.json()).toEqual({ errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' });
-    expect(run.emulator.requestLog).toHaveLength(0);
+    // Both refusals are in the log, as refusals.
+    expect(run.emulator.requestLog.map((e) => e.status)).toEqual([401, 401]);
   });
 
   it('reports unknown fields as GraphQL errors with HTTP 200', async () => {
@@ -492,6 +496,66 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
 
   const received = (topic: string) => receiver.received.filter((r) => r.headers['x-shopify-topic'] === topic);
   const json = (r: ReceivedWebhook) => JSON.parse(r.rawBody.toString('utf8')) as Record<string, unknown>;
+
+  it('lists the webhook subscriptions to the shop’s own query, through its client, filtered by topic', async () => {
+    const second = `${receiver.url}?copy=2`;
+    for (const [topic, uri] of [
+      ['ORDERS_CREATE', receiver.url],
+      ['ORDERS_PAID', receiver.url],
+      ['ORDERS_CREATE', second],
+    ]) {
+      expect((await subscribe(topic, uri)).data.webhookSubscriptionCreate.userErrors).toEqual([]);
+    }
+    const shopify = new ShopifyGraphql({
+      storeDomain: 'demo-shop.myshopify.com',
+      apiVersion: '2026-07',
+      accessToken: TOKEN,
+      originOverride: run.origin,
+    });
+    const list = async (variables: Record<string, unknown>) =>
+      shopify.query<WebhookSubscriptionsResult>(WEBHOOK_SUBSCRIPTIONS_QUERY, variables);
+
+    const all = await list({ first: 50 });
+    const subscriptionGid = expect.stringMatching(/^gid:\/\/shopify\/WebhookSubscription\/\d+$/);
+    expect(all.data.webhookSubscriptions.nodes).toEqual([
+      { id: subscriptionGid, topic: 'ORDERS_CREATE', uri: receiver.url },
+      { id: subscriptionGid, topic: 'ORDERS_PAID', uri: receiver.url },
+      { id: subscriptionGid, topic: 'ORDERS_CREATE', uri: second },
+    ]);
+    // A connection costs 2 + its page size; what came back, 2 + the nodes returned.
+    expect(all.cost).toMatchObject({ requestedQueryCost: 52, actualQueryCost: 5 });
+
+    const created = await list({ first: 50, topics: ['ORDERS_CREATE'] });
+    expect(created.data.webhookSubscriptions.nodes.map((n) => n.uri)).toEqual([receiver.url, second]);
+    const both = await list({ first: 50, topics: ['ORDERS_PAID', 'ORDERS_CREATE'] });
+    expect(both.data.webhookSubscriptions.nodes).toEqual(all.data.webhookSubscriptions.nodes);
+    expect((await list({ first: 50, topics: ['FULFILLMENTS_CREATE'] })).data.webhookSubscriptions.nodes).toEqual([]);
+    expect((await list({ first: 1 })).data.webhookSubscriptions.nodes).toEqual(all.data.webhookSubscriptions.nodes.slice(0, 1));
+    // Same answers as the emulator's own list.
+    expect((await listedSubscriptions()).map((s) => `gid://shopify/WebhookSubscription/${String(s.legacyId)}`)).toEqual(
+      all.data.webhookSubscriptions.nodes.map((n) => n.id),
+    );
+  });
+
+  it('pages webhook subscriptions and refuses a topic it does not know', async () => {
+    await subscribe('ORDERS_CREATE');
+    await subscribe('ORDERS_PAID');
+    const page = async (after: string | null) =>
+      (
+        await run.client().request<{
+          webhookSubscriptions: { nodes: Array<{ topic: string }>; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+        }>('query ($after: String) { webhookSubscriptions(first: 1, after: $after) { nodes { topic } pageInfo { hasNextPage endCursor } } }', {
+          variables: { after },
+        })
+      ).data!.webhookSubscriptions;
+    const first = await page(null);
+    expect(first).toMatchObject({ nodes: [{ topic: 'ORDERS_CREATE' }], pageInfo: { hasNextPage: true } });
+    const next = await page(first.pageInfo.endCursor);
+    expect(next).toMatchObject({ nodes: [{ topic: 'ORDERS_PAID' }], pageInfo: { hasNextPage: false } });
+    const unknown = await run.client().request('{ webhookSubscriptions(first: 5, topics: [NOT_A_TOPIC]) { nodes { id } } }');
+    expect(unknown.data).toBeUndefined();
+    expect(unknown.errors?.graphQLErrors?.[0].message).toMatch(/NOT_A_TOPIC/);
+  });
 
   it('creates the hand-off’s draft order: 100% discount and $0 shipping make a zero total', async () => {
     const { data, extensions } = await createDraft();

@@ -1,6 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { RouterContext } from '@koa/router';
 import { execute, GraphQLError, parse, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import type { AccessTokens } from './access-tokens';
 import type { AdminContext } from './admin-resolvers';
 import type { EmulatorState } from './emulator-state';
 import { checkInputSizes } from './input-limits';
@@ -37,7 +38,8 @@ export interface EmulatorRuntime {
   schema: GraphQLSchema;
   state: EmulatorState;
   bucket: LeakyBucket;
-  accessToken: string;
+  /** The static token and the unexpired granted ones. */
+  tokens: AccessTokens;
   now: () => number;
   faults: FaultPlan;
   requestLog: RequestLogEntry[];
@@ -73,12 +75,8 @@ export function graphqlEndpoint(rt: EmulatorRuntime) {
       ctx.body = { errors: 'Not Found' };
       return;
     }
-    if (ctx.get('X-Shopify-Access-Token') !== rt.accessToken) {
-      ctx.status = 401;
-      ctx.body = INVALID_TOKEN_BODY;
-      return;
-    }
-    ctx.set('X-Shopify-API-Version', version);
+    const authorised = rt.tokens.accepts(ctx.get('X-Shopify-Access-Token'));
+    if (authorised) ctx.set('X-Shopify-API-Version', version);
     await parseBody(ctx, async () => {});
 
     const request = readRequest(ctx.request.body);
@@ -95,6 +93,8 @@ export function graphqlEndpoint(rt: EmulatorRuntime) {
       logEntry.status = ctx.status = status;
       ctx.body = body;
     };
+    // Logged too, so a test can see every call Shopify refused (an expired or unknown token).
+    if (!authorised) return reply(401, INVALID_TOKEN_BODY);
 
     if (rt.faults.fail.count > 0) {
       rt.faults.fail.count -= 1;

@@ -1,6 +1,7 @@
-// Local stand-in for Shopify's Admin GraphQL API (contract: shared/reference/shopify-admin-api.md);
-// see README.md beside this file. Routes, relative to wherever the app is mounted:
+// Local stand-in for Shopify's Admin GraphQL API; see README.md beside this file. Routes, relative
+// to wherever the app is mounted:
 //   POST /admin/api/:version/graphql.json   the Admin API (token, cost, leaky bucket, faults)
+//   POST /admin/oauth/access_token          the client-credentials grant (with `clientId` only)
 //   GET  /cdn/images/:handle-:n.svg         generated product photos
 //   GET|POST /:shopId/invoices/:token       a draft order's hosted invoice (checkout) page
 //   /__emulator/*                           test/dev controls, loopback clients only (control-routes.ts)
@@ -9,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from '@koa/router';
 import Koa from 'koa';
+import { AccessTokens, type AccessTokenGrant } from './access-tokens';
 import { createAdminSchema, EMULATOR_SHOP } from './admin-resolvers';
 import { controlRoutes } from './control-routes';
 import { demoCatalogue } from './demo-catalogue';
@@ -25,20 +27,37 @@ import {
 } from './order-state';
 import { renderProductImageSvg, requestedImageSize } from './product-image';
 import { orderEventMessages, type PayloadLinks } from './rest-payloads';
+import { tokenEndpoint } from './token-endpoint';
 import { Webhooks, type WebhookDelivery } from './webhooks';
 
 export { signWebhookBody } from './webhooks';
 
 /** Shopify's retry schedule is 8 tries over 4 hours; a local stand-in needs it shorter. */
 const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [1000, 5000, 30000];
+/** A granted token's life, answered as expires_in: Shopify's last about a day. */
+const DEFAULT_TOKEN_TTL_SECONDS = 86399;
+const DEFAULT_GRANTED_SCOPES = ['read_products', 'read_inventory', 'write_draft_orders', 'read_orders'];
 
 export interface ShopifyEmulatorOptions {
   /** Origin (+ optional path prefix) under which browsers reach this app; image and invoice URLs are built from it. */
   publicOrigin: string;
-  /** The only accepted X-Shopify-Access-Token; anything else gets HTTP 401. */
-  accessToken: string;
-  /** Webhook HMAC key (X-Shopify-Hmac-Sha256), the app's client secret. */
+  /**
+   * A permanent X-Shopify-Access-Token, as a legacy admin-made custom app has. The Admin API
+   * accepts it and the unexpired tokens of the client-credentials grant (with `clientId`); any
+   * other token gets HTTP 401. Give this, `clientId`, or both.
+   */
+  accessToken?: string;
+  /**
+   * The app's client id: turns on POST /admin/oauth/access_token, which grants a token for this id
+   * and `clientSecret`.
+   */
+  clientId?: string;
+  /** The app's client secret: half of the grant's credential, and the webhook HMAC key (X-Shopify-Hmac-Sha256). */
   clientSecret: string;
+  /** How long a granted token works, in whole seconds of the emulator's clock; default 86399. */
+  tokenTtlSeconds?: number;
+  /** What a granted token may do, answered as the grant's comma-separated `scope`. */
+  grantedScopes?: readonly string[];
   bucket?: { maximumAvailable: number; restoreRate: number };
   now?: () => number;
   /**
@@ -63,7 +82,8 @@ export interface ShopifyEmulator {
   failNext(n: number, status: 429 | 500 | 503, retryAfterSeconds?: number): void;
   /**
    * Back to the initial catalogue, a full bucket, no pending faults, an empty request log, and no
-   * draft orders, orders, webhook subscriptions or deliveries (pending retries are dropped).
+   * draft orders, orders, webhook subscriptions or deliveries (pending retries are dropped), nor
+   * granted tokens or grants.
    */
   reset(): void;
   requestLog: RequestLogEntry[];
@@ -89,6 +109,17 @@ export interface ShopifyEmulator {
   webhookDeliveries: WebhookDelivery[];
   /** Resolves once no delivery is in flight or waiting for a retry. */
   webhooksIdle(): Promise<void>;
+  /**
+   * Every client-credentials grant made (the newest 1,000), oldest first: when, until when, and
+   * whether the request was form-encoded or JSON. Never the token itself. The same array
+   * throughout, also after reset.
+   */
+  readonly accessTokenGrants: readonly AccessTokenGrant[];
+  /**
+   * Ends every granted token now, as if its time were up (the static token keeps working); the
+   * next Admin API call with one gets HTTP 401. Returns how many were still valid.
+   */
+  expireAccessTokens(): number;
   /** Sends a logged delivery again with the identical body and headers; returns its new log entry. */
   redeliver(webhookId: string): WebhookDelivery;
 }
@@ -96,7 +127,14 @@ export interface ShopifyEmulator {
 const IMAGE_FILE = /^(.+)-(\d+)\.svg$/;
 
 export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmulator {
+  if (opts.accessToken === undefined && opts.clientId === undefined) {
+    throw new Error('The Shopify emulator needs an accessToken, a clientId (for the client-credentials grant), or both');
+  }
+  if (opts.clientId === '') throw new Error('clientId must not be empty');
+  const ttlSeconds = opts.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1) throw new Error(`tokenTtlSeconds must be a whole number ≥ 1 (got ${ttlSeconds})`);
   const now = opts.now ?? Date.now;
+  const tokens = new AccessTokens({ staticToken: opts.accessToken, ttlSeconds, now });
   const origin = opts.publicOrigin.replace(/\/+$/, '');
   const shopId = EMULATOR_SHOP.id;
   const state = new EmulatorState(demoCatalogue, now);
@@ -125,7 +163,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     schema: createAdminSchema(),
     state,
     bucket,
-    accessToken: opts.accessToken,
+    tokens,
     now,
     faults: { throttle: 0, fail: { count: 0, status: 503 } },
     requestLog: [],
@@ -151,6 +189,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
       runtime.faults = { throttle: 0, fail: { count: 0, status: 503 } };
       // In place: callers hold a reference to this array.
       runtime.requestLog.length = 0;
+      tokens.reset();
     },
     requestLog: runtime.requestLog,
     orders,
@@ -159,10 +198,16 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     webhookDeliveries: webhooks.deliveries,
     webhooksIdle: () => webhooks.idle(),
     redeliver: (webhookId) => webhooks.redeliver(webhookId),
+    accessTokenGrants: tokens.grants,
+    expireAccessTokens: () => tokens.expireAll(),
   };
 
   const router = new Router();
   router.post('/admin/api/:version/graphql.json', graphqlEndpoint(runtime));
+  if (opts.clientId !== undefined) {
+    const client = { clientId: opts.clientId, clientSecret: opts.clientSecret };
+    router.post('/admin/oauth/access_token', tokenEndpoint({ client, tokens, scopes: opts.grantedScopes ?? DEFAULT_GRANTED_SCOPES }));
+  }
   router.get('/cdn/images/:file', (ctx) => {
     const match = IMAGE_FILE.exec(ctx.params.file ?? '');
     const product = match ? state.getProductByHandle(match[1]) : undefined;

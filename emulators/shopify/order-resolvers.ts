@@ -34,6 +34,12 @@ export const orderFieldResolvers: Record<string, Record<string, Resolver<never, 
         Number(d.legacyId),
         Number(d.legacyId),
       ])) as Resolver<unknown, ConnectionArgs & { query?: string | null }>,
+    // Oldest first; `topics` keeps those of the listed topics (absent or empty: every topic).
+    webhookSubscriptions: ((_root, args, ctx) => {
+      const topics = args.topics?.length ? new Set(args.topics) : null;
+      const subscriptions = ctx.webhooks.listSubscriptions().filter((s) => !topics || topics.has(s.topic));
+      return paginate('webhookSubscriptions', subscriptions, args, (s) => [Number(s.legacyId), Number(s.legacyId)]);
+    }) as Resolver<unknown, ConnectionArgs & { topics?: WebhookTopic[] | null }>,
   },
 
   Mutation: {

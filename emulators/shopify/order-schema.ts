@@ -1,7 +1,7 @@
 import { WEBHOOK_TOPICS } from './webhooks';
 
 // Draft orders and webhook subscriptions: the part of the Admin schema the crypto checkout
-// hand-off uses (contract §4.1, §4.6, §5.1), appended to ADMIN_SCHEMA_SDL. Names and nullability
+// hand-off and the shop's start checks use, appended to ADMIN_SCHEMA_SDL. Names and nullability
 // follow the 2026-07 reference; DraftOrderInput holds the fields the hand-off sends.
 
 export const ORDER_SCHEMA_SDL = /* GraphQL */ `
@@ -10,6 +10,7 @@ export const ORDER_SCHEMA_SDL = /* GraphQL */ `
   extend type Query {
     draftOrder(id: ID!): DraftOrder
     draftOrders(first: Int, after: String, query: String): DraftOrderConnection!
+    webhookSubscriptions(first: Int, after: String, topics: [WebhookSubscriptionTopic!]): WebhookSubscriptionConnection!
   }
 
   type Mutation {
@@ -127,6 +128,11 @@ export const ORDER_SCHEMA_SDL = /* GraphQL */ `
     topic: WebhookSubscriptionTopic!
     uri: String!
     format: WebhookSubscriptionFormat!
+  }
+
+  type WebhookSubscriptionConnection {
+    nodes: [WebhookSubscription!]!
+    pageInfo: PageInfo!
   }
 
   type WebhookSubscriptionCreatePayload {

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { PRODUCTS_PAGE_QUERY } from '../../server/shopify';
+import { PRODUCTS_PAGE_QUERY, WEBHOOK_SUBSCRIPTIONS_QUERY } from '../../server/shopify';
 import { createAdminSchema } from './admin-resolvers';
 import { calculateActualCost, calculateRequestedCost, MAX_QUERY_COST } from './query-cost';
 
@@ -37,6 +37,11 @@ describe('requested query cost', () => {
     expect(cost).toBe(657);
     expect(cost).toBeLessThanOrEqual(MAX_QUERY_COST);
     expect(requested(PRODUCTS_PAGE_QUERY, { first: 50, variantsFirst: 50, mediaFirst: 10 })).toBeGreaterThan(MAX_QUERY_COST);
+  });
+
+  it('prices the shop’s webhook subscription check as one connection', () => {
+    expect(requested(WEBHOOK_SUBSCRIPTIONS_QUERY, { first: 50, topics: ['ORDERS_CREATE', 'ORDERS_PAID'] })).toBe(52);
+    expect(requested(WEBHOOK_SUBSCRIPTIONS_QUERY, { first: 10 })).toBe(12);
   });
 
   it('rejects page sizes above 250 like Shopify', () => {

@@ -2,8 +2,8 @@ import { Kind, type ASTNode, type DocumentNode, type GraphQLError, type GraphQLF
 import type { ThrottleStatus } from './leaky-bucket';
 import { MAX_QUERY_COST } from './query-cost';
 
-// Error bodies in Shopify's wording (contract §3), so client code written against the emulator
-// matches the real thing.
+// Error bodies in Shopify's wording, so client code written against the emulator matches the real
+// thing.
 
 const RATE_LIMIT_DOCS = 'https://shopify.dev/api/usage/rate-limits';
 
@@ -15,6 +15,40 @@ export interface CostExtension {
 
 export const INVALID_TOKEN_BODY = { errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' };
 export const MISSING_QUERY_BODY = { errors: { query: 'Required parameter missing or invalid' } };
+
+/**
+ * The token endpoint (POST /admin/oauth/access_token) answers a refused grant with HTTP 400 and an
+ * OAuth-style body, not the Admin API's `{ errors }`: `invalid_client` for an unknown client id or
+ * a wrong secret (never saying which), `unsupported_grant_type` for another grant,
+ * `invalid_request` for a missing parameter or an unreadable body.
+ */
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type';
+
+export interface OAuthErrorBody {
+  error: OAuthErrorCode;
+  error_description: string;
+}
+
+export function oauthError(error: OAuthErrorCode, description: string): OAuthErrorBody {
+  return { error, error_description: description };
+}
+
+export const UNREADABLE_GRANT_BODY = oauthError(
+  'invalid_request',
+  'The request body could not be read: send the parameters as application/x-www-form-urlencoded or as a JSON object.',
+);
+export const INVALID_CLIENT_BODY = oauthError(
+  'invalid_client',
+  'Client authentication failed: the client id is unknown or the client secret is wrong.',
+);
+
+export function missingGrantParameterBody(name: string): OAuthErrorBody {
+  return oauthError('invalid_request', `The request is missing the required parameter ${name} (a string).`);
+}
+
+export function unsupportedGrantTypeBody(grantType: string): OAuthErrorBody {
+  return oauthError('unsupported_grant_type', `The grant type '${grantType}' is not supported: use client_credentials.`);
+}
 
 export const FAILURE_BODIES: Record<number, unknown> = {
   429: { errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.' },
