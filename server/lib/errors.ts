@@ -85,9 +85,14 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options: { expose?: boolean; details?: Pick<ApiErrorBody, 'attemptsRemaining' | 'lockedUntil'> } = {},
+    options: {
+      expose?: boolean;
+      details?: Pick<ApiErrorBody, 'attemptsRemaining' | 'lockedUntil'>;
+      /** What caused it (an UnavailableError makes a periodic job report an outage once, not every pass). */
+      cause?: unknown;
+    } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.expose = options.expose ?? false;
     this.details = options.details ?? {};

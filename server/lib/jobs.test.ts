@@ -1,13 +1,28 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { periodicJob, type PeriodicJobOptions } from './jobs';
+import { UnavailableError } from './unavailable';
+
+interface Line {
+  level: number;
+  msg: string;
+  job?: string;
+  err?: { message: string; stack?: string };
+  dependency?: string;
+  reason?: string;
+  downMs?: number;
+}
 
 /** A real pino logger whose lines are kept for the test to read. */
-function captureLogger() {
-  const lines: Array<{ level: number; msg: string; job?: string; err?: { message: string } }> = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+function captureLogger(level = 'info') {
+  const lines: Line[] = [];
+  const logger = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line)) });
   return { logger, lines };
 }
+
+const DEBUG = 20;
+const INFO = 30;
+const WARN = 40;
 
 function deferred() {
   let resolve!: () => void;
@@ -123,6 +138,83 @@ describe('periodicJob', () => {
     expect(calls).toBe(2);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, msg: 'flaky sweep failed', job: 'flaky sweep', err: { message: 'database unreachable' } });
+  });
+
+  describe('an outside service that does not answer (UnavailableError)', () => {
+    const rpcDown = () => new UnavailableError('chain RPC rpc.example', 'timeout after 10 s');
+    /** A job whose pass `n` (from 1) does what `outcome(n)` says; runs `passes` passes one second apart. */
+    async function runPasses(passes: number, outcome: (n: number) => Error | null) {
+      const { logger, lines } = captureLogger('debug');
+      let n = 0;
+      const j = periodicJob({
+        name: 'chain watcher tick',
+        everyMs: 1000,
+        logger,
+        run: async () => {
+          const err = outcome(++n);
+          if (err) throw err;
+        },
+      });
+      j.start();
+      await vi.advanceTimersByTimeAsync((passes - 1) * 1000 + 1);
+      await j.stop();
+      expect(n).toBe(passes);
+      return { lines, above: (level: number) => lines.filter((l) => l.level >= level) };
+    }
+
+    it('is logged once when it begins, at debug level while it lasts, and once when it answers again', async () => {
+      // Passes 2 to 5 fail (the service is down from 1 s to 5 s), pass 6 at 5 s succeeds.
+      const { lines, above } = await runPasses(7, (n) => (n >= 2 && n <= 5 ? rpcDown() : null));
+      expect(above(INFO)).toEqual([
+        expect.objectContaining({
+          level: WARN,
+          msg: 'chain RPC rpc.example is unreachable: timeout after 10 s; chain watcher tick fails until it answers (logged again then)',
+          job: 'chain watcher tick',
+          dependency: 'chain RPC rpc.example',
+          reason: 'timeout after 10 s',
+        }),
+        expect.objectContaining({
+          level: INFO,
+          msg: 'chain RPC rpc.example answers again (unreachable for 4 s); chain watcher tick resumed',
+          dependency: 'chain RPC rpc.example',
+          downMs: 4000,
+        }),
+      ]);
+      // No stack for an outage: the service and the reason say it all.
+      expect(above(INFO)[0]!.err).toBeUndefined();
+      expect(lines.filter((l) => l.level === DEBUG)).toHaveLength(3);
+    });
+
+    it('a second outage after the service came back is logged again', async () => {
+      const { above } = await runPasses(6, (n) => (n === 2 || n === 3 || n === 5 ? rpcDown() : null));
+      expect(above(INFO).map((l) => [l.level, l.downMs])).toEqual([
+        [WARN, undefined],
+        [INFO, 2000],
+        [WARN, undefined],
+        [INFO, 1000],
+      ]);
+    });
+
+    it('is recognised when another error carries it as its cause', async () => {
+      const wrapped = () => new Error('Shopify is unavailable', { cause: new UnavailableError('Shopify', 'HTTP 502') });
+      const { above } = await runPasses(4, (n) => (n <= 2 ? wrapped() : null));
+      expect(above(INFO)).toEqual([
+        expect.objectContaining({ level: WARN, dependency: 'Shopify', reason: 'HTTP 502' }),
+        expect.objectContaining({ level: INFO, dependency: 'Shopify', downMs: 2000 }),
+      ]);
+    });
+
+    it('does not quieten an unexpected error: each one is still logged, with its stack', async () => {
+      // Down from pass 1; passes 2 and 3 fail otherwise (a database error, say).
+      const { above } = await runPasses(4, (n) => (n === 1 || n === 4 ? rpcDown() : new Error('relation "outbox" does not exist')));
+      const logged = above(INFO);
+      expect(logged.map((l) => [l.level, l.msg])).toEqual([
+        [WARN, expect.stringContaining('is unreachable')],
+        [WARN, 'chain watcher tick failed'],
+        [WARN, 'chain watcher tick failed'],
+      ]);
+      expect(logged[1]!.err).toMatchObject({ message: 'relation "outbox" does not exist', stack: expect.stringContaining('Error:') });
+    });
   });
 
   it('stop waits for the pass under way, and no pass begins after it', async () => {

@@ -4,7 +4,9 @@
  * together. Jobs that must run once across several server processes guard themselves in the
  * database (the chain watcher's leader lock, the hand-off's `SKIP LOCKED` lease), not here.
  */
+import { formatDuration } from './duration';
 import type { Logger } from './logger';
+import { unavailableCause } from './unavailable';
 
 export interface Job {
   readonly name: string;
@@ -35,6 +37,11 @@ export interface PeriodicJobOptions {
  * A pass every `everyMs` (with jitter), never two at once: the next wait starts when a pass ends,
  * however long it took. A pass that throws is logged with the job's name and the next one runs on
  * schedule. Its timers are unref'd: a job alone never keeps the process alive.
+ *
+ * A pass that fails because an outside service is down (an `UnavailableError`, or an error caused
+ * by one) is an outage, not a bug: it is logged once as a warning when it begins (the service and
+ * the reason, no stack), at debug level while it lasts, and once as info when a pass succeeds
+ * again (how long it lasted). Any other failure is logged every time, with its stack.
  */
 export function periodicJob(opts: PeriodicJobOptions): Job {
   const { name, everyMs, jitter = 0, runAtStart = true, logger, run } = opts;
@@ -44,6 +51,8 @@ export function periodicJob(opts: PeriodicJobOptions): Job {
   let active = false;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+  /** Outages under way, by service: when the first pass that met it began. */
+  const outages = new Map<string, number>();
 
   const nextWait = () => Math.round(everyMs * (1 + jitter * (2 * random() - 1)));
   const schedule = (ms: number) => {
@@ -53,10 +62,30 @@ export function periodicJob(opts: PeriodicJobOptions): Job {
   function pass() {
     timer = null;
     running = (async () => {
+      const began = Date.now();
       try {
         await run();
+        for (const [dependency, since] of outages) {
+          const downMs = Date.now() - since;
+          logger.info(
+            { job: name, dependency, downMs },
+            `${dependency} answers again (unreachable for ${formatDuration(downMs)}); ${name} resumed`,
+          );
+        }
+        outages.clear();
       } catch (err) {
-        logger.warn({ err, job: name }, `${name} failed`);
+        const outage = unavailableCause(err);
+        if (!outage) {
+          logger.warn({ err, job: name }, `${name} failed`);
+        } else if (outages.has(outage.dependency)) {
+          logger.debug({ job: name, dependency: outage.dependency, reason: outage.reason }, `${name} failed: ${outage.message}`);
+        } else {
+          outages.set(outage.dependency, began);
+          logger.warn(
+            { job: name, dependency: outage.dependency, reason: outage.reason },
+            `${outage.message}; ${name} fails until it answers (logged again then)`,
+          );
+        }
       }
     })();
     void running.then(() => {

@@ -76,6 +76,11 @@ export async function startHarness(
     demoWallet?: AppDeps['demoWallet'];
     /** A running local chain: payments are wired to a demo token freshly deployed on it. */
     chain?: LocalChain;
+    /**
+     * With `chain`: payments reach the chain through this RPC URL instead (the demo token is still
+     * deployed on `chain`; e.g. an RPC that never answers), and with this timeout per call.
+     */
+    chainRpc?: { rpcUrl?: string; timeoutMs?: number };
     /** Emulator options beyond the defaults (e.g. fast webhook retries). */
     emulator?: Partial<ShopifyEmulatorOptions>;
     /**
@@ -150,7 +155,13 @@ export async function startHarness(
   let target: ChainTarget | undefined;
   if (opts.chain) {
     const token = await ensureDemoToken(database.db, opts.chain.rpcUrl);
-    target = { rpcUrl: opts.chain.rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress: token.tokenAddress, storeWallet: token.storeWallet };
+    target = {
+      rpcUrl: opts.chainRpc?.rpcUrl ?? opts.chain.rpcUrl,
+      chainId: BASE_CHAIN_ID,
+      tokenAddress: token.tokenAddress,
+      storeWallet: token.storeWallet,
+      timeoutMs: opts.chainRpc?.timeoutMs,
+    };
   }
   const now = () => new Date(clock.now);
   // What every instance of this world shares; each gets its own database connections.

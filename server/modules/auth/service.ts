@@ -12,6 +12,7 @@ import type { AuthSession, SiweNonce } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
+import { unavailableCause } from '../../lib/unavailable';
 
 export const SIWE_STATEMENT = 'Sign in to POGS Shop to see your orders.';
 /** How long a nonce (and the message carrying it) may be signed and presented. */
@@ -112,7 +113,18 @@ export class AuthService {
       { signature, domain: site.domain, nonce: message.nonce, time: now.toISOString() },
       { provider: this.opts.provider as never, suppressExceptions: true },
     );
-    if (!result.success) throw new AppError(ErrorCode.invalidSignature, 'The signature does not belong to that wallet.');
+    if (!result.success) {
+      // A contract wallet's signature is checked on chain (EIP-1271): an RPC that did not answer
+      // says nothing about the signature.
+      if (unavailableCause(result.error)) {
+        throw new AppError(
+          ErrorCode.chainUnavailable,
+          'We cannot reach the Base network to check your wallet’s signature right now. Try signing in again in a moment.',
+          { expose: true },
+        );
+      }
+      throw new AppError(ErrorCode.invalidSignature, 'The signature does not belong to that wallet.');
+    }
 
     const address = message.address.toLowerCase();
     const walletExpiresAt = new Date(now.getTime() + SIGNED_IN_TTL_MS);

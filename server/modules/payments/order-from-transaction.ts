@@ -13,6 +13,7 @@ import { formatUnits } from '../../../common/money';
 import type { ChainClient } from './chain-client';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { unavailableCause } from '../../lib/unavailable';
 import type { OrdersService } from '../orders';
 import type { CheckoutService, IntentRow } from './checkout-service';
 import { checkoutNotFound } from './checkout-service';
@@ -91,30 +92,27 @@ export class OrderFromTransaction {
     return row;
   }
 
-  /** Asks the chain about the transaction (rules 1–3): its transfers to the store, if any. */
+  /**
+   * Asks the chain about the transaction (rules 1–3): its transfers to the store, if any. The
+   * calls share one timeout, so a stalled RPC is answered chain-unavailable within it.
+   */
   private async look(txHash: string): Promise<ReceiptCheck> {
     const { chain } = this.deps;
+    let facts;
     try {
-      const receipt = await chain.receipt(txHash);
-      const [known, head] = await Promise.all([receipt ? true : chain.transactionKnown(txHash), chain.blockNumber()]);
-      const { chainId, tokenAddress, storeWallet } = chain.target;
-      return checkReceipt({
-        receipt,
-        known,
-        head,
-        requiredConfirmations: this.deps.requiredConfirmations,
-        chainId,
-        token: tokenAddress,
-        storeWallet,
-      });
+      facts = await chain.transactionFacts(txHash);
     } catch (err) {
-      this.deps.logger.warn({ err, txHash }, 'chain unavailable while verifying a payment');
+      // An outage needs no stack: its reason says it all.
+      const outage = unavailableCause(err);
+      this.deps.logger.warn(outage ? { reason: outage.message, txHash } : { err, txHash }, 'chain unavailable while verifying a payment');
       throw new AppError(
         ErrorCode.chainUnavailable,
         'We cannot reach the Base network right now. Your payment is safe; try again in a moment.',
         { expose: true },
       );
     }
+    const { chainId, tokenAddress, storeWallet } = chain.target;
+    return checkReceipt({ ...facts, requiredConfirmations: this.deps.requiredConfirmations, chainId, token: tokenAddress, storeWallet });
   }
 }
 

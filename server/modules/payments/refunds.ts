@@ -19,6 +19,7 @@ import { ErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import { unavailableCause } from '../../lib/unavailable';
 import { refundOrderIfFull } from '../orders';
 import type { ChainClient } from './chain-client';
 import { TRANSFER_TOPIC, type RawLog, type ReceiptFacts } from './verify';
@@ -169,28 +170,27 @@ export class RefundService {
   async verify(txHash: string, to: string, amountWei: bigint): Promise<RefundTransfer[]> {
     const { chain, logger } = this.deps;
     const hash = lower(txHash);
-    let check: RefundCheck;
+    let facts;
     try {
-      const receipt = await chain.receipt(hash);
-      const [known, head] = await Promise.all([receipt ? true : chain.transactionKnown(hash), chain.blockNumber()]);
-      const { chainId, tokenAddress, storeWallet } = chain.target;
-      check = checkRefundReceipt({
-        receipt,
-        known,
-        head,
-        requiredConfirmations: this.deps.requiredConfirmations,
-        chainId,
-        token: tokenAddress,
-        storeWallet,
-        to,
-        amountWei,
-      });
+      // One timeout for the calls together: a stalled RPC is answered chain-unavailable within it.
+      facts = await chain.transactionFacts(hash);
     } catch (err) {
-      logger.warn({ err, txHash: hash }, 'chain unavailable while verifying a refund');
+      const outage = unavailableCause(err);
+      logger.warn(outage ? { reason: outage.message, txHash: hash } : { err, txHash: hash }, 'chain unavailable while verifying a refund');
       throw new AppError(ErrorCode.chainUnavailable, 'We cannot reach the chain right now to verify the refund. Try again in a moment.', {
         expose: true,
       });
     }
+    const { chainId, tokenAddress, storeWallet } = chain.target;
+    const check = checkRefundReceipt({
+      ...facts,
+      requiredConfirmations: this.deps.requiredConfirmations,
+      chainId,
+      token: tokenAddress,
+      storeWallet,
+      to,
+      amountWei,
+    });
     if (!check.ok) throw new AppError(check.code, check.message);
     return check.transfers;
   }
