@@ -67,6 +67,7 @@ export async function startLocalShopify(config: Config, opts: { origin: () => st
     apiVersion,
     accessToken: secrets.accessToken,
     originOverride: () => opts.origin() + mountPath,
+    timeoutMs: config.timeouts.shopifyMs,
     logger: opts.logger,
   });
   return { config: withEmulatorSecrets(config, secrets), emulator, mount: { path: mountPath, app: emulator.app }, shopify };

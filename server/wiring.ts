@@ -13,7 +13,7 @@ import type { Db } from './db';
 import type { Logger } from './lib/logger';
 import { RateLimiter } from './lib/rate-limit';
 import { CatalogueService } from './modules/catalogue';
-import { ShopifyGraphql } from './shopify';
+import { ClientCredentialsToken, requestGrant, ShopifyGraphql, StaticAccessToken } from './shopify';
 import { CartService } from './modules/cart';
 import { createPaymentSystem, type ChainTarget, type PaymentSystem } from './modules/payments';
 import { SessionService } from './modules/session';
@@ -107,9 +107,25 @@ export function buildServices(opts: ServiceOptions): Services {
   return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, admin, payments, app };
 }
 
-function storeClient(config: Config, logger: Logger): ShopifyGraphql {
+/** The Shopify client of a live shop: its credential's token source, its API origin, its timeout (also the doctor's). */
+export function storeClient(config: Config, logger: Logger): ShopifyGraphql {
   if (config.shopify.kind !== 'store')
     throw new Error('local mode: pass the Shopify emulator’s client (startLocalShopify) to buildServices');
-  const { storeDomain, apiVersion, accessToken } = config.shopify;
-  return new ShopifyGraphql({ storeDomain, apiVersion, accessToken, logger });
+  const { storeDomain, apiVersion, credential, apiOrigin, apiOriginConfigured } = config.shopify;
+  const timeoutMs = config.timeouts.shopifyMs;
+  const tokens =
+    credential.kind === 'static-token'
+      ? new StaticAccessToken(credential.accessToken)
+      : new ClientCredentialsToken(
+          () => requestGrant({ apiOrigin, storeDomain, clientId: credential.clientId, clientSecret: credential.clientSecret, timeoutMs }),
+          { logger },
+        );
+  return new ShopifyGraphql({
+    storeDomain,
+    apiVersion,
+    accessToken: tokens,
+    originOverride: apiOriginConfigured ? apiOrigin : undefined,
+    timeoutMs,
+    logger,
+  });
 }

@@ -223,3 +223,34 @@ export const WEBHOOK_SUBSCRIBE_MUTATION = /* GraphQL */ `
 export interface WebhookSubscribeResult {
   webhookSubscriptionCreate: { webhookSubscription: { id: string } | null; userErrors: UserError[] };
 }
+
+// The live start checks (server/live-checks.ts) and `npm run doctor` read the shop's webhook
+// subscriptions with this, to confirm Shopify will tell the shop about its orders.
+export const WEBHOOK_SUBSCRIPTIONS_QUERY = /* GraphQL */ `
+  query WebhookSubscriptions($first: Int!, $topics: [WebhookSubscriptionTopic!]) {
+    webhookSubscriptions(first: $first, topics: $topics) {
+      nodes {
+        id
+        topic
+        uri
+      }
+    }
+  }
+`;
+export interface WebhookSubscriptionsResult {
+  webhookSubscriptions: { nodes: Array<{ id: string; topic: string; uri: string }> };
+}
+
+// The live start checks and `npm run doctor` ask this once: does the token work, and is it the
+// store SHOPIFY_STORE_DOMAIN names (SHOPIFY_API_ORIGIN could point at another)?
+export const SHOP_QUERY = /* GraphQL */ `
+  query Shop {
+    shop {
+      name
+      myshopifyDomain
+    }
+  }
+`;
+export interface ShopResult {
+  shop: { name: string; myshopifyDomain: string };
+}

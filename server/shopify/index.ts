@@ -9,6 +9,11 @@ export {
   /** A request Shopify refused or could not answer, with its GraphQL error codes. */
   ShopifyRequestError,
 } from './admin-client';
+/**
+ * Where the Admin API token comes from: a legacy app's permanent token, or the client-credentials
+ * grant of a Dev Dashboard app (renewed ahead of expiry and after a 401).
+ */
+export { ClientCredentialsToken, requestGrant, StaticAccessToken } from './access-token';
 /** Every GraphQL document the shop sends to Shopify, with the shape of its answer (documents.ts). */
 export {
   PRODUCTS_PAGE_QUERY,
@@ -17,6 +22,8 @@ export {
   DRAFT_CREATE_MUTATION,
   DRAFT_STATUS_QUERY,
   WEBHOOK_SUBSCRIBE_MUTATION,
+  WEBHOOK_SUBSCRIPTIONS_QUERY,
+  SHOP_QUERY,
   type ShopifyProductNode,
   type ProductsPageResult,
   type ProductVariantsResult,
@@ -25,4 +32,6 @@ export {
   type DraftCreateResult,
   type DraftStatusResult,
   type WebhookSubscribeResult,
+  type WebhookSubscriptionsResult,
+  type ShopResult,
 } from './documents';
