@@ -17,6 +17,7 @@ import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } f
 import { ensureDemoToken } from './chain/demo-token';
 import type { ChainTarget } from './modules/payments';
 import { subscribeShopifyWebhooks } from './modules/orders';
+import { formatCheck, liveStartLine, runLiveChecks } from './live-checks';
 import { loadLocalAdminPassword } from './modules/admin';
 import { buildServices } from './wiring';
 import { createWorkers, runCatalogueSync } from './workers';
@@ -87,10 +88,11 @@ async function main() {
       tokenAddress: token.tokenAddress,
       storeWallet: token.storeWallet,
       savedHead: localChain.savedHead,
+      timeoutMs: config.timeouts.chainRpcMs,
     };
   } else {
     const { rpcUrl, tokenAddress, storeWallet } = config.chain as Extract<typeof config.chain, { kind: 'rpc' }>;
-    target = { rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress, storeWallet };
+    target = { rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress, storeWallet, timeoutMs: config.timeouts.chainRpcMs };
   }
 
   let listeningPort = config.port;
@@ -117,15 +119,24 @@ async function main() {
   const { catalogue, rateLimiter } = services;
   const payments = services.payments!;
   if (!rateLimiter.rules.length) logger.warn('rate limits are off (RATE_LIMIT_SCALE=0)');
-  const rpcChainId = await payments.chain.chainId().catch((err) => {
-    logger.error({ err }, 'the chain RPC does not answer; payments wait for it');
-    return null;
-  });
-  if (rpcChainId !== null && rpcChainId !== target.chainId) {
-    logger.fatal(
-      `the RPC at ${target.rpcUrl} serves chain id ${rpcChainId}, not Base (${target.chainId}); refusing to take payments there`,
-    );
-    process.exit(1);
+  if (config.mode === 'live') {
+    // Before the first shopper: the chain is Base, the token is what the settings say, Shopify
+    // grants a token for this store and will send its order webhooks here (subscribed now).
+    const { results, facts } = await runLiveChecks({
+      config,
+      chain: payments.chain,
+      shopify: services.shopify,
+      webhookUri: `${config.publicUrl}/api/webhooks/shopify`,
+      subscribe: true,
+      logger,
+    });
+    const failed = results.filter((r) => r.status === 'fail');
+    if (failed.length) {
+      for (const result of failed) logger.fatal(`start check failed: ${formatCheck(result).slice(2).replace(/\n\s*/g, ' ')}`);
+      logger.fatal('refusing to start: fix the settings above (`npm run doctor` runs these checks without starting the shop)');
+      process.exit(1);
+    }
+    logger.info(liveStartLine(config, facts));
   }
   const app = createApp(services.app);
   const server = app.listen(config.port, config.host);
@@ -149,14 +160,14 @@ async function main() {
   // The schedule, the sweeps, the chain watcher, the Shopify hand-off and its poll: server/workers.ts.
   const workers = createWorkers(services);
   workers.start();
-  const webhookUri =
-    config.shopify.kind === 'emulator'
-      ? `http://127.0.0.1:${listeningPort}/api/webhooks/shopify`
-      : `${config.publicUrl}/api/webhooks/shopify`;
-  subscribeShopifyWebhooks(services.shopify, webhookUri, logger).then(
-    (n) => n && logger.info({ uri: webhookUri, topics: n }, 'Shopify webhooks subscribed'),
-    (err) => logger.warn({ err }, 'could not subscribe Shopify webhooks; the order poller still catches up'),
-  );
+  if (config.shopify.kind === 'emulator') {
+    // Local mode: the emulator lives in this server, so its webhooks can only be subscribed once it listens.
+    const webhookUri = `http://127.0.0.1:${listeningPort}/api/webhooks/shopify`;
+    subscribeShopifyWebhooks(services.shopify, webhookUri, logger).then(
+      (n) => n && logger.info({ uri: webhookUri, topics: n }, 'Shopify webhooks subscribed'),
+      (err) => logger.warn({ err }, 'could not subscribe Shopify webhooks; the order poller still catches up'),
+    );
+  }
 
   // Without PUBLIC_URL, print the port actually bound (PORT=0 picks a free one).
   const url = process.env.PUBLIC_URL ? config.publicUrl : `http://localhost:${listeningPort}`;
@@ -171,6 +182,7 @@ async function main() {
     const finished = await Promise.race([workers.stop().then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
     if (!finished) logger.warn(`background jobs still running after ${STOP_GRACE_MS / 1000} s; stopping without them`);
     payments.chain.destroy();
+    services.shopify.tokens.stop();
     await services.catalogue.close();
     await localChain?.stop();
     await db.destroy();

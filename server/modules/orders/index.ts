@@ -15,7 +15,7 @@ export { refundOrderIfFull, refundedWeiByOrder } from './refund-events';
 export { ShopifyHandoff } from './handoff';
 /** The outbox kind of that job (the admin's orders view reads its attempts and errors). */
 export { HANDOFF_JOB } from './create-order';
-/** Shopify's signed webhooks, and subscribing to them at start. */
-export { shopifyWebhookRoutes, subscribeShopifyWebhooks } from './webhooks';
+/** Shopify's signed webhooks, subscribing to them at start, and which order topics are not subscribed. */
+export { shopifyWebhookRoutes, subscribeShopifyWebhooks, missingWebhookTopics } from './webhooks';
 /** GET /api/orders/:id, the wallet's order list and the shipping link. */
 export { orderRoutes } from './routes';

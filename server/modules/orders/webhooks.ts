@@ -13,7 +13,13 @@ import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { WEBHOOK_SUBSCRIBE_MUTATION, type ShopifyGraphql, type WebhookSubscribeResult } from '../../shopify';
+import {
+  WEBHOOK_SUBSCRIBE_MUTATION,
+  WEBHOOK_SUBSCRIPTIONS_QUERY,
+  type ShopifyGraphql,
+  type WebhookSubscribeResult,
+  type WebhookSubscriptionsResult,
+} from '../../shopify';
 import { applyOrderEvent } from './events';
 import type { OrderEvent } from './status';
 
@@ -197,7 +203,7 @@ async function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export const WEBHOOK_TOPICS = ['DRAFT_ORDERS_UPDATE', 'ORDERS_CREATE', 'ORDERS_FULFILLED', 'FULFILLMENTS_CREATE'] as const;
+const WEBHOOK_TOPICS = ['DRAFT_ORDERS_UPDATE', 'ORDERS_CREATE', 'ORDERS_FULFILLED', 'FULFILLMENTS_CREATE'] as const;
 
 /**
  * Subscribes the shop's webhook endpoint to the order topics. Idempotent: Shopify answers an
@@ -216,4 +222,17 @@ export async function subscribeShopifyWebhooks(shopify: ShopifyGraphql, uri: str
       logger.warn({ topic, userErrors }, 'Shopify refused a webhook subscription');
   }
   return created;
+}
+
+/**
+ * The order topics with no subscription delivering to `uri` (empty when Shopify will tell the shop
+ * about every order event). Lists the app's subscriptions of those topics.
+ */
+export async function missingWebhookTopics(shopify: ShopifyGraphql, uri: string): Promise<string[]> {
+  const { data } = await shopify.query<WebhookSubscriptionsResult>(WEBHOOK_SUBSCRIPTIONS_QUERY, {
+    first: 100,
+    topics: [...WEBHOOK_TOPICS],
+  });
+  const delivered = new Set(data.webhookSubscriptions.nodes.filter((s) => s.uri === uri).map((s) => s.topic));
+  return WEBHOOK_TOPICS.filter((topic) => !delivered.has(topic));
 }
