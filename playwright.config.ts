@@ -27,6 +27,8 @@ const launchOptions = {
 
 export default defineConfig({
   testDir: 'e2e',
+  // The live rehearsal has its own world and config (playwright.rehearsal.config.ts).
+  testIgnore: '**/rehearsal/**',
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -5,7 +5,7 @@ import { formatPogAmount } from '../client/lib/format-pog-price';
 import { formatUnits } from '../common/money';
 import { insufficientBalanceMessage } from '../client/web3/payment-errors';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
-import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
+import { closeToasts, completeShopifyShippingForm, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
 
 // Paying against the real server in local mode: the embedded anvil chain with its demo POGS, the
 // server's chain watcher, and the Shopify emulator's draft orders and hosted invoice page. The
@@ -114,14 +114,7 @@ test.describe('paying with the browser wallet', () => {
     // The cart was emptied with the order.
     expect((await (await page.request.get('/api/cart')).json()).items).toHaveLength(0);
 
-    await page.getByLabel('Email').fill('buyer@example.com');
-    await page.getByLabel(/^Country/).selectOption('US');
-    await page.getByLabel(/^First name/).fill('Pat');
-    await page.getByLabel(/^Last name/).fill('Pogs');
-    await page.getByLabel('Address', { exact: true }).fill('1 Cap Street');
-    await page.getByLabel(/^City/).fill('Springfield');
-    await page.getByLabel(/^ZIP/).fill('12345');
-    await page.getByRole('button', { name: 'Complete order' }).click();
+    await completeShopifyShippingForm(page);
 
     // Shopify's webhook moves the order to 'confirmed'.
     await expect.poll(() => orderStatus(page, order.id), { timeout: 30_000 }).toBe('confirmed');

@@ -55,7 +55,13 @@ export interface LocalChain {
   stop(): Promise<void>;
 }
 
-export async function startLocalChain(opts: { port: number; stateFile?: string; logger?: Logger }): Promise<LocalChain> {
+export async function startLocalChain(opts: {
+  port: number;
+  stateFile?: string;
+  logger?: Logger;
+  /** A block every this many seconds, as on Base, instead of one per transaction (the live rehearsal). */
+  blockTimeSeconds?: number;
+}): Promise<LocalChain> {
   const stateFile = opts.stateFile && path.resolve(opts.stateFile);
   if (stateFile) {
     fs.mkdirSync(path.dirname(stateFile), { recursive: true });
@@ -72,6 +78,7 @@ export async function startLocalChain(opts: { port: number; stateFile?: string; 
   const port = opts.port || (await freePort());
   const rpcUrl = `http://127.0.0.1:${port}`;
   const args = ['--chain-id', String(BASE_CHAIN_ID), '--host', '127.0.0.1', '--port', String(port), '--silent'];
+  if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
   const guardArgs = ['--rpc', rpcUrl];
 
   let lock: ChainLock | undefined;
@@ -250,7 +257,8 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
