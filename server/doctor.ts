@@ -6,7 +6,6 @@
  */
 import { BASE_CHAIN_ID } from '../common/chain';
 import { ConfigError, loadConfig } from './config';
-import { createDb } from './db';
 import { formatCheck, runLiveChecks } from './live-checks';
 import { createLogger } from './lib/logger';
 import { ChainClient } from './modules/payments';
@@ -31,12 +30,11 @@ async function doctor(): Promise<number> {
     return 0;
   }
   console.log(`POGS Shop doctor: live settings (NODE_ENV=${config.env}); checking what the shop checks before it starts\n`);
-  // Warnings only: a check's own failure is its result, not a log line.
+  // A check's failure is its result, printed below: the log says only what went wrong around them.
   const logger = createLogger({ level: 'error' });
   const { rpcUrl, tokenAddress, storeWallet } = config.chain;
   const chain = new ChainClient({ rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress, storeWallet, timeoutMs: config.timeouts.chainRpcMs });
   const shopify = storeClient(config, logger);
-  const db = createDb(config.database);
   try {
     const { results } = await runLiveChecks({
       config,
@@ -44,7 +42,7 @@ async function doctor(): Promise<number> {
       shopify,
       webhookUri: `${config.publicUrl}/api/webhooks/shopify`,
       subscribe: false,
-      db,
+      database: config.database,
       logger,
     });
     for (const result of results) console.log(formatCheck(result));
@@ -58,7 +56,6 @@ async function doctor(): Promise<number> {
   } finally {
     chain.destroy();
     shopify.tokens.stop();
-    await db.destroy();
   }
 }
 

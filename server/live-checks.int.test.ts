@@ -201,7 +201,7 @@ describe('the live start checks', () => {
     const { results, ms } = await check(liveConfig({ SHOPIFY_API_ORIGIN: origin, BASE_RPC_URL: `${hung.origin}/v2/secret-api-key` }));
     const rpc = named(results, 'chain RPC')!;
     expect(rpc.status).toBe('fail');
-    expect(rpc.found).toMatch(new RegExp(`^${new URL(hung.origin).host} did not answer`));
+    expect(rpc.found).toBe(`${new URL(hung.origin).host} did not answer: timeout after 1.5 s`);
     expect(JSON.stringify(results)).not.toContain('secret-api-key');
     expect(ms).toBeLessThan(2 * 1500);
   });
@@ -258,6 +258,50 @@ describe('the live start checks', () => {
     expect(named(refused.results, 'Shopify store')).toMatchObject({
       status: 'fail',
       found: 'Shopify refused the access token (HTTP 401); check SHOPIFY_ADMIN_TOKEN',
+    });
+  });
+});
+
+describe('the doctor’s database check', () => {
+  const run = async (database: Parameters<typeof runLiveChecks>[0]['database']) => {
+    const { origin } = await startEmulator();
+    const config = liveConfig({ SHOPIFY_API_ORIGIN: origin });
+    const chain = new ChainClient({ rpcUrl: config.chain.rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress, storeWallet: DEV_ACCOUNTS[3] });
+    const shopify = storeClient(config, logger);
+    cleanups.push(() => {
+      chain.destroy();
+      shopify.tokens.stop();
+    });
+    const { results } = await runLiveChecks({
+      config,
+      chain,
+      shopify,
+      webhookUri: 'http://localhost:4000/api/webhooks/shopify',
+      subscribe: false,
+      database,
+      logger,
+    });
+    return named(results, 'database');
+  };
+
+  it('says when Postgres cannot be reached, and what to change', async () => {
+    expect(await run({ kind: 'postgres', url: 'postgres://postgres@127.0.0.1:1/shop', ssl: false })).toMatchObject({
+      status: 'fail',
+      fix: 'DATABASE_URL must reach a Postgres the shop may write to',
+    });
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)('passes when Postgres answers, and names no password', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    expect(await run({ kind: 'postgres', url: url.toString(), ssl: false })).toEqual({
+      name: 'database',
+      status: 'ok',
+      found: `Postgres at ${url.host} answers`,
+    });
+    url.pathname = '/no_such_database_here';
+    expect(await run({ kind: 'postgres', url: url.toString(), ssl: false })).toMatchObject({
+      status: 'fail',
+      found: 'database "no_such_database_here" does not exist',
     });
   });
 });

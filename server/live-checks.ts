@@ -10,10 +10,11 @@
  */
 import { Contract } from 'ethers';
 import { BASE_CHAIN_ID } from '../common/chain';
-import type { Config, StoreShopifyConfig } from './config';
-import type { Db } from './db';
+import type { Config, DatabaseConfig, StoreShopifyConfig } from './config';
+import pg from 'pg';
 import { isLoopbackHost } from './lib/hosts';
 import type { Logger } from './lib/logger';
+import { unavailableCause } from './lib/unavailable';
 import { ClientCredentialsToken, SHOP_QUERY, type ShopifyGraphql, type ShopResult } from './shopify';
 import type { ChainClient } from './modules/payments';
 import { missingWebhookTopics, subscribeShopifyWebhooks } from './modules/orders';
@@ -54,7 +55,7 @@ export interface LiveCheckDeps {
   /** The shop subscribes its webhooks before checking them; the doctor only looks. */
   subscribe: boolean;
   /** When given, the database is checked too (the doctor; the shop has just migrated it). */
-  db?: Db;
+  database?: DatabaseConfig;
   logger: Logger;
 }
 
@@ -69,7 +70,7 @@ export async function runLiveChecks(deps: LiveCheckDeps): Promise<{ results: Che
   const [chainResults, shopifyResults, dbResults] = await Promise.all([
     chainChecks(deps, facts),
     shopifyChecks(deps, facts),
-    deps.db ? databaseChecks(deps.db) : Promise.resolve([]),
+    deps.database ? databaseChecks(deps.database, deps.config.timeouts.chainRpcMs) : Promise.resolve([]),
   ]);
   return { results: [...publicUrlChecks(deps.config), ...chainResults, ...shopifyResults, ...dbResults], facts };
 }
@@ -98,7 +99,7 @@ async function chainChecks({ config, chain }: LiveCheckDeps, facts: LiveFacts): 
       {
         name: 'chain RPC',
         status: 'fail',
-        found: `${host} did not answer: ${reason(err)}`,
+        found: unavailableCause(err) ? `${host} did not answer: ${unavailableCause(err)!.reason}` : reason(err),
         fix: `BASE_RPC_URL must be a Base JSON-RPC endpoint that answers within CHAIN_RPC_TIMEOUT_MS (${config.timeouts.chainRpcMs / 1000} s)`,
       },
     ];
@@ -242,12 +243,22 @@ async function shopifyChecks({ config, shopify, webhookUri, subscribe, logger }:
   return results;
 }
 
-async function databaseChecks(db: Db): Promise<CheckResult[]> {
+async function databaseChecks(database: DatabaseConfig, timeoutMs: number): Promise<CheckResult[]> {
+  if (database.kind === 'pglite') return [{ name: 'database', status: 'ok', found: `embedded PGlite in ${database.dir}` }];
+  const client = new pg.Client({
+    connectionString: database.url,
+    ssl: database.ssl ? { rejectUnauthorized: true } : undefined,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   try {
-    await db.raw('select 1');
-    return [{ name: 'database', status: 'ok', found: 'answers' }];
+    await client.connect();
+    await client.query('select 1');
+    return [{ name: 'database', status: 'ok', found: `Postgres at ${new URL(database.url).host} answers` }];
   } catch (err) {
     return [{ name: 'database', status: 'fail', found: reason(err), fix: 'DATABASE_URL must reach a Postgres the shop may write to' }];
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 
