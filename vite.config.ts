@@ -139,6 +139,10 @@ export default defineConfig(({ isSsrBuild }) => ({
   // The client's manifest (dist/.vite/manifest.json) tells the server each rendered page's chunks,
   // which it preloads with the page (server/client-manifest.ts); koa-static serves no dot-folder.
   build: isSsrBuild ? { outDir: '../dist-ssr', emptyOutDir: true } : { outDir: '../dist', emptyOutDir: true, manifest: true },
+  // The server-rendering entry carries every library it uses (React, the router, TanStack Query,
+  // the UI kit), so the server needs none of the browser's packages installed at run time: they
+  // are development dependencies, and the production image has only what the server imports.
+  ssr: { noExternal: true },
   server: {
     port: 3000,
     proxy: {

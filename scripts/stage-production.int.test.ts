@@ -1,47 +1,75 @@
-// What the production image holds (scripts/stage-production.ts, run by the Dockerfile): no test,
-// no harness, no emulator, and nothing in it that imports a file or a package it does not have.
+// What the production image holds (scripts/stage-production.ts, run by the Dockerfile): the
+// compiled server as a live shop runs it, the built client and its server-rendering entry; no
+// local-mode code, test, harness or emulator; and nothing in it that imports a file it does not
+// have or a package that `npm install --omit=dev` leaves out.
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
+import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stageProduction } from './stage-production';
+import { buildServer, SERVER_OUT_DIR } from './build-server';
+import { readServerMetafile, stageProduction } from './stage-production';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * The one import allowed to point outside the image: main.ts loads the local-mode wiring (and
- * through it the emulator) with a dynamic import only in local mode, which production never is.
+ * The loads allowed to point outside the image, each taken only in a mode production refuses:
+ * main.js imports local-mode.js only in local mode (and says "a production build" when it is
+ * missing), and db.ts requires knex-pglite (a development dependency) only for an embedded PGlite
+ * database, which production, always given DATABASE_URL, never opens.
  */
-const ALLOWED_MISSING = [{ file: 'server/main.ts', specifier: './local-shopify', dynamic: true }];
+const ALLOWED_MISSING_FILES = [{ file: 'dist-server/main.js', specifier: './local-mode.js', how: 'dynamic' }];
+const ALLOWED_DEV_PACKAGES = [{ specifier: 'knex-pglite', how: 'require' }];
 
-interface ImportRef {
+interface LoadRef {
   file: string;
   specifier: string;
-  dynamic: boolean;
-  /** `import type` / `export type`: erased when the TypeScript runs, so it needs no package. */
-  typeOnly: boolean;
+  how: 'static' | 'dynamic' | 'require';
 }
 
-const STATIC_IMPORT =
-  /^\s*(?:import|export)\s+(type\s+)?(?:[\w$]+\s*,\s*)?(?:\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+)\s+from\s+['"]([^'"]+)['"]/gm;
-const SIDE_EFFECT_IMPORT = /^\s*import\s+['"]([^'"]+)['"]/gm;
-const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+/**
+ * `require("x")`, a bundler's `__require("x")` and `createRequire(import.meta.url)("x")`: loads
+ * through a require function made at run time, which no parser can tell from another call. Read
+ * from the text, so a string that looks like one shows up too (a false alarm, never a miss).
+ */
+const REQUIRE = /(?:\b_*require|createRequire\w*\([^()]*\))\(\s*['"]([^'"]+)['"]\s*\)/g;
 
-function importsOf(file: string, source: string): ImportRef[] {
-  const refs: ImportRef[] = [];
-  for (const m of source.matchAll(STATIC_IMPORT)) refs.push({ file, specifier: m[2], dynamic: false, typeOnly: Boolean(m[1]) });
-  for (const m of source.matchAll(SIDE_EFFECT_IMPORT)) refs.push({ file, specifier: m[1], dynamic: false, typeOnly: false });
-  for (const m of source.matchAll(DYNAMIC_IMPORT)) refs.push({ file, specifier: m[1], dynamic: true, typeOnly: false });
+/**
+ * Every load in `files` (relative to `dir`): the imports, static and dynamic, as esbuild's parser
+ * sees them (each answered "external", so nothing is followed or bundled), and the require calls.
+ */
+async function loadsOf(dir: string, files: string[]): Promise<LoadRef[]> {
+  const refs: LoadRef[] = [];
+  await esbuild({
+    absWorkingDir: dir,
+    entryPoints: files,
+    outdir: 'unused',
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'record-loads',
+        setup(build) {
+          build.onResolve({ filter: /.*/ }, (args) => {
+            if (args.kind === 'entry-point') return undefined;
+            const how = args.kind === 'dynamic-import' ? 'dynamic' : args.kind.startsWith('require') ? 'require' : 'static';
+            refs.push({ file: path.relative(dir, args.importer).split(path.sep).join('/'), specifier: args.path, how });
+            return { path: args.path, external: true };
+          });
+        },
+      },
+    ],
+  });
+  for (const file of files) {
+    for (const m of fs.readFileSync(path.join(dir, file), 'utf8').matchAll(REQUIRE)) refs.push({ file, specifier: m[1], how: 'require' });
+  }
   return refs;
-}
-
-/** How tsx resolves a relative specifier: as given, with a TypeScript/JSON extension, or a folder's index. */
-function resolvesIn(dir: string, ref: ImportRef): boolean {
-  const base = path.resolve(dir, path.dirname(ref.file), ref.specifier);
-  const candidates = [base, `${base}.ts`, `${base}.tsx`, `${base}.json`, base.replace(/\.js$/, '.ts'), path.join(base, 'index.ts')];
-  return candidates.some((c) => fs.existsSync(c) && fs.statSync(c).isFile());
 }
 
 function packageName(specifier: string): string {
@@ -49,62 +77,144 @@ function packageName(specifier: string): string {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(child);
+      else out.push(child);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
 describe('the production file set', () => {
-  let dir: string;
+  // A build of this checkout, made here (not the shared dist-server/ and dist-ssr/), then staged.
+  let work: string;
+  let built: string;
+  let staged: string;
   let files: string[];
-  let refs: ImportRef[];
+  let refs: LoadRef[];
+  let manifest: { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
-  beforeAll(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-stage-'));
-    stageProduction(ROOT, dir);
-    const staged: string[] = [];
-    const walk = (rel: string) => {
-      for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-        const child = rel ? `${rel}/${entry.name}` : entry.name;
-        if (entry.isDirectory()) walk(child);
-        else staged.push(child);
-      }
-    };
-    walk('');
-    files = staged.sort();
-    refs = files.filter((f) => /\.tsx?$/.test(f)).flatMap((f) => importsOf(f, fs.readFileSync(path.join(dir, f), 'utf8')));
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-stage-'));
+    built = path.join(work, 'root');
+    await buildServer(path.join(built, SERVER_OUT_DIR));
+    await viteBuild({
+      configFile: path.join(ROOT, 'vite.config.ts'),
+      logLevel: 'silent',
+      build: { ssr: 'entry-server.tsx', outDir: path.join(built, 'dist-ssr'), emptyOutDir: true },
+    });
+    // The client build is the browser's and imports nothing on the server: a stand-in suffices.
+    fs.mkdirSync(path.join(built, 'dist'));
+    fs.writeFileSync(path.join(built, 'dist', 'index.html'), '<!doctype html><title>POGS Shop</title>');
+    for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(ROOT, file), path.join(built, file));
+
+    staged = path.join(work, 'stage');
+    stageProduction(built, staged);
+    files = listFiles(staged);
+    refs = await loadsOf(
+      staged,
+      files.filter((f) => /^(dist-server|dist-ssr)\/.*\.m?js$/.test(f)),
+    );
+    manifest = JSON.parse(fs.readFileSync(path.join(staged, 'package.json'), 'utf8'));
   });
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-  it('holds the server, the shared code, the migrations and the package manifests', () => {
-    for (const needed of ['server/main.ts', 'server/app.ts', 'common/api.ts', 'migrations/index.ts', 'package.json', 'package-lock.json']) {
+  it('holds the compiled entries, the client, its server-rendering entry and the package manifests', () => {
+    for (const needed of [
+      'dist-server/main.js',
+      'dist-server/doctor.js',
+      'dist-server/migrate.js',
+      'dist-ssr/entry-server.js',
+      'dist/index.html',
+      'package.json',
+      'package-lock.json',
+    ]) {
       expect(files, needed).toContain(needed);
     }
+    expect(files.filter((f) => !/^(dist|dist-ssr|dist-server)\//.test(f))).toEqual(['package-lock.json', 'package.json']);
   });
 
-  it('holds no test, no test harness, no emulator and nothing of the dev tooling', () => {
-    expect(files.filter((f) => /\.test\.tsx?$/.test(f))).toEqual([]);
-    expect(files.filter((f) => /^(server\/test|emulators|e2e|bench|client|scripts)\//.test(f))).toEqual([]);
-    expect(files).not.toContain('server/local-shopify.ts');
+  it('holds no local-mode, test, harness or emulator code, and no source', () => {
+    expect(files).not.toContain('dist-server/local-mode.js');
+    expect(files).not.toContain('dist-server/anvil-guard.mjs');
+    expect(files).not.toContain('dist-server/metafile.json');
+    expect(files.filter((f) => /\.tsx?$/.test(f))).toEqual([]);
+    // What each staged server file was compiled from (the build's metafile, made in this test).
+    const metafile = readServerMetafile(built);
+    const stagedServer = files.filter((f) => f.startsWith('dist-server/') && f.endsWith('.js')).map((f) => f.slice('dist-server/'.length));
+    const sources = stagedServer.flatMap((f) => Object.keys(metafile.outputs[f].inputs));
+    expect(sources).toContain('server/main.ts');
+    expect(sources).toContain('server/app.ts');
+    expect(sources).toContain('migrations/index.ts');
+    const notForProduction = sources.filter(
+      (s) =>
+        /^(emulators|client|e2e|bench|scripts|server\/test|server\/chain)\//.test(s) ||
+        /\.test\.tsx?$/.test(s) ||
+        /^server\/local-(mode|shopify)\.ts$/.test(s),
+    );
+    expect(notForProduction).toEqual([]);
+    // ...while the build did compile them, into what stays out.
+    expect(Object.keys(metafile.outputs['local-mode.js'].inputs)).toEqual(
+      expect.arrayContaining([
+        'server/local-mode.ts',
+        'server/local-shopify.ts',
+        'server/chain/local-chain.ts',
+        'emulators/shopify/index.ts',
+      ]),
+    );
   });
 
-  it('finds the imports it checks (a parser that sees none would pass anything)', () => {
-    const mainImports = refs.filter((r) => r.file === 'server/main.ts').map((r) => r.specifier);
-    expect(mainImports).toEqual(expect.arrayContaining(['./config', './app', 'node:path', './local-shopify']));
-    expect(refs.some((r) => r.file === 'server/app.ts' && r.specifier.startsWith('../common/'))).toBe(true);
+  it('finds the loads it checks (a parser that sees none would pass anything)', () => {
+    const of = (file: string) => refs.filter((r) => r.file === file).map((r) => `${r.how} ${r.specifier}`);
+    expect(of('dist-server/main.js')).toEqual(expect.arrayContaining(['static koa', 'static node:path', 'dynamic ./local-mode.js']));
+    expect(of('dist-server/main.js').some((r) => /^static \.\/chunk-\w+\.js$/.test(r))).toBe(true);
+    expect(refs.some((r) => r.specifier === 'knex' && r.how === 'static')).toBe(true);
+    expect(refs.some((r) => r.specifier === 'knex-pglite' && r.how === 'require')).toBe(true);
+    expect(refs.some((r) => r.file === 'dist-ssr/entry-server.js' && r.specifier.startsWith('./assets/'))).toBe(true);
   });
 
-  it('resolves every relative import inside the image, except main.ts’s dynamic import of the local-mode wiring', () => {
+  it('resolves every relative load inside the image, except main.js’s dynamic import of local-mode.js', () => {
     const unresolved = refs
-      .filter((r) => r.specifier.startsWith('.') && !resolvesIn(dir, r))
-      .map(({ file, specifier, dynamic }) => ({ file, specifier, dynamic }));
-    // A static import of the wiring or of the emulator from production code shows up here.
-    expect(unresolved).toEqual(ALLOWED_MISSING);
+      .filter((r) => r.specifier.startsWith('.'))
+      .filter((r) => !fs.existsSync(path.resolve(staged, path.dirname(r.file), r.specifier)))
+      .map(({ file, specifier, how }) => ({ file, specifier, how }));
+    expect(unresolved).toEqual(ALLOWED_MISSING_FILES);
   });
 
-  it('imports at run time only Node built-ins and production dependencies (npm install --omit=dev)', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  it('loads at run time only Node built-ins and production dependencies (npm install --omit=dev)', () => {
     const builtins = new Set(builtinModules);
-    const missing = refs
-      .filter((r) => !r.specifier.startsWith('.') && !r.typeOnly)
+    const bare = refs.filter((r) => !r.specifier.startsWith('.') && !r.specifier.startsWith('/'));
+    const notInstalled = bare
       .filter((r) => !r.specifier.startsWith('node:') && !builtins.has(r.specifier))
       .filter((r) => !(packageName(r.specifier) in manifest.dependencies))
-      .map((r) => `${r.file}: ${r.specifier}`);
-    expect(missing).toEqual([]);
+      .map(({ specifier, how }) => ({ specifier, how }));
+    expect([...new Map(notInstalled.map((r) => [`${r.how} ${r.specifier}`, r])).values()]).toEqual(ALLOWED_DEV_PACKAGES);
+    // The server-rendering entry carries its libraries (vite.config.ts: ssr.noExternal): React is
+    // not a run-time dependency.
+    const ssrPackages = bare.filter(
+      (r) => r.file.startsWith('dist-ssr/') && !r.specifier.startsWith('node:') && !builtins.has(r.specifier),
+    );
+    expect(ssrPackages).toEqual([]);
+  });
+
+  it('lists as dependencies only what the compiled server loads (or a peer of what it loads needs)', () => {
+    const loaded = new Set(refs.filter((r) => r.how !== 'require').map((r) => packageName(r.specifier)));
+    const peers = new Set(
+      [...loaded].flatMap((name) => {
+        const file = path.join(ROOT, 'node_modules', name, 'package.json');
+        if (!fs.existsSync(file)) return [];
+        const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { peerDependencies?: object; peerDependenciesMeta?: object };
+        return [...Object.keys(pkg.peerDependencies ?? {}), ...Object.keys(pkg.peerDependenciesMeta ?? {})];
+      }),
+    );
+    expect(Object.keys(manifest.dependencies).filter((name) => !loaded.has(name) && !peers.has(name))).toEqual([]);
+    for (const name of ['react', 'react-dom', '@electric-sql/pglite', 'knex-pglite', '@foundry-rs/anvil', 'tsx', 'graphql', 'esbuild']) {
+      expect(manifest.dependencies, name).not.toHaveProperty(name);
+    }
   });
 });

@@ -4,41 +4,76 @@
  *
  *   npx tsx scripts/stage-production.ts <out-dir>     (after `npm run build`)
  *
- * In: the built client (dist/) and its server-rendering entry (dist-ssr/), common/, server/, migrations/, package.json and package-lock.json.
- * Out: every test file, the test harness (server/test/), the local-mode wiring
- * (server/local-shopify.ts, which imports the emulator) and everything outside those folders
- * (emulators/, client sources, e2e/, bench/, scripts/). A live shop never reaches local mode:
- * production refuses to start without real settings, so main.ts's dynamic import of the
- * local-mode wiring never runs there.
+ * In: the compiled server files that the production entries (dist-server/main.js, doctor.js,
+ * migrate.js) reach, as esbuild's metafile lists them (scripts/build-server.ts), with their source
+ * maps; the built client (dist/) and its server-rendering entry (dist-ssr/); package.json and
+ * package-lock.json.
+ * Out: dist-server/local-mode.js and every file only it reaches (the local chain and its guard, the
+ * demo token, the Demo Wallet, the Shopify emulator), the metafile, and all source. A live shop
+ * never reaches local mode: production refuses to start without real settings, so main.js's
+ * dynamic import of local-mode.js never runs there (and says "a production build" if it did).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Metafile } from 'esbuild';
+import { LOCAL_ENTRIES, METAFILE_NAME, PRODUCTION_ENTRIES, SERVER_OUT_DIR } from './build-server';
 
-const FOLDERS = ['dist', 'dist-ssr', 'common', 'server', 'migrations'];
+const FOLDERS = ['dist', 'dist-ssr'];
 const FILES = ['package.json', 'package-lock.json'];
-
-/** Paths (relative, '/'-separated) that never go into the image even inside FOLDERS. */
-function excluded(relative: string): boolean {
-  return (
-    /\.test\.tsx?$/.test(relative) ||
-    relative.startsWith('server/test/') ||
-    relative === 'server/local-shopify.ts' ||
-    relative.split('/').includes('node_modules')
-  );
-}
 
 function walk(root: string, dir: string, out: string[]): void {
   for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const relative = `${dir}/${entry.name}`;
     if (entry.isDirectory()) walk(root, relative, out);
-    else if (entry.isFile() && !excluded(relative)) out.push(relative);
+    else if (entry.isFile()) out.push(relative);
   }
 }
 
-/** Every file production needs, relative to `root`, sorted. A missing folder (dist before a build) is skipped. */
+/** The server's metafile under `root` (written by scripts/build-server.ts). */
+export function readServerMetafile(root: string): Metafile {
+  const file = path.join(root, SERVER_OUT_DIR, METAFILE_NAME);
+  if (!fs.existsSync(file)) throw new Error(`stage-production: ${SERVER_OUT_DIR}/${METAFILE_NAME} is missing; run \`npm run build\` first`);
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Metafile;
+}
+
+/**
+ * The compiled server files (names in dist-server/) the production entries reach through their
+ * imports, static or dynamic, stopping at the local-mode entry. A static import of it would make
+ * production need local mode's code: refused.
+ */
+export function productionServerFiles(metafile: Metafile): string[] {
+  const outputs = metafile.outputs;
+  const entryOf = (source: string) => {
+    const found = Object.keys(outputs).filter((file) => outputs[file].entryPoint === source);
+    if (found.length !== 1) throw new Error(`stage-production: the metafile has ${found.length} outputs for ${source}`);
+    return found[0];
+  };
+  const localOnly = new Set(Object.values(LOCAL_ENTRIES).map(entryOf));
+  const reached = new Set<string>();
+  const queue = Object.values(PRODUCTION_ENTRIES).map(entryOf);
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const ref of outputs[file].imports) {
+      if (ref.external) continue;
+      if (localOnly.has(ref.path)) {
+        if (ref.kind !== 'dynamic-import')
+          throw new Error(`stage-production: ${file} imports ${ref.path} statically; reach local mode by a dynamic import only`);
+        continue;
+      }
+      queue.push(ref.path);
+    }
+  }
+  const files = [...reached];
+  for (const file of reached) if (outputs[`${file}.map`]) files.push(`${file}.map`);
+  return files.sort();
+}
+
+/** Every file production needs, relative to `root`, sorted. A missing dist/ or dist-ssr/ is skipped (the CLI refuses it). */
 export function productionFiles(root: string): string[] {
-  const files: string[] = [];
+  const files = productionServerFiles(readServerMetafile(root)).map((file) => `${SERVER_OUT_DIR}/${file}`);
   for (const dir of FOLDERS) if (fs.existsSync(path.join(root, dir))) walk(root, dir, files);
   for (const file of FILES) if (fs.existsSync(path.join(root, file))) files.push(file);
   return files.sort();
@@ -63,10 +98,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.exit(2);
   }
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  // The image serves the built client: staging without it would ship a shop with no pages.
-  if (!fs.existsSync(path.join(root, 'dist', 'index.html'))) {
-    console.error('stage-production: dist/index.html is missing; run `npm run build` first');
-    process.exit(1);
+  // The image serves the built client and renders its first pages: staging without them would
+  // ship a shop with no pages.
+  for (const needed of ['dist/index.html', 'dist-ssr/entry-server.js', `${SERVER_OUT_DIR}/${METAFILE_NAME}`]) {
+    if (!fs.existsSync(path.join(root, needed))) {
+      console.error(`stage-production: ${needed} is missing; run \`npm run build\` first`);
+      process.exit(1);
+    }
   }
   const files = stageProduction(root, path.resolve(outDir));
   console.log(`stage-production: ${files.length} files in ${outDir}`);

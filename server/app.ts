@@ -18,13 +18,17 @@ import type { Config } from './config';
 import type { Db } from './db';
 import { toCount } from './db';
 import { compression } from './lib/compression';
+import compose from 'koa-compose';
+import { isLostDatabaseConnection } from './lib/db-errors';
 import { AppError, toErrorAnswer } from './lib/errors';
+import { requestLog } from './lib/request-log';
 import type { Logger } from './lib/logger';
 import { rateLimitMiddleware, type RateLimiter } from './lib/rate-limit';
+import { refuseCrossSiteWrites } from './lib/cross-site';
+import { allowInlineScripts, securityHeaders } from './lib/security-headers';
 import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
 import { cartRoutes, type CartService } from './modules/cart';
 import { sessionMiddleware, type SessionService } from './modules/session';
-import { demoWalletRoutes } from './chain/demo-wallet';
 import { paymentRoutes, type CheckoutService, type OrderFromTransaction, type PaymentTarget } from './modules/payments';
 import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules/orders';
 import { authRoutes, type AuthService } from './modules/auth';
@@ -38,6 +42,7 @@ import {
 } from './modules/admin';
 import { BASE_PUBLIC_RPC_URL } from './config';
 import { pageScriptsOf } from './client-manifest';
+import type { Readiness } from './readiness';
 import { shopPages, type ShopPagesOptions } from './shop-pages';
 
 export interface AppDeps {
@@ -63,12 +68,14 @@ export interface AppDeps {
   };
   /** The built client (dist/); when absent only the API is served. */
   staticDir?: string;
+  /** What GET /api/health/ready asks (ready when absent). */
+  readiness?: Readiness;
   /**
    * Demo surfaces, served only when `config.mode` is 'local' (ignored otherwise, whoever passes
-   * them): the Demo Wallet's JSON-RPC, acting as one dev account of the local chain, and apps
-   * mounted under a path (the Shopify emulator).
+   * them): the Demo Wallet's JSON-RPC routes (built by local-mode.ts, acting as one dev account
+   * of the local chain), and apps mounted under a path (the Shopify emulator).
    */
-  demoWallet?: { rpcUrl: string; account: string };
+  demoWallet?: Router;
   mounts?: Array<{ path: string; app: Koa }>;
   /** Checkout, orders and Shopify webhooks; absent in tests that need no chain. */
   payments?: {
@@ -94,8 +101,14 @@ export function createApp(deps: AppDeps): Koa {
     if (['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED'].includes(err.code ?? '')) return;
     logger.error({ err }, 'server error');
   });
-  app.use(errorHandler(logger));
+  app.use(requestLog({ logger, trustProxyId: config.trustedProxyHops > 0 }));
+  const afterErrorHandler = app.middleware.length + 1;
+  app.use(errorHandler(logger, () => app.middleware.slice(afterErrorHandler)));
   app.use(compression({ threshold: 1024 }));
+  // On every answer, errors included (server/lib/security-headers.ts).
+  app.use(securityHeaders(config));
+  // Before anything reads or writes: another site's request makes no session, rate-limit count or change.
+  app.use(refuseCrossSiteWrites(config));
   // Demo surfaces exist only in full local mode (config.ts decides it; checked here again).
   const demo = config.mode === 'local';
   if (!demo && (deps.mounts?.length || deps.demoWallet)) {
@@ -160,6 +173,18 @@ export function createApp(deps: AppDeps): Koa {
     ctx.status = dbOk ? 200 : 503;
     ctx.body = body;
   });
+  // Liveness: the process serves (an orchestrator restarts it when this fails). Nothing else is asked.
+  api.get('/api/health/live', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  });
+  // Readiness: should traffic come here (server/readiness.ts). 503 names the failing parts only.
+  api.get('/api/health/ready', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const answer = deps.readiness ? await deps.readiness.check() : { ready: true, failing: [] };
+    ctx.status = answer.ready ? 200 : 503;
+    ctx.body = answer.ready ? { status: 'ready' } : { status: 'unready', failing: answer.failing };
+  });
 
   const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
   app.use(session);
@@ -186,7 +211,7 @@ export function createApp(deps: AppDeps): Koa {
     routers.push(paymentRoutes(checkouts, orderFromTx), orderRoutes(orders, auth), authRoutes(auth, config));
   }
   // Never with a real chain or store: the Demo Wallet exists only in the full local demo.
-  if (demo && deps.demoWallet) routers.push(demoWalletRoutes(deps.demoWallet));
+  if (demo && deps.demoWallet) routers.push(deps.demoWallet);
   for (const router of routers) {
     app.use(router.routes()).use(router.allowedMethods({ throw: true }));
   }
@@ -201,19 +226,47 @@ export function createApp(deps: AppDeps): Koa {
 const SERVER_PATHS = /^\/(api|shopify-emulator)(\/|$)/i;
 const isApiPath = (p: string) => /^\/api(\/|$)/i.test(p);
 
-function errorHandler(logger: Logger): Koa.Middleware {
+/** How long a client is told to wait after the database connection was lost (Retry-After, seconds). */
+const LOST_DATABASE_RETRY_AFTER_S = 2;
+
+/**
+ * Answers every error with `{ code, message }` and its status (server/lib/errors.ts). A read
+ * (GET, HEAD) that failed because the database connection was lost is run once more, on a fresh
+ * connection, before it is answered `503 service-unavailable` with Retry-After; a write is not
+ * repeated (it may have happened). `downstream` is what runs after this middleware, for that retry.
+ */
+function errorHandler(logger: Logger, downstream: () => Koa.Middleware[]): Koa.Middleware {
+  const answered = (ctx: Koa.Context) => {
+    // Nothing answered (the routers' allowedMethods already turned a known path with the wrong
+    // method into a 405, and an unknown method into a 501).
+    if (ctx.status === 404 && ctx.body == null) {
+      const what = isApiPath(ctx.path) ? 'There is no API endpoint' : 'There is nothing at';
+      throw new AppError(ErrorCode.notFound, `${what} ${ctx.method} ${ctx.path}`);
+    }
+  };
   return async (ctx, next) => {
     try {
-      await next();
-      // Nothing answered (the routers' allowedMethods already turned a known path with the wrong
-      // method into a 405, and an unknown method into a 501).
-      if (ctx.status === 404 && ctx.body == null) {
-        const what = isApiPath(ctx.path) ? 'There is no API endpoint' : 'There is nothing at';
-        throw new AppError(ErrorCode.notFound, `${what} ${ctx.method} ${ctx.path}`);
+      try {
+        await next();
+      } catch (err) {
+        // Only a read that has not begun its answer can simply be run again.
+        const read = ctx.method === 'GET' || ctx.method === 'HEAD';
+        if (!(isLostDatabaseConnection(err) && read && ctx.body == null && !ctx.headerSent)) throw err;
+        logger.warn({ reqId: ctx.state.requestId, reason: (err as Error).message }, 'database connection lost; reading once more');
+        await compose(downstream())(ctx);
       }
+      answered(ctx);
     } catch (err) {
       const { status, body } = toErrorAnswer(err);
-      if (status >= 500 && status !== 501) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      if (body.code === ErrorCode.serviceUnavailable) {
+        logger.warn({ reqId: ctx.state.requestId, reason: (err as Error).message }, 'database connection lost');
+        ctx.set('Retry-After', String(LOST_DATABASE_RETRY_AFTER_S));
+      } else if (status >= 500 && status !== 501) {
+        logger.error({ err, reqId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+      }
+      // The rest of an oversized body may still be on its way: closing the connection after the
+      // answer keeps it from being read as the client's next request.
+      if (status === 413) ctx.set('Connection', 'close');
       ctx.status = status;
       ctx.set('Cache-Control', 'no-store');
       ctx.body = body;
@@ -274,6 +327,7 @@ function staticClient(dir: string, data: Omit<ShopPagesOptions, 'template'>): Ko
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-cache');
       ctx.set('ETag', page.etag);
+      allowInlineScripts(ctx, page.scriptSources);
       if (ctx.fresh) ctx.status = 304;
       else ctx.body = page.body;
       return;

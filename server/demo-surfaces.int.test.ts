@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WALLET_ACCOUNT } from './chain/local-chain';
+import { demoWalletRoutes } from './chain/demo-wallet';
 import { signWebhookBody } from '../emulators/shopify';
 import { startHarness, type Harness } from './test/harness';
 import { useTestChain } from './test/use-test-chain';
@@ -79,7 +80,7 @@ describe('with a real chain and store configured', () => {
       // Offered anyway, as a wiring mistake would: createApp must refuse them.
       mountEmulator: true,
       staticDir,
-      demoWallet: { rpcUrl: testChain.chain.rpcUrl, account: DEMO_WALLET_ACCOUNT },
+      demoWallet: demoWalletRoutes({ rpcUrl: testChain.chain.rpcUrl, account: DEMO_WALLET_ACCOUNT }),
     });
     expect(h.config.mode).toBe('live');
   });
@@ -121,7 +122,7 @@ describe('in the full local demo (nothing real configured)', () => {
     h = await startHarness('pglite', {
       mountEmulator: true,
       staticDir,
-      demoWallet: { rpcUrl: testChain.chain.rpcUrl, account: DEMO_WALLET_ACCOUNT },
+      demoWallet: demoWalletRoutes({ rpcUrl: testChain.chain.rpcUrl, account: DEMO_WALLET_ACCOUNT }),
     });
     expect(h.config.mode).toBe('local');
   });

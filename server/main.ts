@@ -4,6 +4,7 @@
  * and the API on one port.
  */
 import path from 'node:path';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { BASE_CHAIN_ID } from '../common/chain';
@@ -11,10 +12,11 @@ import { ConfigError, loadConfig, withAdminPassword } from './config';
 import { createDb, migrate } from './db';
 import { createApp } from './app';
 import { createLogger } from './lib/logger';
-import { sleep } from './lib/sleep';
+import { shutdownOnSignals } from './lib/graceful-shutdown';
+import { observeGauges, startMetricsServer } from './lib/metrics';
+import { gaugeSources } from './observability';
 import type { ShopifyGraphql } from './shopify';
-import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './chain/local-chain';
-import { ensureDemoToken } from './chain/demo-token';
+import type { LocalMode } from './local-mode';
 import type { ChainTarget } from './modules/payments';
 import { subscribeShopifyWebhooks } from './modules/orders';
 import { formatCheck, liveStartLine, runLiveChecks } from './live-checks';
@@ -22,9 +24,7 @@ import { loadLocalAdminPassword } from './modules/admin';
 import { buildServices } from './wiring';
 import { createWorkers, runCatalogueSync } from './workers';
 
-/** How long shutdown waits for the background jobs' passes under way. */
-const STOP_GRACE_MS = 5_000;
-
+// The root holding dist/: one folder up both from server/main.ts (tsx) and dist-server/main.js (the build).
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 async function main() {
@@ -33,12 +33,20 @@ async function main() {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(`POGS Shop cannot start.\n${err.message}\nSee the configuration table in README.md.`);
+      if (process.env.NODE_ENV === 'production') {
+        createLogger({ level: 'fatal' }).fatal(
+          { problems: err.problems },
+          'POGS Shop cannot start: see the configuration table in README.md',
+        );
+      } else {
+        console.error(`POGS Shop cannot start.\n${err.message}\nSee the configuration table in README.md.`);
+      }
       process.exit(1);
     }
     throw err;
   }
   const logger = createLogger({ level: config.logLevel, pretty: config.env !== 'production' });
+  let adminPasswordLine: string | null = null;
   for (const line of config.defaults) logger.info(`default ${line}`);
 
   if (config.adminPassword.kind === 'generated') {
@@ -46,20 +54,20 @@ async function main() {
     const { file } = config.adminPassword;
     const local = await loadLocalAdminPassword(file);
     config = withAdminPassword(config, local.hash);
-    logger.info(
-      `default admin password: ${local.password} (${local.created ? 'generated now' : 'generated on first start'}, kept in ${file}; log in at /admin)`,
-    );
+    // Said again as the last line, under the address, where a newcomer looks.
+    adminPasswordLine = `admin password: ${local.password} (${local.created ? 'generated now' : 'generated on first start'}, kept in ${file}; log in at /admin)`;
   }
 
-  // Loaded only in local mode: a live shop never has the emulator's code in memory. The production
-  // image leaves the local-mode wiring and the emulator out (scripts/stage-production.ts), so
-  // there local mode is a configuration mistake, said plainly before anything starts.
-  const localShopify =
+  // Loaded only in local mode: a live shop never has the local demo's code (anvil, the demo token,
+  // the Demo Wallet, the Shopify emulator) in memory. The production image leaves local-mode.js
+  // and everything only it reaches out (scripts/stage-production.ts), so there local mode is a
+  // configuration mistake, said plainly before anything starts.
+  const localModule =
     config.mode === 'local'
-      ? await import('./local-shopify').catch((err: NodeJS.ErrnoException) => {
-          // Only the wiring itself missing means a production build; anything else missing below it
-          // (a dev dependency, a broken emulator import) is a real error, with its stack.
-          if (err.code !== 'ERR_MODULE_NOT_FOUND' || !/local-shopify/.test(err.message)) throw err;
+      ? await import('./local-mode').catch((err: NodeJS.ErrnoException) => {
+          // Only the module itself missing means a production build; anything else missing below it
+          // (a dev dependency, a chunk of its own) is a real error, with its stack.
+          if (err.code !== 'ERR_MODULE_NOT_FOUND' || !/Cannot find module '[^']*[/\\]local-mode(\.[jt]s)?'/.test(err.message)) throw err;
           logger.fatal(
             'this is a production build, without the local demo: configure a real chain and Shopify store (README, Configuration)',
           );
@@ -67,43 +75,30 @@ async function main() {
         })
       : null;
 
-  const db = createDb(config.database);
-  const applied = await migrate(db);
+  const db = createDb(config.database, { logger });
+  const { applied, newer } = await migrate(db);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
-
-  let localChain: LocalChain | undefined;
-  if (config.chain.kind === 'local') {
-    localChain = await startLocalChain({ port: config.chain.port, stateFile: config.chain.stateFile, logger });
-  }
-
-  let target: ChainTarget;
-  if (localChain) {
-    const token = await ensureDemoToken(db, localChain.rpcUrl, logger);
-    logger.info(
-      `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
+  if (newer.length) {
+    logger.warn(
+      { migrations: newer },
+      'the database has migrations of a newer version of the shop; this version serves on it as it is (roll forward when you can)',
     );
-    target = {
-      rpcUrl: localChain.rpcUrl,
-      chainId: BASE_CHAIN_ID,
-      tokenAddress: token.tokenAddress,
-      storeWallet: token.storeWallet,
-      savedHead: localChain.savedHead,
-      timeoutMs: config.timeouts.chainRpcMs,
-    };
-  } else {
-    const { rpcUrl, tokenAddress, storeWallet } = config.chain as Extract<typeof config.chain, { kind: 'rpc' }>;
-    target = { rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress, storeWallet, timeoutMs: config.timeouts.chainRpcMs };
   }
 
   let listeningPort = config.port;
-  const mounts = [];
+  let target: ChainTarget;
+  let local: LocalMode | undefined;
   let shopify: ShopifyGraphql | undefined;
-  if (localShopify) {
-    // The emulator lives in this very process, behind the same port; its secrets come from the data folder.
-    const local = await localShopify.startLocalShopify(config, { origin: () => `http://127.0.0.1:${listeningPort}`, logger });
-    config = local.config;
+  const mounts = [];
+  if (localModule) {
+    // The local chain, the demo token, the Demo Wallet and the Shopify emulator (in this very
+    // process, behind the same port; its secrets come from the data folder).
+    local = await localModule.startLocalMode(config, { db, logger, origin: () => `http://127.0.0.1:${listeningPort}` });
+    ({ config, target, shopify } = local);
     mounts.push(local.mount);
-    shopify = local.shopify;
+  } else {
+    const { rpcUrl, tokenAddress, storeWallet } = config.chain as Extract<typeof config.chain, { kind: 'rpc' }>;
+    target = { rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress, storeWallet, timeoutMs: config.timeouts.chainRpcMs };
   }
 
   const services = buildServices({
@@ -114,7 +109,7 @@ async function main() {
     target,
     staticDir: path.join(ROOT, 'dist'),
     mounts,
-    demoWallet: localChain ? { rpcUrl: localChain.rpcUrl, account: DEMO_WALLET_ACCOUNT } : undefined,
+    demoWallet: local?.demoWallet,
   });
   const { catalogue, rateLimiter } = services;
   const payments = services.payments!;
@@ -145,6 +140,30 @@ async function main() {
     server.once('error', reject);
   });
   listeningPort = (server.address() as AddressInfo).port;
+  // The schedule, the sweeps, the chain watcher, the Shopify hand-off and its poll: server/workers.ts
+  // (started below, once the catalogue is in).
+  const workers = createWorkers(services);
+  let metricsServer: Server | null = null;
+  // SIGTERM / SIGINT: not ready, answer what is in flight, stop the jobs, then close (lib/graceful-shutdown.ts).
+  shutdownOnSignals({
+    server,
+    graceMs: config.shutdownGraceMs,
+    logger,
+    onBegin: () => services.readiness.markShuttingDown(),
+    unreadyDelayMs: config.shutdownDelayMs,
+    drain: () => workers.stop(),
+    close: [
+      {
+        name: 'metrics listener',
+        run: () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),
+      },
+      { name: 'chain client', run: () => payments.chain.destroy() },
+      { name: 'Shopify token renewal', run: () => services.shopify.tokens.stop() },
+      { name: 'catalogue notifications', run: () => services.catalogue.close() },
+      { name: 'local chain', run: async () => local?.stop() },
+      { name: 'database', run: () => db.destroy() },
+    ],
+  });
 
   if (config.shopify.kind === 'emulator') {
     // Local mode: the first start imports the demo catalogue and prices it so the shop is not empty.
@@ -157,42 +176,31 @@ async function main() {
     void runCatalogueSync(services, 'start');
   }
 
-  // The schedule, the sweeps, the chain watcher, the Shopify hand-off and its poll: server/workers.ts.
-  const workers = createWorkers(services);
   workers.start();
   if (config.shopify.kind === 'emulator') {
     // Local mode: the emulator lives in this server, so its webhooks can only be subscribed once it listens.
     const webhookUri = `http://127.0.0.1:${listeningPort}/api/webhooks/shopify`;
-    subscribeShopifyWebhooks(services.shopify, webhookUri, logger).then(
-      (n) => n && logger.info({ uri: webhookUri, topics: n }, 'Shopify webhooks subscribed'),
+    await subscribeShopifyWebhooks(services.shopify, webhookUri, logger).then(
+      (n) => n && logger.debug({ uri: webhookUri, topics: n }, 'Shopify webhooks subscribed'),
       (err) => logger.warn({ err }, 'could not subscribe Shopify webhooks; the order poller still catches up'),
     );
+  }
+
+  if (config.metricsPort !== null) {
+    observeGauges(gaugeSources(services));
+    metricsServer = await startMetricsServer({ port: config.metricsPort, host: config.host, logger });
+    logger.info(`metrics at http://${config.host}:${config.metricsPort}/metrics (keep this port off the public network)`);
   }
 
   // Without PUBLIC_URL, print the port actually bound (PORT=0 picks a free one).
   const url = process.env.PUBLIC_URL ? config.publicUrl : `http://localhost:${listeningPort}`;
   logger.info(`POGS Shop is running at ${url}`);
-
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close();
-    // A pass under way gets a few seconds (a container's stop grace is about 10 s); a catalogue
-    // sync against a throttled Shopify can take minutes. What is cut short is a transaction that
-    // rolls back: settlement and the hand-off are written to be retried.
-    const finished = await Promise.race([workers.stop().then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
-    if (!finished) logger.warn(`background jobs still running after ${STOP_GRACE_MS / 1000} s; stopping without them`);
-    payments.chain.destroy();
-    services.shopify.tokens.stop();
-    await services.catalogue.close();
-    await localChain?.stop();
-    await db.destroy();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  if (adminPasswordLine) logger.info(adminPasswordLine);
 }
 
 main().catch((err) => {
-  console.error('POGS Shop failed to start:', err);
+  // Production logs are JSON, one line an event: a failed start too (with its stack inside it).
+  if (process.env.NODE_ENV === 'production') createLogger({ level: 'fatal' }).fatal({ err }, 'POGS Shop failed to start');
+  else console.error('POGS Shop failed to start:', err);
   process.exit(1);
 });

@@ -12,6 +12,7 @@ import type { Config } from './config';
 import type { Db } from './db';
 import type { Logger } from './lib/logger';
 import { RateLimiter } from './lib/rate-limit';
+import { Readiness } from './readiness';
 import { CatalogueService } from './modules/catalogue';
 import { ClientCredentialsToken, requestGrant, ShopifyGraphql, StaticAccessToken } from './shopify';
 import { CartService } from './modules/cart';
@@ -63,6 +64,8 @@ export interface Services {
   admin: AdminService;
   /** Checkout, settlement, orders, the chain watcher and the hand-off; present when a target was given. */
   payments?: PaymentSystem;
+  /** Whether traffic should come here (GET /api/health/ready); main.ts marks the shutdown. */
+  readiness: Readiness;
   /** What createApp takes. */
   app: AppDeps;
 }
@@ -90,6 +93,7 @@ export function buildServices(opts: ServiceOptions): Services {
   });
   const attach = new TransferAttach(db, { desk, settlement: payments?.settlement, now });
   const ordersDesk = new OrdersDesk(db, { config, handoff: payments?.handoff, now });
+  const readiness = new Readiness({ db, shopify, payments, ...config.readiness });
   const app: AppDeps = {
     config,
     db,
@@ -100,11 +104,12 @@ export function buildServices(opts: ServiceOptions): Services {
     rateLimiter,
     admin: { sessions: admin, inventory, desk, attach, ordersDesk, now },
     staticDir: opts.staticDir,
+    readiness,
     mounts: opts.mounts,
     demoWallet: opts.demoWallet,
     payments: payments && (opts.webhookSecret === undefined ? payments : { ...payments, webhookSecret: opts.webhookSecret }),
   };
-  return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, admin, payments, app };
+  return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, admin, payments, readiness, app };
 }
 
 /** The Shopify client of a live shop: its credential's token source, its API origin, its timeout (also the doctor's). */

@@ -80,7 +80,7 @@ describe('local chain and Demo Wallet', () => {
       SHOPIFY_STORE_DOMAIN: 'pogs-store.myshopify.com',
       SHOPIFY_ADMIN_TOKEN: 'shpat_0123456789abcdef',
     };
-    const demoWallet = { rpcUrl: chain.rpcUrl, account: DEMO_WALLET_ACCOUNT };
+    const demoWallet = demoWalletRoutes({ rpcUrl: chain.rpcUrl, account: DEMO_WALLET_ACCOUNT });
     for (const [env, offered] of [
       [{}, true],
       [live, false],

@@ -1,0 +1,74 @@
+/**
+ * The full local demo's start-up, all in one place: the embedded anvil (under its guard), the demo
+ * token, the Demo Wallet's JSON-RPC and the Shopify emulator inside the shop's own server.
+ *
+ * main.ts reaches this module only by a dynamic import, and only when `config.mode` is 'local'. The
+ * build makes it an entry of its own (dist-server/local-mode.js) and the production set leaves it
+ * out together with everything only it reaches (scripts/stage-production.ts): anvil, the guard, the
+ * token's artifact, the emulator, PGlite's client. A live shop never has any of it on disk.
+ */
+import type Koa from 'koa';
+import type { Router } from '@koa/router';
+import { BASE_CHAIN_ID } from '../common/chain';
+import type { Config } from './config';
+import type { Db } from './db';
+import type { Logger } from './lib/logger';
+import type { ShopifyGraphql } from './shopify';
+import type { ChainTarget } from './modules/payments';
+import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain } from './chain/local-chain';
+import { ensureDemoToken } from './chain/demo-token';
+import { demoWalletRoutes } from './chain/demo-wallet';
+import { startLocalShopify } from './local-shopify';
+
+export interface LocalMode {
+  /** The configuration with the emulator's secrets filled in (the webhook key payments check). */
+  config: Config;
+  /** The demo token on the local chain, paid to dev account #0. */
+  target: ChainTarget;
+  /** The real Shopify client, pointed at the emulator behind the shop's own port. */
+  shopify: ShopifyGraphql;
+  /** The emulator, to mount in the shop's app (createApp serves it in local mode only). */
+  mount: { path: string; app: Koa };
+  /** The Demo Wallet's JSON-RPC routes, acting as one dev account of the local chain. */
+  demoWallet: Router;
+  /** Ends the local chain (the guard saves it first). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the local chain on `config.chain`'s state file, deploys the demo token once per chain and
+ * builds the emulator. `origin` is where this process itself is reachable, asked at each request
+ * since the port is known only after listen.
+ */
+export async function startLocalMode(config: Config, opts: { db: Db; logger: Logger; origin: () => string }): Promise<LocalMode> {
+  if (config.mode !== 'local') throw new Error('The local demo runs only when nothing real is configured');
+  const { db, logger } = opts;
+  const chain = await startLocalChain({ port: config.chain.port, stateFile: config.chain.stateFile, logger });
+  try {
+    const token = await ensureDemoToken(db, chain.rpcUrl, logger);
+    logger.info(
+      `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
+    );
+    const target: ChainTarget = {
+      rpcUrl: chain.rpcUrl,
+      chainId: BASE_CHAIN_ID,
+      tokenAddress: token.tokenAddress,
+      storeWallet: token.storeWallet,
+      savedHead: chain.savedHead,
+      timeoutMs: config.timeouts.chainRpcMs,
+    };
+    // The emulator lives in this very process, behind the same port; its secrets come from the data folder.
+    const local = await startLocalShopify(config, { origin: opts.origin, logger });
+    return {
+      config: local.config,
+      target,
+      shopify: local.shopify,
+      mount: local.mount,
+      demoWallet: demoWalletRoutes({ rpcUrl: chain.rpcUrl, account: DEMO_WALLET_ACCOUNT }),
+      stop: () => chain.stop(),
+    };
+  } catch (err) {
+    await chain.stop();
+    throw err;
+  }
+}
