@@ -162,7 +162,17 @@ const layerZones = [
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'dist-ssr/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/', 'public/', 'dev-dist/'],
+    ignores: [
+      'dist/',
+      'dist-ssr/',
+      'dist-server/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'data/',
+      'public/',
+      'dev-dist/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -192,6 +202,23 @@ export default tseslint.config(
       'import-x/no-named-as-default-member': 'off',
       'import-x/no-unresolved': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // Specs take `test` from e2e/fixtures/test.ts, which fails a test on any Content-Security-Policy violation.
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              message: 'Import from e2e/fixtures/test.ts: its `test` fails on any Content-Security-Policy violation.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures/test';
 import type { InventoryItem } from '../common/admin';
 import type { Product } from '../common/api';
 import { groupInventory, type ProductGroup } from '../client/features/admin/lib/product-groups';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures/test';
 import type { Product } from '../common/api';
 
 // The shopper's page is older than the catalogue: Shopify sold the item out after the page

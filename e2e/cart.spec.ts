@@ -1,4 +1,4 @@
-import { devices, expect, test, type Locator, type Page } from '@playwright/test';
+import { devices, expect, test, type Locator, type Page } from './fixtures/test';
 import type { Cart, Product, Variant } from '../common/api';
 import { formatPogAmount, formatPogPrice } from '../client/lib/format-pog-price';
 import { closeToasts, expectToast } from './fixtures/ui';

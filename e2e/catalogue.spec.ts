@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures/test';
 import type { Product } from '../common/api';
 import { DEFAULT_IMAGE_WIDTH, sizedImageUrl } from '../common/product-image-url';
 

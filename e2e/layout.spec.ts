@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures/test';
 
 // Runs at phone (Pixel 7) and tablet (820 px) sizes: the page must fit, and the grid must use the
 // spec's column count for the width.

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures/test';
 import type { Product } from '../common/api';
 import { TestWallet } from './fixtures/test-wallet';
 import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures/test';
 import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
 import type { AuthSession, Order, Product, PublicConfig, Variant } from '../common/api';
 import { formatPogPrice } from '../client/lib/format-pog-price';

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures/test';
 import { Contract, JsonRpcProvider, parseUnits, type Signer } from 'ethers';
 import type { Checkout, Product, PublicConfig, Variant } from '../common/api';
 import { formatUnits } from '../common/money';

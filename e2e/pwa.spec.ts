@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { devices, expect, test, type Page } from '@playwright/test';
+import { devices, expect, test, type Page } from './fixtures/test';
 import { homeHydrated } from './fixtures/ui';
 
 // The shop is installable: Chromium itself judges the manifest, icons and service worker, the

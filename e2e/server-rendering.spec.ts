@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures/test';
 import type { Product } from '../common/api';
 import { expectToast } from './fixtures/ui';
 

@@ -113,8 +113,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TRUSTED_PROXY_HOPS: '1.5' })).toThrow(/TRUSTED_PROXY_HOPS/);
   });
 
-  it('believes one proxy hop in production and none elsewhere, unless told; rate limits at their real size', () => {
-    expect(loadConfig(realProduction)).toMatchObject({ trustedProxyHops: 1, rateLimitScale: 1 });
+  it('believes no proxy hop anywhere, production included, unless told; rate limits at their real size', () => {
+    expect(loadConfig(realProduction)).toMatchObject({ trustedProxyHops: 0, rateLimitScale: 1 });
     expect(loadConfig({})).toMatchObject({ trustedProxyHops: 0, rateLimitScale: 1 });
     expect(loadConfig({ ...realProduction, TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
     expect(loadConfig({ ...realProduction, TRUSTED_PROXY_HOPS: '0' }).trustedProxyHops).toBe(0);

@@ -76,10 +76,23 @@ const envSchema = z.object({
   COMMUNITY_URL: urlString.default('https://discord.gg/pogs'),
   BRAND_URL: urlString.default('https://pogs.com'),
   WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
+  /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
+  METRICS_PORT: optional(z.coerce.number().int().min(1).max(65535)),
+  /** How long a shutdown waits for the requests in flight and the background jobs' passes. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+  /** After SIGTERM, how long the server goes on serving while readiness says 503 (default 5 s behind a proxy, else 0). */
+  SHUTDOWN_DELAY_MS: optional(z.coerce.number().int().min(0).max(600_000)),
+  /** Readiness: how far the chain watcher may be behind the head, in blocks. */
+  READY_MAX_WATCHER_LAG_BLOCKS: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  /** Readiness: how old the chain's newest block may be, in seconds (not checked on the local chain, which mines on demand). */
+  READY_MAX_HEAD_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** Multiplies every rate limit (server/lib/rate-limit.ts); 0 turns them off (load tests). */
   RATE_LIMIT_SCALE: z.coerce.number().min(0).max(1000).default(1),
-  /** Reverse proxies in front of the server that append to X-Forwarded-For (default 1 in production). */
-  TRUSTED_PROXY_HOPS: optional(z.coerce.number().int().min(0).max(10)),
+  /**
+   * Reverse proxies of ours in front of the server that append to X-Forwarded-For. None unless
+   * told: a server reached directly must not believe a header any client can write.
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** The admin password's scrypt hash (`npm run admin:hash`); the password itself is never configured. */
   ADMIN_PASSWORD_HASH: optional(
     z
@@ -214,6 +227,14 @@ interface ConfigCommon {
   payments: PaymentsConfig;
   /** How long one outbound call may take before it counts as failed. */
   timeouts: { shopifyMs: number; chainRpcMs: number };
+  /** The metrics listener's port (null: no metrics listener). */
+  metricsPort: number | null;
+  /** How long a shutdown waits for requests in flight and background jobs. */
+  shutdownGraceMs: number;
+  /** How long a shutdown goes on serving, unready, before it stops accepting (within the grace). */
+  shutdownDelayMs: number;
+  /** What readiness allows (server/readiness.ts). */
+  readiness: { maxWatcherLagBlocks: number; maxHeadAgeSeconds: number | null };
   /** One human sentence per embedded default in use, announced at start. */
   defaults: string[];
 }
@@ -392,10 +413,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000,
     publicLinks: { explorerUrl: e.EXPLORER_URL.replace(/\/+$/, ''), communityUrl: e.COMMUNITY_URL, brandUrl: e.BRAND_URL },
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID ?? null,
-    trustedProxyHops: e.TRUSTED_PROXY_HOPS ?? (e.NODE_ENV === 'production' ? 1 : 0),
+    trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     adminPassword,
     timeouts: { shopifyMs: e.SHOPIFY_TIMEOUT_MS, chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS },
+    metricsPort: e.METRICS_PORT ?? null,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    // Behind a proxy its health checks need a moment to notice; reached directly, nothing does.
+    shutdownDelayMs: Math.min(e.SHUTDOWN_DELAY_MS ?? ((e.TRUSTED_PROXY_HOPS ?? 0) > 0 ? 5_000 : 0), e.SHUTDOWN_GRACE_MS),
+    readiness: {
+      maxWatcherLagBlocks: e.READY_MAX_WATCHER_LAG_BLOCKS,
+      maxHeadAgeSeconds: chain.kind === 'local' ? null : e.READY_MAX_HEAD_AGE_SECONDS,
+    },
     payments: {
       // Local anvil mines on demand and never reorgs; Base blocks come every ~2 s.
       requiredConfirmations: e.REQUIRED_CONFIRMATIONS ?? (chain.kind === 'local' ? 1 : 3),

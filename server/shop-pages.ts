@@ -21,6 +21,7 @@ import { EARLY_TAPS_GLOBAL, type RenderShopPage, type ShopPageKind } from '../co
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';
 import type { Logger } from './lib/logger';
+import { inlineScriptSource } from './lib/security-headers';
 import type { CatalogueService, ProductListSnapshot } from './modules/catalogue';
 
 /**
@@ -33,6 +34,8 @@ const MAX_INLINE_LIST_BYTES = 256 * 1024;
 interface ShopPage {
   body: string;
   etag: string;
+  /** The Content-Security-Policy sources of the inline scripts the server wrote into it (server/lib/security-headers.ts). */
+  scriptSources: readonly string[];
 }
 
 type Route = { kind: Extract<ShopPageKind, 'home'> } | { kind: Exclude<ShopPageKind, 'home'>; id: string };
@@ -83,15 +86,15 @@ const EMPTY_ROOT = `${ROOT_OPEN}</div>`;
  * records the buttons tapped (a tap on a button that has no handler yet would be lost), which the
  * client replays once hydrated (client/main.tsx). The page's own chunks (`pageScripts`, which
  * the entry would only ask for once it has run) are preloaded with the entry's. Returns the head
- * without the scripts and the loader for the end of the body; a template without an entry script
- * is left as it is.
+ * without the scripts, the loader for the end of the body and the loader's text (the page's
+ * policy allows it by its hash); a template without an entry script is left as it is.
  */
-function scriptsAfterFirstPaint(head: string, pageScripts: readonly string[]): { head: string; loader: string } {
+function scriptsAfterFirstPaint(head: string, pageScripts: readonly string[]): { head: string; loader: string; script: string } {
   const entry = ENTRY_SCRIPT.exec(head);
-  if (!entry) return { head, loader: '' };
+  if (!entry) return { head, loader: '', script: '' };
   const preloads = [...[...head.matchAll(MODULE_PRELOAD)].map((m) => m[1]), ...pageScripts];
   const rest = head.replace(entry[0], '').replace(MODULE_PRELOAD, '');
-  const loader = `<script type="module">
+  const script = `
 const taps = new Set();
 const record = (event) => {
   const button = event.target instanceof Element ? event.target.closest('button') : null;
@@ -123,8 +126,8 @@ const start = () => {
 };
 requestAnimationFrame(() => setTimeout(start));
 setTimeout(start, 1500);
-</script>`;
-  return { head: rest, loader };
+`;
+  return { head: rest, loader: `<script type="module">${script}</script>`, script };
 }
 
 /**
@@ -133,16 +136,24 @@ setTimeout(start, 1500);
  * page's own chunks are preloaded: by the loader with a rendered page, else by links in the head
  * (the browser renders that page itself, with the template's scripts as they are).
  */
-function inject(template: string, head: string, body: string, markup: string, pageScripts: readonly string[]): string {
+function inject(
+  template: string,
+  head: string,
+  body: string,
+  markup: string,
+  pageScripts: readonly string[],
+): { html: string; scripts: string[] } {
   const own = ownScripts(template, pageScripts);
   const rootAt = markup ? template.indexOf(EMPTY_ROOT) : -1;
   const at = rootAt + ROOT_OPEN.length;
   let page = template;
   let tail = body;
+  const scripts: string[] = [];
   if (rootAt >= 0) {
-    const scripts = scriptsAfterFirstPaint(template.slice(0, at), own);
-    page = scripts.head + markup + template.slice(at);
-    tail += scripts.loader;
+    const loading = scriptsAfterFirstPaint(template.slice(0, at), own);
+    page = loading.head + markup + template.slice(at);
+    tail += loading.loader;
+    if (loading.script) scripts.push(loading.script);
   } else {
     head += own.map((href) => `<link rel="modulepreload" crossorigin href="${escapeAttribute(href)}">`).join('');
   }
@@ -151,7 +162,7 @@ function inject(template: string, head: string, body: string, markup: string, pa
   const rest = headAt >= 0 ? tail : head + tail;
   const bodyAt = html.lastIndexOf('</body>');
   html = bodyAt >= 0 ? html.slice(0, bodyAt) + rest + html.slice(bodyAt) : html + rest;
-  return html;
+  return { html, scripts };
 }
 
 const etagOf = (body: string) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
@@ -178,7 +189,7 @@ export interface ShopPagesOptions {
  * pages with data (the caller serves the plain index.html as before).
  */
 export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise<ShopPage | null> {
-  const plain: ShopPage = { body: opts.template, etag: etagOf(opts.template) };
+  const plain: ShopPage = { body: opts.template, etag: etagOf(opts.template), scriptSources: [] };
 
   const renderMarkup = async (input: Parameters<RenderShopPage>[0]): Promise<string> => {
     try {
@@ -218,8 +229,8 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise
       body += jsonTag(INLINE_DATA_IDS.product, productJson);
       markup = await renderMarkup({ path, config, product: JSON.parse(productJson) as Product });
     }
-    const html = inject(opts.template, head, body, markup, opts.pageScripts?.(route.kind) ?? []);
-    return { body: html, etag: etagOf(html) };
+    const { html, scripts } = inject(opts.template, head, body, markup, opts.pageScripts?.(route.kind) ?? []);
+    return { body: html, etag: etagOf(html), scriptSources: scripts.map(inlineScriptSource) };
   };
 
   return async (pathname) => {

@@ -14,7 +14,7 @@ import {
 } from '../../../common/payments-desk';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
-import { shopOrigin } from '../../lib/site-origin';
+import { sameOriginOnly } from '../../lib/cross-site';
 import { describeIssues, parseJsonBody } from '../../lib/validation';
 import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT, listAudit } from './audit';
 import type { InventoryAdmin } from './inventory';
@@ -57,19 +57,12 @@ export function adminRoutes(deps: {
   const router = new Router();
 
   /**
-   * Refuses a request another site made the browser send: Sec-Fetch-Site (modern browsers) must
-   * say same-origin (or none: typed in, bookmarked), and an Origin, when sent, must be the shop's.
-   * The SameSite=Strict cookie already stays home; this also covers browsers and paths where it
-   * would not.
+   * The admin's routes, reads included (all but the session's state), answer only the shop's own
+   * pages (server/lib/cross-site.ts; the app refuses cross-site writes before any router as
+   * well). The SameSite=Strict cookie already stays home; this also covers browsers and paths
+   * where it would not.
    */
-  const sameSite = async (ctx: Context, next: Next) => {
-    const fetchSite = ctx.get('Sec-Fetch-Site');
-    const origin = ctx.get('Origin');
-    if ((fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') || (origin && origin !== shopOrigin(config, ctx))) {
-      throw new AppError(ErrorCode.crossSiteRequest, 'Admin requests are accepted only from the shop’s own pages.');
-    }
-    await next();
-  };
+  const sameSite = sameOriginOnly(config);
 
   const sessionOf = async (ctx: Context) => {
     const token = ctx.cookies.get(ADMIN_COOKIE);

@@ -23,6 +23,8 @@ export function authRoutes(auth: AuthService, config: Config): Router {
     ctx.set('Cache-Control', 'no-store');
   });
 
+  // A read that writes (a session when there is none, and the nonce): the app refuses it from
+  // other sites like every write (CROSS_SITE_READS_REFUSED, server/lib/cross-site.ts).
   router.get('/nonce', async (ctx) => {
     const parsed = walletAddressSchema.safeParse(ctx.query.address);
     if (!parsed.success)
