@@ -4,7 +4,9 @@ import { CHROMIUM_ARGS } from './e2e/fixtures/chromium';
 
 // The live rehearsal (e2e/rehearsal): run by `npm run rehearse` and as the last step of `npm test`
 // (scripts/rehearse.ts). Its global setup starts the whole world: Postgres, a chain, the Shopify
-// emulator's launcher and the production shop; there is no webServer here.
+// emulator's launcher and the production shop; there is no webServer here. The specs run one
+// after the other, in one worker: live.spec.ts, then topology.spec.ts (which starts its own two
+// instances and proxy on the world's chain and emulator).
 const debianChromium = '/usr/bin/chromium';
 
 export default defineConfig({

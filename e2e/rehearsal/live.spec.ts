@@ -6,7 +6,7 @@
  * gives the shipping details on Shopify's page, and the signed webhook confirms the order. The
  * token expires several times meanwhile: it must be renewed without anyone seeing an error.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '../fixtures/test';
 import type { InventoryItem } from '../../common/admin';
 import type { Order, Product, PublicConfig } from '../../common/api';
 import { formatPogAmount } from '../../client/lib/format-pog-price';

@@ -4,13 +4,16 @@
  *
  *  - Postgres: a fresh database on the server TEST_DATABASE_URL names, dropped at the end;
  *  - the chain: a standalone anvil with Base's chain id, a block every second (as Base makes them),
- *    and a plain ERC-20 deployed on it, held by the shopper's test wallet; no demo surface anywhere;
+ *    and a plain ERC-20 deployed on it, minted to the accounts the caller names (the shopper's test
+ *    wallet among them); no demo surface anywhere;
  *  - Shopify: the emulator through its own launcher (`npm run shopify:emulator`), over HTTPS with its
  *    own CA, granting client-credentials tokens that live a few seconds;
  *  - the shop: the production set (scripts/stage-production.ts, the image's contents) after
- *    `npm run build`, started with NODE_ENV=production and the settings the launcher printed.
+ *    `npm run build`, its compiled server started with plain node (`node dist-server/main.js`, as
+ *    the image starts it) with NODE_ENV=production and the settings the launcher printed.
  *
- * Every process it starts is its own process group, ended by its pid at the end.
+ * Every process it starts is its own process group, ended by its pid at the end. The pieces (a fresh
+ * database, a production shop process, its log) are exported for specs that start more of them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -35,9 +38,10 @@ const TOKEN_ARTIFACT = path.join(ROOT, 'server', 'chain', 'contracts', 'demo-pog
 export const SHOPPER_ACCOUNT = DEV_ACCOUNTS[2];
 const STORE_WALLET = DEV_ACCOUNTS[7];
 const DEPLOYER = DEV_ACCOUNTS[0];
-const SHOPPER_BALANCE = parseUnits('1000000', 18);
+/** What each holder is minted. */
+const HOLDER_BALANCE = parseUnits('1000000', 18);
 
-/** What the spec needs to know about the world (passed to the test workers in the environment). */
+/** What the specs need to know about the world (passed to the test workers in the environment). */
 export interface WorldFacts {
   shopUrl: string;
   /** The anvil node the test wallet sends the shopper's transactions to. */
@@ -47,6 +51,19 @@ export interface WorldFacts {
   adminPassword: string;
   tokenAddress: string;
   storeWallet: string;
+  /** The unlocked dev accounts the token was minted to (1,000,000 each). */
+  tokenHolders: string[];
+  /** The Postgres server the world's database is on (where a spec may create its own). */
+  databaseServerUrl: string;
+  /** The production set of files (scripts/stage-production.ts), ready to start with `node dist-server/main.js`. */
+  stageDir: string;
+  /**
+   * The live settings every shop process of this world shares: the chain, the token, the store
+   * wallet, Shopify's (the emulator's) and the admin password's hash. A process adds its own
+   * PORT, PUBLIC_URL, DATABASE_URL and TRUSTED_PROXY_HOPS; another deployment on the same chain
+   * gives its own STORE_WALLET_ADDRESS too.
+   */
+  liveSettings: Record<string, string>;
   /** The shop's log (JSON lines, as production writes them). */
   shopLog: string;
   /** The app's client secret: it must never show in the shop's log. */
@@ -71,7 +88,13 @@ export function worldFacts(): WorldFacts {
   return JSON.parse(raw) as WorldFacts;
 }
 
-export async function startWorld(opts: { databaseUrl: string; tokenTtlSeconds: number; say: (line: string) => void }): Promise<World> {
+export async function startWorld(opts: {
+  databaseUrl: string;
+  tokenTtlSeconds: number;
+  /** Unlocked dev accounts to mint the token to; the shopper's test wallet must be among them. */
+  tokenHolders: string[];
+  say: (line: string) => void;
+}): Promise<World> {
   const { say } = opts;
   const cleanups: Array<() => Promise<void>> = [];
   const stop = async () => {
@@ -81,11 +104,7 @@ export async function startWorld(opts: { databaseUrl: string; tokenTtlSeconds: n
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-rehearsal-'));
     cleanups.push(async () => {
       // The shop's log outlives the world, for whoever reads a failed run.
-      const log = path.join(tmp, 'shop.log');
-      if (fs.existsSync(log)) {
-        fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
-        fs.copyFileSync(log, path.join(ROOT, 'test-results', 'rehearsal-shop.log'));
-      }
+      keepLog(path.join(tmp, 'shop.log'), 'rehearsal-shop.log');
       fs.rmSync(tmp, { recursive: true, force: true });
     });
 
@@ -94,10 +113,11 @@ export async function startWorld(opts: { databaseUrl: string; tokenTtlSeconds: n
 
     const chain: LocalChain = await startLocalChain({ port: 0, blockTimeSeconds: 1 });
     cleanups.push(() => chain.stop());
-    const tokenAddress = await deployToken(chain.rpcUrl);
+    const tokenAddress = await deployToken(chain.rpcUrl, opts.tokenHolders);
     say(`chain: anvil at ${chain.rpcUrl}, chain id ${BASE_CHAIN_ID}, a block every second`);
+    const others = opts.tokenHolders.filter((a) => a !== SHOPPER_ACCOUNT);
     say(
-      `token: a plain 18-decimal ERC-20 at ${tokenAddress}; the shopper's wallet ${SHOPPER_ACCOUNT} holds 1,000,000; the store wallet is ${STORE_WALLET}`,
+      `token: a plain 18-decimal ERC-20 at ${tokenAddress}; the shopper's wallet ${SHOPPER_ACCOUNT} and ${others.length} more accounts hold 1,000,000 each; the store wallet is ${STORE_WALLET}`,
     );
 
     const emulator = await launchEmulator(path.join(tmp, 'shopify'), opts.tokenTtlSeconds, cleanups);
@@ -109,30 +129,35 @@ export async function startWorld(opts: { databaseUrl: string; tokenTtlSeconds: n
     const stage = path.join(tmp, 'production');
     const files = stageProduction(ROOT, stage);
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
-    say(`shop: the production set staged (${files.length} files, no emulator, no test code)`);
+    say(`shop: the production set staged (${files.length} files: the compiled server, no local mode, emulator or test code)`);
 
-    const port = await freePort();
-    const shopUrl = `http://localhost:${port}`;
-    const shopLog = path.join(tmp, 'shop.log');
-    const env: Record<string, string> = {
+    const liveSettings: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? tmp,
       NODE_ENV: 'production',
-      PORT: String(port),
       HOST: '127.0.0.1',
-      PUBLIC_URL: shopUrl,
-      // No proxy stands in front of it here.
-      TRUSTED_PROXY_HOPS: '0',
-      DATABASE_URL: databaseUrl,
       BASE_RPC_URL: chain.rpcUrl,
       POG_TOKEN_ADDRESS: tokenAddress,
       STORE_WALLET_ADDRESS: STORE_WALLET,
       ADMIN_PASSWORD_HASH: await hashPassword(adminPassword),
       ...emulator.settings,
     };
-    await startShop(stage, env, shopLog, cleanups);
-    const startLine = readLog(shopLog).find((l) => typeof l.msg === 'string' && l.msg.startsWith('live: '));
-    say(`shop: running at ${shopUrl} with NODE_ENV=production; it says "${String(startLine?.msg)}"`);
+    const port = await freePort();
+    const shopUrl = `http://localhost:${port}`;
+    const shopLog = path.join(tmp, 'shop.log');
+    const shop = await startShop(stage, {
+      env: {
+        ...liveSettings,
+        PORT: String(port),
+        PUBLIC_URL: shopUrl,
+        // No proxy stands in front of it here.
+        TRUSTED_PROXY_HOPS: '0',
+        DATABASE_URL: databaseUrl,
+      },
+      logFile: shopLog,
+    });
+    cleanups.push(() => shop.stop());
+    say(`shop: running at ${shopUrl} with NODE_ENV=production; it says "${liveStartLine(shopLog)}"`);
 
     const facts: WorldFacts = {
       shopUrl,
@@ -141,6 +166,10 @@ export async function startWorld(opts: { databaseUrl: string; tokenTtlSeconds: n
       adminPassword,
       tokenAddress,
       storeWallet: STORE_WALLET,
+      tokenHolders: opts.tokenHolders,
+      databaseServerUrl: opts.databaseUrl,
+      stageDir: stage,
+      liveSettings,
       shopLog,
       clientSecret: emulator.settings.SHOPIFY_CLIENT_SECRET!,
       tokenTtlSeconds: opts.tokenTtlSeconds,
@@ -152,17 +181,32 @@ export async function startWorld(opts: { databaseUrl: string; tokenTtlSeconds: n
   }
 }
 
-/** The shop's log lines, parsed (production logs one JSON object a line). */
+/**
+ * The shop's log lines, parsed (production logs one JSON object a line). A last line without its
+ * newline is left out: a process killed while writing it leaves it torn.
+ */
 export function readLog(file: string): Array<Record<string, unknown>> {
   if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  lines.pop();
+  return lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-async function createDatabase(serverUrl: string, cleanups: Array<() => Promise<void>>): Promise<string> {
+/** The line a live shop logs once its start checks passed ("live: chain 8453 via …"), or undefined. */
+export function liveStartLine(file: string): string | undefined {
+  const line = readLog(file).find((l) => typeof l.msg === 'string' && l.msg.startsWith('live: '));
+  return line?.msg as string | undefined;
+}
+
+/** Copies a log into test-results/ as `name`, for whoever reads a failed run. */
+export function keepLog(file: string, name: string): void {
+  if (!fs.existsSync(file)) return;
+  fs.mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+  fs.copyFileSync(file, path.join(ROOT, 'test-results', name));
+}
+
+/** A fresh database on the Postgres server `serverUrl` names; `cleanups` gets its drop. Answers its URL. */
+export async function createDatabase(serverUrl: string, cleanups: Array<() => Promise<void>>): Promise<string> {
   const name = `pogs_rehearsal_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
   await admin.connect();
@@ -185,12 +229,12 @@ async function createDatabase(serverUrl: string, cleanups: Array<() => Promise<v
   return url.toString();
 }
 
-async function deployToken(rpcUrl: string): Promise<string> {
+async function deployToken(rpcUrl: string, holders: string[]): Promise<string> {
   const provider = new JsonRpcProvider(rpcUrl, BASE_CHAIN_ID, { staticNetwork: true });
   try {
     const artifact = JSON.parse(fs.readFileSync(TOKEN_ARTIFACT, 'utf8')) as { abi: unknown[]; bytecode: string };
     const factory = new ContractFactory(artifact.abi as never, artifact.bytecode, await provider.getSigner(DEPLOYER));
-    const contract = await factory.deploy([SHOPPER_ACCOUNT], SHOPPER_BALANCE);
+    const contract = await factory.deploy(holders, HOLDER_BALANCE);
     await contract.waitForDeployment();
     return await contract.getAddress();
   } finally {
@@ -255,26 +299,44 @@ async function launchEmulator(
   return { settings };
 }
 
-async function startShop(stage: string, env: Record<string, string>, logFile: string, cleanups: Array<() => Promise<void>>): Promise<void> {
+/** A production shop process (`node dist-server/main.js` in the staged set), its own process group. */
+export interface ShopProcess {
+  pid: number;
+  /** Settles when the process has ended, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM to its group, SIGKILL if it lingers; resolves once it is gone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the staged shop with exactly `env` (nothing of this process's environment), appending its
+ * output to `logFile`, and resolves once `/api/health` answers; a shop that exits first, or does
+ * not answer within 120 s, is ended and its log's end thrown.
+ */
+export async function startShop(stage: string, opts: { env: Record<string, string>; logFile: string }): Promise<ShopProcess> {
+  const { env, logFile } = opts;
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(TSX, ['server/main.ts'], { cwd: stage, env, detached: true, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, ['dist-server/main.js'], { cwd: stage, env, detached: true, stdio: ['ignore', log, log] });
   fs.closeSync(log);
-  cleanups.push(() => endGroup(child));
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) =>
-      reject(
-        new Error(`the shop exited (${code}) before it answered:\n${fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`),
-      ),
-    ),
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  exited.catch(() => {});
+  const shop: ShopProcess = { pid: child.pid!, exited, stop: () => endGroup(child) };
+  const logTail = () => fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
+  let gone = false;
+  void exited.then(() => (gone = true));
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     const healthy = await fetch(`http://127.0.0.1:${env.PORT}/api/health`, { signal: AbortSignal.timeout(2_000) })
       .then((r) => r.ok)
       .catch(() => false);
-    if (healthy) return;
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 250))]);
+    if (healthy) return shop;
+    if (gone) {
+      const { code, signal } = await exited;
+      throw new Error(`the shop exited (${code ?? signal}) before it answered:\n${logTail()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`the shop did not answer /api/health within 120 s:\n${fs.readFileSync(logFile, 'utf8')}`);
+  await shop.stop();
+  throw new Error(`the shop did not answer /api/health within 120 s:\n${logTail()}`);
 }
