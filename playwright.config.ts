@@ -49,8 +49,9 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // The built shop (npm run test:e2e builds first) on a fresh embedded database each run.
-    command: 'npx tsx server/main.ts',
+    // The built shop, compiled server included (npm run test:e2e builds first), on a fresh
+    // embedded database each run.
+    command: 'node dist-server/main.js',
     url: `http://localhost:${PORT}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,

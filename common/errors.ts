@@ -23,6 +23,8 @@ export const ErrorCode = {
   rateLimited: 'rate-limited',
   /** 500: anything unexpected; the message is generic (the details are logged, never sent). */
   internal: 'internal-error',
+  /** 503: the server lost its database connection (a restart, a failover); `Retry-After` says when to ask again. */
+  serviceUnavailable: 'service-unavailable',
 
   // Catalogue (the Shopify and sync codes come from background work: no route answers them today)
   /** 404: no listed product with that id. */
@@ -99,7 +101,7 @@ export const ErrorCode = {
   adminInvalidPassword: 'admin-invalid-password',
   /** 429: too many wrong passwords; the body says `lockedUntil`, and `Retry-After` is set. */
   adminLocked: 'admin-locked',
-  /** 403: an admin request from another site (Origin / Sec-Fetch-Site). */
+  /** 403: a request that changes something, or an admin read, from another site (Origin / Sec-Fetch-Site). */
   crossSiteRequest: 'cross-site-request',
   /** 404: no variant with that id in the inventory. */
   inventoryItemNotFound: 'inventory-item-not-found',

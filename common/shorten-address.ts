@@ -2,7 +2,7 @@
 export const ADDRESS_ELLIPSIS = '...';
 
 /**
- * A wallet address for display (spec §9): the first 6 and last 4 characters joined by '...',
+ * A wallet address for display (the wallet button, the order pages): the first 6 and last 4 characters joined by '...',
  * e.g. 0x1234...abcd. Strings too short to gain anything are returned unchanged (trimmed).
  */
 export function shortenAddress(address: string | null | undefined): string {

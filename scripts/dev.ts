@@ -1,15 +1,23 @@
 /**
- * `npm run dev`: the API server (restarting on change) on port 3001 and Vite with hot reload on
- * port 3000, which proxies /api and /shopify-emulator to it. Open http://localhost:3000.
+ * `npm run dev`: Vite with hot reload on PORT (default 3000) — the address to open — and the API
+ * server, restarting on change, on API_PORT (default PORT + 1), to which Vite passes /api and
+ * /shopify-emulator.
  */
 import { spawn } from 'node:child_process';
+
+const port = Number(process.env.PORT ?? 3000);
+const apiPort = Number(process.env.API_PORT ?? port + 1);
+const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${port}`;
 
 const children = [
   spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: process.env.API_PORT ?? '3001', PUBLIC_URL: process.env.PUBLIC_URL ?? 'http://localhost:3000' },
+    env: { ...process.env, PORT: String(apiPort), PUBLIC_URL: publicUrl },
   }),
-  spawn('npx', ['vite'], { stdio: 'inherit', env: process.env }),
+  spawn('npx', ['vite', '--port', String(port), '--strictPort'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEV_API_ORIGIN: process.env.DEV_API_ORIGIN ?? `http://127.0.0.1:${apiPort}` },
+  }),
 ];
 const stop = () => {
   for (const c of children) c.kill('SIGTERM');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from './test/databases';
-import { toCount } from './db';
+import { createDb, migrate, migrationsPending, toCount, type Db } from './db';
+import { migrations } from '../migrations';
 
 // The same queries must mean the same on PGlite and on Postgres.
 describe.each(testDatabaseKinds)('database on %s', (kind) => {
@@ -36,5 +37,40 @@ describe.each(testDatabaseKinds)('database on %s', (kind) => {
   it('counts as numbers through toCount', async () => {
     const [{ n }] = await t.db('probe').count({ n: '*' });
     expect(toCount(n)).toBe(2);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('migrations, as instances rolling meet them (Postgres)', () => {
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `t_mig_${Date.now().toString(36)}`;
+  const connect = () => createDb({ kind: 'postgres', url, ssl: false }, { searchPath: schema });
+  const dbs: Db[] = [];
+  beforeAll(async () => {
+    const admin = createDb({ kind: 'postgres', url, ssl: false });
+    await admin.raw('create schema ??', [schema]);
+    await admin.destroy();
+  });
+  afterAll(async () => {
+    for (const db of dbs) await db.destroy();
+    const admin = createDb({ kind: 'postgres', url, ssl: false });
+    await admin.raw('drop schema ?? cascade', [schema]);
+    await admin.destroy();
+  });
+
+  it('two instances starting together both start: one migrates, the other waits and finds nothing to do', async () => {
+    const [a, b] = [connect(), connect()];
+    dbs.push(a, b);
+    const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
+    expect([ra.applied.length, rb.applied.length].sort((x, y) => x - y)).toEqual([0, migrations.length]);
+    expect(await migrationsPending(a)).toEqual([]);
+  });
+
+  it('this version serves on a database a newer version migrated further, and says which migrations it does not know', async () => {
+    const db = connect();
+    dbs.push(db);
+    await db('knex_migrations').insert({ name: '29990101000000_from_the_future.ts', batch: 99, migration_time: new Date() });
+    const again = await migrate(db);
+    expect(again).toEqual({ applied: [], newer: ['29990101000000_from_the_future.ts'] });
+    expect(await migrationsPending(db)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * The wallet's messages (spec §8 "Wallet" and the success notices of §8), and the mapping from
  * whatever a wallet throws to the toast the shopper sees. Pure.
  */
-import { shortenAddress } from '../lib/shorten-address';
+import { shortenAddress } from '../../common/shorten-address';
 import type { WalletNotice } from './types';
 
 export const NO_WALLET_MESSAGE = 'No wallet detected. Please install MetaMask or another Web3 wallet.';

@@ -46,7 +46,15 @@ async function startShop(dataDir: string): Promise<Shop> {
   const deadline = Date.now() + 90_000;
   for (;;) {
     const url = out.match(/POGS Shop is running at (\S+)/)?.[1];
-    if (url) return { child, url, log: () => out };
+    // A newcomer reads the last lines: the address, then the admin password under it.
+    if (url && /\n.*admin password: \S+ \(generated/.test(out.slice(out.indexOf('POGS Shop is running at')))) {
+      const lines = out.trimEnd().split('\n');
+      const at = lines.findIndex((l) => l.includes('POGS Shop is running at'));
+      expect(lines[at + 1]).toMatch(
+        /admin password: \S+ \(generated (now|on first start), kept in .*admin-password\.json; log in at \/admin\)/,
+      );
+      return { child, url, log: () => out };
+    }
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the shop did not start:\n${out}`);
     await sleep(100);
   }

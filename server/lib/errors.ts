@@ -1,4 +1,5 @@
 import { ErrorCode, type ApiErrorBody } from '../../common/errors';
+import { isLostDatabaseConnection } from './db-errors';
 
 /**
  * The HTTP status of every code, the only place the server decides one for an error. Typed over the
@@ -14,6 +15,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.notImplemented]: 501,
   [ErrorCode.rateLimited]: 429,
   [ErrorCode.internal]: 500,
+  [ErrorCode.serviceUnavailable]: 503,
 
   [ErrorCode.productNotFound]: 404,
   [ErrorCode.shopifyUnavailable]: 503,
@@ -104,6 +106,9 @@ const INTERNAL_ERROR: ApiErrorBody = { code: ErrorCode.internal, message: 'Somet
 /** The status (from the code's row in `HTTP_STATUS`) and `{ code, message }` body of a failed request. */
 export function toErrorAnswer(err: unknown): { status: number; body: ApiErrorBody } {
   const answer = (code: ErrorCode, message: string) => ({ status: HTTP_STATUS[code], body: { code, message } });
+  if (isLostDatabaseConnection(err)) {
+    return answer(ErrorCode.serviceUnavailable, 'The shop lost its database connection for a moment. Please try again in a few seconds.');
+  }
   if (err instanceof AppError) {
     const status = HTTP_STATUS[err.code];
     return status < 500 || err.expose

@@ -6,6 +6,7 @@
  * `429 {code: "rate-limited"}` with `Retry-After`, before the route runs, so it creates no session,
  * no nonce, no checkout and makes no RPC call.
  */
+import { rateLimitRefusals } from './metrics';
 import { isIPv4, isIPv6 } from 'node:net';
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
@@ -248,6 +249,7 @@ export function rateLimitMiddleware(
       opts.logger.error({ err, route: rule.route }, 'rate limit not checked; the request goes on');
     }
     if (!verdict.allowed) {
+      rateLimitRefusals.inc({ rule: rule.name });
       ctx.set('Retry-After', String(verdict.retryAfterSeconds));
       throw new AppError(ErrorCode.rateLimited, retryAfterMessage(verdict.retryAfterSeconds));
     }

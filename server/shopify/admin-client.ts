@@ -19,6 +19,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createAdminApiClient, type AdminApiClient } from '@shopify/admin-api-client';
 import { ErrorCode } from '../../common/errors';
 import { AppError } from '../lib/errors';
+import { shopifyErrors, shopifyWaits } from '../lib/metrics';
 import { UnavailableError } from '../lib/unavailable';
 import type { Logger } from '../lib/logger';
 import { sleep as realSleep, type Sleep } from '../lib/sleep';
@@ -79,6 +80,8 @@ export class ShopifyGraphql {
   private readonly minThrottleWaitMs: number;
   /** Waits so far, by reason (the sync reports them). */
   readonly waits = { throttled: 0, 'rate-limited': 0, unavailable: 0 };
+  /** When Shopify last answered a call (any answer but a network failure, 5xx or 429), ms since the epoch. */
+  lastAnsweredAt: number | null = null;
 
   constructor(private readonly opts: ShopifyGraphqlOptions) {
     this.sleep = opts.sleep ?? realSleep;
@@ -135,6 +138,8 @@ export class ShopifyGraphql {
       }
       const cost = (response.extensions as { cost?: QueryCost } | undefined)?.cost;
       const errors = response.errors;
+      const answered = errors?.networkStatusCode;
+      if (!errors || (answered !== undefined && answered < 500 && answered !== 429)) this.lastAnsweredAt = Date.now();
       if (!errors) return { data: response.data as T, cost };
 
       const codes = (errors.graphQLErrors ?? [])
@@ -169,9 +174,11 @@ export class ShopifyGraphql {
         continue;
       }
       const detail = (errors.graphQLErrors ?? []).map((e) => e.message).join('; ');
+      shopifyErrors.inc({ kind: status === 401 || status === 403 ? 'refused' : 'error' });
       throw new ShopifyRequestError(refusalMessage(status, this.tokens.kind, detail || errors.message), codes, status);
     }
     const message = lastError instanceof Error ? lastError.message : 'Shopify is unavailable';
+    shopifyErrors.inc({ kind: 'unavailable' });
     throw new AppError(ErrorCode.shopifyUnavailable, idempotent ? `${message} (gave up after ${this.maxAttempts} attempts)` : message, {
       cause: new UnavailableError(`Shopify ${this.opts.storeDomain}`, message),
     });
@@ -187,6 +194,7 @@ export class ShopifyGraphql {
 
   private async wait(reason: 'throttled' | 'rate-limited' | 'unavailable', ms: number) {
     this.waits[reason]++;
+    shopifyWaits.inc({ reason });
     this.opts.onWait?.(reason, ms);
     this.opts.logger?.warn({ reason, waitMs: ms }, 'shopify: waiting before retry');
     await this.sleep(ms);

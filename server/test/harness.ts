@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { BASE_CHAIN_ID } from '../../common/chain';
 import { loadConfig, type Config } from '../config';
 import { createApp, type AppDeps } from '../app';
-import { createLogger } from '../lib/logger';
+import { createLogger, type Logger } from '../lib/logger';
 import type { RateLimiter } from '../lib/rate-limit';
 import type { CatalogueService } from '../modules/catalogue';
 import { ShopifyGraphql } from '../shopify';
@@ -95,11 +95,13 @@ export async function startHarness(
     staticDir?: string;
     /** The first wait before the catalogue's lost LISTEN connection is made again. */
     catalogueReconnectMs?: number;
+    /** Where the server logs (silent by default); a test that reads the log lines passes its own. */
+    logger?: Logger;
   } = {},
 ): Promise<Harness> {
   const clock = { now: Date.parse('2026-11-01T00:00:00Z') };
   const database = await createTestDatabase(kind);
-  const logger = createLogger({ level: 'silent' });
+  const logger = opts.logger ?? createLogger({ level: 'silent' });
   const servers: Server[] = [];
   const catalogues: CatalogueService[] = [];
 

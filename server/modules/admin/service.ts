@@ -8,6 +8,7 @@
  * then it records the outcome under the row's lock, so concurrent attempts on any instances are
  * counted one at a time, and none gets through a lock another attempt has just set.
  */
+import { adminLockouts, adminLoginFailures } from '../../lib/metrics';
 import { createHash, randomBytes } from 'node:crypto';
 import {
   ADMIN_LOCKOUT_MS,
@@ -108,7 +109,11 @@ export class AdminService {
     });
 
     if (verdict.kind === 'ok') return verdict;
-    if (verdict.kind === 'locked') throw lockedError(verdict.lockedUntil, this.now());
+    adminLoginFailures.inc();
+    if (verdict.kind === 'locked') {
+      adminLockouts.inc();
+      throw lockedError(verdict.lockedUntil, this.now());
+    }
     const n = verdict.attemptsRemaining;
     throw new AppError(ErrorCode.adminInvalidPassword, `Invalid password. ${n} ${n === 1 ? 'attempt' : 'attempts'} remaining.`, {
       details: { attemptsRemaining: n },

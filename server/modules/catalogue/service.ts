@@ -7,6 +7,7 @@
  * new versions are learned from change notifications (freshness.ts), or, while those are not heard,
  * by reading the version at most every `stalenessMs`.
  */
+import { catalogueSyncDuration, catalogueSyncErrors } from '../../lib/metrics';
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Product, SyncResult, Variant } from '../../../common/api';
@@ -96,9 +97,21 @@ export class CatalogueService {
   /** Runs one sync at a time per process; the database lock covers other processes. */
   sync(): Promise<SyncResult> {
     if (this.running) return Promise.reject(new SyncInProgressError());
-    this.running = syncCatalogue(this.db, this.shopify, this.logger, this.syncOptions).finally(() => {
-      this.running = null;
-    });
+    const timer = catalogueSyncDuration.startTimer();
+    this.running = syncCatalogue(this.db, this.shopify, this.logger, this.syncOptions)
+      .then(
+        (result) => {
+          timer();
+          return result;
+        },
+        (err: unknown) => {
+          if (!(err instanceof SyncInProgressError)) catalogueSyncErrors.inc();
+          throw err;
+        },
+      )
+      .finally(() => {
+        this.running = null;
+      });
     return this.running;
   }
 

@@ -9,6 +9,7 @@
 import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
+import { outboxFailures } from '../../lib/metrics';
 import {
   DRAFT_BY_TAG_QUERY,
   DRAFT_CREATE_MUTATION,
@@ -146,6 +147,7 @@ export class ShopifyHandoff implements Job {
           next_attempt_at: new Date(now.getTime() + delay),
           updated_at: now,
         });
+      outboxFailures.inc({ job: HANDOFF_JOB });
       logger.warn({ orderId: job.order_id, attempts: job.attempts, retryInMs: delay, err: message }, 'Shopify hand-off failed; will retry');
       return false;
     }

@@ -191,16 +191,47 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
   return router;
 }
 
-async function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += buf.length;
-    if (size > MAX_BODY) throw new AppError(ErrorCode.payloadTooLarge, 'The webhook body is too large.');
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks);
+/** Past this much, an oversized body is no longer read through: the connection is closed after the 413. */
+const MAX_DRAINED = 8 * MAX_BODY;
+
+/**
+ * The body's bytes, up to MAX_BODY. A larger body is read to its end (and thrown away) before the
+ * 413, so the connection stays usable for the sender's next request; one past MAX_DRAINED is not
+ * read on (the error middleware answers 413 with `Connection: close`).
+ */
+function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const tooLarge = () => new AppError(ErrorCode.payloadTooLarge, 'The webhook body is too large.');
+    const done = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      size += buf.length;
+      if (size <= MAX_BODY) chunks.push(buf);
+      else if (size > MAX_DRAINED) {
+        done();
+        req.pause();
+        reject(tooLarge());
+      }
+    };
+    const onEnd = () => {
+      done();
+      if (size > MAX_BODY) reject(tooLarge());
+      else resolve(Buffer.concat(chunks));
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 const WEBHOOK_TOPICS = ['DRAFT_ORDERS_UPDATE', 'ORDERS_CREATE', 'ORDERS_FULFILLED', 'FULFILLMENTS_CREATE'] as const;

@@ -88,6 +88,12 @@ export class ChainClient {
     return Math.min(head, await this.target.savedHead(head));
   }
 
+  /** The node's newest block and its time in seconds (not bounded by the local chain's saved head). */
+  async latestBlock(): Promise<{ number: number; timestamp: number }> {
+    const block = await this.send('eth_getBlockByNumber', ['latest', false]);
+    return { number: Number(block.number), timestamp: Number(block.timestamp) };
+  }
+
   async blockHash(n: number): Promise<string | null> {
     const block = await this.send('eth_getBlockByNumber', [toQuantity(n), false]);
     return block?.hash ? String(block.hash).toLowerCase() : null;

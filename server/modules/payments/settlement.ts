@@ -18,7 +18,10 @@
  * presented, it is recorded once and counted once.
  */
 import type { Knex } from 'knex';
+import { shortenAddress } from '../../../common/shorten-address';
 import type { Db } from '../../db';
+import type { Logger } from '../../lib/logger';
+import { payments } from '../../lib/metrics';
 import { bumpCatalogueVersion } from '../catalogue';
 import { createOrder, lockOrder, restoreReorgedOrder } from '../orders';
 import { anyLimited } from '../../../common/availability';
@@ -31,7 +34,17 @@ import type { StoreTransfer } from './verify';
 
 /** What a transfer did; `sessionId` is the session of the checkout it was for. */
 export type Settlement =
-  | { kind: 'order'; orderId: string; intentId: string; sessionId: string | null; created: boolean }
+  | {
+      kind: 'order';
+      orderId: string;
+      intentId: string;
+      sessionId: string | null;
+      created: boolean;
+      /** Only when created: it received more than its total (an excess to refund). */
+      overpaid?: boolean;
+      /** Only when created: paid after its checkout had expired (or after a partial payment). */
+      late?: boolean;
+    }
   /** Counted towards the checkout, which still needs `dueWei`. */
   | { kind: 'underpaid'; intentId: string; sessionId: string | null; receivedWei: bigint; dueWei: bigint }
   /** The checkout was already paid by another transfer: kept for a refund. */
@@ -78,8 +91,13 @@ interface Match {
 /** The first part of the note of a transfer an admin attached to a checkout. */
 const ATTACHED = 'attached by the admin';
 
+/** Who presented a transfer: the shopper's browser, the chain watcher, the admin attaching it, a sign-in adopting it. */
+export type SettledVia = 'shopper' | 'watcher' | 'admin' | 'sign-in';
+
 export interface SettlementOptions {
   now?: () => Date;
+  /** Every transfer judged (each once) and every order made is logged, with its ids. */
+  logger?: Logger;
   /** How long a claim holds stock for a payment seen on chain before it is settled. */
   claimMs?: number;
   /** How long a checkout stays payable after a partial payment. */
@@ -94,6 +112,7 @@ export class SettlementService {
   private readonly claimMs: number;
   private readonly latePaymentMs: number;
   private readonly suffix: () => bigint;
+  private readonly logger: Logger | undefined;
 
   constructor(
     private readonly db: Db,
@@ -103,11 +122,14 @@ export class SettlementService {
     this.claimMs = options.claimMs ?? DEFAULT_CLAIM_MS;
     this.latePaymentMs = options.latePaymentMs ?? 24 * 3_600_000;
     this.suffix = options.suffix ?? randomSuffix;
+    this.logger = options.logger;
   }
 
   /** Records `transfer` (once) and applies it to the checkout it identifies. */
-  async settle(transfer: StoreTransfer): Promise<Settlement> {
-    return this.db.transaction(async (trx) => {
+  async settle(transfer: StoreTransfer, via: SettledVia = 'shopper'): Promise<Settlement> {
+    let judgedNow = false;
+    const result = await this.db.transaction(async (trx) => {
+      judgedNow = false;
       const now = this.now();
       const inserted = await trx('chain_transfers')
         .insert({
@@ -135,8 +157,34 @@ export class SettlementService {
         const known = await this.judged(trx, row, transfer, now);
         if (known) return known;
       }
+      judgedNow = true;
       return this.judge(trx, row, transfer, now, now);
     });
+    if (judgedNow) this.report(result, transfer, via);
+    return result;
+  }
+
+  /**
+   * One log line and the payments counter for a transfer just judged (after its transaction
+   * committed), and one more line when it made an order: whatever road led here.
+   */
+  private report(result: Settlement, transfer: Pick<StoreTransfer, 'txHash' | 'logIndex' | 'from' | 'value'>, via: SettledVia): void {
+    const outcomes =
+      result.kind === 'order' ? ['paid', ...(result.overpaid ? ['overpaid'] : []), ...(result.late ? ['late'] : [])] : [result.kind];
+    for (const outcome of outcomes) payments.inc({ outcome });
+    const facts = {
+      outcome: outcomes.join('+'),
+      via,
+      txHash: transfer.txHash,
+      logIndex: transfer.logIndex,
+      from: shortenAddress(transfer.from),
+      valueWei: transfer.value.toString(),
+      ...('intentId' in result ? { checkoutId: result.intentId } : {}),
+    };
+    this.logger?.info(facts, 'payment settled');
+    if (result.kind === 'order' && result.created) {
+      this.logger?.info({ orderId: result.orderId, checkoutId: result.intentId, txHash: transfer.txHash, via }, 'order created');
+    }
   }
 
   /**
@@ -161,12 +209,16 @@ export class SettlementService {
       .select('id');
     const results: Settlement[] = [];
     for (const { id } of candidates) {
-      const result = await this.db.transaction(async (trx) => {
+      const judged = await this.db.transaction(async (trx) => {
         const row: StoredTransferRow = await trx('chain_transfers').where({ id }).forUpdate().first();
         if (row.status !== 'unmatched' || onRefundHold(row, now)) return null;
-        return this.judge(trx, row, storedTransfer(row), now, row.created_at);
+        const transfer = storedTransfer(row);
+        return { result: await this.judge(trx, row, transfer, now, row.created_at), transfer };
       });
-      if (result) results.push(result);
+      if (judged) {
+        this.report(judged.result, judged.transfer, 'sign-in');
+        results.push(judged.result);
+      }
     }
     return results;
   }
@@ -186,36 +238,41 @@ export class SettlementService {
     intentId: string,
     onAttached?: (trx: Knex.Transaction, result: Settlement) => Promise<void>,
   ): Promise<{ settlement: Settlement; attached: boolean } | null> {
-    return this.db.transaction(async (trx) => {
-      const now = this.now();
-      const row: StoredTransferRow | undefined = await trx('chain_transfers').where({ id: transferId }).forUpdate().first();
-      if (!row) return null;
-      const intent: IntentRow | undefined = await trx('checkout_intents').where({ id: intentId }).forUpdate().first();
-      if (!intent)
-        throw new AppError(ErrorCode.checkoutNotFound, `There is no checkout ${intentId}. Pick one of the transfer’s candidates.`);
-      const transfer = storedTransfer(row);
-      if (row.status !== 'unmatched') {
-        const again = row.intent_id === intentId && row.note?.startsWith(ATTACHED) && ['matched', 'underpaid'].includes(row.status);
-        const known = again ? await this.judged(trx, row, transfer, now) : null;
-        if (known) return { settlement: known, attached: false };
-        throw notAttachable(row);
-      }
-      if (onRefundHold(row, now)) {
-        throw new AppError(
-          ErrorCode.transferNotAttachable,
-          `Transfer ${row.id} cannot be attached: a refund of it was prepared and may be on its way back to the sender (until ${new Date(row.refund_hold_until!).toISOString()}). Record that refund, or attach it after then.`,
-        );
-      }
-      const refuse = (why: string) => new AppError(ErrorCode.checkoutNotAttachable, `Checkout ${intent.id} ${why}.`);
-      if (intent.status === 'paid') throw refuse('is already paid: this transfer would only be an excess (refund it instead)');
-      if (intent.chain_id !== row.chain_id || intent.token_address !== row.token_address || intent.store_wallet !== row.to_address)
-        throw refuse('was for another chain, token or store wallet than this transfer');
-      if (new Date(intent.created_at).getTime() > new Date(row.created_at).getTime())
-        throw refuse('was opened after this transfer was seen, so the transfer cannot have been for it');
-      const settlement = await this.judge(trx, row, transfer, now, row.created_at, { intent, by: 'admin' });
-      await onAttached?.(trx, settlement);
-      return { settlement, attached: true };
-    });
+    return this.db
+      .transaction(async (trx) => {
+        const now = this.now();
+        const row: StoredTransferRow | undefined = await trx('chain_transfers').where({ id: transferId }).forUpdate().first();
+        if (!row) return null;
+        const intent: IntentRow | undefined = await trx('checkout_intents').where({ id: intentId }).forUpdate().first();
+        if (!intent)
+          throw new AppError(ErrorCode.checkoutNotFound, `There is no checkout ${intentId}. Pick one of the transfer’s candidates.`);
+        const transfer = storedTransfer(row);
+        if (row.status !== 'unmatched') {
+          const again = row.intent_id === intentId && row.note?.startsWith(ATTACHED) && ['matched', 'underpaid'].includes(row.status);
+          const known = again ? await this.judged(trx, row, transfer, now) : null;
+          if (known) return { settlement: known, attached: false, transfer };
+          throw notAttachable(row);
+        }
+        if (onRefundHold(row, now)) {
+          throw new AppError(
+            ErrorCode.transferNotAttachable,
+            `Transfer ${row.id} cannot be attached: a refund of it was prepared and may be on its way back to the sender (until ${new Date(row.refund_hold_until!).toISOString()}). Record that refund, or attach it after then.`,
+          );
+        }
+        const refuse = (why: string) => new AppError(ErrorCode.checkoutNotAttachable, `Checkout ${intent.id} ${why}.`);
+        if (intent.status === 'paid') throw refuse('is already paid: this transfer would only be an excess (refund it instead)');
+        if (intent.chain_id !== row.chain_id || intent.token_address !== row.token_address || intent.store_wallet !== row.to_address)
+          throw refuse('was for another chain, token or store wallet than this transfer');
+        if (new Date(intent.created_at).getTime() > new Date(row.created_at).getTime())
+          throw refuse('was opened after this transfer was seen, so the transfer cannot have been for it');
+        const settlement = await this.judge(trx, row, transfer, now, row.created_at, { intent, by: 'admin' });
+        await onAttached?.(trx, settlement);
+        return { settlement, attached: true, transfer };
+      })
+      .then((done) => {
+        if (done?.attached) this.report(done.settlement, done.transfer, 'admin');
+        return done && { settlement: done.settlement, attached: done.attached };
+      });
   }
 
   /**
@@ -390,7 +447,15 @@ export class SettlementService {
       short ? 'paid after the stock was gone' : null,
     ];
     await mark('matched', intent.id, notes.filter(Boolean).join('; ') || null, orderId);
-    return { kind: 'order', orderId, intentId: intent.id, sessionId: intent.session_id, created: true };
+    return {
+      kind: 'order',
+      orderId,
+      intentId: intent.id,
+      sessionId: intent.session_id,
+      created: true,
+      overpaid: excess >= OVERPAID_THRESHOLD_WEI,
+      late,
+    };
   }
 
   /**

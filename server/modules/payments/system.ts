@@ -44,7 +44,7 @@ export function createPaymentSystem(deps: {
     latePaymentMs: config.payments.latePaymentMs,
     now,
   });
-  const settlement = new SettlementService(db, { now, latePaymentMs: config.payments.latePaymentMs });
+  const settlement = new SettlementService(db, { now, latePaymentMs: config.payments.latePaymentMs, logger });
   const orders = new OrdersService(db, { explorerUrl: config.mode === 'local' ? null : config.publicLinks.explorerUrl });
   const orderFromTx = new OrderFromTransaction({
     chain,

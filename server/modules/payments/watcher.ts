@@ -12,6 +12,7 @@ import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
+import { payments } from '../../lib/metrics';
 import { getState, setState } from '../../lib/app-state';
 import { bumpCatalogueVersion } from '../catalogue';
 import { failReorgedOrder, lockOrder } from '../orders';
@@ -92,11 +93,7 @@ export class ChainWatcher implements Job {
 
     const head = await chain.blockNumber();
     const safe = head - (config.requiredConfirmations - 1);
-    // The local chain can be started afresh (its state file lost): the same token address then
-    // names another chain, whose differing hashes are not a reorganisation of the old one. Its
-    // genesis block tells them apart.
-    this.cursorKey ??= this.deps.startAtGenesis ? `${this.baseCursorKey}:${await chain.blockHash(0)}` : this.baseCursorKey;
-    let cursor = await getState<Cursor>(this.deps.db, this.cursorKey);
+    let cursor = await getState<Cursor>(this.deps.db, await this.key());
     if (!cursor) {
       const start = config.startBlock ?? (this.deps.startAtGenesis ? 0 : safe);
       cursor = { block: start - 1, hash: null };
@@ -118,23 +115,35 @@ export class ChainWatcher implements Job {
           await this.undo(transfer);
           continue;
         }
-        const settled = await this.deps.settlement.settle(transfer);
-        if (settled.kind === 'order' && settled.created) {
-          result.orders++;
-          this.deps.logger.info({ orderId: settled.orderId, txHash: transfer.txHash }, 'payment found on chain; order created');
-        } else if (settled.kind !== 'order') {
-          this.deps.logger.warn(
-            { txHash: transfer.txHash, logIndex: transfer.logIndex, outcome: settled.kind },
-            'transfer to the store recorded without an order',
-          );
-        }
+        // Settlement logs what it judged, and the order it made (once, whoever presented the transfer).
+        const settled = await this.deps.settlement.settle(transfer, 'watcher');
+        if (settled.kind === 'order' && settled.created) result.orders++;
       }
       cursor = { block: to, hash: await chain.blockHash(to) };
-      await setState(this.deps.db, this.cursorKey!, cursor);
+      await setState(this.deps.db, await this.key(), cursor);
       result.from ??= from;
       result.to = to;
     }
     return result;
+  }
+
+  /**
+   * Blocks between `head` and the last block scanned, read from the database (so any instance,
+   * leader or not, can tell); null before the first scan.
+   */
+  async lagBlocks(head: number): Promise<number | null> {
+    const cursor = await getState<Cursor>(this.deps.db, await this.key());
+    return cursor ? Math.max(0, head - cursor.block) : null;
+  }
+
+  /**
+   * Where the cursor is kept. The local chain can be started afresh (its state file lost): the same
+   * token address then names another chain, whose differing hashes are not a reorganisation of the
+   * old one. Its genesis block tells them apart.
+   */
+  private async key(): Promise<string> {
+    this.cursorKey ??= this.deps.startAtGenesis ? `${this.baseCursorKey}:${await this.deps.chain.blockHash(0)}` : this.baseCursorKey;
+    return this.cursorKey;
   }
 
   /**
@@ -174,7 +183,9 @@ export class ChainWatcher implements Job {
    * shipped) when what is left no longer covers it. A partial payment simply stops counting.
    */
   private async undo(transfer: Pick<StoreTransfer, 'chainId' | 'txHash' | 'logIndex'>): Promise<void> {
+    let removed = false;
     await this.deps.db.transaction(async (trx) => {
+      removed = false;
       const key = { chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex };
       const row = await trx('chain_transfers').where(key).forUpdate().first('id', 'status', 'order_id');
       // A refunded transfer keeps its status: it must never count again, even if it comes back.
@@ -182,6 +193,7 @@ export class ChainWatcher implements Job {
       await trx('chain_transfers')
         .where({ id: row.id })
         .update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
+      removed = true;
       if (!row.order_id) return;
       const order = await lockOrder(trx, row.order_id);
       if ((await paidTowardsOrder(trx, order.id)) >= BigInt(order.total_wei)) return;
@@ -198,5 +210,9 @@ export class ChainWatcher implements Job {
       }
       this.deps.logger.warn({ orderId: order.id, txHash: transfer.txHash }, 'order failed: its payment was reorganised away');
     });
+    if (removed) {
+      payments.inc({ outcome: 'reorged' });
+      this.deps.logger.warn({ txHash: transfer.txHash, logIndex: transfer.logIndex }, 'payment removed by a chain reorganisation');
+    }
   }
 }

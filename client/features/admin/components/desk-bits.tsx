@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { relativeTime } from '../../../lib/relative-time';
-import { shortenAddress } from '../../../lib/shorten-address';
+import { shortenAddress } from '../../../../common/shorten-address';
 import { cn } from '../../../lib/utils';
 
 /** '12.50 POG', rounded to the cent for reading; the exact amount in the tooltip. */

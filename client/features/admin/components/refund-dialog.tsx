@@ -10,7 +10,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { useConfig } from '../../../lib/public-config';
 import { sameAddress } from '../../../lib/same-address';
-import { shortenAddress } from '../../../lib/shorten-address';
+import { shortenAddress } from '../../../../common/shorten-address';
 import { cn } from '../../../lib/utils';
 import { loadWeb3 } from '../../../web3/load-web3';
 import { toWalletConfig, useWallet } from '../../wallet';

@@ -7,7 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 import { orderStatusStyle } from '../../../lib/order-status';
-import { shortenAddress } from '../../../lib/shorten-address';
+import { shortenAddress } from '../../../../common/shorten-address';
 import { adminErrorText } from '../api/admin-errors';
 import { useAdminOrders, type AdminOrdersFilter } from '../api/admin-orders';
 import { OrderDetailSheet } from '../components/order-detail-sheet';

@@ -8,7 +8,7 @@ import { ToastAction } from '../../../components/ui/toast';
 import { toast } from '../../../components/ui/use-toast';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { connectionNeededText, useOffline } from '../../../lib/online-status';
-import { shortenAddress } from '../../../lib/shorten-address';
+import { shortenAddress } from '../../../../common/shorten-address';
 import { useCart } from '../api/get-cart';
 import { CART_TOGGLE_ATTRIBUTE } from '../lib/cart-events';
 import { hasPayableTotal, payPrecheck } from '../lib/pay-precheck';

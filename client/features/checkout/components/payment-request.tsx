@@ -7,7 +7,7 @@ import { Button, buttonVariants } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { useConfig } from '../../../lib/public-config';
-import { shortenAddress } from '../../../lib/shorten-address';
+import { shortenAddress } from '../../../../common/shorten-address';
 import { cn } from '../../../lib/utils';
 import { useCheckoutStatus } from '../api/get-checkout';
 import { formatCountdown } from '../lib/pay-elsewhere';

@@ -2,7 +2,7 @@ import { ExternalLink } from 'lucide-react';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { explorerUrl, publicExplorerUrl } from '../../../lib/explorer-url';
 import { useConfig } from '../../../lib/public-config';
-import { shortenAddress } from '../../../lib/shorten-address';
+import { shortenAddress } from '../../../../common/shorten-address';
 import { cn } from '../../../lib/utils';
 
 /**

@@ -1,6 +1,6 @@
 import { CircleCheck, LoaderCircle, PenLine, ShieldCheck } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
-import { shortenAddress } from '../../../lib/shorten-address';
+import { shortenAddress } from '../../../../common/shorten-address';
 import { useSignIn, type SigningWallet } from '../../auth';
 import { OrdersStateCard } from './orders-states';
 

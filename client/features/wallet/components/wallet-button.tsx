@@ -2,7 +2,7 @@ import { LoaderCircle, Wallet } from 'lucide-react';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { navItem } from '../../../components/ui/nav-item';
 import { dismissToast } from '../../../components/ui/use-toast';
-import { ADDRESS_ELLIPSIS, shortenAddress } from '../../../lib/shorten-address';
+import { ADDRESS_ELLIPSIS, shortenAddress } from '../../../../common/shorten-address';
 import { cn } from '../../../lib/utils';
 import { useWallet } from '../context/wallet-provider';
 import { WalletIcon } from './wallet-icon';

@@ -1,0 +1,157 @@
+/**
+ * The shop's Prometheus metrics (prom-client), served on their own listener when METRICS_PORT is
+ * set (never on the public port). Names follow Prometheus' conventions: snake_case, a unit suffix,
+ * `_total` for counters, labels of low cardinality (a route template, an outcome, a rule name;
+ * never a URL, an address or an id).
+ *
+ * The counters and histograms are this module's, recorded where things happen; the gauges that
+ * need the database or the chain are computed when scraped, from sources main.ts registers
+ * (`observeGauges`). Nothing here costs anything a request would notice when nobody scrapes.
+ */
+import { createServer, type Server } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Logger } from './logger';
+
+export const registry = new Registry();
+let defaultsCollected = false;
+
+export const httpDuration = new Histogram({
+  name: 'pogs_http_request_duration_seconds',
+  help: 'How long the shop took to answer a request, by method, route template and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+
+/**
+ * Transfers to the store wallet, by what they did: `paid` (made an order), `underpaid`, `overpaid`
+ * (an order, with an excess to refund), `late` (an order, paid after its checkout expired),
+ * `unmatched`, `duplicate` (a checkout already paid), `reorged` (a chain reorganisation removed it).
+ * An order paid late and overpaid counts in both, and in `paid`.
+ */
+export const payments = new Counter({
+  name: 'pogs_payments_total',
+  help: 'Transfers to the store wallet settled, by outcome.',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const outboxFailures = new Counter({
+  name: 'pogs_outbox_failures_total',
+  help: 'Attempts of background outbox jobs that failed, by job kind.',
+  labelNames: ['job'] as const,
+  registers: [registry],
+});
+
+export const catalogueSyncDuration = new Histogram({
+  name: 'pogs_catalogue_sync_duration_seconds',
+  help: 'How long a catalogue sync from Shopify took.',
+  buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+  registers: [registry],
+});
+
+export const catalogueSyncErrors = new Counter({
+  name: 'pogs_catalogue_sync_errors_total',
+  help: 'Catalogue syncs from Shopify that failed.',
+  registers: [registry],
+});
+
+export const shopifyWaits = new Counter({
+  name: 'pogs_shopify_waits_total',
+  help: 'Waits before retrying a Shopify call, by reason (throttled, rate-limited, unavailable).',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export const shopifyErrors = new Counter({
+  name: 'pogs_shopify_errors_total',
+  help: 'Shopify calls that failed in the end, by kind (unavailable, refused, error).',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
+export const adminLoginFailures = new Counter({
+  name: 'pogs_admin_login_failures_total',
+  help: 'Admin logins refused for a wrong password.',
+  registers: [registry],
+});
+
+export const adminLockouts = new Counter({
+  name: 'pogs_admin_lockouts_total',
+  help: 'Times the admin login was locked after too many wrong passwords.',
+  registers: [registry],
+});
+
+export const rateLimitRefusals = new Counter({
+  name: 'pogs_rate_limit_refusals_total',
+  help: 'Requests refused by a rate limit, by rule.',
+  labelNames: ['rule'] as const,
+  registers: [registry],
+});
+
+/** What the scrape-time gauges read: the database and the chain, as main.ts wires them. */
+export interface GaugeSources {
+  /** Blocks between the chain's head and the last block the watcher scanned; null when unknown. */
+  watcherLagBlocks(): Promise<number | null>;
+  /** Outbox jobs waiting (pending) and given up on or failing (failed), by job kind. */
+  outbox(): Promise<Array<{ job: string; state: 'pending' | 'failing'; count: number }>>;
+}
+
+let sources: GaugeSources | null = null;
+
+new Gauge({
+  name: 'pogs_watcher_lag_blocks',
+  help: 'Blocks between the chain head and the last block the chain watcher scanned.',
+  registers: [registry],
+  async collect() {
+    const lag = await sources?.watcherLagBlocks().catch(() => null);
+    if (lag === null || lag === undefined) this.reset();
+    else this.set(lag);
+  },
+});
+
+new Gauge({
+  name: 'pogs_outbox_jobs',
+  help: 'Outbox jobs by kind and state (pending: waiting to run; failing: failed at least once and not done).',
+  labelNames: ['job', 'state'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const rows = await sources?.outbox().catch(() => []);
+    for (const row of rows ?? []) this.set({ job: row.job, state: row.state }, row.count);
+  },
+});
+
+/** Where the scrape-time gauges read from (main.ts, once the services exist). */
+export function observeGauges(s: GaugeSources): void {
+  sources = s;
+}
+
+/**
+ * The metrics listener: `GET /metrics` in Prometheus' text format on its own port, with Node's
+ * default process metrics. Anything else is 404. Bind it where only the scraper reaches it.
+ */
+export async function startMetricsServer(opts: { port: number; host: string; logger: Logger }): Promise<Server> {
+  if (!defaultsCollected) {
+    collectDefaultMetrics({ register: registry, prefix: 'pogs_' });
+    defaultsCollected = true;
+  }
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (err: unknown) => {
+        opts.logger.error({ err }, 'metrics: could not collect');
+        res.writeHead(500, { 'content-type': 'text/plain' }).end('could not collect\n');
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  return server;
+}

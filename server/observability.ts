@@ -1,0 +1,25 @@
+/**
+ * Where the scrape-time metrics (server/lib/metrics.ts) read from: the chain watcher's lag, and the
+ * outbox's depth, as the database and the chain say at that moment.
+ */
+import type { GaugeSources } from './lib/metrics';
+import type { Services } from './wiring';
+
+export function gaugeSources({ db, payments }: Pick<Services, 'db' | 'payments'>): GaugeSources {
+  return {
+    async watcherLagBlocks() {
+      if (!payments) return null;
+      return payments.watcher.lagBlocks((await payments.chain.latestBlock()).number);
+    },
+    async outbox() {
+      const rows: Array<{ kind: string; pending: string | number; failing: string | number }> = await db('outbox')
+        .whereNull('done_at')
+        .groupBy('kind')
+        .select('kind', db.raw('count(*) as pending'), db.raw('count(last_error) as failing'));
+      return rows.flatMap((r) => [
+        { job: r.kind, state: 'pending' as const, count: Number(r.pending) },
+        { job: r.kind, state: 'failing' as const, count: Number(r.failing) },
+      ]);
+    },
+  };
+}
