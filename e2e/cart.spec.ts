@@ -1,7 +1,7 @@
 import { devices, expect, test, type Locator, type Page } from './fixtures/test';
 import type { Cart, Product, Variant } from '../common/api';
 import { formatPogAmount, formatPogPrice } from '../client/lib/format-pog-price';
-import { closeToasts, expectToast } from './fixtures/ui';
+import { closeToasts, expectToast, homeHydrated } from './fixtures/ui';
 
 // The cart against the real server (fresh embedded database, the emulator's demo catalogue).
 // Products are picked from the live API; every test has its own browser context, so its own
@@ -65,13 +65,23 @@ async function expectCount(page: Page, n: number) {
 }
 
 /** Adds through the card's button, waits for the drawer and the toast, then closes the drawer. */
+/**
+ * The home, hydrated. These tests are about the cart, not about taps made while the page's code is
+ * still arriving (server-rendering.spec.ts covers those), so they start once the page listens.
+ */
+async function openShop(page: Page) {
+  await page.goto('/');
+  await homeHydrated(page);
+}
+
 async function addFromCard(page: Page, pick: Pick, quantity = 1) {
   const c = card(page, pick.product);
   await c.scrollIntoViewIfNeeded();
   await choose(c, pick, quantity);
   await c.getByTestId('add-to-cart').click();
-  await expect(page.getByTestId('cart-drawer')).toBeVisible();
+  // The toast shows first (for 5 s), then the drawer opens above it.
   await expectToast(page, 'Added to cart', `Added ${quantity} item(s) to your cart.`);
+  await expect(page.getByTestId('cart-drawer')).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('cart-drawer')).toBeHidden();
 }
@@ -91,17 +101,17 @@ async function serverCart(page: Page): Promise<Cart> {
 
 test('adding from a card opens the drawer, toasts and counts the line', async ({ page }) => {
   const pick = pickSimple(3);
-  await page.goto('/');
+  await openShop(page);
   await expectCount(page, 0);
   const c = card(page, pick.product);
   await c.scrollIntoViewIfNeeded();
   await c.getByTestId('add-to-cart').click();
 
+  await expectToast(page, 'Added to cart', 'Added 1 item(s) to your cart.');
   const drawer = page.getByTestId('cart-drawer');
   await expect(drawer).toBeVisible();
   await expect(drawer.getByRole('heading', { name: 'Your Shopping Cart' })).toBeVisible();
   await expect(drawer).toContainText('View your items and proceed to checkout');
-  await expectToast(page, 'Added to cart', 'Added 1 item(s) to your cart.');
   await expectCount(page, 1);
 
   const line = drawer.getByTestId('cart-item');
@@ -131,7 +141,7 @@ test('adding from a card opens the drawer, toasts and counts the line', async ({
 });
 
 test('the cart button opens and closes the drawer, and focus comes back to it', async ({ page }) => {
-  await page.goto('/');
+  await openShop(page);
   const button = page.getByTestId('cart-button');
   await expect(button).toHaveAttribute('aria-expanded', 'false');
   await button.click();
@@ -153,7 +163,7 @@ test('the cart button opens and closes the drawer, and focus comes back to it', 
 
 test('adding from the detail panel with quantity 2', async ({ page }) => {
   const pick = pickSimple(3);
-  await page.goto('/');
+  await openShop(page);
   const c = card(page, pick.product);
   await c.scrollIntoViewIfNeeded();
   await c.getByTestId('details-button').click();
@@ -162,9 +172,9 @@ test('adding from the detail panel with quantity 2', async ({ page }) => {
   await choose(panel, pick, 2);
   await panel.getByRole('button', { name: 'Add 2 to Cart' }).click();
 
+  await expectToast(page, 'Added to cart', 'Added 2 item(s) to your cart.');
   const drawer = page.getByTestId('cart-drawer');
   await expect(drawer).toBeVisible();
-  await expectToast(page, 'Added to cart', 'Added 2 item(s) to your cart.');
   // The modal panel steps aside for the drawer.
   await expect(panel).toBeHidden();
   await expectCount(page, 1);
@@ -178,7 +188,7 @@ test('adding from the detail panel with quantity 2', async ({ page }) => {
 test('the badge counts lines, and removing from the drawer updates it', async ({ page }) => {
   const first = pickSimple(3);
   const second = pickSimple(3, [first.product.id]);
-  await page.goto('/');
+  await openShop(page);
   await addFromCard(page, first);
   await expectCount(page, 1);
   await addFromCard(page, second, 2);
@@ -211,7 +221,7 @@ test('the badge counts lines, and removing from the drawer updates it', async ({
 
 test('pay asks for a wallet first', async ({ page }) => {
   const pick = pickSimple(1);
-  await page.goto('/');
+  await openShop(page);
   await addFromCard(page, pick);
   await page.getByTestId('cart-button').click();
   const pay = page.getByTestId('cart-drawer').getByTestId('pay-button');
@@ -231,7 +241,7 @@ test('pay asks for a wallet first', async ({ page }) => {
 
 test('the cart survives a reload', async ({ page }) => {
   const pick = pickSimple(1);
-  await page.goto('/');
+  await openShop(page);
   await addFromCard(page, pick);
   await expectCount(page, 1);
   await page.reload();
@@ -242,7 +252,7 @@ test('the cart survives a reload', async ({ page }) => {
 
 test('another shopper (a second browser context) has their own empty cart', async ({ page, browser, baseURL }) => {
   const pick = pickSimple(1);
-  await page.goto('/');
+  await openShop(page);
   await addFromCard(page, pick);
   await expectCount(page, 1);
 
@@ -265,7 +275,7 @@ test('another shopper (a second browser context) has their own empty cart', asyn
 test('the client refuses more than the known stock before asking the server', async ({ page }) => {
   const pick = pickStock(1, 9);
   const n = pick.variant.availableStock;
-  await page.goto('/');
+  await openShop(page);
   const c = card(page, pick.product);
   await c.scrollIntoViewIfNeeded();
   let adds = 0;
@@ -283,7 +293,7 @@ test('the client refuses more than the known stock before asking the server', as
 test('the server limits stock counting what is already in the cart', async ({ page }) => {
   const pick = pickStock(2, 9);
   const n = pick.variant.availableStock;
-  await page.goto('/');
+  await openShop(page);
   await addFromCard(page, pick, n - 1);
   await expectCount(page, 1);
 
@@ -353,7 +363,7 @@ test("on a 390 px phone the toast after an add keeps off the open drawer's total
   const phone = await browser.newContext({ ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, baseURL });
   try {
     const page = await phone.newPage();
-    await page.goto('/');
+    await openShop(page);
     const c = card(page, pick.product);
     await c.scrollIntoViewIfNeeded();
     await c.getByTestId('add-to-cart').click();
@@ -379,7 +389,7 @@ test('on a tablet the drawer is a narrow right-hand sheet and the toast stays cl
   const tablet = await browser.newContext({ viewport: { width: 820, height: 1180 }, hasTouch: true, isMobile: true, baseURL });
   try {
     const page = await tablet.newPage();
-    await page.goto('/');
+    await openShop(page);
     const c = card(page, pick.product);
     await c.scrollIntoViewIfNeeded();
     await c.getByTestId('add-to-cart').click();

@@ -50,11 +50,18 @@ export function toast(options: ToastOptions): { id: string; dismiss: () => void 
   return { id, dismiss: () => dismissToast(id) };
 }
 
+const NO_TOASTS: ToastRecord[] = [];
+
+/**
+ * The toasts shown now. While the browser hydrates the server's HTML (which never has a toast) it
+ * reads none, whatever was shown meanwhile: the toast area then mounts right after hydrating
+ * rather than making the markup differ, which would have React throw the page away and rebuild it.
+ */
 export function useToasts(): ToastRecord[] {
   return useSyncExternalStore(
     subscribe,
     () => toasts,
-    () => toasts,
+    () => NO_TOASTS,
   );
 }
 
