@@ -237,3 +237,105 @@ test('the built client holds neither the admin password nor its hash', async () 
     expect(/scrypt\$\d+\$/.test(text), `${file} holds a password hash`).toBe(false);
   }
 });
+
+test.describe('at phone and tablet size', () => {
+  /** Chromium headless never offers the install: the event the browser would fire (as in pwa.spec.ts). */
+  const offerInstall = (page: Page) =>
+    page.evaluate(() => {
+      const event = new Event('beforeinstallprompt', { cancelable: true });
+      Object.assign(event, { prompt: async () => undefined, userChoice: Promise.resolve({ outcome: 'dismissed', platform: 'web' }) });
+      window.dispatchEvent(event);
+    });
+  const intersects = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+    a.y < b.y + b.height && b.y < a.y + a.height && a.x < b.x + b.width && b.x < a.x + a.width;
+
+  test("the install bar hides neither the page's end nor a toast; images show whole; a plain-text refusal is shown", async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(60_000);
+    const phone = testInfo.project.name === 'phone';
+    if (phone) {
+      // An iPhone's home indicator: the bar grows by the bottom safe area.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setSafeAreaInsetsOverride', { insets: { top: 0, left: 0, right: 0, bottom: 34 } });
+    }
+    await logInAsAdmin(page);
+
+    // Product photos are shown whole in the card's box (their corners carry marks), not cropped to it.
+    const image = page.getByTestId('group-carousel').first().locator('img');
+    await expect(image).toBeVisible();
+    expect(await image.evaluate((img) => getComputedStyle(img).objectFit)).toBe('contain');
+
+    await offerInstall(page);
+    const bar = page.getByTestId('install-offer');
+    await expect(bar).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect
+      .poll(
+        async () => {
+          const main = (await page.locator('main').boundingBox())!;
+          const barBox = (await bar.boundingBox())!;
+          return Math.round(main.y + main.height - barBox.y);
+        },
+        { message: 'the end of the page sits above the install bar' },
+      )
+      .toBeLessThanOrEqual(0);
+
+    // A title save refused in plain text (a proxy's answer, say): the toast says what the server said, above the bar.
+    await page.route('**/api/products/*/custom-title*', (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'Titles are frozen while the flash sale runs' })
+        : route.fallback(),
+    );
+    const card = page.getByTestId('group-card').last();
+    await card.getByTestId('edit-title-button').click();
+    const dialog = page.getByTestId('edit-title-dialog');
+    await dialog.getByTestId('custom-title-input').fill('Refused title');
+    await dialog.getByTestId('save-custom-title').click();
+    await expectToast(page, 'Error', 'Titles are frozen while the flash sale runs', 'destructive');
+    const toast = page.getByTestId('toast');
+    await expect.poll(() => toast.evaluate((el) => el.getAnimations().filter((a) => a.playState === 'running').length)).toBe(0);
+    const toastBox = (await toast.boundingBox())!;
+    expect(intersects(toastBox, (await bar.boundingBox())!), 'the toast sits on the install bar').toBe(false);
+    // On a phone the dialog is at the top: the toast shows below it, not over the field being edited.
+    expect(intersects(toastBox, (await dialog.getByTestId('custom-title-input').boundingBox())!), 'the toast covers the title field').toBe(
+      false,
+    );
+    await closeToasts(page);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  test('the orders search shows its whole placeholder, and the orders are not read again when the tab regains focus', async ({
+    page,
+  }, testInfo) => {
+    if (testInfo.project.name === 'phone') await page.setViewportSize({ width: 390, height: 844 });
+    await logInAsAdmin(page);
+    const lists: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/admin/orders') lists.push(url.search);
+    });
+    const firstList = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/admin/orders');
+    await page.getByTestId('admin-nav').getByRole('link', { name: 'Orders' }).click();
+    await firstList;
+
+    const search = page.getByTestId('orders-search');
+    const fit = await search.evaluate((el) => {
+      const input = el as HTMLInputElement;
+      const style = getComputedStyle(input);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = style.font;
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text: Math.ceil(context.measureText(input.placeholder).width), room: Math.floor(room) };
+    });
+    expect(fit.text, `the placeholder needs ${fit.text} px, the field has ${fit.room}`).toBeLessThanOrEqual(fit.room);
+    await expect(page.getByRole('button', { name: 'Search' })).toBeVisible();
+
+    // Coming back to the tab reads nothing (only the cart is read again on focus); a filter does.
+    await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+    const paid = page.waitForResponse((r) => r.url().includes('/api/admin/orders?status=paid'));
+    await page.getByTestId('orders-filter-paid').click();
+    await paid;
+    expect(lists).toEqual(['', '?status=paid']);
+  });
+});

@@ -358,7 +358,10 @@ function intersects(
   return a.y < b.y + b.height && b.y < a.y + a.height && a.x < b.x + b.width && b.x < a.x + a.width;
 }
 
-test("on a 390 px phone the toast after an add keeps off the open drawer's total and pay button", async ({ browser, baseURL }) => {
+test("on a 390 px phone the toast after an add keeps off the header and the open drawer's title, close button, total and pay button", async ({
+  browser,
+  baseURL,
+}) => {
   const pick = pickSimple(1);
   const phone = await browser.newContext({ ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, baseURL });
   try {
@@ -377,6 +380,18 @@ test("on a 390 px phone the toast after an add keeps off the open drawer's total
       const b = (await drawer.getByTestId(id).boundingBox())!;
       expect(intersects(toastBox, b), `the toast covers ${id}`).toBe(false);
     }
+    // Nor the drawer's title and close button, nor the header (the store name, the cart button).
+    const above: Array<[string, Locator]> = [
+      ['the drawer title', drawer.getByRole('heading', { name: 'Your Shopping Cart' })],
+      ['the drawer close button', drawer.getByRole('button', { name: 'Close' })],
+      ['the store name', page.getByTestId('home-link')],
+      ['the cart button', page.getByTestId('cart-button')],
+    ];
+    for (const [what, locator] of above) {
+      const b = (await locator.boundingBox())!;
+      expect(intersects(toastBox, b), `the toast covers ${what}`).toBe(false);
+    }
+    await drawer.getByRole('button', { name: 'Close' }).click({ timeout: 2000, trial: true });
     // The pay button is reachable while the toast shows: a tap lands on it, not on the toast.
     await drawer.getByTestId('pay-button').click({ timeout: 2000, trial: true });
   } finally {
@@ -413,6 +428,16 @@ test('on a tablet the drawer is a narrow right-hand sheet and the toast stays cl
     }
     await drawer.getByTestId('pay-button').click({ timeout: 2000 });
     await expectToast(page, 'Connect Wallet', 'Please connect your wallet', 'destructive');
+
+    // Narrower (the drawer keeps its 24rem from 640 px up): the toast is narrower too, never under the drawer.
+    await closeToasts(page);
+    await page.setViewportSize({ width: 680, height: 1000 });
+    await drawer.getByTestId('pay-button').click({ timeout: 2000 });
+    await expectToast(page, 'Connect Wallet', 'Please connect your wallet', 'destructive');
+    await settled(page.getByTestId('toast'));
+    const narrowToast = (await page.getByTestId('toast').boundingBox())!;
+    const drawerBox = (await drawer.boundingBox())!;
+    expect(narrowToast.x + narrowToast.width, 'the toast reaches under the drawer').toBeLessThanOrEqual(drawerBox.x);
   } finally {
     await tablet.close();
   }

@@ -148,8 +148,8 @@ test.describe('paying with the browser wallet', () => {
     const fulfilled = await page.request.post(`/shopify-emulator/__emulator/orders/${shopifyOrderId}/fulfill`, { data: {} });
     expect(fulfilled.ok()).toBe(true);
     await expect.poll(() => orderStatus(page, order.id), { timeout: 30_000 }).toBe('shipped');
-    // Coming back to the tab reads the order again.
-    await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+    // Opening the page again reads the order again (coming back to the tab does not: only the cart is read on focus).
+    await page.reload();
     await expect(confirmation.getByTestId('order-status')).toHaveAttribute('data-status', 'shipped', { timeout: 15_000 });
     await expect(confirmation.getByTestId('order-status')).toHaveText(/shipped/i);
   });
@@ -417,5 +417,37 @@ test.describe('order pages', () => {
       await expect(card).toContainText("We couldn't find your order. Please check your order history.");
       await expect(card.getByRole('link', { name: 'View Orders' })).toHaveAttribute('href', '/orders');
     }
+  });
+});
+
+test.describe('the confirmation page when the server fails', () => {
+  // Requests a service worker handles cannot be routed.
+  test.use({ serviceWorkers: 'block' });
+
+  test('a failed read is shown at once (no retries), is not read again on focus, and Try Again reads it once', async ({ page }) => {
+    const id = '00000000-0000-4000-8000-000000000001';
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === `/api/orders/${id}`) reads.push(request.url());
+    });
+    await page.route(`**/api/orders/${id}`, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"code":"service-unavailable","message":"Try again shortly."}',
+      }),
+    );
+    await page.goto(`/order-confirmation?id=${id}`);
+    const failed = page.getByTestId('order-error');
+    await expect(failed).toBeVisible();
+    expect(reads, 'the failed read was repeated by itself').toHaveLength(1);
+
+    // Coming back to the tab reads nothing; Try Again reads it once.
+    await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+    const retried = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/orders/${id}`);
+    await failed.getByRole('button', { name: 'Try Again' }).click();
+    await retried;
+    await expect(failed.getByRole('button', { name: 'Try Again' })).toBeEnabled();
+    expect(reads).toHaveLength(2);
   });
 });

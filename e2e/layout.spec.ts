@@ -1,4 +1,6 @@
 import { expect, test } from './fixtures/test';
+import { TestWallet } from './fixtures/test-wallet';
+import { closeToasts, homeHydrated, pickTestWallet } from './fixtures/ui';
 
 // Runs at phone (Pixel 7) and tablet (820 px) sizes: the page must fit, and the grid must use the
 // spec's column count for the width.
@@ -62,4 +64,38 @@ test.describe('the header on a 390 px phone', () => {
     // The store name is not cut to nothing.
     expect(await page.getByTestId('home-link').evaluate((el) => (el as HTMLElement).innerText.trim().length)).toBeGreaterThan(3);
   });
+});
+
+// The store name is never cut ('POG…'): from 360 px up it fits whole, on two lines at most, with
+// the wallet disconnected and connected (its address takes more room than 'Connect').
+test('the store name reads whole at every phone and tablet width, wallet connected or not', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'phone', 'the widths are set here, one pass is enough');
+  const wallet = await TestWallet.install(page);
+  const { shopName } = (await (await page.request.get('/api/config')).json()) as { shopName: string };
+  const widths = [360, 390, 412, 430, 480, 600, 640, 700, 768, 820];
+  const expectWhole = async (state: string) => {
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 844 });
+      const name = page.getByTestId('store-name');
+      const shown = await name.evaluate((el) => ({
+        text: (el as HTMLElement).innerText.replace(/\s+/g, ' ').trim(),
+        // Beyond the rounding of a fractional height: a clamped line or an ellipsis is many pixels.
+        clipped: el.scrollWidth - el.clientWidth > 1 || el.scrollHeight - el.clientHeight > 1,
+        lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+      }));
+      expect({ text: shown.text, clipped: shown.clipped }, `${state} at ${width} px`).toEqual({ text: shopName, clipped: false });
+      expect(shown.lines, `${state} at ${width} px`).toBeLessThanOrEqual(2);
+      const nav = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!;
+      const box = (await name.boundingBox())!;
+      expect(box.x + box.width, `${state} at ${width} px: the name runs under the header's controls`).toBeLessThanOrEqual(nav.x);
+    }
+  };
+  await page.goto('/');
+  await homeHydrated(page);
+  await expectWhole('disconnected');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('wallet-button').click();
+  await pickTestWallet(page, wallet);
+  await closeToasts(page);
+  await expectWhole('connected');
 });

@@ -25,6 +25,7 @@ import { requestLog } from './lib/request-log';
 import type { Logger } from './lib/logger';
 import { rateLimitMiddleware, type RateLimiter } from './lib/rate-limit';
 import { refuseCrossSiteWrites } from './lib/cross-site';
+import { refuseNulInAddress, refuseNulInBody } from './lib/nul-characters';
 import { allowInlineScripts, securityHeaders } from './lib/security-headers';
 import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
 import { cartRoutes, type CartService } from './modules/cart';
@@ -109,6 +110,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(securityHeaders(config));
   // Before anything reads or writes: another site's request makes no session, rate-limit count or change.
   app.use(refuseCrossSiteWrites(config));
+  // A NUL in an API request's path or query is refused before any route or session (lib/nul-characters.ts).
+  app.use(refuseNulInAddress());
   // Demo surfaces exist only in full local mode (config.ts decides it; checked here again).
   const demo = config.mode === 'local';
   if (!demo && (deps.mounts?.length || deps.demoWallet)) {
@@ -128,6 +131,7 @@ export function createApp(deps: AppDeps): Koa {
       jsonStrict: true,
     }),
   );
+  app.use(refuseNulInBody());
 
   const api = new Router();
   const publicConfig = (): PublicConfig => ({

@@ -61,25 +61,25 @@ describe('paymentErrorMessage', () => {
   });
 });
 
+const BUYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** A wallet that reverts every transaction with `error`, seen through ethers as the shop sees it. */
+async function sendThroughEthers(error: unknown): Promise<unknown> {
+  const wallet = {
+    request: async ({ method }: { method: string }) => {
+      if (method === 'eth_chainId') return '0x2105';
+      if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [BUYER];
+      throw error;
+    },
+  };
+  const signer = await new BrowserProvider(wallet).getSigner();
+  return signer.sendTransaction({ to: BUYER, gasLimit: 150_000n }).then(
+    () => expect.unreachable('the wallet reverts'),
+    (e: unknown) => e,
+  );
+}
+
 describe("paymentErrorMessage: the wallet's words under a library's wrapping", () => {
-  const BUYER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-
-  /** A wallet that reverts every transaction with `error`, seen through ethers as the shop sees it. */
-  async function sendThroughEthers(error: unknown): Promise<unknown> {
-    const wallet = {
-      request: async ({ method }: { method: string }) => {
-        if (method === 'eth_chainId') return '0x2105';
-        if (method === 'eth_accounts' || method === 'eth_requestAccounts') return [BUYER];
-        throw error;
-      },
-    };
-    const signer = await new BrowserProvider(wallet).getSigner();
-    return signer.sendTransaction({ to: BUYER, gasLimit: 150_000n }).then(
-      () => expect.unreachable('the wallet reverts'),
-      (e: unknown) => e,
-    );
-  }
-
   it('ethers\' "could not coalesce error" shows the message the wallet gave', async () => {
     const thrown = await sendThroughEthers({ code: 5000, message: 'execution reverted: boom' });
     expect((thrown as { shortMessage?: string }).shortMessage).toBe('could not coalesce error');
@@ -122,6 +122,39 @@ describe("paymentErrorMessage: the wallet's words under a library's wrapping", (
     expect(
       paymentErrorMessage({ shortMessage: 'could not coalesce error', error: { message: 'User denied transaction signature.' } }),
     ).toBe('Transaction was cancelled by user');
+  });
+});
+
+describe("paymentErrorMessage: MetaMask's wrapped revert (-32603 'Internal JSON-RPC error.')", () => {
+  const REASON = 'execution reverted: ERC20: transfer amount exceeds balance';
+  const REVERT_DATA = '0x08c379a0';
+  const wrapped = (data: unknown) => ({ code: -32603, message: 'Internal JSON-RPC error.', data });
+
+  // Where MetaMask puts the node's error: in data (extension), data.originalError (mobile), data.cause (rpc-errors 6+).
+  it.each([
+    ['data', wrapped({ code: 3, message: REASON, data: REVERT_DATA })],
+    ['data.message, without a code', wrapped({ message: REASON })],
+    ['data.originalError', wrapped({ originalError: { code: 3, message: REASON, data: REVERT_DATA } })],
+    ['data.cause', wrapped({ cause: { message: REASON } })],
+    ['data.originalError with a reason', wrapped({ originalError: { reason: REASON, message: 'execution reverted' } })],
+  ])('shows the revert reason nested in %s, bare and through ethers', async (_where, error) => {
+    expect(paymentErrorMessage(error)).toBe(REASON);
+    expect(paymentErrorMessage(await sendThroughEthers(error))).toBe(REASON);
+  });
+
+  it("still maps a nested reason to the spec's texts", async () => {
+    const funds = wrapped({ code: -32000, message: 'insufficient funds for gas * price + value' });
+    expect(paymentErrorMessage(funds)).toBe('Insufficient POG tokens or ETH for gas fees');
+    expect(paymentErrorMessage(await sendThroughEthers(funds))).toBe('Insufficient POG tokens or ETH for gas fees');
+    expect(paymentErrorMessage(wrapped({ originalError: { message: 'User denied transaction signature.' } }))).toBe(
+      'Transaction was cancelled by user',
+    );
+  });
+
+  it("keeps MetaMask's own text when nothing is nested, and ignores revert data that is not text", () => {
+    expect(paymentErrorMessage(wrapped(undefined))).toBe('Internal JSON-RPC error.');
+    expect(paymentErrorMessage(wrapped(REVERT_DATA))).toBe('Internal JSON-RPC error.');
+    expect(paymentErrorMessage(wrapped({ code: 3, data: REVERT_DATA }))).toBe('Internal JSON-RPC error.');
   });
 });
 

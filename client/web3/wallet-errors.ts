@@ -78,13 +78,15 @@ function textOf(value: unknown): string | null {
 
 /**
  * What the wallet itself said, under a library's wrapping: ethers puts the wallet's JSON-RPC
- * error in `info.error` or `error` (and MetaMask mobile in `data.originalError`), with its own
- * generic text on top ("could not coalesce error"). The innermost message wins.
+ * error in `info.error` or `error`, with its own generic text on top ("could not coalesce
+ * error"); MetaMask wraps a revert in its own -32603 'Internal JSON-RPC error.' with the node's
+ * error (and its reason) in `data`, `data.originalError` (mobile) or `data.cause`. The innermost
+ * message wins.
  */
 function walletReportedMessage(record: Record<string, unknown>, depth = 0): string | null {
   if (depth > 4) return null;
   const data = asRecord(record.data);
-  for (const nested of [asRecord(record.info)?.error, record.error, data?.originalError]) {
+  for (const nested of [asRecord(record.info)?.error, record.error, data?.originalError, data?.cause, data]) {
     const inner = asRecord(nested);
     if (!inner) continue;
     const message = walletReportedMessage(inner, depth + 1) ?? textOf(inner.reason) ?? textOf(inner.message);

@@ -1,7 +1,8 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
-import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from 'react';
+import { forwardRef, useCallback, type ComponentPropsWithoutRef, type ElementRef, type ForwardedRef } from 'react';
+import { useScreenEdge } from '../../lib/screen-edges';
 import { cn } from '../../lib/utils';
 
 export const Dialog = DialogPrimitive.Root;
@@ -37,16 +38,30 @@ export const dialogContentVariants = cva(
 
 /**
  * A modal dialog that is a bottom sheet on phones (thumb reach, full width, safe-area padding)
- * and a centred card from 640 px up. Focus is trapped inside and returned on close (Radix).
+ * and a centred card from 640 px up. Focus is trapped inside and returned on close (Radix). One at
+ * the top edge is a bar there for the toasts: on a phone they show below it, not over its fields
+ * (lib/screen-edges.ts).
  */
 export const DialogContent = forwardRef<
   ElementRef<typeof DialogPrimitive.Content>,
   ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & VariantProps<typeof dialogContentVariants>
 >(function DialogContent({ className, children, edge, layout, width, ...props }, ref) {
+  const topEdge = useScreenEdge('top');
+  const contentRef = useCallback(
+    (node: HTMLDivElement | null) => {
+      setRef(ref, node);
+      const leaveEdge = edge === 'top' && node ? topEdge(node) : undefined;
+      return () => {
+        leaveEdge?.();
+        setRef(ref, null);
+      };
+    },
+    [ref, edge, topEdge],
+  );
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 motion-safe:data-[state=open]:animate-overlay-in motion-safe:data-[state=closed]:animate-overlay-out" />
-      <DialogPrimitive.Content ref={ref} className={cn(dialogContentVariants({ edge, layout, width }), className)} {...props}>
+      <DialogPrimitive.Content ref={contentRef} className={cn(dialogContentVariants({ edge, layout, width }), className)} {...props}>
         {children}
         <DialogPrimitive.Close
           aria-label="Close"
@@ -58,6 +73,11 @@ export const DialogContent = forwardRef<
     </DialogPrimitive.Portal>
   );
 });
+
+function setRef<T>(ref: ForwardedRef<T>, value: T | null) {
+  if (typeof ref === 'function') ref(value);
+  else if (ref) ref.current = value;
+}
 
 export const DialogTitle = forwardRef<ElementRef<typeof DialogPrimitive.Title>, ComponentPropsWithoutRef<typeof DialogPrimitive.Title>>(
   function DialogTitle({ className, ...props }, ref) {

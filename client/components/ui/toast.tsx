@@ -66,14 +66,15 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      {/* Top, full width on phones, where the cart drawer (3/4 of the width, its total and pay
-          button at the bottom) is never covered; bottom left on wider screens, clear of the
-          right-hand drawer. */}
+      {/* Phones: full width at the top, below the bars there (the site header, an open cart
+          drawer's title and close button, a dialog at the top; lib/screen-edges.ts) but on
+          screen, where the drawer's total and pay button (at its bottom) are never covered. Wider screens: bottom left, above the install
+          bar, and never wider than what the right-hand drawer (24rem from 640 px up) leaves. */}
       <ToastPrimitive.Viewport
         data-testid="toast-viewport"
         className={cn(
-          'fixed top-0 left-0 z-[100] flex w-full flex-col gap-2 p-4 pt-[max(1rem,env(safe-area-inset-top))] outline-none',
-          'sm:top-auto sm:bottom-0 sm:max-w-sm sm:pt-4 sm:pb-[max(1rem,env(safe-area-inset-bottom))]',
+          'fixed top-[min(max(var(--edge-top,0px),env(safe-area-inset-top)),calc(100dvh-8rem))] left-0 z-[100] flex w-full flex-col gap-2 px-4 py-2 outline-none',
+          'sm:top-auto sm:bottom-[max(var(--edge-bottom,0px),env(safe-area-inset-bottom))] sm:max-w-[min(24rem,calc(100vw-24rem))] sm:p-4',
         )}
       />
     </ToastPrimitive.Provider>

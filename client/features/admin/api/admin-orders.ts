@@ -42,7 +42,6 @@ export function useAdminOrders(filter: AdminOrdersFilter) {
       getNextPageParam: (last) => last.nextBefore,
       staleTime: 0,
       gcTime: 5 * 60_000,
-      refetchOnWindowFocus: true,
     }),
   );
   useSessionLossOf(query.error);
@@ -63,7 +62,6 @@ export function useAdminOrder(id: string | null) {
       queryFn: ({ signal }) => getAdminOrder(id!, signal),
       staleTime: 0,
       gcTime: 60_000,
-      refetchOnWindowFocus: true,
     }),
     enabled: id !== null,
   });

@@ -5,7 +5,11 @@ import { Button } from '../../../components/ui/button';
 
 type Image = InventoryItem['shopifyData']['images'][number];
 
-/** The group card's images: previous/next only when there is more than one (spec §2, §9). */
+/**
+ * The group card's images: previous/next only when there is more than one (spec §2, §9). Each is
+ * shown whole (contained, not cropped to the box): the admin sees every corner of the photo,
+ * whatever its shape.
+ */
 export function ImageCarousel({ images, title }: { images: readonly Image[]; title: string }) {
   const [index, setIndex] = useState(0);
   const [failed, setFailed] = useState<ReadonlySet<string>>(new Set());
@@ -20,7 +24,7 @@ export function ImageCarousel({ images, title }: { images: readonly Image[]; tit
           alt={current.alt ?? title}
           loading="lazy"
           decoding="async"
-          className="size-full object-cover"
+          className="size-full object-contain"
           onError={() => setFailed((f) => new Set(f).add(current.url))}
         />
       ) : (

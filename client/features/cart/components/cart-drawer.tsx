@@ -8,6 +8,7 @@ import { ToastAction } from '../../../components/ui/toast';
 import { toast } from '../../../components/ui/use-toast';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { connectionNeededText, useOffline } from '../../../lib/online-status';
+import { useScreenEdge } from '../../../lib/screen-edges';
 import { shortenAddress } from '../../../../common/shorten-address';
 import { useCart } from '../api/get-cart';
 import { CART_TOGGLE_ATTRIBUTE } from '../lib/cart-events';
@@ -70,6 +71,7 @@ export interface CartDrawerProps extends CartDrawerPayment {
 export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawerProps) {
   const returnFocusRef = useRef<HTMLElement | null>(null);
   const interactedOutsideRef = useRef(false);
+  const edgeRef = useScreenEdge('top');
   return (
     <Sheet open={open} onOpenChange={onOpenChange} modal={false}>
       <SheetContent
@@ -101,7 +103,8 @@ export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawe
           }
         }}
       >
-        <header className="border-b border-border px-4 pt-4 pr-14 pb-3">
+        {/* On phones toasts show below it, clear of the title and the close button (lib/screen-edges.ts). */}
+        <header ref={edgeRef} className="border-b border-border px-4 pt-4 pr-14 pb-3">
           <SheetTitle size="lg">Your Shopping Cart</SheetTitle>
           <SheetDescription className="mt-1">View your items and proceed to checkout</SheetDescription>
         </header>

@@ -1,6 +1,7 @@
 import { Download, Share, X } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { useInstallOffer } from '../../../lib/install-prompt';
+import { useScreenEdge } from '../../../lib/screen-edges';
 
 /**
  * The install offer: 'Install' where the browser can prompt (Chromium's `beforeinstallprompt`),
@@ -9,16 +10,20 @@ import { useInstallOffer } from '../../../lib/install-prompt';
  *
  * It arrives seconds after the page (when the browser decides the shop is installable), so it is
  * a bar fixed to the bottom of the screen, not a row under the header: pushing the page down
- * under a shopper's finger would be a layout shift, and a mis-tap. A spacer of its height at the
- * end of the page keeps the footer reachable above it; dialogs and the cart drawer sit above it.
+ * under a shopper's finger would be a layout shift, and a mis-tap. A spacer at the end of the page
+ * as tall as the bar is (measured: its text may wrap, an iPhone adds its home indicator's safe
+ * area) keeps the page's end reachable above it, and toasts show above it (lib/screen-edges.ts);
+ * dialogs and the cart drawer sit above it.
  */
 export function InstallPrompt() {
   const { offer, install, dismiss } = useInstallOffer();
+  const edgeRef = useScreenEdge('bottom');
   if (!offer) return null;
   return (
     <>
-      <div aria-hidden className="h-14" />
+      <div aria-hidden data-testid="install-spacer" className="h-[var(--edge-bottom,3.5rem)]" />
       <aside
+        ref={edgeRef}
         aria-label="Install the shop"
         data-testid={offer === 'button' ? 'install-offer' : 'ios-install-hint'}
         className="fixed inset-x-0 bottom-0 z-30 border-t border-border bg-brand-soft pb-[env(safe-area-inset-bottom)] shadow-[0_-4px_12px_rgb(0_0_0/0.08)]"
