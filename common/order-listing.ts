@@ -37,3 +37,9 @@ export function orderSection(order: Pick<Order, 'status' | 'needsShipping'>): Or
 export const LISTED_STATUSES: readonly OrderStatus[] = Object.freeze(
   orderStatusSchema.options.filter((status) => orderSection({ status, needsShipping: false }) !== null),
 );
+
+/**
+ * Orders on one page of the orders page (GET /api/orders?wallet=&after=): its sections in order,
+ * newest first in each, so the orders that need the shopper come first however long the history.
+ */
+export const ORDERS_PAGE_SIZE = 20;

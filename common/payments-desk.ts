@@ -93,14 +93,32 @@ export type AttentionItem = z.infer<typeof attentionItemSchema>;
  * POST …/refund takes any of them; resolve only one that needs attention.
  */
 
-/** GET /api/admin/payments/attention?kind=&resolved= (query; resolved defaults to false). */
+/** Items on one page of the queue. */
+export const ATTENTION_PAGE_SIZE = 50;
+
+/** GET /api/admin/payments/attention?kind=&resolved=&before= (query; resolved defaults to false). */
 export const attentionQuerySchema = z.strictObject({
   kind: attentionKindSchema.optional(),
   resolved: z.enum(['true', 'false'], { error: 'resolved must be true or false' }).optional(),
+  /** Cursor: the `nextBefore` of the previous page. */
+  before: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/, 'before must be the nextBefore of the previous page, as it was given (or leave it out for the first page)')
+    .optional(),
 });
 
-/** The queue, newest first, and how many items are unresolved (all kinds: the admin header's count). */
-export const attentionPageSchema = z.object({ items: z.array(attentionItemSchema), unresolved: z.number().int() });
+/**
+ * A page of the queue, newest first (ATTENTION_PAGE_SIZE items; `nextBefore` asks for the next,
+ * null on the last); `counts`: the items of each kind in this tab (open, or the history), all
+ * pages; `unresolved`: on the open tab, its items of every kind (the admin header's count), null
+ * on the history.
+ */
+export const attentionPageSchema = z.object({
+  items: z.array(attentionItemSchema),
+  nextBefore: z.string().nullable(),
+  counts: z.record(attentionKindSchema, z.number().int()),
+  unresolved: z.number().int().nullable(),
+});
 export type AttentionPage = z.infer<typeof attentionPageSchema>;
 
 export const RESOLVE_NOTE_MAX = 500;
@@ -168,10 +186,12 @@ export type RecordRefundRequest = z.infer<typeof recordRefundSchema>;
 // ---------------------------------------------------------------------------------------------
 // Attaching a transfer to the checkout it evidently belongs to.
 
-/** Why a checkout is offered as a candidate for a transfer. */
+/** Why a checkout is offered as a candidate for a transfer, in the order they rank it. */
 export const candidateReasonSchema = z.enum([
   /** The checkout's session signed in (SIWE) as the transfer's sender. */
   'same-sender',
+  /** Its browser reported this transaction's hash first, before the shop saw the transfer on chain. */
+  'reported-hash',
   /** The transfer is within 10% of what the checkout still needs. */
   'close-amount',
   /** The checkout was opened within an hour before the transfer was seen. */
@@ -191,10 +211,20 @@ export const attachCandidateSchema = z.object({
   provenWallet: z.string().nullable(),
   items: z.array(z.object({ title: z.string(), quantity: z.number().int() })),
   reasons: z.array(candidateReasonSchema),
+  /** When its browser reported this transaction's hash (first or not, before or after the shop saw it), if it did. */
+  hashReportedAt: z.string().nullable(),
+  /** The transfer minus what the checkout still needs, a signed POG decimal string ("0.00": exact). */
+  difference: z.string(),
+  /** More candidate checkouts from the same source (IP or IPv6 /64, or browser session), not listed: one place per source. */
+  sameSource: z.number().int(),
 });
 export type AttachCandidate = z.infer<typeof attachCandidateSchema>;
 
-/** GET /api/admin/payments/:transferId/candidates: best first (more reasons, then closer amount, then newer). */
+/**
+ * GET /api/admin/payments/:transferId/candidates: at most 20, one per source, best first by
+ * evidence a stranger cannot fake (a proven sender, then the first report of the hash, then the
+ * closest amount, then the newest).
+ */
 export const attachCandidatesSchema = z.object({ candidates: z.array(attachCandidateSchema) });
 export type AttachCandidates = z.infer<typeof attachCandidatesSchema>;
 

@@ -288,8 +288,15 @@ test('tablet: an unmatched transfer is attached to the checkout it belongs to, w
     const sheet = page.getByTestId('attach-sheet');
     const candidate = sheet.locator(`[data-testid="attach-candidate"][data-checkout-id="${checkout.id}"]`);
     await expect(candidate).toContainText('Close amount');
+    // Its evidence, spelled out: how the amount fits (the shopper sent half a POG over its amount).
+    await expect(candidate.getByTestId('candidate-evidence')).toContainText(/POG more than it still needs/);
     await candidate.click();
     await page.screenshot({ path: testInfo.outputPath('attach-sheet-tablet.png'), animations: 'disabled' });
+    const tablet = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(candidate.getByTestId('candidate-evidence')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('attach-sheet-phone.png'), animations: 'disabled' });
+    await page.setViewportSize(tablet);
     await sheet.getByTestId('attach-confirm').click();
     await expect(sheet.getByTestId('attach-result')).toContainText('Order made');
     const orderId = (await (await page.request.get(`/api/checkout/${checkout.id}`)).json()).orderId as string;

@@ -11,6 +11,26 @@ describe('csvLine', () => {
       `"'=HYPERLINK(""x"")",'+1,'-2,'@SUM(A1),#1001,12.50\r\n`,
     );
   });
+
+  it('sees a formula behind leading spaces and control characters, and a tab or CR first', () => {
+    // [field, what the record holds]
+    const table: Array<[string, string]> = [
+      [' =1+1', "' =1+1"],
+      ['   +1', "'   +1"],
+      ['\u00a0@SUM(A1)', "'\u00a0@SUM(A1)"],
+      ['\u3000-2', "'\u3000-2"],
+      ['\u0000=1', "'\u0000=1"],
+      ['\t=1', "'\t=1"],
+      ['\tplain', "'\tplain"],
+      ['\r\n=1', `"'\r\n=1"`],
+      [' \n @x', `"' \n @x"`],
+      [' plain', ' plain'],
+      ['a=b', 'a=b'],
+      ['12.50', '12.50'],
+      ['', ''],
+    ];
+    for (const [field, cell] of table) expect(csvLine([field]), JSON.stringify(field)).toBe(`${cell}\r\n`);
+  });
 });
 
 describe('transferIdOf', () => {

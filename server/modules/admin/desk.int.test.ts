@@ -72,7 +72,7 @@ describe.each(testDatabaseKinds)('payments desk on %s', (kind) => {
   const made: { unmatched?: string; underpaid?: string; overpaid?: string; plain?: string } = {};
 
   it('shows an unmatched, an underpaid and an overpaid transfer, each with its kind and amounts; a plain payment is not there', async () => {
-    const before = (await queue()).unresolved;
+    const before = (await queue()).unresolved!;
 
     // Unmatched: no checkout has this amount and nobody proved the sender.
     const odd = 123_456_789_000_000_000n;

@@ -38,6 +38,13 @@ import { recordAudit } from './audit';
 
 /** Orders on one page of the list. */
 const PAGE_SIZE = 50;
+/** The columns a search term is a prefix of (each with its prefix index). */
+const SEARCHED = ['id', 'customer_wallet', 'tx_hash'] as const;
+/**
+ * How many orders one column may match before a term counts as common: below it, the matches are
+ * read along the prefix indexes and sorted; from it on, the newest are found walking back in time.
+ */
+const SEARCH_CAP = 1000;
 /** What an order id, a wallet or a tx hash can start with; anything else finds no order. */
 const ID_LIKE = /^[A-Za-z0-9]{1,80}$/;
 
@@ -99,12 +106,10 @@ export class OrdersDesk {
       if (!ID_LIKE.test(term)) return { orders: [], nextBefore: null };
       // Case-insensitive prefix; the term is letters and digits only, so it holds no LIKE wildcard.
       const prefix = `${term.toLowerCase()}%`;
-      q.where((w) =>
-        w
-          .whereRaw('lower(o.id) like ?', [prefix])
-          .orWhereRaw('lower(o.customer_wallet) like ?', [prefix])
-          .orWhereRaw('lower(o.tx_hash) like ?', [prefix]),
-      );
+      const found = await this.matching(prefix);
+      if (found) q.whereIn('o.id', found);
+      // A common term: its orders are dense, so the newest are found quickly walking back in time.
+      else q.where((w) => SEARCHED.reduce((or, column) => or.orWhereRaw(`lower(o.${column}) collate "C" like ?`, [prefix]), w));
     }
     if (before)
       q.where((w) =>
@@ -118,6 +123,27 @@ export class OrdersDesk {
       orders: page.map((r) => this.summary(r, jobs.get(r.id))),
       nextBefore: rows.length > PAGE_SIZE && last ? encodeCursor(new Date(last.paid_at), last.id) : null,
     };
+  }
+
+  /**
+   * The ids of the orders whose id, payer or tx hash starts with `prefix` (lower case, ending in
+   * %), each read along its prefix index (migrations: desk_volume); null when one of them matches
+   * more than SEARCH_CAP orders (a common term).
+   */
+  private async matching(prefix: string): Promise<string[] | null> {
+    const branches = SEARCHED.map((column, i) =>
+      this.db('orders')
+        .whereRaw(`lower(${column}) collate "C" like ?`, [prefix])
+        .orderByRaw(`lower(${column}) collate "C"`)
+        .limit(SEARCH_CAP + 1)
+        .select('id', this.db.raw(`${i} as branch`)),
+    );
+    const rows: Array<{ id: string; branch: number }> = await this.db
+      .select('*')
+      .from(this.db.raw(`(${branches.map(() => '(?)').join(' union all ')}) as m`, branches));
+    const perBranch = SEARCHED.map((_, i) => rows.filter((r) => r.branch === i).length);
+    if (perBranch.some((n) => n > SEARCH_CAP)) return null;
+    return [...new Set(rows.map((r) => r.id))];
   }
 
   /** One order with its items, transfers, refunds and timeline; 404 order-not-found otherwise. */

@@ -4,19 +4,11 @@
  * chain watcher wrote (docs/payments.md) and changes none of it: resolving an item only records
  * that a person has dealt with it (payment_desk_resolutions).
  *
- * Which transfers need attention, and as what (one kind per transfer, the first that applies):
- *
- * | chain_transfers.status | the order (joined by the transfer's checkout)         | kind           |
- * |------------------------|-------------------------------------------------------|----------------|
- * | removed                | (any; the watcher undid it in a reorganisation)        | `reorged`      |
- * | unmatched              | none: no exact amount, no proven sender                | `unmatched`    |
- * | underpaid              | none yet: the checkout waits for the rest (`due`)      | `underpaid`    |
- * | review                 | the checkout was already paid: the whole transfer is excess | `overpaid` |
- * | matched                | status_reason 'payment-reorged' (failed by a reorg)    | `reorged`      |
- * | matched, the order's paying transfer | hold_reason set ('out-of-stock')         | `out-of-stock` |
- * | matched, the order's paying transfer | overpaid (excess ≥ a cent)               | `overpaid`     |
- * | matched, the order's paying transfer | late (paid after the checkout's time, or after an underpayment) | `late` |
- * | refunded               | (made no order; money went back) the kind of `status_before_refund` (removed, unmatched, underpaid or review), as above |
+ * Which transfers need attention, and as what (one kind per transfer, the first that applies), is
+ * one rule in desk-kinds.ts: the queue's SQL filter, its counts, each item and the export's
+ * statuses are made from it. The queue is filtered, counted and paged in SQL: only the transfers
+ * that may need a person (every one that made no order, and those of the few orders on hold,
+ * overpaid, late or failed by a reorganisation) are read, never every payment.
  *
  * Other matched transfers (a plain payment, or an earlier part of a finished one) need nobody.
  * Refunds (verified on chain by the payments module, recorded here in the admin's transaction with
@@ -29,6 +21,8 @@ import { Readable } from 'node:stream';
 import { getAddress } from 'ethers';
 import type { Knex } from 'knex';
 import {
+  attentionKindSchema,
+  ATTENTION_PAGE_SIZE,
   PAYMENTS_EXPORT_COLUMNS,
   type AttentionItem,
   type AttentionKind,
@@ -41,13 +35,35 @@ import { parseUnits } from '../../../common/money';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { PAYMENT_REORGED, refundedWeiByOrder } from '../orders';
-import { receivedWeiByCheckout, refundedWeiByTransfer, type RefundService } from '../payments';
+import { PAYMENT_REORGED } from '../orders';
+import { receivedWeiByCheckout, type RefundService } from '../payments';
 import { iso, pog, wei } from './desk-format';
 import { recordAudit } from './audit';
+import {
+  attentionKindSql,
+  unorderedKindSql,
+  EXPORTED_TRANSFER_STATUSES,
+  exportStatusSql,
+  flaggedOrderSql,
+  judgedStatusOf,
+  UNORDERED_STATUSES,
+  type FactsSql,
+} from './desk-kinds';
 
-/** The status reason the orders module writes when a reorganisation fails an order. */
-const EXPORT_BATCH = 500;
+/** Rows of the export read at a time. */
+const EXPORT_BATCH = 1000;
+
+/** The facts of desk-kinds.ts over the desk's query: the transfer `ct` and its checkout's order `o`. */
+const FACTS: FactsSql = {
+  status: 'ct.status',
+  statusBeforeRefund: 'ct.status_before_refund',
+  orderReorged: `o.status_reason = '${PAYMENT_REORGED}'`,
+  paying: 'o.tx_hash = ct.tx_hash and o.log_index = ct.log_index',
+  onHold: 'o.hold_reason is not null',
+  overpaid: 'o.overpaid',
+  late: 'o.late',
+};
+const KIND_SQL = attentionKindSql(FACTS);
 
 interface Row {
   id: number;
@@ -73,12 +89,15 @@ interface Row {
   intent_total_wei: string | null;
   resolved_at: Date | string | null;
   resolution_note: string | null;
+  /** Its kind on the desk (desk-kinds.ts), null when it needs nobody. */
+  kind: AttentionKind | null;
 }
 
 /** One row of the export's union (see exportCsv). */
 interface ExportRow {
   at: Date | string;
-  key: string;
+  /** 0 for an order's row, 1 for a transfer's (at the same instant, orders come first). */
+  branch: number;
   /** Null on an order's row. */
   transfer_id: number | null;
   order_id: string | null;
@@ -86,6 +105,8 @@ interface ExportRow {
   tx_hash: string;
   sender: string;
   paid_wei: string | number;
+  /** What went back: against the order (all its transfers), or against the transfer that made none. */
+  refunded_wei: string | number;
   name: string | null;
 }
 
@@ -106,19 +127,63 @@ export class PaymentsDesk {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** The queue, newest first: unresolved items (or, with `resolved`, the history), optionally of one kind. */
-  async attention(filter: { kind?: AttentionKind; resolved: boolean }): Promise<AttentionPage> {
-    const rows = await this.rows();
-    const head = await this.head();
-    const [received, refunds] = await Promise.all([receivedFor(this.db, rows), refundsOf(this.db, rows, this.explorer)]);
-    const all = rows.flatMap((r) => {
-      const item = this.item(r, head, received, refunds);
-      return item ? [item] : [];
-    });
+  /**
+   * A page of the queue, newest first: unresolved items (or, with `resolved`, the history),
+   * optionally of one kind, after the item `before` (the previous page's `nextBefore`); with how
+   * many items of each kind the tab holds and, on the open tab, how many are unresolved in all.
+   * One query reads the tab's items once (places) for both the page and the counts.
+   */
+  async attention(filter: { kind?: AttentionKind; resolved: boolean; before?: string }): Promise<AttentionPage> {
+    const db = this.db;
+    const before = filter.before === undefined ? undefined : await this.cursorOf(filter.before);
+    const page = db('d')
+      .whereNotNull('d.kind')
+      .orderBy([
+        { column: 'd.created_at', order: 'desc' },
+        { column: 'd.id', order: 'desc' },
+      ])
+      .limit(ATTENTION_PAGE_SIZE + 1)
+      .select('d.id', db.raw('null as kind'), db.raw('row_number() over (order by d.created_at desc, d.id desc)::integer as n'));
+    if (filter.kind) page.where('d.kind', filter.kind);
+    // Exactly after the cursor's item, at the database's own precision.
+    if (before !== undefined) page.whereRaw('(d.created_at, d.id) < (select created_at, id from chain_transfers where id = ?)', [before]);
+    const counts = db('d')
+      .whereNotNull('d.kind')
+      .groupBy('d.kind')
+      .select(db.raw('null::integer as id'), 'd.kind', db.raw('count(*)::integer as n'));
+    const rows: Array<{ id: number | null; kind: AttentionKind | null; n: number }> = await db
+      .withMaterialized('d', this.places(filter.resolved ? 'resolved' : 'open'))
+      .select('*')
+      .from(db.raw('((?) union all (?)) as x', [page, counts]));
+    // The page's ids in its order (n), and the tab's counts.
+    const ids = rows
+      .filter((r) => r.id !== null)
+      .sort((a, b) => a.n - b.n)
+      .map((r) => r.id!);
+    const byKind = Object.fromEntries(attentionKindSchema.options.map((k) => [k, 0])) as Record<AttentionKind, number>;
+    for (const r of rows) if (r.id === null && r.kind) byKind[r.kind] += r.n;
+    const shownIds = ids.slice(0, ATTENTION_PAGE_SIZE);
+    const byId = new Map((await this.rowsOf(db, shownIds)).map((r) => [r.id, r]));
+    const shown = shownIds.flatMap((id) => byId.get(id) ?? []);
+    const [head, received, refunds] = await Promise.all([this.head(), receivedFor(db, shown), refundsOf(db, shown, this.explorer)]);
     return {
-      items: all.filter((i) => (i.resolved !== null) === filter.resolved && (!filter.kind || i.kind === filter.kind)),
-      unresolved: all.filter((i) => i.resolved === null).length,
+      items: shown.flatMap((r) => this.item(r, head, received, refunds) ?? []),
+      nextBefore: ids.length > ATTENTION_PAGE_SIZE ? String(shownIds.at(-1)) : null,
+      counts: byKind,
+      unresolved: filter.resolved ? null : Object.values(byKind).reduce((sum, n) => sum + n, 0),
     };
+  }
+
+  /** The transfer id of a page's cursor, or 400 naming what to send. */
+  private async cursorOf(before: string): Promise<number> {
+    const id = transferIdOf(before);
+    const known = id === null ? undefined : await this.db('chain_transfers').where({ id }).first('id');
+    if (!known)
+      throw new AppError(
+        ErrorCode.badRequest,
+        'before must be the nextBefore of the previous page, as it was given (or leave it out for the first page)',
+      );
+    return id!;
   }
 
   /**
@@ -158,7 +223,7 @@ export class PaymentsDesk {
    * (a plain payment) or there is no such transfer.
    */
   async itemOf(id: number): Promise<AttentionItem | null> {
-    const rows = await this.rows(this.db, id);
+    const rows: Row[] = await this.rowsOf(this.db, id);
     if (!rows[0]) return null;
     const [received, refunds] = await Promise.all([receivedFor(this.db, rows), refundsOf(this.db, rows, this.explorer)]);
     return this.item(rows[0], await this.head(), received, refunds);
@@ -240,7 +305,7 @@ export class PaymentsDesk {
    */
   private async find(db: Db | Knex.Transaction, transferId: string, head: number | null, any = false): Promise<AttentionItem> {
     const id = transferIdOf(transferId);
-    const rows = id === null ? [] : await this.rows(db, id, any);
+    const rows: Row[] = id === null ? [] : await this.rowsOf(db, id);
     const [received, refunds] = await Promise.all([receivedFor(db, rows), refundsOf(db, rows, this.explorer)]);
     const item = rows[0] && this.item(rows[0], head, received, refunds, any);
     if (!item)
@@ -268,106 +333,36 @@ export class PaymentsDesk {
     const end = new Date(`${to}T00:00:00Z`);
     end.setUTCDate(end.getUTCDate() + 1);
     const db = this.db;
-    const orders = db('orders as o')
-      .where('o.paid_at', '>=', start)
-      .where('o.paid_at', '<', end)
-      .select(
-        'o.paid_at as at',
-        db.raw("'o:' || o.id as key"),
-        db.raw('null as transfer_id'),
-        'o.id as order_id',
-        'o.status as status',
-        'o.tx_hash as tx_hash',
-        'o.customer_wallet as sender',
-        'o.amount_paid_wei as paid_wei',
-        'o.shopify_order_name as name',
-      );
-    const transfers = db('chain_transfers as ct')
-      .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
-      .whereNull('ct.order_id')
-      .whereIn('ct.status', ['unmatched', 'underpaid', 'review', 'refunded'])
-      .where('ct.created_at', '>=', start)
-      .where('ct.created_at', '<', end)
-      .select(
-        'ct.created_at as at',
-        db.raw("'t:' || lpad(ct.id::text, 10, '0') as key"),
-        'ct.id as transfer_id',
-        'o.id as order_id',
-        db.raw("case ct.status when 'review' then 'extra-payment' else ct.status end as status"),
-        'ct.tx_hash as tx_hash',
-        'ct.from_address as sender',
-        'ct.value_wei as paid_wei',
-        db.raw('null as name'),
-      );
-    async function* lines(): AsyncGenerator<string> {
+    // One chunk per batch (a chunk per line would cost more than the rows).
+    async function* chunks(): AsyncGenerator<string> {
       yield csvLine(PAYMENTS_EXPORT_COLUMNS);
-      let after: { at: Date; key: string } | null = null;
+      let after: ExportRow | null = null;
       for (;;) {
-        const q = db
-          .select('*')
-          .from(db.raw('(? union all ?) as x', [orders, transfers]))
-          .orderBy([
-            { column: 'at', order: 'asc' },
-            { column: 'key', order: 'asc' },
-          ])
-          .limit(EXPORT_BATCH);
-        if (after) {
-          const { at, key } = after;
-          q.where((w) => w.where('at', '>', at).orWhere((e) => e.where('at', '=', at).where('key', '>', key)));
-        }
-        const batch: ExportRow[] = await q;
-        // What went back: against an order (all its transfers), or against a transfer that made none.
-        const ordered = batch.filter((r) => r.transfer_id === null).map((r) => r.order_id!);
-        const byOrder = await refundedWeiByOrder(db, ordered);
-        const byTransfer = await refundedWeiByTransfer(
-          db,
-          batch.flatMap((r) => (r.transfer_id === null ? [] : [r.transfer_id])),
-        );
+        const batch: ExportRow[] = await exportBatch(db, start, end, after);
+        let text = '';
         for (const r of batch) {
-          const refunded = (r.transfer_id === null ? byOrder.get(r.order_id!) : byTransfer.get(r.transfer_id)) ?? 0n;
-          const fields = [iso(r.at), r.order_id ?? '', r.status, r.tx_hash, r.sender, pog(wei(r.paid_wei)), pog(refunded)];
-          yield csvLine([...fields, r.name ?? '']);
+          const fields = [iso(r.at), r.order_id ?? '', r.status, r.tx_hash, r.sender, pog(wei(r.paid_wei)), pog(wei(r.refunded_wei))];
+          text += csvLine([...fields, r.name ?? '']);
         }
+        if (text) yield text;
         if (batch.length < EXPORT_BATCH) return;
-        const last = batch.at(-1)!;
-        after = { at: new Date(last.at), key: last.key };
+        after = batch.at(-1)!;
       }
     }
-    return Readable.from(lines());
+    return Readable.from(chunks());
   }
 
   /**
-   * Every transfer that may need attention (see the table above), newest first; or the one with
-   * `id`, and with `any` that one whatever it is (a plain payment too).
+   * Transfers `ids` with their checkout, its order, their resolution and their kind on the desk
+   * (desk-kinds.ts; null when it needs nobody).
    */
-  private rows(db: Db | Knex.Transaction = this.db, id?: number, any = false): Promise<Row[]> {
-    const q = db('chain_transfers as ct')
+  private rowsOf(db: Db | Knex.Transaction, ids: number | readonly number[]): Promise<Row[]> {
+    if (typeof ids !== 'number' && ids.length === 0) return Promise.resolve([]);
+    return db('chain_transfers as ct')
       .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
       .leftJoin('checkout_intents as c', 'c.id', 'ct.intent_id')
       .leftJoin('payment_desk_resolutions as r', 'r.transfer_id', 'ct.id')
-      .where((w) =>
-        any && id !== undefined
-          ? w.where('ct.id', id)
-          : w
-              .whereIn('ct.status', ['removed', 'unmatched', 'underpaid', 'review', 'refunded'])
-              .orWhere((m) =>
-                m
-                  .where('ct.status', 'matched')
-                  .where((f) =>
-                    f
-                      .where('o.status_reason', PAYMENT_REORGED)
-                      .orWhere((own) =>
-                        own
-                          .whereRaw('o.tx_hash = ct.tx_hash and o.log_index = ct.log_index')
-                          .where((flag) => flag.whereNotNull('o.hold_reason').orWhere('o.overpaid', true).orWhere('o.late', true)),
-                      ),
-                  ),
-              ),
-      )
-      .orderBy([
-        { column: 'ct.created_at', order: 'desc' },
-        { column: 'ct.id', order: 'desc' },
-      ])
+      .whereIn('ct.id', typeof ids === 'number' ? [ids] : ids)
       .select(
         'ct.id',
         'ct.status',
@@ -392,9 +387,38 @@ export class PaymentsDesk {
         'c.total_wei as intent_total_wei',
         'r.resolved_at',
         'r.note as resolution_note',
+        db.raw(`${KIND_SQL} as kind`),
       );
-    if (id !== undefined) q.where('ct.id', id);
-    return q;
+  }
+
+  /**
+   * Where each transfer of a tab stands: its id, time and kind on the desk (null when it needs
+   * nobody); the open ones, or the resolved ones. Read without reading every payment: the open
+   * ones in two parts, the transfers that made no order (by status, judged by it alone) and the
+   * matched transfers of the few orders whose facts may flag them (a partial index), each without
+   * a resolution; the history through its resolutions, so an empty one costs nothing.
+   */
+  private places(scope: 'open' | 'resolved'): Knex.QueryBuilder {
+    const db = this.db;
+    if (scope === 'resolved')
+      return db('payment_desk_resolutions as r')
+        .join('chain_transfers as ct', 'ct.id', 'r.transfer_id')
+        .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
+        .select('ct.id', 'ct.created_at', db.raw(`${KIND_SQL} as kind`));
+    const unresolved = (q: Knex.QueryBuilder) => q.whereNotExists(db('payment_desk_resolutions as r').whereRaw('r.transfer_id = ct.id'));
+    const unordered = unresolved(
+      db('chain_transfers as ct')
+        .whereIn('ct.status', UNORDERED_STATUSES)
+        .select('ct.id', 'ct.created_at', db.raw(`${unorderedKindSql(FACTS)} as kind`)),
+    );
+    const ofFlaggedOrders = unresolved(
+      db('orders as o')
+        .join('chain_transfers as ct', 'ct.intent_id', 'o.intent_id')
+        .where('ct.status', 'matched')
+        .whereRaw(flaggedOrderSql(FACTS))
+        .select('ct.id', 'ct.created_at', db.raw(`${KIND_SQL} as kind`)),
+    );
+    return db.queryBuilder().unionAll([unordered, ofFlaggedOrders], true);
   }
 
   private async head(): Promise<number | null> {
@@ -413,7 +437,7 @@ export class PaymentsDesk {
     refunds: Map<number, RefundRecord[]>,
     any = false,
   ): AttentionItem | null {
-    const kind = kindOf(r) ?? (any && r.status === 'matched' ? 'paid' : null);
+    const kind = r.kind ?? (any && r.status === 'matched' ? 'paid' : null);
     if (!kind) return null;
     const status = judgedStatus(r);
     const value = wei(r.value_wei);
@@ -511,30 +535,78 @@ async function refundsOf(
 }
 
 /** The status settlement or the watcher gave the transfer (for a refunded one, what it was before). */
-const judgedStatus = (r: Row) => (r.status === 'refunded' ? (r.status_before_refund ?? 'unmatched') : r.status);
+const judgedStatus = (r: Row) => judgedStatusOf(r.status, r.status_before_refund);
 
-function kindOf(r: Row): AttentionKind | null {
-  switch (judgedStatus(r)) {
-    case 'removed':
-      return 'reorged';
-    case 'unmatched':
-      return 'unmatched';
-    case 'underpaid':
-      return 'underpaid';
-    case 'review':
-      return 'overpaid';
-    case 'matched': {
-      if (r.order_status_reason === PAYMENT_REORGED) return 'reorged';
-      const paying = r.order_tx_hash === r.tx_hash && r.order_log_index === r.log_index;
-      if (!paying) return null;
-      if (r.order_hold_reason) return 'out-of-stock';
-      if (r.order_overpaid) return 'overpaid';
-      if (r.order_late) return 'late';
-      return null;
-    }
-    default:
-      return null;
+/**
+ * One batch of the export after row `after` (oldest first: time, then orders before transfers,
+ * then id). Each side reads its own next EXPORT_BATCH rows along an index from exactly where the
+ * last row was (compared at the database's own precision), so every batch costs the same however
+ * long the range: the orders paid in the range, and the transfers seen in it that made no order
+ * (desk-kinds.ts names them; a transfer a reorganisation removed carried no money and is left out).
+ */
+function exportBatch(db: Db, start: Date, end: Date, after: ExportRow | null): Knex.QueryBuilder {
+  const orders = db('orders as o')
+    .where('o.paid_at', '>=', start)
+    .where('o.paid_at', '<', end)
+    .orderBy([{ column: 'o.paid_at' }, { column: 'o.id' }])
+    .limit(EXPORT_BATCH)
+    .select(
+      'o.paid_at as at',
+      db.raw('0 as branch'),
+      db.raw('null::integer as transfer_id'),
+      'o.id as order_id',
+      'o.status as status',
+      'o.tx_hash as tx_hash',
+      'o.customer_wallet as sender',
+      'o.amount_paid_wei as paid_wei',
+      'o.shopify_order_name as name',
+    );
+  const transfers = db('chain_transfers as ct')
+    .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
+    .whereNull('ct.order_id')
+    .whereIn('ct.status', EXPORTED_TRANSFER_STATUSES)
+    .where('ct.created_at', '>=', start)
+    .where('ct.created_at', '<', end)
+    .orderBy([{ column: 'ct.created_at' }, { column: 'ct.id' }])
+    .limit(EXPORT_BATCH)
+    .select(
+      'ct.created_at as at',
+      db.raw('1 as branch'),
+      'ct.id as transfer_id',
+      'o.id as order_id',
+      db.raw(`${exportStatusSql('ct.status')} as status`),
+      'ct.tx_hash as tx_hash',
+      'ct.from_address as sender',
+      'ct.value_wei as paid_wei',
+      db.raw('null::text as name'),
+    );
+  if (after?.transfer_id === null) {
+    orders.whereRaw('(o.paid_at, o.id) > (select paid_at, id from orders where id = ?)', [after.order_id]);
+    transfers.whereRaw('ct.created_at >= (select paid_at from orders where id = ?)', [after.order_id]);
+  } else if (after) {
+    orders.whereRaw('o.paid_at > (select created_at from chain_transfers where id = ?)', [after.transfer_id]);
+    transfers.whereRaw('(ct.created_at, ct.id) > (select created_at, id from chain_transfers where id = ?)', [after.transfer_id]);
   }
+  const batch = db
+    .select('*')
+    .from(db.raw('((?) union all (?)) as x', [orders, transfers]))
+    .orderByRaw('at, branch, case when branch = 0 then order_id end, transfer_id')
+    .limit(EXPORT_BATCH);
+  // What went back, summed for the batch's rows only: against an order (all its transfers), or
+  // against a transfer that made none.
+  const refunded = (key: 'order_id' | 'transfer_id', branch: number) =>
+    db('refunds')
+      .whereIn(key, db('b').where('b.branch', branch).select(`b.${key}`))
+      .groupBy(key)
+      .select(key, db.raw('sum(amount_wei) as n'))
+      .as(`r${branch}`);
+  return db
+    .with('b', batch)
+    .from('b')
+    .leftJoin(refunded('order_id', 0), (on) => on.on('r0.order_id', 'b.order_id').andOnVal('b.branch', '=', 0))
+    .leftJoin(refunded('transfer_id', 1), (on) => on.on('r1.transfer_id', 'b.transfer_id').andOnVal('b.branch', '=', 1))
+    .select('b.*', db.raw('coalesce(r0.n, r1.n, 0) as refunded_wei'))
+    .orderByRaw('b.at, b.branch, case when b.branch = 0 then b.order_id end, b.transfer_id');
 }
 
 /** The transfer id a route names, or null when it cannot be one (chain_transfers.id is a positive int4). */
@@ -545,15 +617,21 @@ export function transferIdOf(text: string): number | null {
 }
 
 /**
+ * What a spreadsheet may run as a formula: =, +, - or @ first, after any spaces or control
+ * characters it skips (" =1+1", "\u00a0@SUM(A1)"), or a tab or CR first (OWASP's CSV injection list).
+ */
+const FORMULA_START = /^(?:[\s\p{Cc}]*[=+\-@]|[\t\r])/u;
+
+/**
  * One CSV record (RFC 4180): a field with a comma, quote or line break is quoted, its quotes
- * doubled. A field a spreadsheet would run as a formula (=, +, -, @, tab, CR first: text from
- * Shopify, say) gets a leading apostrophe, so it is shown as text (OWASP's CSV injection advice).
+ * doubled. A field a spreadsheet would run as a formula (FORMULA_START: text from Shopify, say)
+ * gets a leading apostrophe, so it is shown as text.
  */
 export function csvLine(fields: readonly string[]): string {
   return (
     fields
       .map((field) => {
-        const f = /^[=+\-@\t\r]/.test(field) ? `'${field}` : field;
+        const f = FORMULA_START.test(field) ? `'${field}` : field;
         return /[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f;
       })
       .join(',') + '\r\n'

@@ -9,8 +9,8 @@ export { OrdersService } from './service';
 export { createOrder } from './create-order';
 /** Status changes a chain reorganisation causes, applied in the caller's transaction. */
 export { lockOrder, failReorgedOrder, restoreReorgedOrder, PAYMENT_REORGED } from './payment-events';
-/** What refunds do to an order (fully refunded → 'refunded'), in the caller's transaction; what was refunded per order. */
-export { refundOrderIfFull, refundedWeiByOrder } from './refund-events';
+/** What refunds do to an order (fully refunded → 'refunded'), in the caller's transaction. */
+export { refundOrderIfFull } from './refund-events';
 /** Creates each paid order's Shopify draft order (the outbox job createOrder queues); `runOne` is the admin's retry. */
 export { ShopifyHandoff } from './handoff';
 /** The outbox kind of that job (the admin's orders view reads its attempts and errors). */

@@ -31,9 +31,18 @@ export function orderRoutes(orders: OrdersService, auth: AuthService): Router {
 
   // The order history of a wallet exposes items and shipping links: only for that wallet, proven
   // by Sign-In with Ethereum (an address alone is public on-chain).
+  // A page at a time (common/order-listing.ts ORDERS_PAGE_SIZE); the answer stays the list of
+  // orders, and a Link header (rel="next") names the next page when there is one.
   router.get('/api/orders', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await orders.listForWallet(await signedInAs(ctx, 'orders'));
+    const wallet = await signedInAs(ctx, 'orders');
+    const { after } = ctx.query;
+    if (after !== undefined && typeof after !== 'string')
+      throw new AppError(ErrorCode.badRequest, 'Give after once: the id of the last order of the previous page.');
+    const page = await orders.listForWallet(wallet, after);
+    const last = page.orders.at(-1);
+    if (page.more && last) ctx.set('Link', `</api/orders?wallet=${wallet}&after=${last.id}>; rel="next"`);
+    ctx.body = page.orders;
   });
 
   // Refunds of payments that made no order: the same rule (the wallet they went to, signed in).

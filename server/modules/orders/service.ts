@@ -7,7 +7,7 @@ import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { LISTED_STATUSES } from '../../../common/order-listing';
+import { LISTED_STATUSES, ORDER_SECTIONS, ORDERS_PAGE_SIZE, orderSection } from '../../../common/order-listing';
 
 export interface OrderRow {
   id: string;
@@ -65,6 +65,28 @@ export const orderNotFound = () =>
 /** Our stable link to the order's shipping form (forwards to Shopify's page once it exists). */
 export const shippingPath = (orderId: string) => `/orders/${orderId}/shipping`;
 
+/**
+ * The place of an order's section on the orders page (orderSection, in ORDER_SECTIONS' order) in
+ * SQL over the orders row `alias`, made from orderSection itself: an order needs shipping as
+ * toApi says (needs_shipping and not on hold). Null for a status the page does not list.
+ */
+function sectionRankSql(alias: string): string {
+  const rank = (needsShipping: boolean, status: OrderStatus) =>
+    ORDER_SECTIONS.findIndex((s) => s.id === orderSection({ status, needsShipping }));
+  const whens = LISTED_STATUSES.flatMap((status) => {
+    if (!/^[a-z]+$/.test(status)) throw new Error(`not a status: ${status}`);
+    const shipping = rank(true, status);
+    const other = rank(false, status);
+    return [
+      ...(shipping === other
+        ? []
+        : [`when ${alias}.status = '${status}' and ${alias}.needs_shipping and ${alias}.hold_reason is null then ${shipping}`]),
+      `when ${alias}.status = '${status}' then ${other}`,
+    ];
+  });
+  return `(case ${whens.join(' ')} end)`;
+}
+
 export class OrdersService {
   constructor(
     private readonly db: Db,
@@ -93,14 +115,46 @@ export class OrdersService {
     return (await this.toApi([row]))[0]!;
   }
 
-  /** The wallet's orders the orders page lists, newest first (the caller has checked the wallet is signed in). */
-  async listForWallet(wallet: string): Promise<Order[]> {
-    const rows: OrderRow[] = await this.db('orders')
-      .where({ customer_wallet: wallet.toLowerCase() })
-      .whereIn('status', LISTED_STATUSES)
-      .orderBy('paid_at', 'desc')
-      .orderBy('id');
-    return this.toApi(rows);
+  /**
+   * A page of the wallet's orders the orders page lists (the caller has checked the wallet is
+   * signed in): ORDERS_PAGE_SIZE of them, by section in the page's order and newest first in each,
+   * after order `after` (the last of the previous page); `more` when another page follows. 400
+   * when `after` is not one of the wallet's listed orders.
+   */
+  async listForWallet(wallet: string, after?: string): Promise<{ orders: Order[]; more: boolean }> {
+    const db = this.db;
+    const owner = wallet.toLowerCase();
+    const q = db('orders as o')
+      .where('o.customer_wallet', owner)
+      .whereIn('o.status', LISTED_STATUSES)
+      .orderByRaw(`${sectionRankSql('o')}, o.paid_at desc, o.id desc`)
+      .limit(ORDERS_PAGE_SIZE + 1)
+      .select('o.*');
+    if (after !== undefined) {
+      const cursor: { rank: number } | undefined = ORDER_ID_RE.test(after)
+        ? await db('orders as o')
+            .where({ 'o.id': after, 'o.customer_wallet': owner })
+            .whereIn('o.status', LISTED_STATUSES)
+            .first(db.raw(`${sectionRankSql('o')} as rank`))
+        : undefined;
+      if (!cursor)
+        throw new AppError(
+          ErrorCode.badRequest,
+          'after must be the id of the last order of the previous page (or leave it out for the first page).',
+        );
+      // After the cursor's order, at the database's own precision.
+      q.where((w) =>
+        w
+          .whereRaw(`${sectionRankSql('o')} > ?`, [cursor.rank])
+          .orWhere((same) =>
+            same
+              .whereRaw(`${sectionRankSql('o')} = ?`, [cursor.rank])
+              .whereRaw('(o.paid_at, o.id) < (select paid_at, id from orders where id = ?)', [after]),
+          ),
+      );
+    }
+    const rows: OrderRow[] = await q;
+    return { orders: await this.toApi(rows.slice(0, ORDERS_PAGE_SIZE)), more: rows.length > ORDERS_PAGE_SIZE };
   }
 
   /**

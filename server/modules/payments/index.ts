@@ -6,4 +6,4 @@ export { createPaymentSystem, type PaymentSystem } from './system';
 export { ChainClient, type ChainTarget } from './chain-client';
 /** Why a transfer that already counts (or went back) cannot be attached by the admin. */
 export { notAttachable } from './settlement';
-export { RefundService, refundedWeiByTransfer } from './refunds';
+export { RefundService } from './refunds';

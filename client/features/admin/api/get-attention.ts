@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { attentionItemSchema, attentionPageSchema, type AttentionItem, type AttentionPage } from '../../../../common/payments-desk';
 import { apiFetch } from '../../../lib/api-client';
 import { attentionPath, DEFAULT_ATTENTION_VIEW, type AttentionView } from '../lib/attention-view';
@@ -10,15 +10,17 @@ export const attentionQueryKey = ['admin', 'payments', 'attention'] as const;
 /** While the admin area is open the queue (and the header's count) is read every 30 s and on focus. */
 export const ATTENTION_REFRESH_MS = 30_000;
 
-/** GET /api/admin/payments/attention?kind=&resolved=: the queue, newest first, and the unresolved count. */
-export async function getAttention(view: AttentionView, signal?: AbortSignal): Promise<AttentionPage> {
-  return attentionPageSchema.parse(await apiFetch<unknown>(attentionPath(view), { signal, cache: 'no-store' }));
+/** GET /api/admin/payments/attention?kind=&resolved=&before=: a page of the queue, newest first, with the tab's counts. */
+export async function getAttention(view: AttentionView, before: string | null, signal?: AbortSignal): Promise<AttentionPage> {
+  return attentionPageSchema.parse(await apiFetch<unknown>(attentionPath(view, before), { signal, cache: 'no-store' }));
 }
 
 export function attentionQueryOptions(view: AttentionView) {
-  return queryOptions({
+  return infiniteQueryOptions({
     queryKey: [...attentionQueryKey, view.kind ?? 'all', view.history ? 'resolved' : 'open'],
-    queryFn: ({ signal }) => getAttention(view, signal),
+    queryFn: ({ pageParam, signal }) => getAttention(view, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextBefore,
     staleTime: 0,
     gcTime: 5 * 60_000,
     refetchInterval: ATTENTION_REFRESH_MS,
@@ -26,17 +28,18 @@ export function attentionQueryOptions(view: AttentionView) {
   });
 }
 
+/** The queue a page at a time ('Load more' asks for the next with the last page's nextBefore). */
 export function useAttention(view: AttentionView) {
-  const query = useQuery(attentionQueryOptions(view));
+  const query = useInfiniteQuery(attentionQueryOptions(view));
   useSessionLossOf(query.error);
   return query;
 }
 
 /** How many transfers wait for a person (all kinds), for the admin header's badge; undefined until known. */
 export function useUnresolvedCount(enabled: boolean): number | undefined {
-  const query = useQuery({ ...attentionQueryOptions(DEFAULT_ATTENTION_VIEW), enabled });
+  const query = useInfiniteQuery({ ...attentionQueryOptions(DEFAULT_ATTENTION_VIEW), enabled });
   useSessionLossOf(query.error);
-  return query.data?.unresolved;
+  return query.data?.pages[0]?.unresolved ?? undefined;
 }
 
 /**

@@ -14,8 +14,9 @@ import { RefundDialog } from './refund-dialog';
 import { ResolveDialog } from './resolve-dialog';
 
 /**
- * 'Needs attention': the transfers that need a person, newest first, by kind (the chips) or all,
- * and the history of resolved ones. The view lives in the address (?kind=&history=1).
+ * 'Needs attention': the transfers that need a person, newest first, by kind (the chips, each with
+ * its count in the tab) or all, and the history of resolved ones; 50 at a time ('Load more'). The
+ * view lives in the address (?kind=&history=1).
  */
 export function AttentionList() {
   const [params, setParams] = useSearchParams();
@@ -23,7 +24,11 @@ export function AttentionList() {
   const attention = useAttention(view);
   const [action, setAction] = useState<{ action: DeskAction; item: AttentionItem } | null>(null);
   const show = (next: AttentionView) => setParams(attentionViewParams(next, params), { replace: true });
-  const items = attention.data?.items;
+  const pages = attention.data?.pages;
+  // An item that moved to a later page while the earlier ones were read again shows once.
+  const seen = new Set<string>();
+  const items = pages?.flatMap((page) => page.items).filter((item) => !seen.has(item.transferId) && Boolean(seen.add(item.transferId)));
+  const counts = pages?.[0]?.counts;
 
   return (
     <section className="grid gap-4" aria-labelledby="attention-heading" data-testid="attention">
@@ -52,6 +57,11 @@ export function AttentionList() {
             data-testid={`attention-filter-${kind ?? 'all'}`}
           >
             {label}
+            {counts && (
+              <span className="tabular-nums opacity-80" data-testid="attention-filter-count">
+                {kind ? counts[kind] : Object.values(counts).reduce((sum, n) => sum + n, 0)}
+              </span>
+            )}
           </Button>
         ))}
       </div>
@@ -89,6 +99,22 @@ export function AttentionList() {
             </li>
           ))}
         </ol>
+      )}
+      {attention.hasNextPage && (
+        <Button
+          variant="outline"
+          className="justify-self-center"
+          onClick={() => void attention.fetchNextPage()}
+          disabled={attention.isFetchingNextPage}
+          data-testid="attention-load-more"
+        >
+          {attention.isFetchingNextPage ? 'Loading...' : 'Load more'}
+        </Button>
+      )}
+      {attention.isFetchNextPageError && (
+        <p role="alert" className="text-center text-sm text-red-800">
+          {adminErrorText(attention.error, 'Could not load more of the queue. Try again.')}
+        </p>
       )}
 
       {action?.action === 'resolve' && <ResolveDialog item={action.item} onClose={() => setAction(null)} />}

@@ -52,6 +52,8 @@ describe('the view in the address', () => {
     expect(attentionPath({ kind: null, history: false })).toBe('/api/admin/payments/attention');
     expect(attentionPath({ kind: 'reorged', history: false })).toBe('/api/admin/payments/attention?kind=reorged');
     expect(attentionPath({ kind: 'late', history: true })).toBe('/api/admin/payments/attention?kind=late&resolved=true');
+    expect(attentionPath({ kind: null, history: false }, '1234')).toBe('/api/admin/payments/attention?before=1234');
+    expect(attentionPath({ kind: 'late', history: true }, '77')).toBe('/api/admin/payments/attention?kind=late&resolved=true&before=77');
   });
 });
 

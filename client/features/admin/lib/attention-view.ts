@@ -63,11 +63,12 @@ export function attentionViewParams(view: AttentionView, current = new URLSearch
   return next;
 }
 
-/** GET /api/admin/payments/attention for a view (`resolved` is false unless it is the history). */
-export function attentionPath(view: AttentionView): string {
+/** GET /api/admin/payments/attention for a view (`resolved` is false unless it is the history), after the page `before` ended. */
+export function attentionPath(view: AttentionView, before: string | null = null): string {
   const query = new URLSearchParams();
   if (view.kind) query.set('kind', view.kind);
   if (view.history) query.set('resolved', 'true');
+  if (before) query.set('before', before);
   const text = query.toString();
   return `/api/admin/payments/attention${text ? `?${text}` : ''}`;
 }

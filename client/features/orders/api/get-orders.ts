@@ -1,10 +1,11 @@
-import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Order } from '../../../../common/api';
 import { ErrorCode } from '../../../../common/errors';
-import { apiFetch, type ApiError } from '../../../lib/api-client';
+import { apiRequest, errorFromResponse, type ApiError } from '../../../lib/api-client';
 import { authSessionQueryKey, SIGNED_OUT } from '../../auth';
 import { isOrderList } from '../lib/is-order-list';
+import { nextOrdersAfter } from '../lib/orders-pages';
 
 /** Spec §7/§8: the one message a failed order-history read shows. */
 export const ORDERS_FETCH_ERROR = 'Failed to fetch orders';
@@ -12,14 +13,25 @@ export const ORDERS_FETCH_ERROR = 'Failed to fetch orders';
 /** Every wallet's order history (never persisted: app/persistence.ts keeps only catalogue and config). */
 export const orderHistoryQueryKey = ['orders', 'by-wallet'] as const;
 
+/** One page of a wallet's orders, and the `after` of the next page (null on the last). */
+export interface OrdersPage {
+  orders: Order[];
+  next: string | null;
+}
+
 /**
- * GET /api/orders?wallet=: every order of the wallet, newest first, for a session signed in as
- * that wallet (401 'sign-in-required' otherwise, 403 'wallet-mismatch' for another wallet).
+ * GET /api/orders?wallet=&after=: a page of the wallet's orders (its sections in order, newest
+ * first in each), for a session signed in as that wallet (401 'sign-in-required' otherwise, 403
+ * 'wallet-mismatch' for another wallet). The answer is the list; its Link header names the next page.
  */
-export async function getOrderHistory(wallet: string, signal?: AbortSignal): Promise<Order[]> {
-  const orders = await apiFetch<unknown>(`/api/orders?wallet=${encodeURIComponent(wallet)}`, { signal });
+export async function getOrderHistory(wallet: string, after: string | null, signal?: AbortSignal): Promise<OrdersPage> {
+  const query = new URLSearchParams({ wallet });
+  if (after) query.set('after', after);
+  const response = await apiRequest(`/api/orders?${query.toString()}`, { signal });
+  if (!response.ok) throw await errorFromResponse(response);
+  const orders: unknown = await response.json();
   if (!isOrderList(orders)) throw new Error(ORDERS_FETCH_ERROR, { cause: 'not a list of orders' });
-  return orders;
+  return { orders, next: nextOrdersAfter(response.headers.get('Link')) };
 }
 
 /** The server no longer counts this session as signed in as the wallet (expired, or signed out elsewhere). */
@@ -29,9 +41,11 @@ export function isSignInRequired(error: unknown): boolean {
 }
 
 export function orderHistoryQueryOptions(wallet: string) {
-  return queryOptions({
+  return infiniteQueryOptions({
     queryKey: [...orderHistoryQueryKey, wallet.toLowerCase()],
-    queryFn: ({ signal }) => getOrderHistory(wallet, signal),
+    queryFn: ({ pageParam, signal }) => getOrderHistory(wallet, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next,
     // Shopify's webhooks move orders on (confirmed, shipped), typically while the shopper is on
     // Shopify's tab: coming back shows it at once, without a reload, however fresh the data was.
     refetchOnWindowFocus: 'always',
@@ -46,12 +60,13 @@ export function clearOrderHistory(queryClient: QueryClient): void {
 }
 
 /**
- * The signed-in wallet's orders. A 401/403 returns the page to the sign-in step; the refused read
- * is forgotten so that, once signed in again, the history is read afresh.
+ * The signed-in wallet's orders, a page at a time ('Load more' asks for the next). A 401/403
+ * returns the page to the sign-in step; the refused read is forgotten so that, once signed in
+ * again, the history is read afresh.
  */
 export function useOrderHistory(wallet: string) {
   const queryClient = useQueryClient();
-  const query = useQuery(orderHistoryQueryOptions(wallet));
+  const query = useInfiniteQuery(orderHistoryQueryOptions(wallet));
   const signInLost = isSignInRequired(query.error);
   useEffect(() => {
     if (!signInLost) return;

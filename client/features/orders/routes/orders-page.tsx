@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
 import type { Order, RefundLine } from '../../../../common/api';
+import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { useOffline } from '../../../lib/online-status';
 import { useShopNames } from '../../../lib/public-config';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAuthSession, type SigningWallet } from '../../auth';
 import { useWallet } from '../../wallet';
-import { isSignInRequired, useOrderHistory } from '../api/get-orders';
+import { isSignInRequired, ORDERS_FETCH_ERROR, useOrderHistory } from '../api/get-orders';
 import { useWalletRefunds } from '../api/get-refunds';
 import { OrderCard } from '../components/order-card';
 import { OrderRefunds } from '../components/order-refunds';
@@ -14,6 +15,7 @@ import { ConnectWalletCard, OrdersEmpty, OrdersError, OrdersLoading, OrdersOffli
 import { SignInStep } from '../components/sign-in-step';
 import { orderHistoryAccess } from '../lib/order-history-access';
 import { groupOrders, type OrderSectionGroup } from '../lib/order-sections';
+import { ordersOfPages } from '../lib/orders-pages';
 
 /**
  * /orders (spec §2 "Orders page", issue 6): connect a wallet, prove it once (Sign-In with
@@ -67,16 +69,40 @@ export function OrdersPage() {
 }
 
 function OrderHistory({ address }: { address: string }) {
-  const { data: orders, error, isFetching, refetch } = useOrderHistory(address);
+  const history = useOrderHistory(address);
+  const { data, error, isFetching, refetch } = history;
   // Refunds of payments that made no order: shown when there are any; a failed read hides none of the orders.
   const { data: refunds = [] } = useWalletRefunds(address);
   const offline = useOffline();
-  if (orders) {
-    const groups = groupOrders(orders);
+  if (data) {
+    const groups = groupOrders(ordersOfPages(data.pages));
     return groups.length === 0 && refunds.length === 0 ? (
       <OrdersEmpty />
     ) : (
-      <OrderSections address={address} groups={groups} refunds={refunds} />
+      <OrderSections
+        address={address}
+        groups={groups}
+        refunds={refunds}
+        more={
+          history.hasNextPage && (
+            <div className="grid justify-items-center gap-2">
+              <Button
+                variant="outline"
+                onClick={() => void history.fetchNextPage()}
+                disabled={history.isFetchingNextPage}
+                data-testid="orders-load-more"
+              >
+                {history.isFetchingNextPage ? 'Loading...' : 'Load more'}
+              </Button>
+              {history.isFetchNextPageError && (
+                <p role="alert" className="text-center text-sm text-red-800" data-testid="orders-load-more-error">
+                  {ORDERS_FETCH_ERROR}
+                </p>
+              )}
+            </div>
+          )
+        }
+      />
     );
   }
   // A refused read (signed out meanwhile) shows the sign-in step in a moment, not an error.
@@ -85,7 +111,18 @@ function OrderHistory({ address }: { address: string }) {
   return <OrdersLoading />;
 }
 
-function OrderSections({ address, groups, refunds }: { address: string; groups: OrderSectionGroup<Order>[]; refunds: RefundLine[] }) {
+function OrderSections({
+  address,
+  groups,
+  refunds,
+  more,
+}: {
+  address: string;
+  groups: OrderSectionGroup<Order>[];
+  refunds: RefundLine[];
+  /** 'Load more', while more orders are on the server. */
+  more: ReactNode;
+}) {
   return (
     <>
       <header className="grid gap-1">
@@ -118,6 +155,7 @@ function OrderSections({ address, groups, refunds }: { address: string; groups: 
           </ul>
         </section>
       ))}
+      {more}
       {refunds.length > 0 && (
         <section aria-labelledby="orders-refunds" className="grid gap-3" data-testid="wallet-refunds">
           <h2 id="orders-refunds" className="text-lg font-bold">

@@ -1,0 +1,162 @@
+/**
+ * The admin's desks at a real store's volume (`npm run bench:desk`): 10,000 and then 100,000 paid
+ * orders with 2,000 transfers that need a person (server/test/desk-volume.ts), each in a database
+ * schema of its own (Postgres with TEST_DATABASE_URL, else PGlite; BENCH_DB picks one). For each
+ * size it times every page of the payments desk (open items, one kind, the next page, the empty
+ * and then a filled History), the orders view (first page, a status, searches that hit and one that
+ * finds nothing), the accountant's export of the whole year, and a regular shopper's orders page,
+ * each the median of BENCH_RUNS runs after a warm-up, through the same services the routes call.
+ * Printed as a Markdown table for bench/README.md, with the growth ratio 100k / 10k of each.
+ */
+import { performance } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { loadConfig } from '../server/config';
+import { OrdersDesk, PaymentsDesk } from '../server/modules/admin';
+import { OrdersService } from '../server/modules/orders';
+import type { Db } from '../server/db';
+import { createTestDatabase, type TestDatabase } from '../server/test/databases';
+import { REGULAR_SHOPPER, resolveSome, SEEDED_FROM, SEEDED_TO, seedDeskVolume } from '../server/test/desk-volume';
+
+const DB = (process.env.BENCH_DB ?? (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite')) as 'pglite' | 'postgres';
+const SIZES = (process.env.BENCH_ORDERS ?? '10000,100000').split(',').map(Number);
+const FLAGGED = Number(process.env.BENCH_FLAGGED ?? 2000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+
+interface Figure {
+  ms: number;
+  /** The answer's size (JSON, or the CSV's bytes). */
+  bytes: number;
+  /** Postgres: how each table was read by the queries of one run (EXPLAIN), e.g. "Index Scan using orders_payer_prefix". */
+  scans?: string[];
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The median time of `RUNS` runs of `fn` after one warm-up, the size of its answer and (Postgres) how its queries read each table. */
+async function time(db: Db, fn: () => Promise<number>): Promise<Figure> {
+  const queries: Array<{ sql: string; bindings: readonly unknown[] }> = [];
+  const listen = (q: { sql: string; bindings: readonly unknown[] }) => queries.push(q);
+  db.on('query', listen);
+  const bytes = await fn();
+  db.off('query', listen);
+  const scans = DB === 'postgres' ? await scansOf(db, queries) : undefined;
+  const ms: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+  }
+  return { ms: median(ms), bytes, scans };
+}
+
+/** The scan nodes of each distinct query's plan (EXPLAIN without running it), without repeats. */
+async function scansOf(db: Db, queries: ReadonlyArray<{ sql: string; bindings: readonly unknown[] }>): Promise<string[]> {
+  const scans = new Set<string>();
+  for (const sql of new Set(queries.map((q) => q.sql))) {
+    const q = queries.find((x) => x.sql === sql)!;
+    const plan: { rows: Array<Record<string, string>> } = await db.raw(
+      `explain (costs off) ${sql.replace(/\$\d+/g, '?')}`,
+      q.bindings as never,
+    );
+    for (const row of plan.rows) {
+      const m = /((?:Parallel )?(?:Seq Scan on \w+|(?:Bitmap )?Index (?:Only )?Scan(?: Backward)? (?:using|on) \w+))/.exec(
+        row['QUERY PLAN']!,
+      );
+      if (m) scans.add(m[1]!);
+    }
+  }
+  return [...scans];
+}
+
+const json = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+async function measure(size: number): Promise<Map<string, Figure>> {
+  const database: TestDatabase = await createTestDatabase(DB);
+  const figures = new Map<string, Figure>();
+  try {
+    const { db } = database;
+    const t0 = performance.now();
+    const seeded = await seedDeskVolume(db, { orders: size, flagged: FLAGGED });
+    console.error(`seeded ${seeded.orders} orders on ${DB} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const config = loadConfig({});
+    const desk = new PaymentsDesk(db, { config });
+    const ordersDesk = new OrdersDesk(db, { config });
+    const shop = new OrdersService(db, { explorerUrl: null });
+    const add = async (name: string, fn: () => Promise<number>) => figures.set(name, await time(db, fn));
+
+    const open = await desk.attention({ resolved: false });
+    await add('desk: open items, first page', async () => json(await desk.attention({ resolved: false })));
+    await add('desk: one kind (late)', async () => json(await desk.attention({ resolved: false, kind: 'late' })));
+    const next = (open as { nextBefore?: string | null }).nextBefore;
+    if (next) await add('desk: open items, next page', async () => json(await desk.attention({ resolved: false, before: next })));
+    await add('desk: History, empty', async () => json(await desk.attention({ resolved: true })));
+
+    await add('orders: first page', async () => json(await ordersDesk.list({})));
+    await add('orders: status paid', async () => json(await ordersDesk.list({ status: 'paid' })));
+    await add('orders: status failed (rare)', async () => json(await ordersDesk.list({ status: 'failed' })));
+    await add('orders: search, no match', async () => json(await ordersDesk.list({ q: 'ZZZZ9' })));
+    const sample: { id: string; customer_wallet: string; tx_hash: string } = await db('orders')
+      .whereNot('customer_wallet', REGULAR_SHOPPER)
+      .orderBy('id')
+      .first('id', 'customer_wallet', 'tx_hash');
+    await add('orders: search, an order id', async () => json(await ordersDesk.list({ q: sample.id.toLowerCase() })));
+    await add('orders: search, a payer prefix (10)', async () => json(await ordersDesk.list({ q: sample.customer_wallet.slice(0, 10) })));
+    await add('orders: search, a tx hash prefix (8)', async () => json(await ordersDesk.list({ q: sample.tx_hash.slice(0, 8) })));
+
+    await add('export: the whole year (CSV)', async () => {
+      let bytes = 0;
+      await pipeline(
+        desk.exportCsv(SEEDED_FROM, SEEDED_TO),
+        new Writable({
+          write(chunk: Buffer | string, _enc, done) {
+            bytes += Buffer.byteLength(chunk);
+            done();
+          },
+        }),
+      );
+      return bytes;
+    });
+
+    await add(`shopper: orders, first page (of ${size / 200})`, async () => json(await shop.listForWallet(REGULAR_SHOPPER)));
+
+    // A quarter of the problem transfers resolved.
+    const loose: Array<{ id: number }> = await db('chain_transfers').whereNot('status', 'matched').orderBy('id').select('id');
+    const resolved = await resolveSome(
+      db,
+      loose.map((r) => r.id),
+      4,
+    );
+    await add(`desk: History, ${resolved} resolved`, async () => json(await desk.attention({ resolved: true })));
+    await add('desk: open items after', async () => json(await desk.attention({ resolved: false })));
+  } finally {
+    await database.destroy();
+  }
+  return figures;
+}
+
+async function main() {
+  const runs: Array<Map<string, Figure>> = [];
+  for (const size of SIZES) runs.push(await measure(size));
+  const [small, large] = runs;
+  const head = SIZES.map((s) => `${s.toLocaleString('en')} orders`);
+  console.log(`\n### ${new Date().toISOString().slice(0, 10)}, ${DB}, ${FLAGGED} flagged transfers, median of ${RUNS}\n`);
+  console.log(`| measure | ${head.join(' | ')} | ratio |`);
+  console.log(`|---|${head.map(() => '---|').join('')}---|`);
+  const show = (f: Figure | undefined) => (f ? `${f.ms.toFixed(1)} ms, ${(f.bytes / 1024).toFixed(1)} KB` : '—');
+  for (const name of small!.keys()) {
+    const other = large?.get(name) ?? [...(large?.entries() ?? [])].find(([k]) => k.split('(')[0] === name.split('(')[0])?.[1];
+    const ratio = other ? `${(other.ms / small!.get(name)!.ms).toFixed(1)}×` : '—';
+    console.log(`| ${name} | ${show(small!.get(name))} | ${show(other)} | ${ratio} |`);
+  }
+  const last = runs.at(-1)!;
+  if (DB === 'postgres') {
+    console.log(`\nHow each read the tables at ${SIZES.at(-1)!.toLocaleString('en')} orders (EXPLAIN):\n`);
+    for (const [name, f] of last) console.log(`- ${name}: ${f.scans?.join('; ') || '—'}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
