@@ -31,3 +31,17 @@ export async function incrementState(db: Db, key: string): Promise<number> {
   );
   return Number(result.rows[0].value);
 }
+
+/**
+ * The value under `key`, made by `make` and stored when there is none. Concurrent first calls (on
+ * any instances) all answer the one value that was stored first.
+ */
+export async function initState<T>(db: Db, key: string, make: () => T): Promise<T> {
+  const found = await getState<T>(db, key);
+  if (found !== undefined) return found;
+  await db('app_state')
+    .insert({ key, value: JSON.stringify(make()), updated_at: db.fn.now() })
+    .onConflict('key')
+    .ignore();
+  return (await getState<T>(db, key))!;
+}

@@ -72,13 +72,14 @@ export const shopifyErrors = new Counter({
 
 export const adminLoginFailures = new Counter({
   name: 'pogs_admin_login_failures_total',
-  help: 'Admin logins refused for a wrong password.',
+  help: 'Wrong admin passwords counted (an attempt refused by a lock is not one).',
   registers: [registry],
 });
 
 export const adminLockouts = new Counter({
   name: 'pogs_admin_lockouts_total',
-  help: 'Times the admin login was locked after too many wrong passwords.',
+  help: 'Admin login locks set after too many wrong passwords, by what was locked (ip, device, global: the brake on every browser that has not logged in before).',
+  labelNames: ['scope'] as const,
   registers: [registry],
 });
 

@@ -46,7 +46,7 @@ const perHour = (max: number): Limit => ({ max, windowSeconds: 3600 });
  *   (about 30 a minute for up to 2 minutes), so a session gets twice that.
  * - checkout/:id/transaction is one call per payment; auth/verify may call the chain
  *   (contract wallets, EIP-1271).
- * - admin/login costs a scrypt check (CPU and memory); the lockout (5 failures, shared by every
+ * - admin/login costs a scrypt check (CPU and memory); the lockout (5 failures per source, shared by every
  *   instance) is what stops guessing, this only keeps one client from spending the server on it.
  */
 export const RATE_LIMITS: readonly RateLimitRule[] = [

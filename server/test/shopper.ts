@@ -7,11 +7,19 @@ import type { Harness } from './harness';
 
 export class Shopper {
   cookie: string | null = null;
-  constructor(private readonly h: Harness) {}
+  /**
+   * `from`: the browser's IP, sent as the X-Forwarded-For entry our proxy would append (it counts
+   * only in a harness with TRUSTED_PROXY_HOPS=1; otherwise every shopper is 127.0.0.1).
+   */
+  constructor(
+    private readonly h: Harness,
+    public from?: string,
+  ) {}
 
   async request(path: string, init: RequestInit = {}) {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set('cookie', this.cookie);
+    if (this.from && !headers.has('x-forwarded-for')) headers.set('x-forwarded-for', this.from);
     const res = await this.h.api(path, { ...init, headers });
     for (const set of res.headers.getSetCookie()) {
       const [pair] = set.split(';');

@@ -39,7 +39,7 @@ describe.each(testDatabaseKinds)('admin area on %s', (kind) => {
     await h?.close();
   });
   beforeEach(async () => {
-    await h.database.db('admin_login_state').where({ id: 1 }).update({ failures: 0, locked_until: null });
+    await h.database.db('admin_login_counters').delete();
     h.adminDelays.length = 0;
   });
 
@@ -475,7 +475,7 @@ describe.each(testDatabaseKinds)('admin area on %s', (kind) => {
   it('lists the audit trail newest first, 50 by default, at most 200', async () => {
     const cookie = await signIn();
     for (let i = 0; i < 3; i++) await login('wrong password');
-    await h.database.db('admin_login_state').where({ id: 1 }).update({ failures: 0, locked_until: null });
+    await h.database.db('admin_login_counters').delete();
     const all = await audit(cookie, 200);
     expect(all.length).toBeGreaterThan(3);
     const ids = all.map((e) => Number(e.id));
@@ -527,7 +527,7 @@ describe.each(testDatabaseKinds)('admin area on %s', (kind) => {
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429, 429, 429]);
     const remaining = await Promise.all(attempts.filter((r) => r.status === 401).map(async (r) => (await r.json()).attemptsRemaining));
     expect(remaining.sort()).toEqual([1, 2, 3, 4]);
-    const state = await h.database.db('admin_login_state').where({ id: 1 }).first('failures', 'locked_until');
+    const state = await h.database.db('admin_login_counters').where({ key: 'ip:127.0.0.1' }).first('failures', 'locked_until');
     expect(state.failures).toBe(5);
     expect(state.locked_until).not.toBeNull();
     const burst = await h.database.db('admin_audit_log').where('id', '>', auditBefore).select('action');

@@ -54,7 +54,8 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    h = await startHarness(kind, { chain: testChain.chain });
+    // Each shopper speaks from its own address (the candidates list one checkout per source).
+    h = await startHarness(kind, { chain: testChain.chain, env: { TRUSTED_PROXY_HOPS: '1' } });
     await h.catalogue.sync();
     await h.catalogue.seedDemoPrices();
     const variants = (await h.catalogue.list()).products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut);
@@ -72,6 +73,9 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   });
 
   const db = () => h.database.db;
+  let shoppers = 0;
+  /** A new browser at an address of its own. */
+  const shopper = () => new Shopper(h, `198.18.${Math.floor(++shoppers / 250)}.${shoppers % 250}`);
   const as = (cookie: string, path: string, init: RequestInit = {}) => h.api(path, { ...init, headers: { cookie, ...init.headers } });
   const candidates = async (transferId: string) => {
     const res = await as(admin1, `/api/admin/payments/${transferId}/candidates`);
@@ -115,11 +119,11 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   it('lists the checkouts a transfer may be for, with their reasons, best first', async () => {
     // Three sessions proved SENDER's wallet, each with a payable checkout: its transfers match none by the sender.
     const proven = async (quantity: number) => {
-      const s = new Shopper(h);
+      const s = shopper();
       await s.signIn(testChain.provider, SENDER);
       return pay.checkout(s, unlimited.id, SENDER, quantity);
     };
-    const anonymous = (quantity: number) => pay.checkout(new Shopper(h), unlimited.id, null, quantity);
+    const anonymous = (quantity: number) => pay.checkout(shopper(), unlimited.id, null, quantity);
     const a = await proven(1); // same sender, close amount (10 of 10.5), same time
     const b = await proven(3); // same sender only (opened 3 hours before)
     const b2 = await proven(2); // same sender only (2 hours before), closer than b
@@ -148,13 +152,14 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
     await backdate(old.id, 8 * 24 * hour);
 
     const list = await candidates(t.id);
+    // A proven sender first (then by amount), then the closest amounts, newest first.
     expect(list.map((c) => [c.checkoutId, c.reasons])).toEqual([
       [a.id, ['same-sender', 'close-amount', 'same-time']],
+      [b2.id, ['same-sender']],
+      [b.id, ['same-sender']],
       [close.id, ['close-amount']],
       [closed.id, ['close-amount']],
-      [b2.id, ['same-sender']],
       [now.id, ['same-time']],
-      [b.id, ['same-sender']],
     ]);
     for (const excluded of [none, old, paid, after]) expect(list.map((c) => c.checkoutId)).not.toContain(excluded.id);
     const title = (await db()('checkout_intent_items').where({ intent_id: a.id }).first()).title;
@@ -167,10 +172,13 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
       provenWallet: SENDER.toLowerCase(),
       items: [{ title, quantity: 1 }],
       reasons: ['same-sender', 'close-amount', 'same-time'],
+      hashReportedAt: null,
+      difference: '0.50',
+      sameSource: 0,
     });
-    expect(list[1]).toMatchObject({ provenWallet: null, status: 'open', items: [{ title, quantity: 1 }] });
-    expect(list[2]).toMatchObject({ status: 'expired', provenWallet: null });
-    expect(list[3]).toMatchObject({ total: '20.00', due: '20.00', provenWallet: SENDER.toLowerCase() });
+    expect(list[1]).toMatchObject({ total: '20.00', due: '20.00', difference: '-9.50', provenWallet: SENDER.toLowerCase() });
+    expect(list[3]).toMatchObject({ provenWallet: null, status: 'open', items: [{ title, quantity: 1 }] });
+    expect(list[4]).toMatchObject({ status: 'expired', provenWallet: null });
 
     // Only an unmatched transfer has candidates.
     const paidTransfer = (await db()('chain_transfers').where({ intent_id: paid.id }).first()).id;
@@ -187,7 +195,7 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   });
 
   it('attaches a transfer that covers an expired checkout: one order, late, with a payment’s stock and cart effects, even when two admins click at once', async () => {
-    const s = new Shopper(h);
+    const s = shopper();
     const c = await pay.checkout(s, scarce.id, null, 2); // 8 POG
     expect((await s.add({ variantId: unlimited.id, quantity: 1 })).status).toBe(200); // added after the checkout began
     await db()('checkout_intents')
@@ -232,7 +240,7 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
     ]);
 
     // To another checkout: refused, nothing changes.
-    const other = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const other = await pay.checkout(shopper(), unlimited.id, null, 1);
     expect(await refused(await attach(t.id, { checkoutId: other.id }))).toEqual({ status: 409, code: ErrorCode.transferNotAttachable });
     expect(await pay.ordersFor(t.hash)).toHaveLength(1);
     expect(await checkoutRow(other.id)).toMatchObject({ status: 'open' });
@@ -242,8 +250,8 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   });
 
   it('makes one order when two admins attach the same transfer to two checkouts at once', async () => {
-    const x = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
-    const y = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const x = await pay.checkout(shopper(), unlimited.id, null, 1);
+    const y = await pay.checkout(shopper(), unlimited.id, null, 1);
     const t = await transfer(STRANGER, 10n * POG);
     expect(t.status).toBe('unmatched');
 
@@ -270,7 +278,7 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   });
 
   it('leaves a checkout underpaid with a remainder when the transfer is less than its total; the rest finishes it', async () => {
-    const s = new Shopper(h);
+    const s = shopper();
     const c = await pay.checkout(s, unlimited.id, null, 2); // 20 POG
     const t = await transfer(STRANGER, 10n * POG);
     expect(t.status).toBe('unmatched');
@@ -305,19 +313,19 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
 
   it('refuses what cannot be attached with its code, and changes nothing', async () => {
     // A plain payment (matched), and an underpayment a proven sender made (underpaid): they already count.
-    const plainCheckout = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const plainCheckout = await pay.checkout(shopper(), unlimited.id, null, 1);
     const plain = await transfer(STRANGER, BigInt(plainCheckout.amountWei));
     expect(plain.status).toBe('matched');
-    const short = new Shopper(h);
+    const short = shopper();
     await short.signIn(testChain.provider, SHORT_PAYER);
     const owing = await pay.checkout(short, unlimited.id, SHORT_PAYER, 1);
     const half = await transfer(SHORT_PAYER, BigInt(owing.amountWei) / 2n);
     expect(half.status).toBe('underpaid');
 
-    const target = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const target = await pay.checkout(shopper(), unlimited.id, null, 1);
     const t = await transfer(STRANGER, 777n * 10n ** 16n);
     expect(t.status).toBe('unmatched');
-    const later = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const later = await pay.checkout(shopper(), unlimited.id, null, 1);
 
     const cases: Array<[string, unknown, number, string]> = [
       [plain.id, { checkoutId: target.id }, 409, ErrorCode.transferNotAttachable],
@@ -351,10 +359,10 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   });
 
   it('answers nothing to a stranger without the admin session, nor to another site', async () => {
-    const target = await pay.checkout(new Shopper(h), unlimited.id, null, 1);
+    const target = await pay.checkout(shopper(), unlimited.id, null, 1);
     const t = await transfer(STRANGER, 10n * POG);
     expect(t.status).toBe('unmatched');
-    const stranger = new Shopper(h);
+    const stranger = shopper();
     for (const res of [
       await stranger.request(`/api/admin/payments/${t.id}/candidates`),
       await stranger.post(`/api/admin/payments/${t.id}/attach`, { checkoutId: target.id }),
@@ -377,5 +385,147 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
     expect(await pay.transferRow(t.hash)).toMatchObject({ status: 'unmatched' });
     expect(await checkoutRow(target.id)).toMatchObject({ status: 'open' });
     expect(await audits(t.id)).toHaveLength(0);
+  });
+  describe('a stranger stuffing the candidates', () => {
+    /** Pays the wrong amount from a wallet nobody proved: the victim's mistaken transfer. */
+    const PAYER = DEV_ACCOUNTS[1]!;
+    const randomWallet = () => `0x${randomUUID().replace(/-/g, '')}${randomUUID().slice(0, 8)}`;
+    const at = (id: string, ms: number) =>
+      db()('checkout_intents')
+        .where({ id })
+        .update({ created_at: new Date(ms) });
+    /** A product at `price` POG with no stock limit: the popular price strangers open checkouts at. */
+    const popular = async (price: string) => {
+      const variant = (await h.catalogue.list()).products.flatMap((p) => p.variants).filter((v) => !v.isSoldOut)[2]!;
+      await db()('variants')
+        .where({ shopify_id: variant.id })
+        .update({ pog_price: price, available_stock: null, inventory_quantity: null });
+      await bumpCatalogueVersion(db());
+      return variant.id;
+    };
+    /**
+     * A stranger's 20 checkouts of one kind, each opened `gapMs` after the last from `start`:
+     * - `address`: a fresh browser session each time, from one IPv4 address;
+     * - `ipv6`: a fresh session and a fresh address each time, all in one IPv6 /64;
+     * - `session`: one browser session hopping addresses, a different wallet each time.
+     */
+    const stuff = async (style: 'address' | 'ipv6' | 'session', variantId: string, start: number) => {
+      const ids: string[] = [];
+      let browser = new Shopper(h, '203.0.113.90');
+      const hopper = browser;
+      if (style === 'session') expect((await hopper.add({ variantId, quantity: 1 })).status).toBe(200);
+      for (let i = 0; i < 20; i++) {
+        let c;
+        if (style === 'session') {
+          hopper.from = `192.0.2.${i + 1}`;
+          const res = await hopper.post('/api/checkout', { customerWallet: randomWallet() });
+          expect(res.status, await res.clone().text()).toBe(201);
+          c = (await res.json()) as { id: string };
+        } else {
+          browser = new Shopper(h, style === 'address' ? '203.0.113.66' : `2001:db8:66:1::${(i + 1).toString(16)}`);
+          c = await pay.checkout(browser, variantId, null, 1);
+        }
+        await at(c.id, start + i * 1000);
+        ids.push(c.id);
+      }
+      /** The checkouts, and the browser that opened the last one. */
+      return { ids, browser };
+    };
+
+    it("leaves the victim's checkout first when the victim's browser reported the hash, whatever the stranger reports", async () => {
+      const variantId = await popular('77');
+      const now = Date.now();
+      const victim = shopper();
+      const vc = await pay.checkout(victim, variantId, PAYER, 1);
+      await at(vc.id, now - 120_000);
+      // Twenty checkouts at the same price, opened after the victim's and before the payment.
+      const { ids: stranger } = await stuff('address', variantId, now - 100_000);
+      const strangerBrowser = new Shopper(h, '203.0.113.66');
+      const own = await pay.checkout(strangerBrowser, variantId, null, 1);
+      await at(own.id, now - 60_000);
+
+      // The victim sends 76.50 instead of 77.00-and-a-bit; the wallet hands the browser the hash at once.
+      const hash = await pay.send(PAYER, { value: (765n * POG) / 10n });
+      const report = await victim.post(`/api/checkout/${vc.id}/transaction`, { transactionHash: hash });
+      expect(report.status, await report.clone().text()).toBe(200);
+      // The stranger sees it on chain and reports it too, on a checkout of its own: later, so not first.
+      expect((await strangerBrowser.post(`/api/checkout/${own.id}/transaction`, { transactionHash: hash })).status).toBe(200);
+      // Nor can it report on the victim's checkout: that checkout is not its session's.
+      const onVictims = await strangerBrowser.post(`/api/checkout/${vc.id}/transaction`, { transactionHash: hash });
+      expect(onVictims.status).toBe(404);
+      expect((await onVictims.json()).code).toBe(ErrorCode.checkoutNotFound);
+      await h.payments!.watcher.tick();
+      const t = (await pay.transferRow(hash))!;
+      expect(t.status).toBe('unmatched');
+      expect(await db()('checkout_tx_reports').where({ tx_hash: hash.toLowerCase() }).orderBy('id').pluck('intent_id')).toEqual([
+        vc.id,
+        own.id,
+      ]);
+
+      const list = await candidates(String(t.id));
+      expect(list[0]).toMatchObject({
+        checkoutId: vc.id,
+        reasons: ['reported-hash', 'close-amount', 'same-time'],
+        difference: '-0.50',
+        sameSource: 0,
+      });
+      expect(Date.parse(list[0]!.hashReportedAt!)).toBeLessThanOrEqual(new Date(t.created_at as string).getTime());
+      // The stranger's 21 checkouts take one place; its report is shown, and is no reason.
+      const strangers = list.filter((c) => [...stranger, own.id].includes(c.checkoutId));
+      expect(strangers).toHaveLength(1);
+      expect(strangers[0]).toMatchObject({ checkoutId: own.id, reasons: ['close-amount', 'same-time'], sameSource: 20 });
+      expect(strangers[0]!.hashReportedAt).not.toBeNull();
+
+      // A source is kept as a keyed hash, never the address; this machine (or a private network:
+      // a proxy not declared in TRUSTED_PROXY_HOPS) is no client's own and groups nobody.
+      const local = await pay.checkout(new Shopper(h), variantId, null, 1);
+      const keys = await db()('checkout_intents').whereIn('id', [vc.id, stranger[0]!, stranger[1]!, local.id]).select('id', 'source_key');
+      const keyOf = (id: string) => keys.find((k) => k.id === id)!.source_key as string | null;
+      expect(keyOf(vc.id)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(keyOf(stranger[0]!)).toBe(keyOf(stranger[1]!));
+      expect(keyOf(stranger[0]!)).not.toBe(keyOf(vc.id));
+      expect(keyOf(local.id)).toBeNull();
+    });
+
+    it("gives a stranger's 20 checkouts at most one place when nobody reported the hash, however they are opened", async () => {
+      const variantId = await popular('55');
+      const now = Date.now();
+      const victim = shopper();
+      const vc = await pay.checkout(victim, variantId, PAYER, 1);
+      await at(vc.id, now - 300_000);
+      const styles = {
+        address: await stuff('address', variantId, now - 280_000),
+        ipv6: await stuff('ipv6', variantId, now - 250_000),
+        session: await stuff('session', variantId, now - 220_000),
+      };
+      const hash = await pay.send(PAYER, { value: (545n * POG) / 10n });
+      await h.payments!.watcher.tick();
+      const t = (await pay.transferRow(hash))!;
+      expect(t.status).toBe('unmatched');
+      // A stranger reads it on chain, but only the shop's sighting is earlier: its report is no reason.
+      const late = await styles.session.browser.post(`/api/checkout/${styles.session.ids.at(-1)}/transaction`, { transactionHash: hash });
+      expect(late.status).toBe(200);
+
+      const list = await candidates(String(t.id));
+      expect(list.length).toBeLessThanOrEqual(20);
+      for (const [style, { ids }] of Object.entries(styles)) {
+        const placed = list.filter((c) => ids.includes(c.checkoutId));
+        expect(placed, style).toHaveLength(1);
+        // The one it has stands for all twenty (the newest: the same amount, opened later than the victim's);
+        // the stranger at one address also had the previous test's checkouts.
+        expect(placed[0], style).toMatchObject({ reasons: ['close-amount', 'same-time'], checkoutId: ids.at(-1) });
+        expect(placed[0]!.sameSource, style).toBe(style === 'address' ? 19 + 21 : 19);
+      }
+      expect(list.find((c) => c.checkoutId === styles.session.ids.at(-1))!.hashReportedAt).not.toBeNull();
+      // The victim's checkout is listed right behind the three (same amount, opened earlier).
+      const victimAt = list.findIndex((c) => c.checkoutId === vc.id);
+      expect(victimAt).toBe(3);
+      expect(list[victimAt]).toMatchObject({
+        reasons: ['close-amount', 'same-time'],
+        difference: '-0.50',
+        hashReportedAt: null,
+        sameSource: 0,
+      });
+    });
   });
 });

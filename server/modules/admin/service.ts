@@ -3,13 +3,19 @@
  * session is a random token in an httpOnly cookie naming a database row (only the token's SHA-256
  * is stored), so every server instance honours it and logout ends it everywhere.
  *
- * The lockout is one row shared by every instance (admin_login_state): the lock is checked first;
- * then the server waits 1 s plus 1 s per previous failure (at most 5 s) and checks the password;
- * then it records the outcome under the row's lock, so concurrent attempts on any instances are
- * counted one at a time, and none gets through a lock another attempt has just set.
+ * The lock counts wrong passwords per source (login-lock.ts, admin_login_counters, shared by every
+ * instance): the client's IP (an IPv6 client by its /64), the browser's device cookie, and every
+ * source together. A browser that logged in before carries a device cookie the server signed; it
+ * is locked only by its own failures, so strangers cannot lock the admin out, neither from one
+ * place nor from many (the brake). Any other browser is locked by its IP's failures and by the
+ * brake. The locks that apply are checked first; then the server waits 1 s plus 1 s per previous
+ * failure of the source (at most 5 s) and checks the password; then it records the outcome under
+ * the counters' row locks, so concurrent attempts on any instances are counted one at a time, and
+ * none gets through a lock another attempt has just set.
  */
 import { adminLockouts, adminLoginFailures } from '../../lib/metrics';
 import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import {
   ADMIN_LOCKOUT_MS,
   ADMIN_MAX_FAILED_ATTEMPTS,
@@ -21,8 +27,22 @@ import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/password-hash';
+import { clientIpKey } from '../../lib/rate-limit';
+import { ServerSecret } from '../../lib/server-secret';
 import type { Sleep } from '../../lib/sleep';
 import { recordAudit, type AuditChange } from './audit';
+import {
+  afterFailure,
+  counterAt,
+  deviceCounter,
+  deviceLabel,
+  GLOBAL_COUNTER,
+  ipCounter,
+  signDevice,
+  verifyDevice,
+  type CounterNow,
+  type CounterRow,
+} from './login-lock';
 
 /** A live admin session, as the routes see it. */
 export interface AdminSessionInfo {
@@ -40,84 +60,185 @@ export interface AdminServiceOptions {
   sleep: Sleep;
 }
 
+/** Where a login attempt comes from. */
+export interface LoginSource {
+  /** The client's address as the app sees it (ctx.ip: the trusted proxy's X-Forwarded-For entry, else the socket's). */
+  ip: string;
+  /** The device cookie the browser sent, if any. */
+  device: string | undefined;
+}
+
+/** What a successful login hands the browser: the session's token, the device cookie to keep, and what to answer. */
+export interface LoginResult {
+  token: string;
+  device: string;
+  session: AdminSession;
+}
+
 type LoginVerdict =
-  | { kind: 'ok'; token: string; session: AdminSession }
+  | ({ kind: 'ok' } & LoginResult)
   | { kind: 'invalid'; attemptsRemaining: number }
-  | { kind: 'locked'; lockedUntil: Date };
+  /** `counted`: this attempt was a wrong password, counted (and its failure set the lock). */
+  | { kind: 'locked'; lockedUntil: Date; brake: boolean; counted: boolean };
+
+/** What the transaction decided, and the scopes of the locks it set (counted once it committed). */
+type Decided = LoginVerdict & { newLocks?: string[] };
+
+/** The counters one attempt reads and moves, and which of them decide for it. */
+interface Sources {
+  /** Every counter a failure moves, sorted (rows are locked in this order). */
+  keys: string[];
+  /** The counters whose locks refuse this attempt. */
+  blocking: string[];
+  /** The counter whose failures set the delay and the attempts remaining. */
+  own: string;
+  /** The browser's device, when its cookie is one this server signed. */
+  deviceId: string | null;
+  /** Names the attempt's source in the audit trail. */
+  label: string;
+}
 
 const NOT_SIGNED_IN: AdminSession = { authenticated: false, expiresAt: null };
+const COUNTER_COLUMNS = ['key', 'failures', 'window_started_at', 'locked_until'] as const;
 
 export class AdminService {
   private readonly now: () => Date;
+  private readonly secret: ServerSecret;
 
   constructor(
     private readonly db: Db,
     private readonly opts: AdminServiceOptions,
   ) {
     this.now = opts.now ?? (() => new Date());
+    this.secret = new ServerSecret(db);
   }
 
   /**
-   * Checks the password and opens a session (its cookie token and what to answer). Throws
-   * `admin-locked` (with lockedUntil) or `admin-invalid-password` (with attemptsRemaining).
+   * Checks the password and opens a session (its cookie token, the device cookie and what to
+   * answer). Throws `admin-locked` (with lockedUntil) or `admin-invalid-password` (with
+   * attemptsRemaining).
    */
-  async login(password: string): Promise<{ token: string; session: AdminSession }> {
-    const state = await this.db('admin_login_state').where({ id: 1 }).first('failures', 'locked_until');
-    const lockedUntil = state?.locked_until ? new Date(state.locked_until) : null;
-    if (lockedUntil && lockedUntil > this.now()) throw lockedError(lockedUntil, this.now());
-    // After a lock the count starts again.
-    const previousFailures = lockedUntil ? 0 : (state?.failures ?? 0);
-    await this.opts.sleep(adminLoginDelayMs(previousFailures));
+  async login(password: string, from: LoginSource): Promise<LoginResult> {
+    // Read before any transaction: on PGlite the one connection is then the transaction's.
+    const deviceKey = await this.deviceKey();
+    const sources = this.sources(from, deviceKey);
+    const before = await this.counters(sources.keys, this.now());
+    const lock = lockOf(before, sources);
+    if (lock) throw lockedError(lock, this.now());
+    await this.opts.sleep(adminLoginDelayMs(before.get(sources.own)!.failures));
     const correct = await verifyPassword(password, this.opts.passwordHash);
 
-    const verdict = await this.db.transaction(async (trx): Promise<LoginVerdict> => {
-      const row = await trx('admin_login_state').where({ id: 1 }).forUpdate().first('failures', 'locked_until');
+    const verdict = await this.db.transaction(async (trx): Promise<Decided> => {
+      await trx('admin_login_counters')
+        .insert(sources.keys.map((key) => ({ key, failures: 0, updated_at: this.now() })))
+        .onConflict('key')
+        .ignore();
+      const rows: CounterRow[] = await trx('admin_login_counters')
+        .whereIn('key', sources.keys)
+        .orderBy('key')
+        .forUpdate()
+        .select(...COUNTER_COLUMNS);
       const at = this.now();
-      const until = row?.locked_until ? new Date(row.locked_until) : null;
+      const counters = countersAt(rows, sources.keys, at);
       // Another attempt (on any instance) locked it while this one waited: refused, right or wrong.
-      if (until && until > at) return { kind: 'locked', lockedUntil: until };
-      const failures = until ? 0 : (row?.failures ?? 0);
-      if (correct) {
-        await trx('admin_login_state').where({ id: 1 }).update({ failures: 0, locked_until: null, updated_at: at });
-        const token = randomBytes(32).toString('base64url');
-        const id = hashToken(token);
-        const expiresAt = new Date(at.getTime() + ADMIN_SESSION_TTL_MS);
-        await trx('admin_sessions').insert({ id, created_at: at, expires_at: expiresAt });
-        const changes: AuditChange[] = failures ? [{ field: 'failedAttempts', from: failures, to: 0 }] : [];
-        await recordAudit(trx, { at, action: 'login-succeeded', session: sessionLabel(id), target: null, changes });
-        return { kind: 'ok', token, session: { authenticated: true, expiresAt: expiresAt.toISOString() } };
+      const lockedMeanwhile = lockOf(counters, sources);
+      if (lockedMeanwhile) return { kind: 'locked', ...lockedMeanwhile, counted: false };
+      const failures = counters.get(sources.own)!.failures;
+      if (correct) return this.open(trx, sources, failures, at, deviceKey);
+
+      const after = new Map<string, CounterNow>();
+      for (const row of rows) {
+        const next = afterFailure(row, row.key, at);
+        after.set(row.key, next);
+        await trx('admin_login_counters').where({ key: row.key }).update({
+          failures: next.failures,
+          window_started_at: next.windowStartedAt,
+          locked_until: next.lockedUntil,
+          updated_at: at,
+        });
       }
-      const count = failures + 1;
-      const newLock = count >= ADMIN_MAX_FAILED_ATTEMPTS ? new Date(at.getTime() + ADMIN_LOCKOUT_MS) : null;
-      await trx('admin_login_state').where({ id: 1 }).update({ failures: count, locked_until: newLock, updated_at: at });
       await recordAudit(trx, {
         at,
         action: 'login-failed',
         session: null,
-        target: null,
-        changes: [{ field: 'failedAttempts', from: failures, to: count }],
+        target: sources.label,
+        changes: [{ field: 'failedAttempts', from: failures, to: after.get(sources.own)!.failures }],
       });
-      if (!newLock) return { kind: 'invalid', attemptsRemaining: ADMIN_MAX_FAILED_ATTEMPTS - count };
-      await recordAudit(trx, {
-        at,
-        action: 'login-locked',
-        session: null,
-        target: null,
-        changes: [{ field: 'lockedUntil', from: null, to: newLock.toISOString() }],
-      });
-      return { kind: 'locked', lockedUntil: newLock };
+      const newLocks: string[] = [];
+      for (const key of sources.keys) {
+        const lockedUntil = after.get(key)!.lockedUntil;
+        // Only a lock this failure set (one already holding is neither counted nor extended).
+        if (!lockedUntil || counters.get(key)!.lockedUntil) continue;
+        newLocks.push(scopeOf(key));
+        await recordAudit(trx, {
+          at,
+          action: 'login-locked',
+          session: null,
+          target: lockTarget(key),
+          changes: [{ field: 'lockedUntil', from: null, to: lockedUntil.toISOString() }],
+        });
+      }
+      const locked = lockOf(after, sources);
+      if (locked) return { kind: 'locked', ...locked, counted: true, newLocks };
+      return { kind: 'invalid', attemptsRemaining: ADMIN_MAX_FAILED_ATTEMPTS - after.get(sources.own)!.failures, newLocks };
     });
 
-    if (verdict.kind === 'ok') return verdict;
-    adminLoginFailures.inc();
-    if (verdict.kind === 'locked') {
-      adminLockouts.inc();
-      throw lockedError(verdict.lockedUntil, this.now());
-    }
+    for (const scope of verdict.newLocks ?? []) adminLockouts.inc({ scope });
+    if (verdict.kind === 'ok') return { token: verdict.token, device: verdict.device, session: verdict.session };
+    if (verdict.kind !== 'locked' || verdict.counted) adminLoginFailures.inc();
+    if (verdict.kind === 'locked') throw lockedError(verdict, this.now());
     const n = verdict.attemptsRemaining;
     throw new AppError(ErrorCode.adminInvalidPassword, `Invalid password. ${n} ${n === 1 ? 'attempt' : 'attempts'} remaining.`, {
       details: { attemptsRemaining: n },
     });
+  }
+
+  /**
+   * The right password: the attempt's own counter starts again (its device's, else its IP's; never
+   * the brake's, nor an IP's that others share with a known device), and a session and the device
+   * cookie are made.
+   */
+  private async open(trx: Knex.Transaction, sources: Sources, failures: number, at: Date, deviceKey: Buffer): Promise<LoginVerdict> {
+    await trx('admin_login_counters')
+      .where({ key: sources.own })
+      .update({ failures: 0, window_started_at: null, locked_until: null, updated_at: at });
+    const token = randomBytes(32).toString('base64url');
+    const id = hashToken(token);
+    const expiresAt = new Date(at.getTime() + ADMIN_SESSION_TTL_MS);
+    await trx('admin_sessions').insert({ id, created_at: at, expires_at: expiresAt });
+    const changes: AuditChange[] = failures ? [{ field: 'failedAttempts', from: failures, to: 0 }] : [];
+    await recordAudit(trx, { at, action: 'login-succeeded', session: sessionLabel(id), target: sources.label, changes });
+    // The browser is known from now on: its device (the one it had, else a new one) is signed again for the full time.
+    const device = signDevice(deviceKey, sources.deviceId ?? randomBytes(16).toString('base64url'), at);
+    return { kind: 'ok', token, device, session: { authenticated: true, expiresAt: expiresAt.toISOString() } };
+  }
+
+  /** The counters of an attempt: its IP's, its device's (a cookie this server signed), and every source's. */
+  private sources(from: LoginSource, deviceKey: Buffer): Sources {
+    const client = clientIpKey(from.ip);
+    const deviceId = verifyDevice(deviceKey, from.device, this.now());
+    const ip = ipCounter(client);
+    if (!deviceId) return { keys: [GLOBAL_COUNTER, ip].sort(), blocking: [ip, GLOBAL_COUNTER], own: ip, deviceId, label: `from ${client}` };
+    const device = deviceCounter(deviceId);
+    return {
+      keys: [GLOBAL_COUNTER, ip, device].sort(),
+      blocking: [device],
+      own: device,
+      deviceId,
+      label: `from device ${deviceLabel(deviceId)} (logged in before) at ${client}`,
+    };
+  }
+
+  /** Signs device cookies. A new admin password forgets every device. */
+  private deviceKey(): Promise<Buffer> {
+    return this.secret.key(`admin-device:${this.opts.passwordHash}`);
+  }
+
+  private async counters(keys: string[], at: Date): Promise<Map<string, CounterNow>> {
+    const rows: CounterRow[] = await this.db('admin_login_counters')
+      .whereIn('key', keys)
+      .select(...COUNTER_COLUMNS);
+    return countersAt(rows, keys, at);
   }
 
   /** The live session a cookie token names, or null (none, malformed, expired or ended). */
@@ -148,18 +269,64 @@ export class AdminService {
     return NOT_SIGNED_IN;
   }
 
-  /** Deletes sessions that expired or were ended (the audit trail keeps their labels). Returns how many. */
+  /**
+   * Deletes sessions that expired or were ended (the audit trail keeps their labels), and login
+   * counters with nothing left to count (no lock holding, the window over). Returns how many sessions.
+   */
   async sweep(): Promise<number> {
-    return this.db('admin_sessions').where('expires_at', '<=', this.now()).orWhereNotNull('ended_at').delete();
+    const now = this.now();
+    await this.db('admin_login_counters')
+      .where('updated_at', '<=', new Date(now.getTime() - ADMIN_LOCKOUT_MS))
+      .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<=', now))
+      .delete();
+    return this.db('admin_sessions').where('expires_at', '<=', now).orWhereNotNull('ended_at').delete();
   }
 }
 
-function lockedError(lockedUntil: Date, now: Date): AppError {
-  const minutes = Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 60_000));
+/** Every counter of `keys` at `at` (one never counted has nothing). */
+function countersAt(rows: CounterRow[], keys: string[], at: Date): Map<string, CounterNow> {
+  return new Map(
+    keys.map((key) => [
+      key,
+      counterAt(
+        rows.find((r) => r.key === key),
+        at,
+      ),
+    ]),
+  );
+}
+
+/** The lock that refuses this attempt (the latest of those holding), or null. */
+function lockOf(counters: Map<string, CounterNow>, sources: Sources): { lockedUntil: Date; brake: boolean } | null {
+  let found: { lockedUntil: Date; brake: boolean } | null = null;
+  for (const key of sources.blocking) {
+    const until = counters.get(key)?.lockedUntil;
+    if (until && (!found || until > found.lockedUntil)) found = { lockedUntil: until, brake: key === GLOBAL_COUNTER };
+  }
+  return found;
+}
+
+/** What a counter counts, for the lockouts metric: `ip`, `device` or `global`. */
+function scopeOf(key: string): string {
+  return key === GLOBAL_COUNTER ? 'global' : key.slice(0, key.indexOf(':'));
+}
+
+/** What a new lock's audit entry names as locked. */
+function lockTarget(key: string): string {
+  if (key === GLOBAL_COUNTER) return 'every browser that has not logged in before (too many wrong passwords from all sources together)';
+  if (key.startsWith('device:')) return `device ${deviceLabel(key.slice('device:'.length))}`;
+  return key.slice('ip:'.length);
+}
+
+function lockedError(lock: { lockedUntil: Date; brake: boolean }, now: Date): AppError {
+  const minutes = Math.max(1, Math.ceil((lock.lockedUntil.getTime() - now.getTime()) / 60_000));
+  const wait = `${minutes} more ${minutes === 1 ? 'minute' : 'minutes'}`;
   return new AppError(
     ErrorCode.adminLocked,
-    `Too many failed attempts. Admin login is locked for ${minutes} more ${minutes === 1 ? 'minute' : 'minutes'}.`,
-    { details: { lockedUntil: lockedUntil.toISOString() } },
+    lock.brake
+      ? `Too many failed attempts from many places. Admin login from a browser that has not logged in before is paused for ${wait}; a browser that logged in before can still log in.`
+      : `Too many failed attempts. Admin login is locked for ${wait}.`,
+    { details: { lockedUntil: lock.lockedUntil.toISOString() } },
   );
 }
 

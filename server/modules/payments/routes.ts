@@ -20,7 +20,7 @@ export function paymentRoutes(checkouts: CheckoutService, orderFromTx: OrderFrom
   router.post('/api/checkout', async (ctx) => {
     const { customerWallet } = parseJsonBody(ctx, createCheckoutSchema, CHECKOUT_EXAMPLE);
     ctx.status = 201;
-    ctx.body = await checkouts.create(await ctx.state.session.id(), customerWallet ?? null);
+    ctx.body = await checkouts.create(await ctx.state.session.id(), customerWallet ?? null, { ip: ctx.ip });
   });
 
   router.get('/api/checkout/:id', async (ctx) => {

@@ -8,13 +8,14 @@ import { cn } from '../../../lib/utils';
 import { adminErrorText } from '../api/admin-errors';
 import { isAdminSessionLost } from '../api/admin-session';
 import { useAttachTransfer, useCandidates } from '../api/attach-transfer';
-import { attachResultText, candidateItemsText, candidateReasonLabel } from '../lib/candidate-text';
+import { attachResultText, candidateEvidence, candidateItemsText, candidateReasonLabel } from '../lib/candidate-text';
 import { Copyable, Pog, When } from './desk-bits';
 
 /**
- * 'Attach': the checkouts the transfer may belong to (same proven sender, a close amount, opened
- * just before), best first. Choose one and confirm; the server settles it like a payment and
- * says what came of it (an order, or still underpaid).
+ * 'Attach': the checkouts the transfer may belong to, best first by evidence a stranger cannot
+ * fake (a proven sender, the browser that reported the transaction first, the closest amount,
+ * then the newest), one per source, each with its evidence spelled out. Choose one and confirm;
+ * the server settles it like a payment and says what came of it (an order, or still underpaid).
  */
 export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: () => void }) {
   const candidates = useCandidates(item.transferId, true);
@@ -151,6 +152,11 @@ function CandidateOption({ candidate, chosen, onChoose }: { candidate: AttachCan
             </span>
           </span>
           {candidate.items.length > 0 && <span className="text-sm break-words">{candidateItemsText(candidate.items)}</span>}
+          <span className="grid gap-0.5 text-xs text-muted-foreground" data-testid="candidate-evidence">
+            {candidateEvidence(candidate).map((line) => (
+              <span key={line}>{line}</span>
+            ))}
+          </span>
           <span className="flex flex-wrap items-center justify-between gap-x-3 text-xs text-muted-foreground">
             <span>
               Opened <When at={candidate.createdAt} />
