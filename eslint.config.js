@@ -39,7 +39,7 @@ export const SERVER_MODULE_IMPORTS = {
   orders: ['auth'],
   cart: ['catalogue'],
   catalogue: ['stock'],
-  admin: ['catalogue', 'orders', 'payments'],
+  admin: ['catalogue', 'orders', 'payments', 'stock'],
   auth: [],
   session: [],
   stock: [],

@@ -74,6 +74,17 @@ export const inventoryItemSchema = z.object({
   isSoldOut: z.boolean(),
   /** Whether shoppers can buy it now: an ACTIVE product in Shopify, activated and priced. */
   forSale: z.boolean(),
+  /**
+   * Its stock as the shop applies it (the one availability rule, common/availability): sold out and
+   * why (the admin's switch, Shopify's verdict, none left), the units left (0: no known limit) and
+   * whose number limits it (the admin's above 0, else Shopify's quantity; null when none does).
+   */
+  inShop: z.object({
+    isSoldOut: z.boolean(),
+    availableStock: z.number().int(),
+    soldOutBy: z.enum(['admin', 'shopify', 'none-left']).nullable(),
+    stockFrom: z.enum(['admin', 'shopify']).nullable(),
+  }),
   /** Shopify's product status (ACTIVE, DRAFT, ARCHIVED). */
   productStatus: z.string(),
   productType: z.string(),
@@ -86,6 +97,61 @@ export const inventoryItemSchema = z.object({
 export type InventoryItem = z.infer<typeof inventoryItemSchema>;
 
 export const inventorySchema = z.array(inventoryItemSchema);
+
+// ---------------------------------------------------------------------------------------------
+// Product groups (derived, never stored). A group is one Shopify product: its variants, whatever
+// their titles (a colour or a finish word included). The suffix stripping names the group:
+// size/colour suffixes come off the title shoppers see, and any title holding the hoodie's name is
+// called by that name.
+
+/** Any title containing this name is called by it. */
+const FORCED_GROUP_NAME = 'Classic Hoodie';
+
+const SIZE = String.raw`(?:XXS|XS|S|M|L|XL|XXL|XXXL|[2-4]XL|One[ -]?Size|OS|\d+)`;
+/** ' - Colour / SIZE' (the colour may hold spaces, e.g. 'Heather Grey'). */
+const COLOUR_AND_SIZE_SUFFIX = new RegExp(String.raw`\s+-\s+[^/]+?\s*/\s*${SIZE}\s*$`, 'i');
+/** ' - SIZE', ' / SIZE', or a bare size word ('One Size', 'OS') at the end. */
+const SIZE_SUFFIX = new RegExp(String.raw`\s*[-/]\s*${SIZE}\s*$|\s+(?:One[ -]?Size|OS)\s*$`, 'i');
+const TRAILING_DASH = /\s*-\s*$/;
+
+/** A title with its size/colour suffixes removed, or the forced hoodie name. */
+export function groupTitle(title: string | null | undefined): string {
+  const original = (title ?? '').replace(/\s+/g, ' ').trim();
+  if (original.toLowerCase().includes(FORCED_GROUP_NAME.toLowerCase())) return FORCED_GROUP_NAME;
+  const stripped = original.replace(COLOUR_AND_SIZE_SUFFIX, '').replace(SIZE_SUFFIX, '').replace(TRAILING_DASH, '').trim();
+  // A title that is only a size ('XL', 'One Size') stays as it is rather than becoming empty.
+  return stripped || original;
+}
+
+type GroupedFields = Pick<InventoryItem, 'productId' | 'originalTitle' | 'customTitle'>;
+
+export interface InventoryGroup<T extends GroupedFields> {
+  /** The Shopify product's id: the group's identity. */
+  productId: string;
+  /** The product's title as shoppers see it (custom, else Shopify's), stripped by `groupTitle`. */
+  title: string;
+  /** Exactly the product's variants, in the inventory's order: what bulk actions and titles act on. */
+  variants: T[];
+  /** The first variant: the group's image and shared fields. */
+  base: T;
+}
+
+/** One group per Shopify product, in the order the inventory first names each. */
+export function inventoryGroups<T extends GroupedFields>(items: readonly T[]): InventoryGroup<T>[] {
+  const groups = new Map<string, InventoryGroup<T>>();
+  for (const item of items) {
+    const group = groups.get(item.productId);
+    if (group) group.variants.push(item);
+    else
+      groups.set(item.productId, {
+        productId: item.productId,
+        title: groupTitle(item.customTitle ?? item.originalTitle),
+        variants: [item],
+        base: item,
+      });
+  }
+  return [...groups.values()];
+}
 
 /** A POG price as the admin form takes it: 0 or more, at most two decimals ("12", "12.5", "12.50"). */
 export const POG_PRICE_PATTERN = /^\d{1,12}(\.\d{1,2})?$/;
@@ -126,6 +192,18 @@ export const customTitleSchema = z.strictObject({
     .max(CUSTOM_TITLE_MAX, `the custom title must be at most ${CUSTOM_TITLE_MAX} characters`),
 });
 export type CustomTitleRequest = z.input<typeof customTitleSchema>;
+
+/**
+ * The custom-title routes' query: `productId` (a Shopify product id) limits the change to that one
+ * product, which must have the path's Shopify title; without it, every product with that title
+ * changes.
+ */
+export const customTitleQuerySchema = z.strictObject({
+  productId: z
+    .string({ error: 'productId must be one Shopify product id' })
+    .regex(/^\d{1,20}$/, 'productId must be a Shopify product id (digits)')
+    .optional(),
+});
 
 /** The answer of the inventory and custom-title writes: a message for the notice, and the item(s) as they are now. */
 export const inventoryWriteResultSchema = z.object({ message: z.string(), items: inventorySchema });

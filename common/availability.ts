@@ -1,11 +1,19 @@
 /**
  * "Can this be bought, and how many are left": the one home of the stock rule and its words. Pure
- * (no I/O), so the server (product list, cart, checkout, settlement) and the client (product cards,
- * variant select, add to cart) apply the same rule; the server's stock module adds only what needs
- * the database (the units held for payments on their way).
+ * (no I/O), so the server (product list, cart, checkout, settlement, the admin's inventory) and the
+ * client (product cards, variant select, add to cart) apply the same rule; the server's stock
+ * module adds only what needs the database (the units held for payments on their way).
  *
- * Zero means unknown: a stock of 0 (or none at all) is no known limit (spec: "stock known (>0)"), so
- * it never limits a quantity. "None left" is said by `isSoldOut` instead.
+ * How Shopify's quantity and the admin's settings combine (`availability`):
+ * 1. The stock is the admin's number when it is above 0, else Shopify's quantity. A stock of 0 or
+ *    less, or none, is no known limit ("stock known (>0)"), so it never limits a quantity.
+ * 2. Sold out, in this order: the admin's "Sold out" switch is on; or the admin gave no number
+ *    above 0 and Shopify would not sell the variant (its `availableForSale` is false: none left,
+ *    and not sold when out of stock); or a known stock has nothing left once the units held are
+ *    taken off.
+ * So the admin's number above 0 overrides Shopify's verdict: a variant Shopify has none of sells
+ * until that number runs out, and the sale of its last unit switches "Sold out" on
+ * (`stockAfterSale`), so Shopify's quantity does not take over again.
  */
 import { parseUnits } from './money';
 
@@ -33,11 +41,6 @@ export function isForSale(f: SaleFacts): boolean {
   return f.productStatus === 'ACTIVE' && !f.productRemoved && !f.variantRemoved && f.isActive && f.pogPrice != null;
 }
 
-/** Sold out by the catalogue's own flags: the admin's switch, or Shopify no longer sells it. */
-export function soldOutByFlags(isSoldOut: boolean, availableForSale: boolean): boolean {
-  return isSoldOut || !availableForSale;
-}
-
 /** The known stock limit, or null when the number is 0, negative or missing (unknown). */
 export function knownLimit(stock: number | null | undefined): number | null {
   return typeof stock === 'number' && stock > 0 ? stock : null;
@@ -49,10 +52,16 @@ export interface ShownStock {
   availableStock?: number | null;
 }
 
-/** The stock numbers the catalogue keeps for a variant. */
+/** Everything the catalogue keeps about a variant's stock: Shopify's facts and the admin's settings. */
 export interface StockFacts {
-  available_stock: number | null;
+  /** Shopify's inventory quantity; null when Shopify does not track it. */
   inventory_quantity: number | null;
+  /** Shopify's `availableForSale`: false when Shopify would not sell the variant now. */
+  available_for_sale: boolean;
+  /** The admin's stock number; null when the admin set none (0 is no number either). */
+  available_stock: number | null;
+  /** The admin's "Sold out" switch. */
+  is_sold_out: boolean;
 }
 
 export interface Held {
@@ -64,33 +73,74 @@ export interface Held {
 
 export const NOTHING_HELD: Held = Object.freeze({ claimed: 0, sold: 0 });
 
-/** The stock number that applies (the admin's wins) and whether it is Shopify's inventory. */
-export function knownStock(v: StockFacts): { stock: number | null; shopifyTracked: boolean } {
-  return v.available_stock != null
-    ? { stock: v.available_stock, shopifyTracked: false }
-    : { stock: v.inventory_quantity, shopifyTracked: v.inventory_quantity != null };
+/** Whose number is the stock: the admin's (above 0), else Shopify's quantity (when tracked), else nobody's. */
+export type StockSource = 'admin' | 'shopify' | null;
+
+/** Why a variant is sold out: the admin's switch, Shopify's verdict, or no units left of a known stock. */
+export type SoldOutReason = 'admin' | 'shopify' | 'none-left';
+
+/** The stock number that applies and whose it is (the admin's above 0 wins). */
+export function stockSource(v: Pick<StockFacts, 'available_stock' | 'inventory_quantity'>): { stock: number | null; from: StockSource } {
+  if (knownLimit(v.available_stock) !== null) return { stock: v.available_stock, from: 'admin' };
+  if (v.inventory_quantity != null) return { stock: v.inventory_quantity, from: 'shopify' };
+  return { stock: null, from: null };
 }
 
 /**
  * Units that can still be sold, or null when no limit is known. Held units come off the stock;
- * sold ones only where the stock is Shopify's inventory (the admin's number is lowered when the
+ * sold ones only where the stock is Shopify's quantity (the admin's number is lowered when the
  * order is made).
  */
-export function unitsLeft(v: StockFacts, held: Held = NOTHING_HELD): number | null {
-  const { stock, shopifyTracked } = knownStock(v);
+export function unitsLeft(v: Pick<StockFacts, 'available_stock' | 'inventory_quantity'>, held: Held = NOTHING_HELD): number | null {
+  const { stock, from } = stockSource(v);
   const limit = knownLimit(stock);
   if (limit === null) return null;
-  return Math.max(limit - held.claimed - (shopifyTracked ? held.sold : 0), 0);
+  return Math.max(limit - held.claimed - (from === 'shopify' ? held.sold : 0), 0);
 }
 
 /** Whether any of these lines has a known stock limit. */
-export function anyLimited(lines: readonly StockFacts[]): boolean {
+export function anyLimited(lines: ReadonlyArray<Pick<StockFacts, 'available_stock' | 'inventory_quantity'>>): boolean {
   return lines.some((l) => unitsLeft(l) !== null);
 }
 
-/** A variant as shoppers see it, from its own sold-out flag and `unitsLeft`: none left is sold out; no known limit shows as 0. */
-export function shownStock(soldOut: boolean, left: number | null): { isSoldOut: boolean; availableStock: number } {
-  return { isSoldOut: soldOut || left === 0, availableStock: left ?? 0 };
+/** A variant's availability: what shoppers see (`isSoldOut`, `availableStock`) and, for the admin, why. */
+export interface Availability {
+  isSoldOut: boolean;
+  /** Units left; 0 when no limit is known (shoppers are then limited by nothing but the cart's 10). */
+  availableStock: number;
+  /** Why it is sold out (null when it is not). */
+  soldOutBy: SoldOutReason | null;
+  /** Whose number limits it: the admin's or Shopify's; null when no limit is known. */
+  stockFrom: StockSource;
+}
+
+/** The rule (see the top of this file): the one answer to "is it sold out, and how many are left". */
+export function availability(v: StockFacts, held: Held = NOTHING_HELD): Availability {
+  const { from } = stockSource(v);
+  const left = unitsLeft(v, held);
+  const soldOutBy: SoldOutReason | null = v.is_sold_out
+    ? 'admin'
+    : from !== 'admin' && !v.available_for_sale
+      ? 'shopify'
+      : left === 0
+        ? 'none-left'
+        : null;
+  return { isSoldOut: soldOutBy !== null, availableStock: left ?? 0, soldOutBy, stockFrom: left === null ? null : from };
+}
+
+/**
+ * What a paid order taking `quantity` units does to the admin's settings: where the stock is the
+ * admin's number it goes down, and the last unit switches "Sold out" on (so Shopify's quantity does
+ * not take over again). Null where the stock is Shopify's: it drops when Shopify gets the order.
+ */
+export function stockAfterSale(
+  v: Pick<StockFacts, 'available_stock' | 'is_sold_out'>,
+  quantity: number,
+): { available_stock: number; is_sold_out: boolean } | null {
+  const stock = knownLimit(v.available_stock);
+  if (stock === null) return null;
+  const left = Math.max(stock - quantity, 0);
+  return { available_stock: left, is_sold_out: v.is_sold_out || left === 0 };
 }
 
 /** Why `quantity` of a variant cannot be bought (sold out, or more than its known stock), or null. */
@@ -100,17 +150,16 @@ export function stockProblem(variant: ShownStock, quantity: number): string | nu
   return limit !== null && quantity > limit ? onlyAvailableMessage(limit) : null;
 }
 
-export interface LineFacts {
+export interface LineFacts extends StockFacts {
   for_sale: boolean;
   pog_price: string | null;
-  is_sold_out: boolean;
   quantity: number;
 }
 
-/** Why a cart line cannot be bought now (in the cart's words), or null. `left` from unitsLeft. */
-export function lineProblem(line: LineFacts, left: number | null): string | null {
+/** Why a cart line cannot be bought now (in the cart's words), or null; `held`: what others hold of its variant. */
+export function lineProblem(line: LineFacts, held: Held = NOTHING_HELD): string | null {
   if (!line.for_sale || parseUnits(line.pog_price ?? '0') === 0n) return UNAVAILABLE_MESSAGE;
-  return stockProblem(shownStock(line.is_sold_out, left), line.quantity);
+  return stockProblem(availability(line, held), line.quantity);
 }
 
 /** The variant select's stock words (spec §5): ' - SOLD OUT', ' - {n} left' when the stock is known, else nothing. */

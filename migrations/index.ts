@@ -13,6 +13,9 @@ import * as admin from './20261123000000_admin';
 import * as paymentsDesk from './20261123010000_payments_desk';
 import * as refunds from './20261124000000_refunds';
 import * as orderHandoffTimes from './20261124010000_order_handoff_times';
+import * as adminLoginSources from './20261126110000_admin_login_sources';
+import * as checkoutEvidence from './20261126110100_checkout_evidence';
+import * as deskVolume from './20261126120000_desk_volume';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -25,4 +28,7 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261123010000_payments_desk.ts', paymentsDesk],
   ['20261124000000_refunds.ts', refunds],
   ['20261124010000_order_handoff_times.ts', orderHandoffTimes],
+  ['20261126110000_admin_login_sources.ts', adminLoginSources],
+  ['20261126110100_checkout_evidence.ts', checkoutEvidence],
+  ['20261126120000_desk_volume.ts', deskVolume],
 ];

@@ -7,13 +7,14 @@
  */
 import type { InventoryItem, InventoryUpdateRequest, InventoryWriteResult } from '../../../common/admin';
 import type { SyncResult } from '../../../common/api';
-import { isForSale } from '../../../common/availability';
+import { availability, isForSale } from '../../../common/availability';
 import { cartLineTitle } from '../../../common/cart';
 import { ErrorCode } from '../../../common/errors';
 import { normalizeDecimal } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { bumpCatalogueVersion, productTitle, type CatalogueService } from '../catalogue';
+import { heldFor, heldUnits } from '../stock';
 import { recordAudit, type AuditChange } from './audit';
 
 /** A parsed inventory update (inventoryUpdateSchema's output). */
@@ -29,6 +30,7 @@ interface InventoryRow {
   variant_title: string;
   sku: string | null;
   inventory_quantity: number | null;
+  available_for_sale: boolean;
   available_stock: number | null;
   pog_price: string | null;
   is_active: boolean;
@@ -55,7 +57,10 @@ export class InventoryAdmin {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /** Every variant still in Shopify, products in catalogue order and variants in Shopify's. */
+  /**
+   * Every variant still in Shopify, products in catalogue order and variants in Shopify's, each with
+   * its stock as the shop applies it (what payments on their way hold counted).
+   */
   async list(db: Db = this.db, filter?: { variantId?: string; productIds?: number[] }): Promise<InventoryItem[]> {
     const rows: InventoryRow[] = await db('variants as v')
       .join('products as p', 'p.id', 'v.product_id')
@@ -74,6 +79,7 @@ export class InventoryAdmin {
         'v.title as variant_title',
         'v.sku',
         'v.inventory_quantity',
+        'v.available_for_sale',
         'v.available_stock',
         'v.pog_price',
         'v.is_active',
@@ -88,6 +94,7 @@ export class InventoryAdmin {
         'p.images',
         'p.last_synced_at',
       );
+    const held = await heldUnits(db, this.now(), filter ? { variantIds: rows.map((r) => r.id) } : {});
     return rows.map((r) => {
       const pogPrice = money(r.pog_price);
       const images: Array<{ url: string; alt?: string | null }> = typeof r.images === 'string' ? JSON.parse(r.images) : (r.images ?? []);
@@ -105,6 +112,15 @@ export class InventoryAdmin {
         pogPrice,
         isActive: Boolean(r.is_active),
         isSoldOut: Boolean(r.is_sold_out),
+        inShop: availability(
+          {
+            inventory_quantity: r.inventory_quantity ?? null,
+            available_for_sale: Boolean(r.available_for_sale),
+            available_stock: r.available_stock ?? null,
+            is_sold_out: Boolean(r.is_sold_out),
+          },
+          heldFor(held, r.id),
+        ),
         forSale: isForSale({
           productStatus: r.shopify_status,
           productRemoved: false,
@@ -164,19 +180,33 @@ export class InventoryAdmin {
   }
 
   /**
-   * Sets (or, with null, clears) the custom title of every product whose Shopify title is
-   * `originalTitle`: the title shoppers see instead of Shopify's.
+   * Sets (or, with null, clears) the custom title shoppers see instead of Shopify's: of the product
+   * `productId` (a group card's), which must have the Shopify title `originalTitle`, or without it
+   * of every product with that title.
    */
-  async setCustomTitle(originalTitle: string, customTitle: string | null, session: string): Promise<InventoryWriteResult> {
+  async setCustomTitle(
+    originalTitle: string,
+    customTitle: string | null,
+    session: string,
+    productId?: string,
+  ): Promise<InventoryWriteResult> {
     return this.db.transaction(async (trx) => {
-      const products = await trx('products')
+      const products: Array<{ id: number; shopify_id: string; custom_title: string | null }> = await trx('products')
         .where({ title: originalTitle })
+        .modify((q) => {
+          if (productId !== undefined) q.where({ shopify_id: productId });
+        })
         .whereNull('removed_at')
         .orderBy('id')
         .forUpdate()
         .select('id', 'shopify_id', 'custom_title');
       if (!products.length) {
-        throw new AppError(ErrorCode.productNotFound, `No product in the inventory has the Shopify title “${originalTitle}”.`);
+        throw new AppError(
+          ErrorCode.productNotFound,
+          productId === undefined
+            ? `No product in the inventory has the Shopify title “${originalTitle}”.`
+            : `No product ${productId} with the Shopify title “${originalTitle}” is in the inventory.`,
+        );
       }
       const changed = products.filter((p) => (p.custom_title ?? null) !== customTitle);
       const at = this.now();

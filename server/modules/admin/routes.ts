@@ -1,7 +1,14 @@
 import { Router } from '@koa/router';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import { ADMIN_SESSION_TTL_MS, adminLoginSchema, customTitleSchema, inventoryUpdateSchema, type AuditPage } from '../../../common/admin';
+import {
+  ADMIN_SESSION_TTL_MS,
+  adminLoginSchema,
+  customTitleQuerySchema,
+  customTitleSchema,
+  inventoryUpdateSchema,
+  type AuditPage,
+} from '../../../common/admin';
 import { ErrorCode } from '../../../common/errors';
 import {
   attachTransferSchema,
@@ -21,11 +28,18 @@ import type { InventoryAdmin } from './inventory';
 import type { OrdersDesk } from './orders-desk';
 import type { PaymentsDesk } from './payments-desk';
 import type { TransferAttach } from './attach';
+import { ADMIN_DEVICE_TTL_MS } from './login-lock';
 import { retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
 import type { Db } from '../../db';
 
 /** The admin session's cookie: its own, sent only to the API and never with a request from another site. */
 export const ADMIN_COOKIE = 'pogs_admin';
+/**
+ * The admin's device cookie: this browser logged in before (signed by the server, kept 180 days,
+ * renewed at every login, kept at logout). Only the login reads it: such a browser is locked only
+ * by its own wrong passwords, never by other sources' (service.ts).
+ */
+export const ADMIN_DEVICE_COOKIE = 'pogs_admin_device';
 
 declare module 'koa' {
   interface DefaultState {
@@ -110,8 +124,17 @@ export function adminRoutes(deps: {
   router.post('/api/admin/login', noStore, sameSite, async (ctx) => {
     const { password } = parseJsonBody(ctx, adminLoginSchema, '{"password": "…"}');
     try {
-      const { token, session } = await admin.login(password);
+      // ctx.ip is the client's address as the app is configured to trust it (TRUSTED_PROXY_HOPS).
+      const { token, device, session } = await admin.login(password, { ip: ctx.ip, device: ctx.cookies.get(ADMIN_DEVICE_COOKIE) });
       setCookie(ctx, token);
+      ctx.cookies.set(ADMIN_DEVICE_COOKIE, device, {
+        httpOnly: true,
+        sameSite: 'strict',
+        secure,
+        path: '/api/admin/login',
+        maxAge: ADMIN_DEVICE_TTL_MS,
+        overwrite: true,
+      });
       ctx.body = session;
     } catch (err) {
       if (err instanceof AppError && err.details.lockedUntil)
@@ -153,22 +176,31 @@ export function adminRoutes(deps: {
     ctx.body = await inventory.update(ctx.params.id!, update, label(ctx));
   });
 
+  /** `?productId=`: the one product (a group card's) whose title changes; none: every product with the path's title. */
+  const titleProduct = (ctx: Context): string | undefined => {
+    const parsed = customTitleQuerySchema.safeParse(ctx.query);
+    if (!parsed.success)
+      throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected ?productId=8642798438000 or nothing`);
+    return parsed.data.productId;
+  };
+
   // The router hands the path's title over decoded (%2F, spaces, any Unicode).
   router.put('/api/products/:originalTitle/custom-title', noStore, ...guarded, async (ctx) => {
     const { customTitle } = parseJsonBody(ctx, customTitleSchema, '{"customTitle": "Rare Pog Slammer"}');
-    ctx.body = await inventory.setCustomTitle(ctx.params.originalTitle!, customTitle, label(ctx));
+    ctx.body = await inventory.setCustomTitle(ctx.params.originalTitle!, customTitle, label(ctx), titleProduct(ctx));
   });
 
   router.delete('/api/products/:originalTitle/custom-title', noStore, ...guarded, async (ctx) => {
-    ctx.body = await inventory.setCustomTitle(ctx.params.originalTitle!, null, label(ctx));
+    ctx.body = await inventory.setCustomTitle(ctx.params.originalTitle!, null, label(ctx), titleProduct(ctx));
   });
 
   // The payments desk (issue 13).
   router.get('/api/admin/payments/attention', noStore, ...guarded, async (ctx) => {
     const parsed = attentionQuerySchema.safeParse(ctx.query);
     if (!parsed.success)
-      throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected ?kind=underpaid&resolved=false`);
-    ctx.body = await desk.attention({ kind: parsed.data.kind, resolved: parsed.data.resolved === 'true' });
+      throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected ?kind=underpaid&resolved=false&before=123`);
+    const { kind, resolved, before } = parsed.data;
+    ctx.body = await desk.attention({ kind, resolved: resolved === 'true', before });
   });
 
   router.post('/api/admin/payments/:transferId/resolve', noStore, ...guarded, async (ctx) => {

@@ -1,4 +1,4 @@
 /** Cart module: session carts with prices re-read from the catalogue on every read. */
 export { CartService } from './service';
 export { cartRoutes } from './routes';
-export { cartLineRows, lineForSale, lineSoldOut, lineTitle } from './lines';
+export { cartLineRows, lineForSale, lineTitle } from './lines';

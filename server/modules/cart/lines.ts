@@ -3,7 +3,7 @@
  * and what a checkout is made from are read by this one query and named by one rule.
  */
 import type { Knex } from 'knex';
-import { isForSale, soldOutByFlags, type StockFacts } from '../../../common/availability';
+import { isForSale, type StockFacts } from '../../../common/availability';
 import { cartLineTitle } from '../../../common/cart';
 import { productTitle } from '../catalogue';
 
@@ -15,8 +15,6 @@ export interface CartLineRow extends StockFacts {
   pog_price: string | null;
   variant_image_url: string | null;
   is_active: boolean;
-  is_sold_out: boolean;
-  available_for_sale: boolean;
   variant_removed_at: Date | null;
   product_id: string;
   product_title: string;
@@ -70,7 +68,3 @@ export const lineForSale = (row: CartLineRow): boolean =>
     isActive: row.is_active,
     pogPrice: row.pog_price,
   });
-
-/** Whether the line's variant is sold out by its flags (stock left is the stock module's question). */
-export const lineSoldOut = (row: Pick<CartLineRow, 'is_sold_out' | 'available_for_sale'>): boolean =>
-  soldOutByFlags(row.is_sold_out, row.available_for_sale);

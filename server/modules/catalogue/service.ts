@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Product, SyncResult, Variant } from '../../../common/api';
 import { productIdSchema } from '../../../common/api';
-import { isForSale, shownStock, soldOutByFlags, unitsLeft, type Held } from '../../../common/availability';
+import { availability, isForSale, type Held, type StockFacts } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
 import { normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
@@ -181,17 +181,27 @@ export class CatalogueService {
   }
 }
 
+/** The stock facts of a variant's row, as the availability rule takes them. */
+const stockFacts = (v: VariantModel): StockFacts => ({
+  inventory_quantity: v.inventoryQuantity,
+  available_for_sale: v.availableForSale,
+  available_stock: v.availableStock,
+  is_sold_out: v.isSoldOut,
+});
+
 /**
- * A variant as shoppers see it: the stock left after what is held for payments on their way and
- * orders Shopify does not have yet (the stock module's rule); none left means sold out.
+ * A variant as shoppers see it: sold out and the stock left by the one availability rule
+ * (common/availability), after what is held for payments on their way and orders Shopify does
+ * not have yet.
  */
 export function toApiVariant(v: VariantModel, held?: Held): Variant {
-  const left = unitsLeft({ available_stock: v.availableStock, inventory_quantity: v.inventoryQuantity }, held);
+  const { isSoldOut, availableStock } = availability(stockFacts(v), held);
   return {
     id: v.shopifyId,
     title: v.title,
     price: normalizeDecimal(String(v.pogPrice)),
-    ...shownStock(soldOutByFlags(v.isSoldOut, v.availableForSale), left),
+    isSoldOut,
+    availableStock,
     sku: v.sku,
   };
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { stockAfterSale } from '../../../common/availability';
 import { OUT_OF_STOCK_HOLD } from './service';
 import { nextStatus } from './status';
 
@@ -80,15 +81,14 @@ export async function createOrder(trx: Knex.Transaction, paid: PaidCheckout, now
     })),
   );
   if (!short) {
-    // Sold units leave the admin's stock number; the last one marks the variant sold out.
-    // (Shopify's inventory drops by itself when Shopify gets the order.)
+    // Sold units leave the admin's stock number; the last one marks the variant sold out
+    // (common/availability). Shopify's inventory drops by itself when Shopify gets the order.
     for (const line of lines) {
-      if (line.available_stock != null && line.available_stock > 0) {
-        const left = Math.max(line.available_stock - line.quantity, 0);
+      const after = stockAfterSale(line, line.quantity);
+      if (after)
         await trx('variants')
           .where({ shopify_id: line.variant_id })
-          .update({ available_stock: left, is_sold_out: left === 0 ? true : line.is_sold_out, updated_at: now });
-      }
+          .update({ ...after, updated_at: now });
     }
     await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
   }

@@ -5,15 +5,18 @@
  * stock: stock is claimed when money is on its way (settlement.ts), so unpaid checkouts never
  * lock a paying shopper out.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
 import type { Knex } from 'knex';
 import { UUID_RE, type Checkout, type CheckoutStatus } from '../../../common/api';
-import type { LineFacts, StockFacts } from '../../../common/availability';
+import type { LineFacts } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { cartLineRows, lineForSale, lineSoldOut, lineTitle } from '../cart';
+import { clientIpKey } from '../../lib/rate-limit';
+import { ServerSecret } from '../../lib/server-secret';
+import { cartLineRows, lineForSale, lineTitle } from '../cart';
 import { lineProblems } from '../stock';
 import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
 
@@ -61,6 +64,11 @@ interface IntentItemRow {
 /** Statuses in which a checkout can still be paid (until match_until). */
 export const PAYABLE: ReadonlyArray<IntentRow['status']> = ['open', 'expired', 'underpaid'];
 
+/** Where a checkout is opened from: the client's address as the app trusts it (ctx.ip, TRUSTED_PROXY_HOPS). */
+export interface CheckoutSource {
+  ip: string;
+}
+
 /** A checkout reused for a repeated request (double tap, dialog reopened) needs this long left. */
 const REUSE_MIN_REMAINING_MS = 5 * 60_000;
 const DEFAULT_MAX_PAYABLE = 5;
@@ -69,6 +77,7 @@ export class CheckoutService {
   private readonly now: () => Date;
   private readonly suffix: () => bigint;
   private readonly maxPayable: number;
+  private readonly secret: ServerSecret;
 
   constructor(
     private readonly db: Db,
@@ -78,11 +87,19 @@ export class CheckoutService {
     this.now = options.now ?? (() => new Date());
     this.suffix = options.suffix ?? randomSuffix;
     this.maxPayable = options.maxPayablePerSession ?? DEFAULT_MAX_PAYABLE;
+    this.secret = new ServerSecret(db);
   }
 
-  async create(sessionId: string | null, customerWallet: string | null): Promise<Checkout> {
+  /**
+   * Opens a checkout for the session's cart. `from` is kept as a keyed hash of its IP (an IPv6
+   * client's /64), never the address: the payments desk counts the checkouts of one source once
+   * among a transfer's candidates.
+   */
+  async create(sessionId: string | null, customerWallet: string | null, from?: CheckoutSource): Promise<Checkout> {
     if (!sessionId) throw cartEmpty();
     const wallet = customerWallet?.toLowerCase() ?? null;
+    // Read before the transaction: on PGlite the one connection is then the transaction's.
+    const sourceKey = from ? await this.sourceKey(from.ip) : null;
     const id = await this.db.transaction(async (trx) => {
       // Serialises with this shopper's cart changes and other checkouts. No variant is locked
       // here: opening a checkout decides nothing about stock.
@@ -122,6 +139,7 @@ export class CheckoutService {
         token_address: this.target.tokenAddress.toLowerCase(),
         store_wallet: this.target.storeWallet.toLowerCase(),
         total_wei: totalWei.toString(),
+        source_key: sourceKey,
         // Replaced by the issued amount below (the amount row needs the checkout to exist).
         amount_wei: totalWei.toString(),
         status: 'open',
@@ -230,13 +248,34 @@ export class CheckoutService {
     return Boolean(await this.db('checkout_intents').where({ session_id: sessionId }).first('id'));
   }
 
-  /** Records the hash the shopper's wallet returned: a hint (the chain decides what it paid). */
+  /**
+   * Records the hash the shopper's wallet returned: a hint (the chain decides what it paid), and
+   * evidence for the payments desk: when this checkout's browser first reported that hash (the
+   * payer's browser knows it when its wallet submits; anyone else only once it is on chain).
+   */
   async recordTransactionHint(sessionId: string | null, id: string, txHash: string): Promise<IntentRow> {
     const row = await this.own(sessionId, id);
     if (!row) throw checkoutNotFound();
     const hash = txHash.toLowerCase();
-    if (row.tx_hash_hint !== hash) await this.db('checkout_intents').where({ id }).update({ tx_hash_hint: hash, updated_at: this.now() });
+    const now = this.now();
+    await this.db('checkout_tx_reports')
+      .insert({ intent_id: id, tx_hash: hash, reported_at: now })
+      .onConflict(['intent_id', 'tx_hash'])
+      .ignore();
+    if (row.tx_hash_hint !== hash) await this.db('checkout_intents').where({ id }).update({ tx_hash_hint: hash, updated_at: now });
     return { ...row, tx_hash_hint: hash };
+  }
+
+  /**
+   * A source's key: HMAC of its IP (an IPv6 client's /64) with a key of the server's own. None for
+   * an address that is no client's own (this machine, a private network: a proxy not declared in
+   * TRUSTED_PROXY_HOPS, or the local demo): it would make every shopper one source.
+   */
+  private async sourceKey(ip: string): Promise<string | null> {
+    if (!isClientsOwn(ip)) return null;
+    return createHmac('sha256', await this.secret.key('checkout-source'))
+      .update(clientIpKey(ip))
+      .digest('base64url');
   }
 
   /**
@@ -334,13 +373,13 @@ export async function receivedWeiByCheckout(db: Db | Knex.Transaction, intentIds
   return new Map(sums.map((s) => [s.intent_id, BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
 }
 
-export interface CartLine extends LineFacts, StockFacts {
+export interface CartLine extends LineFacts {
   variant_id: string;
   product_id: string;
   title: string;
 }
 
-/** The session's cart lines with their variants' current prices and stock facts. */
+/** The session's cart lines with their variants' current prices and stock facts (the availability rule's). */
 async function readCartLines(trx: Knex.Transaction, sessionId: string): Promise<CartLine[]> {
   const rows = await cartLineRows(trx, sessionId, 'variant');
   return rows.map((r) => ({
@@ -349,7 +388,8 @@ async function readCartLines(trx: Knex.Transaction, sessionId: string): Promise<
     title: lineTitle(r),
     quantity: r.quantity,
     pog_price: r.pog_price,
-    is_sold_out: lineSoldOut(r),
+    is_sold_out: r.is_sold_out,
+    available_for_sale: r.available_for_sale,
     available_stock: r.available_stock,
     inventory_quantity: r.inventory_quantity,
     for_sale: lineForSale(r),
@@ -361,6 +401,36 @@ function sameLines(items: IntentItemRow[], lines: CartLine[], samePrices: boolea
   const a = items.map((i) => key(i.variant_id, i.quantity, i.unit_price)).sort();
   const b = lines.map((l) => key(l.variant_id, l.quantity, l.pog_price ?? '0')).sort();
   return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+/** Loopback, private, link-local and carrier-grade NAT ranges: addresses a public client never has. */
+const NOT_A_CLIENTS_OWN = new BlockList();
+for (const [net, prefix] of [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['169.254.0.0', 16],
+  ['100.64.0.0', 10],
+] as const) {
+  NOT_A_CLIENTS_OWN.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+] as const) {
+  NOT_A_CLIENTS_OWN.addSubnet(net, prefix, 'ipv6');
+}
+
+function isClientsOwn(ip: string): boolean {
+  const address = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(?=\d+\.)/, '')
+    .replace(/%.*$/, '');
+  const family = isIP(address);
+  return family !== 0 && !NOT_A_CLIENTS_OWN.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 const cartEmpty = () => new AppError(ErrorCode.cartEmpty, 'Your cart is empty. Add items to your cart before proceeding with payment.');

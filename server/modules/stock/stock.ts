@@ -8,7 +8,7 @@
  *   Shopify's inventory; the admin's number is lowered when the order is made).
  */
 import type { Knex } from 'knex';
-import { lineProblem, NOTHING_HELD, soldOutByFlags, unitsLeft, type Held, type StockFacts } from '../../../common/availability';
+import { lineProblem, NOTHING_HELD, unitsLeft, type Held, type StockFacts } from '../../../common/availability';
 
 /**
  * Units held per variant (all variants when `variantIds` is null), leaving out `exceptIntent`'s
@@ -69,12 +69,12 @@ export async function lineProblems<L extends StockFacts & { variant_id: string; 
   trx: Knex.Transaction,
   now: Date,
   lines: readonly L[],
-  facts: (line: L) => { for_sale: boolean; pog_price: string | null; is_sold_out: boolean },
+  facts: (line: L) => { for_sale: boolean; pog_price: string | null },
   exceptIntent?: string,
 ): Promise<string[]> {
   const held = await heldForLimited(trx, now, lines, exceptIntent);
   return lines.flatMap((line) => {
-    const problem = lineProblem({ ...facts(line), quantity: line.quantity }, unitsLeft(line, heldFor(held, line.variant_id)));
+    const problem = lineProblem({ ...line, ...facts(line) }, heldFor(held, line.variant_id));
     return problem ? [`${line.title}: ${problem}`] : [];
   });
 }
@@ -85,8 +85,6 @@ export interface IntentStockLine extends StockFacts {
   title: string;
   unit_price: string;
   quantity: number;
-  is_sold_out: boolean;
-  available_for_sale: boolean;
 }
 
 /** A checkout's lines with their variants locked (in id order, so concurrent claims never deadlock). */
@@ -118,7 +116,8 @@ export async function shortLine(trx: Knex.Transaction, intentId: string, lines: 
     trx,
     now,
     lines,
-    (line) => ({ for_sale: true, pog_price: line.unit_price, is_sold_out: soldOutByFlags(line.is_sold_out, line.available_for_sale) }),
+    // A paid checkout's lines were for sale when it was opened: only their stock is judged now.
+    (line) => ({ for_sale: true, pog_price: line.unit_price }),
     intentId,
   );
   return problems[0] ?? null;

@@ -4,11 +4,11 @@ import { apiFetch } from '../../../lib/api-client';
 import { adminErrorText, answerMessage } from './admin-errors';
 import { refreshAfterAdminWrite } from './admin-cache';
 import { handleAdminSessionLoss } from './admin-session';
-import { customTitlePath } from './set-custom-title';
+import { customTitlePath, type TitledProduct } from './set-custom-title';
 
 /** DELETE the custom title: shoppers see Shopify's title again. */
-export async function clearCustomTitle(originalTitle: string): Promise<string | null> {
-  return answerMessage(await apiFetch<unknown>(customTitlePath(originalTitle), { method: 'DELETE' }));
+export async function clearCustomTitle(product: TitledProduct): Promise<string | null> {
+  return answerMessage(await apiFetch<unknown>(customTitlePath(product), { method: 'DELETE' }));
 }
 
 /** 'Custom Title Cleared', or a destructive 'Error' with the server's text. */
@@ -16,7 +16,7 @@ export function useClearCustomTitle() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['admin', 'custom-title', 'clear'],
-    mutationFn: (originalTitle: string) => clearCustomTitle(originalTitle),
+    mutationFn: (product: TitledProduct) => clearCustomTitle(product),
     onSuccess: (message) => toast({ title: 'Custom Title Cleared', description: message ?? undefined }),
     onError: (error) => {
       if (handleAdminSessionLoss(queryClient, error)) return;

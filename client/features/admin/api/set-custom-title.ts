@@ -6,15 +6,21 @@ import { adminErrorText, answerMessage } from './admin-errors';
 import { refreshAfterAdminWrite } from './admin-cache';
 import { handleAdminSessionLoss } from './admin-session';
 
-/** The path of a product's custom title: its Shopify title, URL-encoded (spec §7). */
-export function customTitlePath(originalTitle: string): string {
-  return `/api/products/${encodeURIComponent(originalTitle)}/custom-title`;
+/** A product's title: its Shopify title (the path's key, spec §7) and its Shopify id (so only that product changes). */
+export interface TitledProduct {
+  originalTitle: string;
+  productId: string;
+}
+
+/** The path of a product's custom title: its Shopify title, URL-encoded (spec §7), limited to the one product. */
+export function customTitlePath({ originalTitle, productId }: TitledProduct): string {
+  return `/api/products/${encodeURIComponent(originalTitle)}/custom-title?productId=${encodeURIComponent(productId)}`;
 }
 
 /** PUT the custom title (trimmed) shoppers see instead of Shopify's. */
-export async function setCustomTitle(originalTitle: string, customTitle: string): Promise<string | null> {
+export async function setCustomTitle(product: TitledProduct, customTitle: string): Promise<string | null> {
   const json = { customTitle: customTitle.trim() } satisfies CustomTitleRequest;
-  return answerMessage(await apiFetch<unknown>(customTitlePath(originalTitle), { method: 'PUT', json }));
+  return answerMessage(await apiFetch<unknown>(customTitlePath(product), { method: 'PUT', json }));
 }
 
 /** 'Custom Title Updated', or a destructive 'Error' with the server's text. */
@@ -22,8 +28,7 @@ export function useSetCustomTitle() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: ['admin', 'custom-title', 'set'],
-    mutationFn: ({ originalTitle, customTitle }: { originalTitle: string; customTitle: string }) =>
-      setCustomTitle(originalTitle, customTitle),
+    mutationFn: ({ product, customTitle }: { product: TitledProduct; customTitle: string }) => setCustomTitle(product, customTitle),
     onSuccess: (message) => toast({ title: 'Custom Title Updated', description: message ?? undefined }),
     onError: (error) => {
       if (handleAdminSessionLoss(queryClient, error)) return;

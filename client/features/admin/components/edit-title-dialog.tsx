@@ -4,12 +4,13 @@ import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { useClearCustomTitle } from '../api/clear-custom-title';
-import { useSetCustomTitle } from '../api/set-custom-title';
+import { useSetCustomTitle, type TitledProduct } from '../api/set-custom-title';
 
 interface EditTitleDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  originalTitle: string;
+  /** The one Shopify product whose title changes (a group card's). */
+  product: TitledProduct;
   customTitle: string | null;
 }
 
@@ -17,20 +18,21 @@ interface EditTitleDialogProps {
  * 'Edit Product Title' (spec §2, §5): a custom title of 1..200 characters after trimming, with the
  * 'n/200 characters' counter; clearing it gives shoppers Shopify's title back.
  */
-export function EditTitleDialog({ open, onOpenChange, originalTitle, customTitle }: EditTitleDialogProps) {
+export function EditTitleDialog({ open, onOpenChange, product, customTitle }: EditTitleDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       {/* At the top on phones rather than the usual bottom sheet: the on-screen keyboard opens over
           the bottom of the screen, and the title field must stay above it. */}
       <DialogContent edge="top" layout="form" data-testid="edit-title-dialog">
         {/* Remounted on each opening, so it starts from the title as it is now. */}
-        {open && <TitleForm originalTitle={originalTitle} customTitle={customTitle} onDone={() => onOpenChange(false)} />}
+        {open && <TitleForm product={product} customTitle={customTitle} onDone={() => onOpenChange(false)} />}
       </DialogContent>
     </Dialog>
   );
 }
 
-function TitleForm({ originalTitle, customTitle, onDone }: { originalTitle: string; customTitle: string | null; onDone: () => void }) {
+function TitleForm({ product, customTitle, onDone }: { product: TitledProduct; customTitle: string | null; onDone: () => void }) {
+  const { originalTitle } = product;
   const [value, setValue] = useState(customTitle ?? originalTitle);
   const save = useSetCustomTitle();
   const clear = useClearCustomTitle();
@@ -40,7 +42,7 @@ function TitleForm({ originalTitle, customTitle, onDone }: { originalTitle: stri
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!trimmed || busy) return;
-    save.mutate({ originalTitle, customTitle: trimmed }, { onSuccess: onDone });
+    save.mutate({ product, customTitle: trimmed }, { onSuccess: onDone });
   };
 
   return (
@@ -72,7 +74,7 @@ function TitleForm({ originalTitle, customTitle, onDone }: { originalTitle: stri
             variant="outline"
             className="mr-auto"
             disabled={busy}
-            onClick={() => clear.mutate(originalTitle, { onSuccess: onDone })}
+            onClick={() => clear.mutate(product, { onSuccess: onDone })}
             data-testid="clear-custom-title"
           >
             Clear Custom Title

@@ -14,7 +14,10 @@ import { EditTitleDialog } from './edit-title-dialog';
 import { ImageCarousel } from './image-carousel';
 import { ProductFacts } from './product-facts';
 
-/** A product group (spec §2 "Group card"): its status, title editing, bulk price and status, and its variants. */
+/**
+ * A product group card: one Shopify product, its status, title editing, bulk price
+ * and status (each on exactly the product's variants), and its variants.
+ */
 export function GroupCard({ group }: { group: ProductGroup }) {
   const [expanded, setExpanded] = useState(false);
   const [titleOpen, setTitleOpen] = useState(false);
@@ -26,7 +29,12 @@ export function GroupCard({ group }: { group: ProductGroup }) {
   const setAllActive = (isActive: boolean) => bulk.mutate({ ids, changes: { isActive } });
 
   return (
-    <Card className="grid min-w-0 content-start overflow-hidden" data-testid="group-card" data-group-title={group.title}>
+    <Card
+      className="grid min-w-0 content-start overflow-hidden"
+      data-testid="group-card"
+      data-group-title={group.title}
+      data-product-id={group.productId}
+    >
       <ImageCarousel images={group.images} title={group.title} />
       <div className="grid gap-4 p-4">
         <header className="grid gap-2">
@@ -115,9 +123,12 @@ export function GroupCard({ group }: { group: ProductGroup }) {
               >
                 <div className="flex items-start justify-between gap-2">
                   <span className="min-w-0 font-semibold break-words">{variant.variantTitle || variant.title}</span>
-                  <Badge variant={variant.isActive ? 'success' : 'secondary'} data-testid="variant-status">
-                    {variant.isActive ? 'Active' : 'Inactive'}
-                  </Badge>
+                  <span className="flex shrink-0 gap-1">
+                    {variant.inShop.isSoldOut && <Badge variant="outline">Sold out</Badge>}
+                    <Badge variant={variant.isActive ? 'success' : 'secondary'} data-testid="variant-status">
+                      {variant.isActive ? 'Active' : 'Inactive'}
+                    </Badge>
+                  </span>
                 </div>
                 <span className="text-muted-foreground">{variant.sku?.trim() || 'No SKU'}</span>
                 <span className="font-mono text-xs break-all text-muted-foreground">{variant.externalId}</span>
@@ -129,7 +140,12 @@ export function GroupCard({ group }: { group: ProductGroup }) {
           </ul>
         )}
       </div>
-      <EditTitleDialog open={titleOpen} onOpenChange={setTitleOpen} originalTitle={group.originalTitle} customTitle={group.customTitle} />
+      <EditTitleDialog
+        open={titleOpen}
+        onOpenChange={setTitleOpen}
+        product={{ originalTitle: group.originalTitle, productId: group.productId }}
+        customTitle={group.customTitle}
+      />
     </Card>
   );
 }

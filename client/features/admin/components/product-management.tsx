@@ -9,7 +9,7 @@ import { useAdminLogout } from '../api/admin-logout';
 import { useInventory } from '../api/get-inventory';
 import { useSyncInventory } from '../api/sync-inventory';
 import { countUnpriced, filterInventory, INVENTORY_FILTERS, type InventoryFilter } from '../lib/inventory-filter';
-import { groupInventory } from '../lib/product-groups';
+import { groupInventory, type ProductGroup } from '../lib/product-groups';
 import { AuditSheet } from './audit-sheet';
 import { GroupCard } from './group-card';
 import { VariantCard } from './variant-card';
@@ -46,7 +46,7 @@ export function ProductManagement() {
           {syncButton}
         </StateCard>
       ) : (
-        <InventoryList items={items} view={view} />
+        <InventoryList items={items} groups={groups} view={view} />
       );
   } else if (inventory.isError) {
     content = (
@@ -128,15 +128,22 @@ export function ProductManagement() {
   );
 }
 
-/** Search, filters, the unpriced count, and the cards of what matches (grouped or one per variant). */
-function InventoryList({ items, view }: { items: InventoryItem[]; view: View }) {
+/**
+ * Search, filters, the unpriced count, and the cards of what matches: one per variant, or one per
+ * product with a matching variant (the whole product, so its bulk actions act on all its variants).
+ */
+function InventoryList({ items, groups: allGroups, view }: { items: InventoryItem[]; groups: ProductGroup[]; view: View }) {
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<InventoryFilter>('all');
   const [shown, setShown] = useState(PAGE_SIZE);
   const deferredSearch = useDeferredValue(search);
   const unpriced = countUnpriced(items);
   const matching = useMemo(() => filterInventory(items, deferredSearch, filter), [items, deferredSearch, filter]);
-  const groups = useMemo(() => (view === 'grouped' ? groupInventory(matching) : []), [matching, view]);
+  const groups = useMemo(() => {
+    if (view !== 'grouped') return [];
+    const matched = new Set(matching.map((item) => item.productId));
+    return allGroups.filter((group) => matched.has(group.productId));
+  }, [allGroups, matching, view]);
   const total = view === 'grouped' ? groups.length : matching.length;
   const narrowed = deferredSearch.trim() !== '' || filter !== 'all';
 
@@ -200,7 +207,9 @@ function InventoryList({ items, view }: { items: InventoryItem[]; view: View }) 
         </div>
         {narrowed && (
           <p className="text-sm text-muted-foreground" data-testid="filter-summary">
-            Showing {matching.length} of {items.length} variants
+            {view === 'grouped'
+              ? `Showing ${groups.length} of ${allGroups.length} products (${matching.length} of ${items.length} variants match)`
+              : `Showing ${matching.length} of ${items.length} variants`}
           </p>
         )}
       </div>
@@ -221,7 +230,7 @@ function InventoryList({ items, view }: { items: InventoryItem[]; view: View }) 
       ) : (
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" data-testid="admin-grid" data-view={view}>
           {view === 'grouped'
-            ? groups.slice(0, shown).map((group) => <GroupCard key={group.key} group={group} />)
+            ? groups.slice(0, shown).map((group) => <GroupCard key={group.productId} group={group} />)
             : matching.slice(0, shown).map((item) => <VariantCard key={`${item.id}:${item.updatedAt}`} item={item} />)}
         </div>
       )}

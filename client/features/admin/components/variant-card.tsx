@@ -8,6 +8,7 @@ import { Switch } from '../../../components/ui/switch';
 import { useUpdateInventoryItem } from '../api/update-inventory-item';
 import { parsePriceInput, parseStockInput, PRICE_FORMAT_HINT } from '../lib/form-values';
 import { isUnpriced } from '../lib/inventory-filter';
+import { inShopText } from '../lib/stock-text';
 import { ProductFacts } from './product-facts';
 
 /**
@@ -75,7 +76,7 @@ export function VariantCard({ item }: { item: InventoryItem }) {
               {item.isActive ? 'Active' : 'Inactive'}
             </Badge>
             {isUnpriced(item) && <Badge variant="destructive">Not for sale (unpriced)</Badge>}
-            {item.isSoldOut && <Badge variant="outline">Sold out</Badge>}
+            {item.inShop.isSoldOut && <Badge variant="outline">Sold out</Badge>}
           </div>
         </div>
       </header>
@@ -118,6 +119,9 @@ export function VariantCard({ item }: { item: InventoryItem }) {
           </label>
         </div>
         {priceInvalid && <p className="text-sm text-destructive">{PRICE_FORMAT_HINT}</p>}
+        <p className="text-sm text-muted-foreground" data-testid="variant-in-shop">
+          {inShopText(item.inShop)}
+        </p>
         <div className="flex items-center justify-between gap-3">
           <span id={`${id}-active`} className="text-sm font-semibold">
             Active

@@ -10,8 +10,11 @@ type Row = {
   sku: string | null;
   isActive: boolean;
   pogPrice: string | null;
-  isSoldOut: boolean;
+  inShop: { isSoldOut: boolean; availableStock: number; soldOutBy: 'admin' | 'shopify' | 'none-left' | null; stockFrom: null };
 };
+const soldOut = (soldOutBy: 'admin' | 'shopify' | 'none-left') => ({
+  inShop: { isSoldOut: true, availableStock: 0, soldOutBy, stockFrom: null },
+});
 const row = (id: string, over: Partial<Row> = {}): Row => ({
   id,
   title: `Tee ${id}`,
@@ -21,20 +24,20 @@ const row = (id: string, over: Partial<Row> = {}): Row => ({
   sku: null,
   isActive: true,
   pogPrice: '10.00',
-  isSoldOut: false,
+  inShop: { isSoldOut: false, availableStock: 0, soldOutBy: null, stockFrom: null },
   ...over,
 });
 
 const items = [
   row('1', { title: 'Pog Tee - Black / M', originalTitle: 'Pog Tee', variantTitle: 'Black / M', sku: 'TEE-BLK-M' }),
   row('2', { title: 'Slammer Cap', isActive: false, pogPrice: null }),
-  row('3', { title: 'Retro Pack', customTitle: 'Retro Pack', originalTitle: 'Vintage pogs', isSoldOut: true }),
-  row('4', { title: 'Beanie', pogPrice: '  ', isActive: false, isSoldOut: true }),
+  row('3', { title: 'Retro Pack', customTitle: 'Retro Pack', originalTitle: 'Vintage pogs', ...soldOut('admin') }),
+  row('4', { title: 'Beanie', pogPrice: '  ', isActive: false, ...soldOut('shopify') }),
 ];
 const ids = (search: string, filter: InventoryFilter) => filterInventory(items, search, filter).map((i) => i.id);
 
 describe('filterInventory', () => {
-  it('filters by active, inactive, unpriced and sold out', () => {
+  it('filters by active, inactive, unpriced and sold out in the shop (whoever says so)', () => {
     expect(ids('', 'all')).toEqual(['1', '2', '3', '4']);
     expect(ids('', 'active')).toEqual(['1', '3']);
     expect(ids('', 'inactive')).toEqual(['2', '4']);

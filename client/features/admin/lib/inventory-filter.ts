@@ -10,7 +10,7 @@ export const INVENTORY_FILTERS = [
 ] as const;
 export type InventoryFilter = (typeof INVENTORY_FILTERS)[number]['id'];
 
-type FilterFields = Pick<InventoryItem, 'isActive' | 'pogPrice' | 'isSoldOut'>;
+type FilterFields = Pick<InventoryItem, 'isActive' | 'pogPrice' | 'inShop'>;
 
 /** Not priced in POG: not for sale, whatever else is set. */
 export function isUnpriced(item: Pick<InventoryItem, 'pogPrice'>): boolean {
@@ -28,7 +28,8 @@ function matchesFilter(item: FilterFields, filter: InventoryFilter): boolean {
     case 'unpriced':
       return isUnpriced(item);
     case 'sold-out':
-      return item.isSoldOut;
+      // Sold out in the shop, whoever says so: the admin's switch, Shopify, or none left.
+      return item.inShop.isSoldOut;
   }
 }
 

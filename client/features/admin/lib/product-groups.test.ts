@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { InventoryItem } from '../../../../common/admin';
 import { groupInventory } from './product-groups';
 
-const item = (id: string, title: string, over: Partial<InventoryItem> = {}): InventoryItem => ({
+const item = (id: string, productId: string, title: string, over: Partial<InventoryItem> = {}): InventoryItem => ({
   id,
   externalId: `gid://shopify/ProductVariant/${id}`,
-  productId: '100',
+  productId,
   title,
   originalTitle: title.split(' - ')[0],
   variantTitle: title.split(' - ')[1] ?? 'Default Title',
@@ -17,6 +17,7 @@ const item = (id: string, title: string, over: Partial<InventoryItem> = {}): Inv
   isActive: true,
   isSoldOut: false,
   forSale: true,
+  inShop: { isSoldOut: false, availableStock: 5, soldOutBy: null, stockFrom: 'shopify' },
   productStatus: 'ACTIVE',
   productType: 'Apparel',
   vendor: 'POGS',
@@ -27,29 +28,28 @@ const item = (id: string, title: string, over: Partial<InventoryItem> = {}): Inv
 });
 
 describe('groupInventory', () => {
-  it("groups by the shown title's suffix rules, with the status and the first variant's fields", () => {
+  it('makes one card per Shopify product, with its status and its first variant’s fields', () => {
     const images = [{ url: 'https://cdn.example/a.png', alt: null }];
     const groups = groupInventory([
-      item('1', 'Pog Tee - Black / S', { shopifyData: { images } }),
-      item('2', 'Beanie - One Size'),
-      item('3', 'Pog Tee - White / XL', { isActive: false }),
-      item('4', 'Classic Hoodie - Black / L'),
-      item('5', 'Limited Classic Hoodie - Cream / M'),
+      item('1', '100', 'Pog Tube - Clear', { shopifyData: { images } }),
+      item('2', '200', 'Beanie - One Size'),
+      item('3', '100', 'Pog Tube - Smoke', { isActive: false }),
+      item('4', '300', 'Classic Hoodie - Black / L'),
+      item('5', '100', 'Pog Tube - Neon Green'),
     ]);
-    expect(groups.map((g) => [g.title, g.variants.map((v) => v.id), g.allActive])).toEqual([
-      ['Pog Tee', ['1', '3'], false],
-      ['Beanie', ['2'], true],
-      ['Classic Hoodie', ['4', '5'], true],
+    expect(groups.map((g) => [g.productId, g.title, g.variants.map((v) => v.id), g.allActive])).toEqual([
+      ['100', 'Pog Tube', ['1', '3', '5'], false],
+      ['200', 'Beanie', ['2'], true],
+      ['300', 'Classic Hoodie', ['4'], true],
     ]);
-    expect(groups[0].key).toBe('1');
-    expect(groups[0].originalTitle).toBe('Pog Tee');
+    expect(groups[0].originalTitle).toBe('Pog Tube');
     expect(groups[0].images).toBe(images);
   });
 
   it('names a group by its custom title and keeps the Shopify title for the title routes', () => {
     const [group] = groupInventory([
-      item('1', 'Retro Pack - 50', { originalTitle: 'Vintage pogs', customTitle: 'Retro Pack' }),
-      item('2', 'Retro Pack - 100', { originalTitle: 'Vintage pogs', customTitle: 'Retro Pack' }),
+      item('1', '100', 'Retro Pack - 50', { originalTitle: 'Vintage pogs', customTitle: 'Retro Pack' }),
+      item('2', '100', 'Retro Pack - 100', { originalTitle: 'Vintage pogs', customTitle: 'Retro Pack' }),
     ]);
     expect(group.title).toBe('Retro Pack');
     expect(group.originalTitle).toBe('Vintage pogs');

@@ -1,11 +1,11 @@
-import type { InventoryItem } from '../../../../common/admin';
-import { groupVariants } from '../../../lib/group-variants';
+import { inventoryGroups, type InventoryItem } from '../../../../common/admin';
 
-/** A group card's data (spec §3 "Product group": derived, never stored). */
+/** A group card's data (derived, never stored): one Shopify product. */
 export interface ProductGroup {
-  /** The group's key on the page: its base variant's id (stable while the list is refetched). */
-  key: string;
+  /** The Shopify product (the card's key): the custom-title routes act on it alone. */
+  productId: string;
   title: string;
+  /** Exactly the product's variants: what the bulk price and status act on. */
   variants: InventoryItem[];
   base: InventoryItem;
   /** Every variant active ('All Active'), or not ('Mixed Status'). */
@@ -17,13 +17,12 @@ export interface ProductGroup {
 }
 
 /**
- * Groups the inventory by the spec's suffix rules (`client/lib/group-variants`: size/colour
- * suffixes stripped, the hoodie forced into one group) on the title shoppers see, so a custom
- * title names its group.
+ * One group per Shopify product (common/admin's `inventoryGroups`), named by the suffix stripping
+ * of the title shoppers see, so a custom title names its group.
  */
 export function groupInventory(items: readonly InventoryItem[]): ProductGroup[] {
-  return groupVariants(items, (item) => item.title).map(({ title, variants, base }) => ({
-    key: base.id,
+  return inventoryGroups(items).map(({ productId, title, variants, base }) => ({
+    productId,
     title,
     variants,
     base,
