@@ -16,7 +16,7 @@ import { demoWalletRoutes } from './chain/demo-wallet';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS } from './chain/local-chain';
 import { CROSS_SITE_READS_REFUSED, CROSS_SITE_WRITES_ALLOWED } from './lib/cross-site';
 import { testDatabaseKinds } from './test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from './test/harness';
+import { adminSession, startHarness, TEST_ADMIN_PASSWORD, type Harness } from './test/harness';
 import { Shopper } from './test/shopper';
 import { useTestChain } from './test/use-test-chain';
 
@@ -92,13 +92,7 @@ async function anyInventoryItem(w: World): Promise<{ id: string; originalTitle: 
 }
 
 async function adminLogin(w: World): Promise<string> {
-  const res = await w.h.api('/api/admin/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...w.sameSite },
-    body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+  return await adminSession(w.h, w.sameSite);
 }
 
 const state: { checkoutId?: string; item?: { id: string; originalTitle: string } } = {};

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../common/errors';
 import { createApp } from './app';
 import { testDatabaseKinds } from './test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from './test/harness';
+import { adminSession, startHarness, type Harness } from './test/harness';
 import { useTestChain } from './test/use-test-chain';
 
 const testChain = useTestChain();
@@ -40,13 +40,7 @@ describe.each(testDatabaseKinds)('NUL characters on %s', (kind) => {
     h = await startHarness(kind, { chain: testChain.chain });
     await h.catalogue.sync();
     sameSite = { origin: h.baseUrl, 'sec-fetch-site': 'same-origin' };
-    const login = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...sameSite },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    adminCookie = /pogs_admin=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0];
+    adminCookie = await adminSession(h, sameSite);
     const product = await h.database.db('products').whereNull('removed_at').orderBy('id').first('title');
     title = (product as { title: string }).title;
   });

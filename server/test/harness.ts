@@ -29,6 +29,22 @@ import { hashPassword } from '../lib/password-hash';
 /** The admin password of every test world (its hash, at a cheap scrypt cost, is ADMIN_PASSWORD_HASH). */
 export const TEST_ADMIN_PASSWORD = 'integration-admin-password';
 
+/**
+ * Logs in as the admin with the test password and returns the session cookie to send
+ * (`pogs_admin=…`); `headers` adds to the request's (a same-site Origin, say). Throws with the
+ * server's answer when the login is refused.
+ */
+export async function adminSession(h: Pick<Harness, 'api'>, headers: Record<string, string> = {}): Promise<string> {
+  const res = await h.api('/api/admin/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
+  });
+  const cookie = /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0];
+  if (res.status !== 200 || !cookie) throw new Error(`admin login answered ${res.status}: ${await res.text()}`);
+  return cookie;
+}
+
 export interface Harness {
   config: Config;
   database: TestDatabase;

@@ -1,5 +1,5 @@
 /**
- * Attaching a transfer to the checkout it evidently belongs to (payments desk, issue 13) on a real
+ * Attaching a transfer to the checkout it evidently belongs to (the payments desk) on a real
  * chain (anvil) and each database: the candidates and their reasons, best first; an attach makes
  * the order through settlement exactly as a payment would (late flag, stock, cart), or leaves the
  * checkout underpaid with a remainder; two admins at once make one order; a repeat is safe and
@@ -15,7 +15,7 @@ import { formatUnits, parseUnits } from '../../../common/money';
 import { attachCandidatesSchema, attachResultSchema, attentionItemSchema } from '../../../common/payments-desk';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { payingKit, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
@@ -44,13 +44,7 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   let admin2: string;
 
   const login = async () => {
-    const res = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    return /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+    return await adminSession(h);
   };
 
   beforeAll(async () => {

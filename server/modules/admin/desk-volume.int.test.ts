@@ -24,7 +24,7 @@ import {
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
 import { resolveSome, SEEDED_FROM, SEEDED_TO, seedDeskVolume } from '../../test/desk-volume';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
 import { attentionKindOf, attentionKindSql, flaggedOrderSql, unorderedKindSql, type FactsSql, type TransferFacts } from './desk-kinds';
@@ -54,13 +54,7 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
   beforeAll(async () => {
     h = await startHarness(kind, { chain: testChain.chain });
     await seedDeskVolume(db(), { orders: ORDERS, flagged: FLAGGED, regularShopper: REGULAR });
-    const res = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    admin = /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+    admin = await adminSession(h);
   }, 180_000);
   afterAll(async () => {
     await h?.close();

@@ -1,5 +1,5 @@
 /**
- * The admin's payments desk (issue 13) on a real chain (anvil) and each database: problem
+ * The admin's payments desk on a real chain (anvil) and each database: problem
  * transfers made through the real payment flow appear in the queue with their kind and amounts,
  * resolving one is recorded (and audited) once, the export lists the paid orders of a date range,
  * and nobody without the admin session (or from another site) gets anything.
@@ -13,7 +13,7 @@ import { formatUnits } from '../../../common/money';
 import { attentionItemSchema, attentionPageSchema, PAYMENTS_EXPORT_COLUMNS, type AttentionItem } from '../../../common/payments-desk';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { payingKit, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
@@ -38,13 +38,7 @@ describe.each(testDatabaseKinds)('payments desk on %s', (kind) => {
     await db()('variants').where({ shopify_id: unlimited.id }).update({ available_stock: null, inventory_quantity: null });
     await bumpCatalogueVersion(db());
     pay = payingKit(h, testChain);
-    const res = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    admin = /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+    admin = await adminSession(h);
   });
   afterAll(async () => {
     await h?.close();

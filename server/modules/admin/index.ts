@@ -1,5 +1,6 @@
 /**
- * The admin area (issue 12): password login with a lockout shared by every instance, admin
+ * The admin area: password login with a lockout per source (IP, IPv6 /64, a known browser) that
+ * strangers cannot turn on the admin's own browser, its counts shared by every instance; admin
  * sessions in the database, the inventory and custom titles the admin edits, and the audit trail.
  */
 /** Admin login, sessions and the lockout (see service.ts). */

@@ -1,5 +1,5 @@
 /**
- * The inventory the admin edits (spec §3 "Inventory item"): one item per variant still in Shopify,
+ * The inventory the admin edits (the API's inventory item): one item per variant still in Shopify,
  * with its product's fields. Only the admin-owned columns are written here (POG price, active,
  * available stock, sold out, custom title); the catalogue sync never writes those. Every write
  * bumps the catalogue version in its own transaction, so the shop's product list on every

@@ -1,5 +1,5 @@
 /**
- * The admin's orders view (issue 13) on a real chain (anvil), the Shopify emulator and each
+ * The admin's orders view on a real chain (anvil), the Shopify emulator and each
  * database: orders made by real payments are listed newest first with their amounts, flags and
  * Shopify draft state, filtered and paged; an order's detail carries its items, transfers,
  * refunds and a timeline of what the server recorded; a failed hand-off is shown with its error
@@ -16,7 +16,7 @@ import { formatUnits } from '../../../common/money';
 import { adminOrderDetailSchema, adminOrdersPageSchema, type AdminOrder, type AdminOrderDetail } from '../../../common/payments-desk';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { payingKit, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
@@ -41,13 +41,7 @@ describe.each(testDatabaseKinds)('the admin orders view on %s', (kind) => {
     await db()('variants').where({ shopify_id: unlimited.id }).update({ available_stock: null, inventory_quantity: null });
     await bumpCatalogueVersion(db());
     pay = payingKit(h, testChain);
-    const res = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    admin = /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+    admin = await adminSession(h);
   });
   afterAll(async () => {
     await h?.close();

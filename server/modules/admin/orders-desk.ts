@@ -1,5 +1,5 @@
 /**
- * The admin's orders view (issue 13): every order with its status, amounts, payer, Shopify draft
+ * The admin's orders view: every order with its status, amounts, payer, Shopify draft
  * state and hand-off trouble; one order's items, transfers, refunds and timeline; and "retry now"
  * for a failed hand-off. It reads what settlement, the hand-off, webhooks and the desk wrote, and
  * changes nothing itself except through the hand-off's own code (ShopifyHandoff.runOne).

@@ -1,5 +1,5 @@
 /**
- * The admin's payments desk (issue 13): the transfers to the store wallet that need a person, a
+ * The admin's payments desk: the transfers to the store wallet that need a person, a
  * note that one was dealt with, and the accountant's export. It reads what settlement and the
  * chain watcher wrote (docs/payments.md) and changes none of it: resolving an item only records
  * that a person has dealt with it (payment_desk_resolutions).

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inventoryGroups, inventorySchema, inventoryWriteResultSchema, type InventoryItem } from '../../../common/admin';
 import type { Product } from '../../../common/api';
 import { testDatabaseKinds } from '../../test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { adminSession, startHarness, type Harness } from '../../test/harness';
 
 /** Demo products whose variants differ by a colour or a finish word, which title suffixes never grouped. */
 const COLOUR_PRODUCTS = ['Pog Tube', 'Snapback Cap', 'Chrome Skull Slammer', 'Yin-Yang Slammer', 'Kini Art Poster', 'Heritage Mug'];
@@ -61,13 +61,7 @@ describe.each(testDatabaseKinds)('product groups on %s', (kind) => {
     h = await startHarness(kind);
     await h.catalogue.sync();
     await h.catalogue.seedDemoPrices();
-    const login = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(login.status, await login.clone().text()).toBe(200);
-    admin = /pogs_admin=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0];
+    admin = await adminSession(h);
   });
   afterAll(async () => {
     await h?.close();

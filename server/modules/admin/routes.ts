@@ -194,7 +194,7 @@ export function adminRoutes(deps: {
     ctx.body = await inventory.setCustomTitle(ctx.params.originalTitle!, null, label(ctx), titleProduct(ctx));
   });
 
-  // The payments desk (issue 13).
+  // The payments desk.
   router.get('/api/admin/payments/attention', noStore, ...guarded, async (ctx) => {
     const parsed = attentionQuerySchema.safeParse(ctx.query);
     if (!parsed.success)
@@ -245,7 +245,7 @@ export function adminRoutes(deps: {
     ctx.body = await attach.attach(ctx.params.transferId!, checkoutId, label(ctx));
   });
 
-  // The admin's orders view (issue 13).
+  // The admin's orders view.
   router.get('/api/admin/orders', noStore, ...guarded, async (ctx) => {
     const parsed = adminOrdersQuerySchema.safeParse(ctx.query);
     if (!parsed.success)

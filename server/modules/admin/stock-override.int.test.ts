@@ -9,7 +9,7 @@ import { inventorySchema, inventoryWriteResultSchema, type InventoryItem, type I
 import { orderSchema, type Product, type Variant } from '../../../common/api';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { payingKit, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
@@ -74,13 +74,7 @@ describe.each(testDatabaseKinds)('the admin’s stock override on %s', (kind) =>
       .first('p.shopify_id as productId', 'v.shopify_id as variantId', 'v.inventory_quantity', 'v.available_for_sale');
     expect(row).toMatchObject({ inventory_quantity: 0, available_for_sale: false });
     dadCap = { productId: row.productId, variantId: row.variantId };
-    const login = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(login.status, await login.clone().text()).toBe(200);
-    admin = /pogs_admin=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0];
+    admin = await adminSession(h);
   });
   afterAll(async () => {
     await h?.close();

@@ -16,7 +16,7 @@ import type { Variant } from '../../../common/api';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { UnavailableError } from '../../lib/unavailable';
 import { testDatabaseKinds } from '../../test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { payingKit, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
@@ -107,13 +107,7 @@ describe.each(testDatabaseKinds)('a hung chain RPC, on %s', (kind) => {
     await h.database.db('variants').where({ shopify_id: variant.id }).update({ available_stock: null, inventory_quantity: null });
     await bumpCatalogueVersion(h.database.db);
     pay = payingKit(h, testChain);
-    const login = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    admin = /pogs_admin=[^;]+/.exec(login.headers.get('set-cookie') ?? '')![0];
+    admin = await adminSession(h);
   });
   afterAll(async () => {
     await h?.close();

@@ -17,7 +17,7 @@ import artifact from '../../chain/contracts/demo-pogs-token.json';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { sendTokenTransfer } from '../../test/chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
+import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { payingKit, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
@@ -56,13 +56,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
     await db()('variants').where({ shopify_id: unlimited.id }).update({ available_stock: null, inventory_quantity: null });
     await bumpCatalogueVersion(db());
     pay = payingKit(h, testChain);
-    const res = await h.api('/api/admin/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: TEST_ADMIN_PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    admin = /pogs_admin=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+    admin = await adminSession(h);
     // The tester gets POG to pay with; the store gets a float to refund from (an unmatched transfer).
     await pay.send(GENEROUS, { value: 100_000n * POG, to: TESTER });
     await pay.send(TESTER, { value: 50_000n * POG });
