@@ -19,14 +19,14 @@ async function doctor(): Promise<number> {
     if (!(err instanceof ConfigError)) throw err;
     console.log('POGS Shop doctor: the settings are refused before any check can run\n');
     for (const problem of err.problems) console.log(`✗ setting: ${problem}`);
-    console.log('\nSee the configuration table in README.md.');
+    console.log('\nSee the configuration table in docs/configuration.md.');
     return 1;
   }
   if (config.mode === 'local') {
     console.log(
       'POGS Shop doctor: nothing real is configured, so `npm start` runs the local demo (its own chain, token and Shopify emulator).',
     );
-    console.log('Configure a chain and a Shopify store to run live; then run this again. See README.md.');
+    console.log('Configure a chain and a Shopify store to run live; then run this again. See docs/going-live.md.');
     return 0;
   }
   console.log(`POGS Shop doctor: live settings (NODE_ENV=${config.env}); checking what the shop checks before it starts\n`);

@@ -282,5 +282,5 @@ const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
 /** The doctor's lines: ✓, ! or ✗, the check, what was found and, unless ok, what to change. */
 export function formatCheck(result: CheckResult): string {
   const line = `${MARK[result.status]} ${result.name}: ${result.found}`;
-  return result.status === 'ok' ? line : `${line}\n    → ${result.fix ?? 'see the README'}`;
+  return result.status === 'ok' ? line : `${line}\n    → ${result.fix ?? 'see docs/going-live.md'}`;
 }

@@ -36,10 +36,10 @@ async function main() {
       if (process.env.NODE_ENV === 'production') {
         createLogger({ level: 'fatal' }).fatal(
           { problems: err.problems },
-          'POGS Shop cannot start: see the configuration table in README.md',
+          'POGS Shop cannot start: see the configuration table in docs/configuration.md',
         );
       } else {
-        console.error(`POGS Shop cannot start.\n${err.message}\nSee the configuration table in README.md.`);
+        console.error(`POGS Shop cannot start.\n${err.message}\nSee the configuration table in docs/configuration.md.`);
       }
       process.exit(1);
     }
@@ -69,7 +69,7 @@ async function main() {
           // (a dev dependency, a chunk of its own) is a real error, with its stack.
           if (err.code !== 'ERR_MODULE_NOT_FOUND' || !/Cannot find module '[^']*[/\\]local-mode(\.[jt]s)?'/.test(err.message)) throw err;
           logger.fatal(
-            'this is a production build, without the local demo: configure a real chain and Shopify store (README, Configuration)',
+            'this is a production build, without the local demo: configure a real chain and Shopify store (docs/configuration.md)',
           );
           process.exit(1);
         })
