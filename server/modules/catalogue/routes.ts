@@ -1,4 +1,8 @@
 import { Router } from '@koa/router';
+import { cataloguePageQuerySchema } from '../../../common/catalogue-query';
+import { ErrorCode } from '../../../common/errors';
+import { AppError } from '../../lib/errors';
+import { describeIssues } from '../../lib/validation';
 import type { CatalogueService } from './service';
 
 export function catalogueRoutes(catalogue: CatalogueService): Router {
@@ -25,10 +29,32 @@ export function catalogueRoutes(catalogue: CatalogueService): Router {
     }
   });
 
+  // A page of a view (search, filters, sort) of the listed products; `nextCursor` asks for the next.
+  router.get('/api/catalogue/products', async (ctx) => {
+    const parsed = cataloguePageQuerySchema.safeParse(singleValues(ctx.query));
+    if (!parsed.success) {
+      throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected e.g. ?q=cap&type=Hats&sort=price-asc&limit=24`);
+    }
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = await catalogue.page(parsed.data);
+  });
+
+  router.get('/api/catalogue/facets', async (ctx) => {
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = await catalogue.facets();
+  });
+
   router.get('/api/products/:id', async (ctx) => {
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = await catalogue.get(ctx.params.id);
   });
 
   return router;
+}
+
+/** A query's values, each given once: a repeated key (`?q=a&q=b`) is refused by the schema as a list. */
+function singleValues(query: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(query).map(([key, value]) => [key, Array.isArray(value) && value.length === 1 ? value[0] : value]),
+  );
 }

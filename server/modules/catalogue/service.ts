@@ -24,6 +24,8 @@ import type { ShopifyGraphql } from '../../shopify';
 import { getState, setState } from '../../lib/app-state';
 import { bumpCatalogueVersion, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
 import { CATALOGUE_VERSION, CatalogueFreshness, type FreshnessOptions } from './freshness';
+import { CatalogueIndex } from './product-query';
+import type { CatalogueFacets, CataloguePage, CataloguePageQuery } from '../../../common/catalogue-query';
 
 export interface ListedVariant {
   product: Product;
@@ -41,6 +43,8 @@ export interface ProductListSnapshot {
   etag: string;
   /** The body compressed once per catalogue version, not once per request. */
   encoded(encoding: 'br' | 'gzip'): Buffer;
+  /** Search, filters, sort and pages over this version (built on first use). */
+  index(): CatalogueIndex;
 }
 
 export class CatalogueService {
@@ -92,6 +96,16 @@ export class CatalogueService {
     const product = (await this.list()).byId.get(id);
     if (!product) throw new AppError(ErrorCode.productNotFound, `No product with id ${id} is for sale`);
     return product;
+  }
+
+  /** One page of a view of the listed products (search, filters, sort), from memory. */
+  async page(query: CataloguePageQuery): Promise<CataloguePage> {
+    return (await this.list()).index().page(query);
+  }
+
+  /** The values the shop's filters offer, with their counts. */
+  async facets(): Promise<CatalogueFacets> {
+    return (await this.list()).index().facets();
   }
 
   /** Runs one sync at a time per process; the database lock covers other processes. */
@@ -162,6 +176,9 @@ export class CatalogueService {
     // Read after the version: a change to what is held bumps the version, so this is never older.
     const held = await heldUnits(this.db, new Date());
     const products = rows.map((p) => toApiProduct(p, held)).filter((p): p is Product => p !== null);
+    // The featured order is the rows' order (by row id): a product's row id is its stable place in it.
+    const rowIds = new Map(rows.map((p) => [p.shopifyId, p.id]));
+    let index: CatalogueIndex | null = null;
     const body = JSON.stringify(products);
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     const cache: Partial<Record<'br' | 'gzip', Buffer>> = {};
@@ -177,6 +194,7 @@ export class CatalogueService {
           encoding === 'br'
             ? brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } })
             : gzipSync(body, { level: 9 })),
+      index: () => (index ??= new CatalogueIndex(products, (p) => rowIds.get(p.id)!)),
     };
   }
 }

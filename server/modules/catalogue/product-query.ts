@@ -1,0 +1,271 @@
+/**
+ * Search, filters, sort and pages over one catalogue version, from memory.
+ *
+ * Built once per catalogue snapshot (lazily, on the first query): every listed product's words
+ * (title, plain description, vendor, type, tags, SKUs) in one sorted vocabulary with the products
+ * each word appears in, so a search word is a binary search and a walk over the words it prefixes,
+ * not a scan of every product; and the catalogue presorted in each order.
+ *
+ * Pages are keyset pages: the cursor holds the sort key of the page's last product (never an
+ * offset), so a product added, removed or repriced between two page requests neither shifts
+ * another product onto a second page nor off both. A cursor names the view it came from (a hash of
+ * the search, filters and sort); given with another view it is refused.
+ */
+import { createHash } from 'node:crypto';
+import type { Product } from '../../../common/api';
+import type { CatalogueFacets, CatalogueFilter, CataloguePage, CataloguePageQuery, FacetValue } from '../../../common/catalogue-query';
+import { ErrorCode } from '../../../common/errors';
+import { parseUnits } from '../../../common/money';
+import { AppError } from '../../lib/errors';
+
+/** The most values a facet lists (the most common first). */
+export const MAX_FACET_VALUES = 100;
+
+interface Entry {
+  product: Product;
+  /** Its index in `entries` (the postings' unit). */
+  index: number;
+  /** Its place in the featured order: stable across versions (a new product comes last), unique. */
+  rank: number;
+  /** Its lowest price in wei. */
+  price: bigint;
+  /** Shopify's numeric id: larger is newer. */
+  created: bigint;
+  /** The words of its title, for ranking a search's matches. */
+  titleWords: ReadonlySet<string>;
+  type: string;
+  vendor: string;
+  tags: ReadonlySet<string>;
+}
+
+/** A page's position: the sort key of the last product shown, tie-broken by rank (unique). */
+type Key = [primary: string, rank: number];
+
+const fold = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+
+/** The words of a text: letters and digits, folded (accents off, lower case). */
+export function wordsOf(text: string): string[] {
+  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Shopify's description HTML as text: tags and entities out. */
+function plainText(html: string): string {
+  return html.replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ');
+}
+
+export class CatalogueIndex {
+  private readonly entries: Entry[];
+  /** Every word, sorted; `postings[i]` are the entries (by index) word i appears in. */
+  private readonly vocabulary: string[];
+  private readonly postings: number[][];
+  private readonly orders = new Map<CatalogueFilter['sort'], Entry[]>();
+  private facetsCache: CatalogueFacets | null = null;
+
+  /**
+   * `rankOf` gives each product its place in the featured order: a number unique to the product
+   * and kept from one catalogue version to the next (the catalogue's row id), so a cursor taken
+   * from one version finds its place in the next.
+   */
+  constructor(products: readonly Product[], rankOf: (product: Product) => number) {
+    const wordEntries = new Map<string, number[]>();
+    this.entries = products.map((product, index) => {
+      const text = [
+        product.title,
+        plainText(product.description),
+        product.vendor,
+        product.productType,
+        ...product.tags,
+        ...product.variants.map((v) => v.sku ?? ''),
+      ].join(' ');
+      for (const word of new Set(wordsOf(text))) {
+        const list = wordEntries.get(word);
+        if (list) list.push(index);
+        else wordEntries.set(word, [index]);
+      }
+      return {
+        product,
+        index,
+        rank: rankOf(product),
+        price: parseUnits(product.price),
+        created: BigInt(product.id),
+        titleWords: new Set(wordsOf(product.title)),
+        type: fold(product.productType),
+        vendor: fold(product.vendor),
+        tags: new Set(product.tags.map(fold)),
+      };
+    });
+    this.vocabulary = [...wordEntries.keys()].sort();
+    this.postings = this.vocabulary.map((word) => wordEntries.get(word)!);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** One page of a view. Throws a 400 for a cursor that is not this view's. */
+  page(query: CataloguePageQuery): CataloguePage {
+    const viewId = viewIdOf(query);
+    const after = query.cursor === undefined ? null : decodeCursor(query.cursor, viewId);
+    const { matches, keyOf } = this.view(query);
+    let start = 0;
+    if (after) {
+      // The first product past the cursor's key (matches are in key order).
+      let lo = 0;
+      let hi = matches.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareKeys(keyOf(matches[mid]), after) <= 0) lo = mid + 1;
+        else hi = mid;
+      }
+      start = lo;
+    }
+    const slice = matches.slice(start, start + query.limit);
+    const last = slice.at(-1);
+    const more = start + query.limit < matches.length;
+    return {
+      products: slice.map((e) => e.product),
+      total: matches.length,
+      nextCursor: more && last ? encodeCursor(viewId, keyOf(last)) : null,
+    };
+  }
+
+  /** The filter values with how many listed products have each (most first, then by name). */
+  facets(): CatalogueFacets {
+    if (this.facetsCache) return this.facetsCache;
+    const count = (values: (e: Entry) => string[]): FacetValue[] => {
+      const counts = new Map<string, number>();
+      for (const e of this.entries) for (const v of new Set(values(e))) if (v.trim()) counts.set(v, (counts.get(v) ?? 0) + 1);
+      return [...counts]
+        .map(([value, n]) => ({ value, count: n }))
+        .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
+        .slice(0, MAX_FACET_VALUES);
+    };
+    this.facetsCache = {
+      productTypes: count((e) => [e.product.productType]),
+      vendors: count((e) => [e.product.vendor]),
+      tags: count((e) => e.product.tags),
+    };
+    return this.facetsCache;
+  }
+
+  /** The view's products in its order, and each one's key in that order. */
+  private view(filter: CatalogueFilter): { matches: Entry[]; keyOf: (e: Entry) => Key } {
+    const words = wordsOf(filter.q);
+    const type = fold(filter.type);
+    const vendor = fold(filter.vendor);
+    const tag = fold(filter.tag);
+    const keep = (e: Entry) => (!type || e.type === type) && (!vendor || e.vendor === vendor) && (!tag || e.tags.has(tag));
+    if (words.length === 0) {
+      return { matches: this.ordered(filter.sort).filter(keep), keyOf: sortKey(filter.sort) };
+    }
+    const found = this.search(words);
+    const matches = this.ordered(filter.sort).filter((e) => found.has(e.index) && keep(e));
+    if (filter.sort !== 'featured') return { matches, keyOf: sortKey(filter.sort) };
+    // Featured with a search: the products whose title has more of the words first.
+    const relevance = (e: Entry) => words.filter((w) => [...e.titleWords].some((t) => t.startsWith(w))).length;
+    const scored = new Map(matches.map((e) => [e, relevance(e)]));
+    matches.sort((a, b) => scored.get(b)! - scored.get(a)! || a.rank - b.rank);
+    // Relevance is at most the number of words (< 100): a fixed-width inverted number sorts as text.
+    return { matches, keyOf: (e) => [String(999 - scored.get(e)!).padStart(3, '0'), e.rank] };
+  }
+
+  /** The entries that have every word (each as a prefix of one of theirs). */
+  private search(words: string[]): Set<number> {
+    let result: Set<number> | null = null;
+    for (const word of new Set(words)) {
+      const hits = new Set<number>();
+      for (let i = lowerBound(this.vocabulary, word); i < this.vocabulary.length && this.vocabulary[i].startsWith(word); i++) {
+        for (const index of this.postings[i]) if (!result || result.has(index)) hits.add(index);
+      }
+      result = hits;
+      if (result.size === 0) break;
+    }
+    return result ?? new Set();
+  }
+
+  private ordered(sort: CatalogueFilter['sort']): Entry[] {
+    let list = this.orders.get(sort);
+    if (!list) {
+      const keyOf = sortKey(sort);
+      list = [...this.entries].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+      this.orders.set(sort, list);
+    }
+    return list;
+  }
+}
+
+/** Wei amounts and ids as fixed-width text, so keys compare as strings in the view's order. */
+const WIDTH = 40;
+const pad = (n: bigint) => n.toString().padStart(WIDTH, '0');
+/** For a descending order: the complement, so larger values sort first. */
+const MAX = 10n ** BigInt(WIDTH) - 1n;
+
+function sortKey(sort: CatalogueFilter['sort']): (e: Entry) => Key {
+  switch (sort) {
+    case 'featured':
+      return (e) => ['', e.rank];
+    case 'newest':
+      return (e) => [pad(MAX - e.created), e.rank];
+    case 'price-asc':
+      return (e) => [pad(e.price), e.rank];
+    case 'price-desc':
+      return (e) => [pad(MAX - e.price), e.rank];
+  }
+}
+
+function compareKeys(a: Key, b: Key): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1];
+}
+
+function lowerBound(sorted: string[], value: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The view a query shows (its search, filters and sort, folded as they are matched). */
+function viewIdOf(filter: CatalogueFilter): string {
+  const view = [wordsOf(filter.q).join(' '), fold(filter.type), fold(filter.vendor), fold(filter.tag), filter.sort];
+  return createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 12);
+}
+
+function encodeCursor(viewId: string, [primary, rank]: Key): string {
+  return Buffer.from(JSON.stringify([viewId, primary, rank])).toString('base64url');
+}
+
+const INVALID_CURSOR = 'This page link is not one the shop gave for this search; start again from the first page';
+
+function decodeCursor(cursor: string, viewId: string): Key {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new AppError(ErrorCode.badRequest, `cursor: ${INVALID_CURSOR}`);
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 3 ||
+    typeof parsed[1] !== 'string' ||
+    parsed[1].length > WIDTH ||
+    !Number.isSafeInteger(parsed[2]) ||
+    (parsed[2] as number) < 0
+  ) {
+    throw new AppError(ErrorCode.badRequest, `cursor: ${INVALID_CURSOR}`);
+  }
+  if (parsed[0] !== viewId) {
+    throw new AppError(
+      ErrorCode.badRequest,
+      'cursor: this page link belongs to another search, filter or sort; start again from the first page',
+    );
+  }
+  return [parsed[1], parsed[2] as number];
+}
