@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { startHarness } from '../server/test/harness';
+import { growCatalogue } from './grow-catalogue';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 500);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
@@ -46,27 +47,7 @@ async function load(url: string, init: RequestInit, total: number, concurrency: 
 async function main() {
   const h = await startHarness(DB, { pageSize: 10, variantsFirst: 50 });
   try {
-    const demo = h.emulator.state.listProducts();
-    for (let i = demo.length; i < PRODUCTS; i++) {
-      const base = demo[i % demo.length];
-      h.emulator.upsertProduct({
-        title: `${base.title} #${i}`,
-        handle: `${base.handle}-${i}`,
-        descriptionHtml: base.descriptionHtml,
-        vendor: base.vendor,
-        productType: base.productType,
-        tags: base.tags,
-        status: 'ACTIVE',
-        images: base.images.map((img) => ({ alt: img.alt })),
-        variants: base.variants.map((v) => ({
-          title: v.title,
-          price: v.price,
-          inventoryQuantity: v.inventoryQuantity + 1,
-          selectedOptions: v.selectedOptions,
-        })),
-      });
-    }
-    const shopProducts = h.emulator.state.listProducts().length;
+    const shopProducts = growCatalogue(h, PRODUCTS);
 
     let t0 = performance.now();
     const first = await h.catalogue.sync();
