@@ -79,7 +79,10 @@ export const syncResultSchema = z.object({
   products: z.number().int(),
   variants: z.number().int(),
   deactivated: z.number().int(),
+  /** Pages read (0 for a bulk read). */
   pages: z.number().int(),
+  /** How Shopify was read: one bulk query, or page by page (the fallback). */
+  method: z.enum(['bulk', 'paged']).optional(),
   throttledWaits: z.number().int(),
   startedAt: z.string(),
   finishedAt: z.string(),
@@ -299,3 +302,33 @@ export const authSessionSchema = z.object({
 export type AuthSession = z.infer<typeof authSessionSchema>;
 
 export const ordersListSchema = z.array(orderSchema);
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue sync jobs (admin only: POST /api/inventory/sync starts one, GET reads the latest). A sync
+// runs in the background, one at a time for the whole shop (every server instance).
+
+export const syncJobSchema = z.object({
+  id: z.string(),
+  status: z.enum(['running', 'succeeded', 'failed']),
+  /** Who started it: 'admin' (the button), 'start' / 'first start' (a server starting), 'schedule'. */
+  trigger: z.string(),
+  /** What it is doing: waiting for Shopify's bulk query, downloading its file, paging, writing. */
+  phase: z.enum(['starting', 'bulk-running', 'downloading', 'paging', 'writing', 'done']),
+  method: z.enum(['bulk', 'paged']).nullable(),
+  productsRead: z.number().int(),
+  /** Products in the catalogue, once known. */
+  total: z.number().int().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** Why it failed, in words a person can act on. */
+  error: z.string().nullable(),
+  result: syncResultSchema.nullable(),
+});
+export type SyncJob = z.infer<typeof syncJobSchema>;
+
+/** GET /api/inventory/sync: the latest sync (running or ended), or null before the first. */
+export const syncStatusSchema = z.object({ job: syncJobSchema.nullable() });
+/** POST /api/inventory/sync (202): the job this press started, or the one already running (`started: false`). */
+export const syncStartSchema = z.object({ job: syncJobSchema, started: z.boolean() });
+export type SyncStatus = z.infer<typeof syncStatusSchema>;
+export type SyncStartAnswer = z.infer<typeof syncStartSchema>;

@@ -33,7 +33,7 @@ export const ErrorCode = {
   shopifyUnavailable: 'shopify-unavailable',
   /** 502: Shopify answered with an error. */
   shopifyError: 'shopify-error',
-  /** 409: a catalogue sync is already running in this process. */
+  /** 409: a catalogue sync is already running (on any server instance); its progress is at GET /api/inventory/sync. */
   syncInProgress: 'sync-in-progress',
 
   // Cart

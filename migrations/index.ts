@@ -16,6 +16,7 @@ import * as orderHandoffTimes from './20261124010000_order_handoff_times';
 import * as adminLoginSources from './20261126110000_admin_login_sources';
 import * as checkoutEvidence from './20261126110100_checkout_evidence';
 import * as deskVolume from './20261126120000_desk_volume';
+import * as catalogueSyncRuns from './20261127000000_catalogue_sync_runs';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -31,4 +32,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261126110000_admin_login_sources.ts', adminLoginSources],
   ['20261126110100_checkout_evidence.ts', checkoutEvidence],
   ['20261126120000_desk_volume.ts', deskVolume],
+  ['20261127000000_catalogue_sync_runs.ts', catalogueSyncRuns],
 ];

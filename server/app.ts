@@ -78,6 +78,8 @@ export interface AppDeps {
    */
   demoWallet?: Router;
   mounts?: Array<{ path: string; app: Koa }>;
+  /** The Shopify app's client secret (the webhook HMAC key) when there are no payments. */
+  webhookSecret?: string;
   /** Checkout, orders and Shopify webhooks; absent in tests that need no chain. */
   payments?: {
     target: PaymentTarget;
@@ -118,9 +120,11 @@ export function createApp(deps: AppDeps): Koa {
     logger.error('demo surfaces (Shopify emulator, Demo Wallet) were offered to a live shop; they are not served');
   }
   if (demo) for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
-  if (deps.payments) {
-    // Before the body parser: the HMAC is computed over the raw bytes.
-    const webhooks = shopifyWebhookRoutes({ db, logger, clientSecret: deps.payments.webhookSecret });
+  {
+    // Before the body parser: the HMAC is computed over the raw bytes. Order topics need payments;
+    // the catalogue's topics are handed to the catalogue.
+    const clientSecret = deps.payments ? deps.payments.webhookSecret : deps.webhookSecret;
+    const webhooks = shopifyWebhookRoutes({ db, logger, clientSecret, handlers: [catalogue.webhooks] });
     app.use(webhooks.routes()).use(webhooks.allowedMethods({ throw: true }));
   }
   app.use(

@@ -41,8 +41,16 @@ export interface ServiceOptions {
    * the wall clock: their tests pay on a real local chain, in real time.
    */
   now?: () => Date;
-  /** Catalogue sync paging, small in tests so that paging is exercised. */
-  catalogueSync?: { pageSize?: number; variantsFirst?: number };
+  /**
+   * Catalogue sync paging, small in tests so that paging is exercised; `method: 'paged'` skips the
+   * bulk query; `bulk` polls faster in tests.
+   */
+  catalogueSync?: {
+    pageSize?: number;
+    variantsFirst?: number;
+    method?: 'bulk' | 'paged';
+    bulk?: { pollFirstMs?: number; pollMaxMs?: number };
+  };
   /** The webhook HMAC key, when it is not the configured app's (the test emulator's). */
   webhookSecret?: string;
   /** How the admin login's delay is waited (tests record it and move their clock instead). */
@@ -107,6 +115,7 @@ export function buildServices(opts: ServiceOptions): Services {
     readiness,
     mounts: opts.mounts,
     demoWallet: opts.demoWallet,
+    webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
     payments: payments && (opts.webhookSecret === undefined ? payments : { ...payments, webhookSecret: opts.webhookSecret }),
   };
   return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, admin, payments, readiness, app };

@@ -12,6 +12,8 @@
  * With several server processes on one database each runs every job; those that must not run
  * twice guard themselves in the database, as above.
  */
+import { ErrorCode } from '../common/errors';
+import { AppError } from './lib/errors';
 import { periodicJob, type Job } from './lib/jobs';
 import type { Services } from './wiring';
 
@@ -21,12 +23,22 @@ const ORDER_POLL_MS = 5 * 60_000;
 /** Spreads the slow jobs of processes started together over ±10 % of their period. */
 const JITTER = 0.1;
 
-/** Syncs the catalogue from Shopify and logs the outcome; a failure leaves the last synced catalogue in place. */
+/**
+ * Syncs the catalogue from Shopify (the same background job as the admin's button: one at a time
+ * across every instance) and logs the outcome; a failure leaves the last synced catalogue in place.
+ */
 export async function runCatalogueSync({ catalogue, logger }: Pick<Services, 'catalogue' | 'logger'>, why: string): Promise<void> {
   try {
-    const result = await catalogue.sync();
-    logger.info({ why, products: result.products, variants: result.variants, removed: result.deactivated }, 'catalogue synced');
+    const result = await catalogue.sync(why);
+    logger.info(
+      { why, method: result.method, products: result.products, variants: result.variants, removed: result.deactivated },
+      'catalogue synced',
+    );
   } catch (err) {
+    if (err instanceof AppError && err.code === ErrorCode.syncInProgress) {
+      logger.info({ why }, 'catalogue sync skipped: one is already running (the admin’s, or another instance’s)');
+      return;
+    }
     logger.error({ err, why }, 'catalogue sync failed; the shop keeps serving the last synced catalogue');
   }
 }

@@ -12,6 +12,7 @@ import type { EmulatorImage, EmulatorProduct, EmulatorState, EmulatorVariant } f
 import { toGid } from './gid';
 import { orderFieldResolvers, type OrderContext } from './order-resolvers';
 import { requireGid, type Resolver } from './resolver-kit';
+import type { BulkOperations } from './bulk-operations';
 
 export const EMULATOR_SHOP = {
   id: '548380009',
@@ -22,6 +23,9 @@ export const EMULATOR_SHOP = {
 
 export interface AdminContext extends OrderContext {
   state: EmulatorState;
+  bulkOperations: BulkOperations;
+  /** Inside a bulk query: connections take no page size and answer every item. */
+  bulk?: boolean;
   /** Absolute URL under which the emulator serves a generated product image. */
   imageUrl(product: EmulatorProduct, position: number): string;
 }
@@ -56,7 +60,7 @@ function imageObject(ctx: AdminContext, product: EmulatorProduct, position: numb
 const fieldResolvers: Record<string, Record<string, Resolver<never, never>>> = {
   Query: {
     products: ((_root, args, ctx) =>
-      paginate('products', ctx.state.listProducts(), args, (p) => [Number(p.legacyId), Number(p.legacyId)])) as Resolver<
+      paginate('products', ctx.state.listProducts(), args, (p) => [Number(p.legacyId), Number(p.legacyId)], ctx.bulk)) as Resolver<
       unknown,
       ConnectionArgs
     >,
@@ -65,17 +69,47 @@ const fieldResolvers: Record<string, Record<string, Resolver<never, never>>> = {
       return gid.type === 'Product' ? (ctx.state.getProduct(gid.legacyId) ?? null) : null;
     }) as Resolver<unknown, { id: string }>,
     shop: (() => ({ ...EMULATOR_SHOP, id: toGid('Shop', EMULATOR_SHOP.id) })) as Resolver,
+    inventoryItem: ((_root, { id }, ctx) => {
+      const gid = requireGid(id);
+      const found = gid.type === 'InventoryItem' ? ctx.state.findInventoryItem(gid.legacyId) : undefined;
+      return found ? { product: found.product, variant: found.variant, position: found.product.variants.indexOf(found.variant) + 1 } : null;
+    }) as Resolver<unknown, { id: string }>,
+    bulkOperation: ((_root, { id }, ctx) => {
+      const gid = requireGid(id);
+      const op = gid.type === 'BulkOperation' ? ctx.bulkOperations.get(gid.legacyId) : undefined;
+      return op ? ctx.bulkOperations.view(op) : null;
+    }) as Resolver<unknown, { id: string }>,
+    currentBulkOperation: ((_root, { type }, ctx) => {
+      const op = type === 'QUERY' ? ctx.bulkOperations.current() : undefined;
+      return op ? ctx.bulkOperations.view(op) : null;
+    }) as Resolver<unknown, { type: string }>,
+  },
+
+  Mutation: {
+    bulkOperationRunQuery: ((_root, { query }, ctx) => {
+      const outcome = ctx.bulkOperations.run(query);
+      return 'userErrors' in outcome
+        ? { bulkOperation: null, userErrors: outcome.userErrors }
+        : { bulkOperation: ctx.bulkOperations.view(outcome.operation), userErrors: [] };
+    }) as Resolver<unknown, { query: string }>,
+  },
+
+  InventoryItem: {
+    id: ((r) => toGid('InventoryItem', r.variant.inventoryItemLegacyId)) as Resolver<VariantRef>,
+    legacyResourceId: ((r) => r.variant.inventoryItemLegacyId) as Resolver<VariantRef>,
+    variant: ((r) => r) as Resolver<VariantRef>,
   },
 
   Product: {
     id: ((p) => toGid('Product', p.legacyId)) as Resolver<EmulatorProduct>,
     legacyResourceId: ((p) => p.legacyId) as Resolver<EmulatorProduct>,
     featuredMedia: ((p) => mediaRefs(p)[0] ?? null) as Resolver<EmulatorProduct>,
-    media: ((p, args) => paginate('media', mediaRefs(p), args, (m) => [m.position, Number(m.image.legacyId)])) as Resolver<
+    media: ((p, args, ctx) => paginate('media', mediaRefs(p), args, (m) => [m.position, Number(m.image.legacyId)], ctx.bulk)) as Resolver<
       EmulatorProduct,
       ConnectionArgs
     >,
-    variants: ((p, args) => paginate('variants', variantRefs(p), args, (v) => [v.position, Number(v.variant.legacyId)])) as Resolver<
+    variants: ((p, args, ctx) =>
+      paginate('variants', variantRefs(p), args, (v) => [v.position, Number(v.variant.legacyId)], ctx.bulk)) as Resolver<
       EmulatorProduct,
       ConnectionArgs
     >,
@@ -92,6 +126,8 @@ const fieldResolvers: Record<string, Record<string, Resolver<never, never>>> = {
     selectedOptions: ((r) => r.variant.selectedOptions) as Resolver<VariantRef>,
     image: ((r, _args, ctx) =>
       r.variant.imagePosition ? imageObject(ctx, r.product, r.variant.imagePosition) : null) as Resolver<VariantRef>,
+    inventoryItem: ((r) => r) as Resolver<VariantRef>,
+    product: ((r) => r.product) as Resolver<VariantRef>,
   },
 
   MediaImage: {

@@ -18,6 +18,71 @@ export const ADMIN_SCHEMA_SDL = /* GraphQL */ `
     products(first: Int, after: String, sortKey: ProductSortKeys = ID): ProductConnection!
     product(id: ID!): Product
     shop: Shop!
+    inventoryItem(id: ID!): InventoryItem
+    bulkOperation(id: ID!): BulkOperation
+    currentBulkOperation(type: BulkOperationType = QUERY): BulkOperation
+  }
+
+  extend type Mutation {
+    bulkOperationRunQuery(query: String!, groupObjects: Boolean): BulkOperationRunQueryPayload
+  }
+
+  enum BulkOperationStatus {
+    CANCELED
+    CANCELING
+    COMPLETED
+    CREATED
+    EXPIRED
+    FAILED
+    RUNNING
+  }
+
+  enum BulkOperationType {
+    MUTATION
+    QUERY
+  }
+
+  enum BulkOperationErrorCode {
+    ACCESS_DENIED
+    INTERNAL_SERVER_ERROR
+    TIMEOUT
+  }
+
+  enum BulkOperationUserErrorCode {
+    INVALID
+    OPERATION_IN_PROGRESS
+  }
+
+  type BulkOperation {
+    id: ID!
+    status: BulkOperationStatus!
+    errorCode: BulkOperationErrorCode
+    type: BulkOperationType!
+    query: String!
+    createdAt: DateTime!
+    completedAt: DateTime
+    objectCount: UnsignedInt64!
+    rootObjectCount: UnsignedInt64!
+    fileSize: UnsignedInt64
+    url: URL
+    partialDataUrl: URL
+  }
+
+  type BulkOperationUserError {
+    field: [String!]
+    message: String!
+    code: BulkOperationUserErrorCode
+  }
+
+  type BulkOperationRunQueryPayload {
+    bulkOperation: BulkOperation
+    userErrors: [BulkOperationUserError!]!
+  }
+
+  type InventoryItem {
+    id: ID!
+    legacyResourceId: UnsignedInt64!
+    variant: ProductVariant!
   }
 
   type Shop {
@@ -63,8 +128,14 @@ export const ADMIN_SCHEMA_SDL = /* GraphQL */ `
   }
 
   type ProductConnection {
+    edges: [ProductEdge!]!
     nodes: [Product!]!
     pageInfo: PageInfo!
+  }
+
+  type ProductEdge {
+    cursor: String!
+    node: Product!
   }
 
   type ProductVariant {
@@ -77,6 +148,8 @@ export const ADMIN_SCHEMA_SDL = /* GraphQL */ `
     availableForSale: Boolean!
     selectedOptions: [SelectedOption!]!
     image: Image
+    inventoryItem: InventoryItem!
+    product: Product!
   }
 
   type SelectedOption {
@@ -85,8 +158,14 @@ export const ADMIN_SCHEMA_SDL = /* GraphQL */ `
   }
 
   type ProductVariantConnection {
+    edges: [ProductVariantEdge!]!
     nodes: [ProductVariant!]!
     pageInfo: PageInfo!
+  }
+
+  type ProductVariantEdge {
+    cursor: String!
+    node: ProductVariant!
   }
 
   enum MediaContentType {
@@ -115,8 +194,14 @@ export const ADMIN_SCHEMA_SDL = /* GraphQL */ `
   }
 
   type MediaConnection {
+    edges: [MediaEdge!]!
     nodes: [Media!]!
     pageInfo: PageInfo!
+  }
+
+  type MediaEdge {
+    cursor: String!
+    node: Media!
   }
 
   ${ORDER_SCHEMA_SDL}

@@ -15,6 +15,7 @@ export interface ConnectionArgs {
 
 export interface Connection<T> {
   nodes: T[];
+  edges: Array<{ node: T; cursor: string }>;
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 
@@ -66,10 +67,13 @@ export function paginate<T>(
   items: readonly T[],
   args: ConnectionArgs,
   keyOf: (item: T) => [SortValue, number],
+  /** A bulk query's connections take no page size: every item. */
+  unbounded = false,
 ): Connection<T> {
+  if (unbounded && args.first == null) args = { ...args, first: items.length };
   // Shopify's rule for every connection: without a page size there is no page.
   if (args.first == null) throw new GraphQLError('you must provide one of first or last', { extensions: { code: 'BAD_REQUEST' } });
-  checkPageSize(fieldName, args);
+  if (!unbounded) checkPageSize(fieldName, args);
   const keyed = items
     .map((node) => {
       const [value, id] = keyOf(node);
@@ -85,6 +89,7 @@ export function paginate<T>(
   const page = keyed.slice(start, start + args.first);
   return {
     nodes: page.map((e) => e.node),
+    edges: page.map((e) => ({ node: e.node, cursor: encodeCursor(e.key) })),
     pageInfo: {
       hasNextPage: start + page.length < keyed.length,
       endCursor: page.length ? encodeCursor(page[page.length - 1].key) : null,

@@ -92,7 +92,19 @@ function parseOr400<T>(ctx: RouterContext, schema: z.ZodType<T>): T | undefined 
   return undefined;
 }
 
-type ControlledEmulator = Pick<ShopifyEmulator, 'reset' | 'completeDraftOrder' | 'fulfillOrder' | 'expireAccessTokens'>;
+type ControlledEmulator = Pick<
+  ShopifyEmulator,
+  | 'reset'
+  | 'completeDraftOrder'
+  | 'fulfillOrder'
+  | 'expireAccessTokens'
+  | 'changeProduct'
+  | 'removeProduct'
+  | 'setInventory'
+  | 'bulkOperations'
+>;
+const inventoryInput = z.strictObject({ variantId: legacyId, quantity: z.number().int().min(-1_000_000).max(1_000_000) });
+const holdInput = z.strictObject({ hold: z.boolean() });
 
 /** Runs a state change, answering 404/409 for an unknown id or a wrong state. */
 function guarded(ctx: RouterContext, change: () => unknown): void {
@@ -174,15 +186,53 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
     ctx.body = { products: rt.state.listProducts() };
   });
 
+  // A merchant's edit: fires products/create or products/update.
   router.post('/products', (ctx) => {
     const input = parseOr400(ctx, productInput);
     if (!input) return;
     try {
-      ctx.body = { product: rt.state.upsertProduct(input) };
+      ctx.body = { product: emulator.changeProduct(input) };
     } catch (err) {
       ctx.status = 400;
       ctx.body = { error: (err as Error).message };
     }
+  });
+
+  // A merchant's delete: fires products/delete.
+  router.delete('/products/:id', (ctx) => {
+    const id = ctx.params.id ?? '';
+    if (!rt.state.getProduct(id)) {
+      ctx.status = 404;
+      ctx.body = { error: `No product with legacyId ${id}` };
+      return;
+    }
+    emulator.removeProduct(id);
+    ctx.body = { deleted: id };
+  });
+
+  // A stock adjustment: fires inventory_levels/update.
+  router.post('/inventory', (ctx) => {
+    const input = parseOr400(ctx, inventoryInput);
+    if (!input) return;
+    if (!rt.state.findVariant(input.variantId)) {
+      ctx.status = 404;
+      ctx.body = { error: `No variant with legacyId ${input.variantId}` };
+      return;
+    }
+    emulator.setInventory(input.variantId, input.quantity);
+    ctx.body = { variantId: input.variantId, quantity: input.quantity };
+  });
+
+  // Bulk queries stay RUNNING while held; the next one can be made to fail.
+  router.post('/bulk-operations/hold', (ctx) => {
+    const input = parseOr400(ctx, holdInput);
+    if (!input) return;
+    emulator.bulkOperations.setHold(input.hold);
+    ctx.body = { hold: input.hold };
+  });
+  router.post('/bulk-operations/fail-next', (ctx) => {
+    emulator.bulkOperations.failNextOperation();
+    ctx.body = { failNext: true };
   });
 
   // The grants, never the tokens: whoever reads this learns when tokens were made, not one to use.

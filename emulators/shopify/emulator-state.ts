@@ -59,6 +59,8 @@ export interface EmulatorImage {
 
 export interface EmulatorVariant {
   legacyId: string;
+  /** The variant's inventory item (inventory_levels/update webhooks name it). */
+  inventoryItemLegacyId: string;
   title: string;
   sku: string | null;
   barcode: string | null;
@@ -89,7 +91,7 @@ export interface EmulatorProduct {
 
 const DEFAULT_IMAGE_SIZE = 800;
 // Id ranges for allocated ids: 13–14 digits like real Shopify ids, far below 2^53.
-const ID_FLOORS = { product: 8_900_000_000_000, variant: 45_900_000_000_000, media: 32_900_000_000_000 };
+const ID_FLOORS = { product: 8_900_000_000_000, variant: 45_900_000_000_000, media: 32_900_000_000_000, inventoryItem: 47_900_000_000_000 };
 
 export function toIsoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -146,6 +148,23 @@ export class EmulatorState {
 
   upsertProduct(input: EmulatorProductInput): EmulatorProduct {
     return this.writeProduct(input, input.updatedAt ?? this.nextUpdatedAt());
+  }
+
+  /** Sets a variant's stock (as an inventory adjustment would); the product's updatedAt stays. */
+  setInventory(variantLegacyId: string, quantity: number): { product: EmulatorProduct; variant: EmulatorVariant } {
+    const found = this.findVariant(variantLegacyId);
+    if (!found) throw new Error(`No variant with legacyId ${variantLegacyId}`);
+    found.variant.inventoryQuantity = quantity;
+    found.variant.availableForSale = quantity > 0;
+    return found;
+  }
+
+  findInventoryItem(legacyId: string): { product: EmulatorProduct; variant: EmulatorVariant } | undefined {
+    for (const product of this.products.values()) {
+      const variant = product.variants.find((v) => v.inventoryItemLegacyId === legacyId);
+      if (variant) return { product, variant };
+    }
+    return undefined;
   }
 
   deleteProduct(legacyId: string): void {
@@ -215,6 +234,7 @@ export class EmulatorState {
       const quantity = v.inventoryQuantity ?? 0;
       return {
         legacyId: before?.legacyId ?? this.allocate('variant', v.legacyId),
+        inventoryItemLegacyId: before?.inventoryItemLegacyId ?? this.allocate('inventoryItem'),
         title: variantTitle,
         sku: v.sku === undefined ? null : v.sku,
         barcode: v.barcode === undefined ? null : v.barcode,

@@ -4,6 +4,7 @@
 //   POST /admin/oauth/access_token          the client-credentials grant (with `clientId` only)
 //   GET  /cdn/images/:handle-:n.svg         generated product photos
 //   GET|POST /:shopId/invoices/:token       a draft order's hosted invoice (checkout) page
+//   GET  /bulk/:token.jsonl                 a finished bulk query's file (until its URL expires)
 //   /__emulator/*                           test/dev controls, loopback clients only (control-routes.ts)
 // State changes (draft created, invoice completed, order fulfilled, product changed) are sent as
 // signed webhooks to the subscriptions made with webhookSubscriptionCreate (webhooks.ts).
@@ -11,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import { AccessTokens, type AccessTokenGrant } from './access-tokens';
-import { createAdminSchema, EMULATOR_SHOP } from './admin-resolvers';
+import { execute } from 'graphql';
+import { createAdminSchema, EMULATOR_SHOP, type AdminContext } from './admin-resolvers';
 import { controlRoutes } from './control-routes';
 import { demoCatalogue } from './demo-catalogue';
 import { EmulatorState, type EmulatorProduct, type EmulatorProductInput } from './emulator-state';
@@ -26,7 +28,9 @@ import {
   type EmulatorOrder,
 } from './order-state';
 import { renderProductImageSvg, requestedImageSize } from './product-image';
-import { orderEventMessages, type PayloadLinks } from './rest-payloads';
+import { BulkOperations } from './bulk-operations';
+import { toIsoSeconds } from './emulator-state';
+import { inventoryLevelPayload, orderEventMessages, productDeletePayload, productPayload, type PayloadLinks } from './rest-payloads';
 import { tokenEndpoint } from './token-endpoint';
 import { Webhooks, type WebhookDelivery } from './webhooks';
 
@@ -71,8 +75,17 @@ export interface ShopifyEmulator {
   /** Routes mounted at '/'; mount under a prefix with koa-mount if needed. */
   app: Koa;
   state: EmulatorState;
+  /** Changes the catalogue silently (no webhooks): fixtures and benches. */
   upsertProduct(p: EmulatorProductInput): EmulatorProduct;
   deleteProduct(legacyId: string): void;
+  /** What a merchant's edit does: the change, then products/create or products/update. */
+  changeProduct(p: EmulatorProductInput): EmulatorProduct;
+  /** What a merchant's delete does: the removal, then products/delete. Throws for an unknown id. */
+  removeProduct(legacyId: string): void;
+  /** A stock adjustment of one variant, then inventory_levels/update. Throws for an unknown id. */
+  setInventory(variantLegacyId: string, quantity: number): void;
+  /** Bulk queries: hold them RUNNING (until released), or make the next one FAIL. */
+  bulkOperations: Pick<BulkOperations, 'setHold' | 'failNextOperation' | 'current'>;
   /**
    * The next n GraphQL calls that pass validation and the cost limit answer THROTTLED (HTTP 200,
    * no data, actualQueryCost null), as a drained bucket would.
@@ -158,9 +171,19 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     },
   };
   orders.subscribe((event) => webhooks.trigger(orderEventMessages(event, links)));
-  const adminContext: EmulatorRuntime['adminContext'] = { state, orders, webhooks, invoiceUrl, imageUrl };
+  const schema = createAdminSchema();
+  const bulkOperations: BulkOperations = new BulkOperations({
+    schema,
+    now,
+    execute: (document) =>
+      Promise.resolve(
+        execute({ schema, document, contextValue: { ...adminContext, apiVersion: 'bulk', bulk: true } satisfies AdminContext }),
+      ),
+    fileUrl: (token, expiresAt) => `${origin}/bulk/${token}.jsonl?expires=${expiresAt}`,
+  });
+  const adminContext: EmulatorRuntime['adminContext'] = { state, orders, webhooks, invoiceUrl, imageUrl, bulkOperations };
   const runtime: EmulatorRuntime = {
-    schema: createAdminSchema(),
+    schema,
     state,
     bucket,
     tokens,
@@ -175,6 +198,21 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     state,
     upsertProduct: (p) => state.upsertProduct(p),
     deleteProduct: (legacyId) => state.deleteProduct(legacyId),
+    changeProduct: (p) => {
+      const existed = Boolean((p.legacyId && state.getProduct(p.legacyId)) || (p.handle && state.getProductByHandle(p.handle)));
+      const product = state.upsertProduct(p);
+      webhooks.trigger([{ topic: existed ? 'PRODUCTS_UPDATE' : 'PRODUCTS_CREATE', payload: productPayload(product) }]);
+      return product;
+    },
+    removeProduct: (legacyId) => {
+      state.deleteProduct(legacyId);
+      webhooks.trigger([{ topic: 'PRODUCTS_DELETE', payload: productDeletePayload(legacyId) }]);
+    },
+    setInventory: (variantLegacyId, quantity) => {
+      const { variant } = state.setInventory(variantLegacyId, quantity);
+      webhooks.trigger([{ topic: 'INVENTORY_LEVELS_UPDATE', payload: inventoryLevelPayload(variant, toIsoSeconds(now())) }]);
+    },
+    bulkOperations,
     throttleNext: (n) => {
       runtime.faults.throttle = n;
     },
@@ -186,6 +224,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
       orders.reset();
       webhooks.reset();
       bucket.reset();
+      bulkOperations.reset();
       runtime.faults = { throttle: 0, fail: { count: 0, status: 503 } };
       // In place: callers hold a reference to this array.
       runtime.requestLog.length = 0;
@@ -223,6 +262,25 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     const size = requestedImageSize(ctx.query.width, ctx.query.height);
     ctx.body = renderProductImageSvg({ handle: product.handle, title: product.title, productType: product.productType, position, size });
+  });
+  // A finished bulk query's file; the URL stops working when it expires (Shopify's storage answers 403).
+  router.get('/bulk/:file', (ctx) => {
+    const token = /^([0-9a-f]{32})\.jsonl$/.exec(ctx.params.file ?? '')?.[1];
+    const op = token ? bulkOperations.byToken(token) : undefined;
+    if (!op?.file || !op.expiresAt) {
+      ctx.status = 404;
+      ctx.body = { errors: 'Not Found' };
+      return;
+    }
+    if (now() > op.expiresAt) {
+      ctx.status = 403;
+      ctx.type = 'application/xml';
+      ctx.body =
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>ExpiredToken</Code><Message>The provided token has expired.</Message></Error>';
+      return;
+    }
+    ctx.type = 'application/jsonl';
+    ctx.body = op.file;
   });
   const invoices = invoiceRoutes({ shopId, state, orders, imageUrl });
   const control = controlRoutes(runtime, emulator);

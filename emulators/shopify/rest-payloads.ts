@@ -1,6 +1,7 @@
 // Webhook bodies: REST resource JSON (snake_case, numeric `id` + `admin_graphql_api_id`, money as
 // two-decimal strings, tags as one ", "-joined string), shaped after the contract's §5.5 samples.
 // Ids stay below 2^53, so plain JSON numbers are exact.
+import type { EmulatorProduct, EmulatorVariant } from './emulator-state';
 import { toGid } from './gid';
 import { formatDiscountValue, formatRestMoney, type AppliedDiscount } from './money';
 import {
@@ -238,4 +239,66 @@ export function orderEventMessages(event: OrderEvent, links: PayloadLinks): Webh
       ];
     }
   }
+}
+
+/** The emulated shop's one stock location. */
+const LOCATION_ID = 65_000_000_001;
+
+/** products/create and products/update: the REST product (the contract's products/update sample). */
+export function productPayload(p: EmulatorProduct): Json {
+  const id = Number(p.legacyId);
+  return {
+    admin_graphql_api_id: toGid('Product', p.legacyId),
+    id,
+    title: p.title,
+    handle: p.handle,
+    body_html: p.descriptionHtml,
+    product_type: p.productType,
+    vendor: p.vendor,
+    status: p.status.toLowerCase(),
+    created_at: restTime(p.createdAt),
+    published_at: restTime(p.createdAt),
+    updated_at: restTime(p.updatedAt),
+    tags: restTags(p.tags),
+    variants: p.variants.map((v, i) => ({
+      admin_graphql_api_id: toGid('ProductVariant', v.legacyId),
+      id: Number(v.legacyId),
+      product_id: id,
+      title: v.title,
+      sku: v.sku,
+      price: v.price,
+      compare_at_price: v.compareAtPrice,
+      inventory_policy: 'deny',
+      position: i + 1,
+      option1: v.selectedOptions[0]?.value ?? null,
+      option2: v.selectedOptions[1]?.value ?? null,
+      option3: v.selectedOptions[2]?.value ?? null,
+      inventory_item_id: Number(v.inventoryItemLegacyId),
+      inventory_quantity: v.inventoryQuantity,
+      old_inventory_quantity: v.inventoryQuantity,
+      created_at: restTime(v.createdAt),
+      updated_at: restTime(v.updatedAt),
+    })),
+    options: [],
+    images: [],
+    image: null,
+    media: [],
+    variant_gids: p.variants.map((v) => ({ admin_graphql_api_id: toGid('ProductVariant', v.legacyId), updated_at: v.updatedAt })),
+    has_variants_that_requires_components: false,
+    category: null,
+  };
+}
+
+/** products/delete: the id alone. */
+export const productDeletePayload = (legacyId: string): Json => ({ id: Number(legacyId) });
+
+/** inventory_levels/update: the level of the variant's inventory item at the shop's location. */
+export function inventoryLevelPayload(v: EmulatorVariant, updatedAt: string): Json {
+  return {
+    inventory_item_id: Number(v.inventoryItemLegacyId),
+    location_id: LOCATION_ID,
+    available: v.inventoryQuantity,
+    updated_at: restTime(updatedAt),
+    admin_graphql_api_id: `gid://shopify/InventoryLevel/${LOCATION_ID}?inventory_item_id=${v.inventoryItemLegacyId}`,
+  };
 }

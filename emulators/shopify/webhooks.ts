@@ -6,14 +6,18 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { UserError } from './order-state';
 import { toIsoSeconds } from './emulator-state';
 
-// The topics the invoice and fulfilment flow fires (contract §7.3, §7.4).
+// The topics the invoice and fulfilment flow fires, and those product and stock changes fire.
 export const WEBHOOK_TOPICS = [
   'DRAFT_ORDERS_UPDATE',
   'FULFILLMENTS_CREATE',
+  'INVENTORY_LEVELS_UPDATE',
   'ORDERS_CREATE',
   'ORDERS_FULFILLED',
   'ORDERS_PAID',
   'ORDERS_UPDATED',
+  'PRODUCTS_CREATE',
+  'PRODUCTS_DELETE',
+  'PRODUCTS_UPDATE',
 ] as const;
 
 export type WebhookTopic = (typeof WEBHOOK_TOPICS)[number];

@@ -39,7 +39,7 @@ const SYNC_VARIANT_FRAGMENT = /* GraphQL */ `
   }
 `;
 
-interface ShopifyVariantNode {
+export interface ShopifyVariantNode {
   id: string;
   legacyResourceId: string;
   title: string;
@@ -253,4 +253,189 @@ export const SHOP_QUERY = /* GraphQL */ `
 `;
 export interface ShopResult {
   shop: { name: string; myshopifyDomain: string };
+}
+
+// The full catalogue sync asks Shopify for every product with this bulk query (run by
+// BULK_RUN_QUERY_MUTATION; Shopify answers with a JSONL file). Bulk queries take no page sizes: each
+// product is one line, and each of its media and variants a line of its own after it carrying
+// `__parentId` (the product's id). At most five connections, nested at most two deep.
+export const BULK_PRODUCTS_QUERY = /* GraphQL */ `
+  {
+    products {
+      edges {
+        node {
+          id
+          legacyResourceId
+          handle
+          title
+          descriptionHtml
+          vendor
+          productType
+          tags
+          status
+          updatedAt
+          featuredMedia {
+            ... on MediaImage {
+              image {
+                url
+                altText
+              }
+            }
+          }
+          media {
+            edges {
+              node {
+                id
+                mediaContentType
+                alt
+                ... on MediaImage {
+                  image {
+                    url
+                    altText
+                  }
+                }
+              }
+            }
+          }
+          variants {
+            edges {
+              node {
+                ...SyncVariant
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  ${SYNC_VARIANT_FRAGMENT}
+`;
+
+const BULK_OPERATION_FIELDS = /* GraphQL */ `id status errorCode createdAt completedAt objectCount rootObjectCount fileSize url partialDataUrl`;
+
+export interface BulkOperationNode {
+  id: string;
+  status: string;
+  errorCode: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  /** Lines written so far (products, media and variants); UnsignedInt64, a string. */
+  objectCount: string;
+  /** Products written so far. */
+  rootObjectCount: string;
+  fileSize: string | null;
+  url: string | null;
+  partialDataUrl: string | null;
+}
+
+interface BulkOperationUserError extends UserError {
+  code: string | null;
+}
+
+// Starts a bulk query (the catalogue sync sends BULK_PRODUCTS_QUERY).
+export const BULK_RUN_QUERY_MUTATION = /* GraphQL */ `
+  mutation BulkRunQuery($query: String!) {
+    bulkOperationRunQuery(query: $query) {
+      bulkOperation { ${BULK_OPERATION_FIELDS} }
+      userErrors { field message code }
+    }
+  }
+`;
+export interface BulkRunQueryResult {
+  bulkOperationRunQuery: { bulkOperation: BulkOperationNode | null; userErrors: BulkOperationUserError[] };
+}
+
+// The sync polls its bulk operation with this until it ends.
+export const BULK_OPERATION_QUERY = /* GraphQL */ `
+  query BulkOperation($id: ID!) {
+    bulkOperation(id: $id) { ${BULK_OPERATION_FIELDS} }
+  }
+`;
+export interface BulkOperationResult {
+  bulkOperation: BulkOperationNode | null;
+}
+
+// What the shop's bulk query is doing: asked when Shopify refuses a new one because one runs.
+export const CURRENT_BULK_OPERATION_QUERY = /* GraphQL */ `
+  query CurrentBulkOperation {
+    currentBulkOperation(type: QUERY) { ${BULK_OPERATION_FIELDS} }
+  }
+`;
+export interface CurrentBulkOperationResult {
+  currentBulkOperation: BulkOperationNode | null;
+}
+
+// A products/* webhook makes the shop read that one product again with this (the webhook's body is
+// only a trigger: one code path builds the catalogue rows).
+export const PRODUCT_QUERY = /* GraphQL */ `
+  query Product($id: ID!, $variantsFirst: Int!, $mediaFirst: Int!) {
+    product(id: $id) {
+      id
+      legacyResourceId
+      handle
+      title
+      descriptionHtml
+      vendor
+      productType
+      tags
+      status
+      updatedAt
+      featuredMedia {
+        ... on MediaImage {
+          image {
+            url
+            altText
+          }
+        }
+      }
+      media(first: $mediaFirst) {
+        nodes {
+          mediaContentType
+          alt
+          ... on MediaImage {
+            image {
+              url
+              altText
+            }
+          }
+        }
+      }
+      variants(first: $variantsFirst) {
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        nodes {
+          ...SyncVariant
+        }
+      }
+    }
+  }
+  ${SYNC_VARIANT_FRAGMENT}
+`;
+export interface ProductResult {
+  product: ShopifyProductNode | null;
+}
+
+// An inventory_levels/update webhook makes the shop read the variant's stock again with this.
+export const INVENTORY_ITEM_QUERY = /* GraphQL */ `
+  query InventoryItem($id: ID!) {
+    inventoryItem(id: $id) {
+      id
+      variant {
+        id
+        inventoryQuantity
+        availableForSale
+        product {
+          id
+        }
+      }
+    }
+  }
+`;
+export interface InventoryItemResult {
+  inventoryItem: {
+    id: string;
+    variant: { id: string; inventoryQuantity: number | null; availableForSale: boolean; product: { id: string } } | null;
+  } | null;
 }

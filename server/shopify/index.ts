@@ -24,6 +24,16 @@ export {
   WEBHOOK_SUBSCRIBE_MUTATION,
   WEBHOOK_SUBSCRIPTIONS_QUERY,
   SHOP_QUERY,
+  BULK_PRODUCTS_QUERY,
+  CURRENT_BULK_OPERATION_QUERY,
+  PRODUCT_QUERY,
+  INVENTORY_ITEM_QUERY,
+  BULK_RUN_QUERY_MUTATION,
+  BULK_OPERATION_QUERY,
+  type ShopifyVariantNode,
+  type BulkOperationNode,
+  type ProductResult,
+  type InventoryItemResult,
   type ShopifyProductNode,
   type ProductsPageResult,
   type ProductVariantsResult,
@@ -35,3 +45,7 @@ export {
   type WebhookSubscriptionsResult,
   type ShopResult,
 } from './documents';
+/** Bulk queries: run one, wait for it (polling with back-off, a total timeout), read its JSONL file as it downloads. */
+export { runBulkQuery, bulkResultRows, BulkOperationFailed, type BulkQueryOptions } from './bulk';
+/** JSON Lines parsed as they arrive (a bulk result). */
+export { parseJsonLines, JsonLinesError } from './jsonl';

@@ -55,6 +55,8 @@ export interface Harness {
   carts: CartService;
   rateLimiter: RateLimiter;
   baseUrl: string;
+  /** Where the emulator answers (its /__emulator control routes too). */
+  emulatorOrigin: string;
   /** Every wait the Shopify client asked for, in ms, with its reason. */
   waits: Array<{ reason: string; ms: number }>;
   /** Every admin login delay the server waited, in ms (each moves the clock instead of waiting). */
@@ -87,6 +89,8 @@ export async function startHarness(
     bucket?: ShopifyEmulatorOptions['bucket'];
     pageSize?: number;
     variantsFirst?: number;
+    /** How full syncs read Shopify (default: a bulk query, paging as its fallback). */
+    syncMethod?: 'bulk' | 'paged';
     /** Extra environment for loadConfig (e.g. a real chain's settings). */
     env?: Record<string, string>;
     demoWallet?: AppDeps['demoWallet'];
@@ -138,13 +142,14 @@ export async function startHarness(
   let emulator: ShopifyEmulator;
   let shopify: ShopifyGraphql;
   let mounts: AppDeps['mounts'] = [];
+  let emulatorOrigin = '';
   if (opts.localShopify) {
     const local = await startLocalShopify(config0, { origin: () => baseUrl, logger });
     ({ config, emulator, shopify } = local);
     mounts = [local.mount];
   } else {
     const emulatorServer = await listen(createServer());
-    const emulatorOrigin = `http://127.0.0.1:${(emulatorServer.address() as AddressInfo).port}`;
+    emulatorOrigin = `http://127.0.0.1:${(emulatorServer.address() as AddressInfo).port}`;
     emulator = createShopifyEmulator({
       publicOrigin: emulatorOrigin,
       accessToken: ACCESS_TOKEN,
@@ -188,7 +193,12 @@ export async function startHarness(
     logger,
     shopify,
     now,
-    catalogueSync: { pageSize: opts.pageSize ?? 5, variantsFirst: opts.variantsFirst ?? 10 },
+    catalogueSync: {
+      pageSize: opts.pageSize ?? 5,
+      variantsFirst: opts.variantsFirst ?? 10,
+      method: opts.syncMethod,
+      bulk: { pollFirstMs: 5, pollMaxMs: 20 },
+    },
     // localShopify: the webhook key is the one main.ts wires, from the data folder's secrets.
     webhookSecret: opts.localShopify ? undefined : 'integration-test-secret',
     sleep: async (ms) => {
@@ -210,9 +220,11 @@ export async function startHarness(
   const appServer = await listen(createServer(createApp(services.app).callback()));
   servers.push(appServer);
   baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
+  emulatorOrigin ||= `${baseUrl}/shopify-emulator`;
   if (payments) await subscribeShopifyWebhooks(shopify, `${baseUrl}/api/webhooks/shopify`, logger);
 
   return {
+    emulatorOrigin,
     config,
     database,
     emulator,

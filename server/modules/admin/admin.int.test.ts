@@ -14,7 +14,7 @@ import {
   type InventoryItem,
 } from '../../../common/admin';
 import type { Product } from '../../../common/api';
-import { syncResultSchema } from '../../../common/api';
+import { syncStartSchema, syncStatusSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { verifyPassword } from '../../lib/password-hash';
 import { startHarness, TEST_ADMIN_PASSWORD, type Harness } from '../../test/harness';
@@ -105,6 +105,7 @@ describe.each(testDatabaseKinds)('admin area on %s', (kind) => {
     return [
       ['GET', '/api/inventory'],
       ['POST', '/api/inventory/sync'],
+      ['GET', '/api/inventory/sync'],
       ['PATCH', `/api/inventory/${v.id}/update`, { pogPrice: '99', isActive: true }],
       ['PUT', `/api/products/${t}/custom-title`, { customTitle: 'Hijacked' }],
       ['DELETE', `/api/products/${t}/custom-title`],
@@ -446,8 +447,14 @@ describe.each(testDatabaseKinds)('admin area on %s', (kind) => {
     const before = (await inventory(cookie)).find((i) => i.id === v.id)!;
 
     const res = await call('/api/inventory/sync', { method: 'POST', cookie });
-    expect(res.status).toBe(200);
-    const result = syncResultSchema.parse(await res.json());
+    expect(res.status).toBe(202);
+    let { job } = syncStartSchema.parse(await res.json());
+    while (job.status === 'running') {
+      await new Promise((r) => setTimeout(r, 20));
+      job = syncStatusSchema.parse(await (await call('/api/inventory/sync', { cookie })).json()).job!;
+    }
+    expect(job).toMatchObject({ status: 'succeeded', trigger: 'admin', error: null });
+    const result = job.result!;
     const after = (await inventory(cookie)).find((i) => i.id === v.id)!;
     expect(after).toMatchObject({
       pogPrice: '42.42',

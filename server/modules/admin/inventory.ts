@@ -6,14 +6,14 @@
  * instance shows it at once, and records what changed in the audit trail.
  */
 import type { InventoryItem, InventoryUpdateRequest, InventoryWriteResult } from '../../../common/admin';
-import type { SyncResult } from '../../../common/api';
+import type { SyncJob } from '../../../common/api';
 import { availability, isForSale } from '../../../common/availability';
 import { cartLineTitle } from '../../../common/cart';
 import { ErrorCode } from '../../../common/errors';
 import { normalizeDecimal } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { bumpCatalogueVersion, productTitle, type CatalogueService } from '../catalogue';
+import { bumpCatalogueVersion, productTitle, type CatalogueService, type SyncStart } from '../catalogue';
 import { heldFor, heldUnits } from '../stock';
 import { recordAudit, type AuditChange } from './audit';
 
@@ -243,21 +243,30 @@ export class InventoryAdmin {
   }
 
   /** Syncs the catalogue from Shopify now (one sync at a time, as the schedule's) and records the counts before → after. */
-  async sync(session: string): Promise<SyncResult> {
+  /**
+   * 'Sync with Shopify': starts the catalogue sync in the background (or answers the one running);
+   * the audit entry is written when the sync this press started has succeeded.
+   */
+  async startSync(session: string): Promise<SyncStart> {
     const before = await this.catalogue.lastSync();
-    const result = await this.catalogue.sync();
-    await recordAudit(this.db, {
-      at: this.now(),
-      action: 'inventory-synced',
-      session,
-      target: null,
-      changes: (['products', 'variants', 'deactivated'] as const).map((field) => ({
-        field,
-        from: before?.[field] ?? null,
-        to: result[field],
-      })),
+    return this.catalogue.startSync('admin', async (result) => {
+      await recordAudit(this.db, {
+        at: this.now(),
+        action: 'inventory-synced',
+        session,
+        target: null,
+        changes: (['products', 'variants', 'deactivated'] as const).map((field) => ({
+          field,
+          from: before?.[field] ?? null,
+          to: result[field],
+        })),
+      });
     });
-    return result;
+  }
+
+  /** The latest sync: its phase and progress while it runs, its outcome once ended. */
+  syncStatus(): Promise<SyncJob | null> {
+    return this.catalogue.syncStatus();
   }
 }
 

@@ -19,6 +19,7 @@ import {
   recordRefundSchema,
   resolveAttentionSchema,
 } from '../../../common/payments-desk';
+import type { SyncStartAnswer, SyncStatus } from '../../../common/api';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { sameOriginOnly } from '../../lib/cross-site';
@@ -163,8 +164,16 @@ export function adminRoutes(deps: {
     ctx.body = await inventory.list();
   });
 
+  // Starts the sync in the background and answers at once (202): the job this press started, or
+  // the one already running. GET reads its progress.
   router.post('/api/inventory/sync', noStore, ...guarded, async (ctx) => {
-    ctx.body = await inventory.sync(label(ctx));
+    const { job, started } = await inventory.startSync(label(ctx));
+    ctx.status = 202;
+    ctx.body = { job, started } satisfies SyncStartAnswer;
+  });
+
+  router.get('/api/inventory/sync', noStore, ...guarded, async (ctx) => {
+    ctx.body = { job: await inventory.syncStatus() } satisfies SyncStatus;
   });
 
   router.patch('/api/inventory/:id/update', noStore, ...guarded, async (ctx) => {

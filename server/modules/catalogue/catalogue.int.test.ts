@@ -9,7 +9,8 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness(kind);
+    // These tests are about paging (and the bulk query's fallback): sync-jobs.int.test.ts covers bulk.
+    h = await startHarness(kind, { syncMethod: 'paged' });
   });
   afterAll(async () => {
     await h?.close();
@@ -265,7 +266,7 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
 describe.each(testDatabaseKinds)('sync against a small leaky bucket on %s', (kind) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness(kind, { bucket: { maximumAvailable: 200, restoreRate: 10 }, pageSize: 5 });
+    h = await startHarness(kind, { bucket: { maximumAvailable: 200, restoreRate: 10 }, pageSize: 5, syncMethod: 'paged' });
   });
   afterAll(async () => {
     await h?.close();

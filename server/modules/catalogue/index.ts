@@ -4,3 +4,4 @@
 export { CatalogueService, productTitle, type ListedVariant, type ProductListSnapshot } from './service';
 export { catalogueRoutes } from './routes';
 export { bumpCatalogueVersion } from './sync';
+export type { SyncStart } from './sync-job';

@@ -10,7 +10,7 @@
 import { catalogueSyncDuration, catalogueSyncErrors } from '../../lib/metrics';
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import type { Product, SyncResult, Variant } from '../../../common/api';
+import type { Product, SyncJob, SyncResult, Variant } from '../../../common/api';
 import { productIdSchema } from '../../../common/api';
 import { availability, isForSale, type Held, type StockFacts } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
@@ -23,6 +23,8 @@ import { ProductModel, type VariantModel } from './models';
 import type { ShopifyGraphql } from '../../shopify';
 import { getState, setState } from '../../lib/app-state';
 import { bumpCatalogueVersion, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
+import { SyncJobs, type SyncJobOptions, type SyncStart } from './sync-job';
+import { CatalogueWebhooks } from './webhooks';
 import { CATALOGUE_VERSION, CatalogueFreshness, type FreshnessOptions } from './freshness';
 import { CatalogueIndex } from './product-query';
 import type { CatalogueFacets, CataloguePage, CataloguePageQuery } from '../../../common/catalogue-query';
@@ -50,7 +52,10 @@ export interface ProductListSnapshot {
 export class CatalogueService {
   private snapshot: ProductListSnapshot | null = null;
   private building: Promise<ProductListSnapshot> | null = null;
-  private running: Promise<SyncResult> | null = null;
+  /** Syncs as background jobs, one at a time across every instance (sync-job.ts). */
+  private readonly jobs: SyncJobs;
+  /** products/* and inventory_levels/update webhooks (webhooks.ts). */
+  readonly webhooks: CatalogueWebhooks;
   /** Which catalogue version is the newest (notifications, with a bounded-staleness fallback). */
   readonly freshness: CatalogueFreshness;
 
@@ -60,8 +65,11 @@ export class CatalogueService {
     private readonly logger?: Logger,
     private readonly syncOptions: SyncOptions = {},
     freshness: Omit<FreshnessOptions, 'logger'> = { stalenessMs: 1000 },
+    jobOptions: SyncJobOptions = {},
   ) {
     this.freshness = new CatalogueFreshness(db, { ...freshness, logger });
+    this.jobs = new SyncJobs(db, (report) => this.runSync(report), logger, jobOptions);
+    this.webhooks = new CatalogueWebhooks(db, shopify, logger, syncOptions);
   }
 
   /**
@@ -108,29 +116,45 @@ export class CatalogueService {
     return (await this.list()).index().facets();
   }
 
-  /** Runs one sync at a time per process; the database lock covers other processes. */
-  sync(): Promise<SyncResult> {
-    if (this.running) return Promise.reject(new SyncInProgressError());
-    const timer = catalogueSyncDuration.startTimer();
-    this.running = syncCatalogue(this.db, this.shopify, this.logger, this.syncOptions)
-      .then(
-        (result) => {
-          timer();
-          return result;
-        },
-        (err: unknown) => {
-          if (!(err instanceof SyncInProgressError)) catalogueSyncErrors.inc();
-          throw err;
-        },
-      )
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+  /**
+   * Starts a sync in the background unless one runs on any instance (then answers that one).
+   * `after` runs once this sync succeeded, before its job is marked ended.
+   */
+  startSync(trigger: string, after?: (result: SyncResult) => Promise<void>): Promise<SyncStart> {
+    return this.jobs.start(trigger, after);
+  }
+
+  /** The latest sync job, running or ended; null before the first. */
+  syncStatus(): Promise<SyncJob | null> {
+    return this.jobs.latest();
+  }
+
+  /**
+   * Starts a sync and waits for its end (the start-up and periodic syncs, tests). Refused with
+   * SyncInProgressError when one already runs, here or on another instance.
+   */
+  async sync(trigger = 'api'): Promise<SyncResult> {
+    const start = await this.jobs.start(trigger);
+    if (!start.started || !start.done) throw new SyncInProgressError();
+    return start.done;
   }
 
   get isSyncing(): boolean {
-    return this.running !== null;
+    return this.jobs.runningHere;
+  }
+
+  private runSync(report: Parameters<typeof syncCatalogue>[4]): Promise<SyncResult> {
+    const timer = catalogueSyncDuration.startTimer();
+    return syncCatalogue(this.db, this.shopify, this.logger, this.syncOptions, report).then(
+      (result) => {
+        timer();
+        return result;
+      },
+      (err: unknown) => {
+        catalogueSyncErrors.inc();
+        throw err;
+      },
+    );
   }
 
   async lastSync(): Promise<SyncResult | undefined> {

@@ -120,7 +120,23 @@ async function findOrderId(db: Db, find: OrderLookup): Promise<string | undefine
   return undefined;
 }
 
-export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecret: string | undefined }): Router {
+/**
+ * Topics another module handles on this endpoint (the catalogue's product and stock topics): after
+ * the signature check and before the duplicate check's transaction, `prepare` reads what it needs
+ * (it may ask Shopify) and answers the change to make in the transaction that records the delivery.
+ */
+export interface WebhookTopicHandler {
+  readonly topics: readonly string[];
+  prepare(topic: string, body: unknown): Promise<((trx: Db) => Promise<string>) | null>;
+}
+
+export function shopifyWebhookRoutes(deps: {
+  db: Db;
+  logger: Logger;
+  clientSecret: string | undefined;
+  /** Further topics (the catalogue's). */
+  handlers?: readonly WebhookTopicHandler[];
+}): Router {
   const router = new Router();
   router.post('/api/webhooks/shopify', async (ctx) => {
     const { db, logger, clientSecret } = deps;
@@ -147,26 +163,46 @@ export function shopifyWebhookRoutes(deps: { db: Db; logger: Logger; clientSecre
     if (!topic || !webhookId) return acknowledge('X-Shopify-Topic and X-Shopify-Webhook-Id are required');
     // Shopify's are short (a topic, a UUID); a key past Postgres' index row limit would fail the insert.
     if (topic.length > 200 || webhookId.length > 200) return acknowledge('X-Shopify-Topic or X-Shopify-Webhook-Id is too long');
-    let payload: WebhookPayload | null;
+    let body: unknown;
     try {
-      payload = parseWebhookPayload(JSON.parse(raw.toString('utf8')));
+      body = JSON.parse(raw.toString('utf8'));
     } catch {
       return acknowledge('the body is not JSON');
     }
+    const record = (trx: Db, resourceId: string | null) =>
+      trx('webhook_events')
+        .insert({ webhook_id: webhookId, topic, event_id: ctx.get('X-Shopify-Event-Id') || null, resource_id: resourceId })
+        .onConflict('webhook_id')
+        .ignore()
+        .returning('webhook_id');
+
+    const handler = deps.handlers?.find((h) => h.topics.includes(topic));
+    if (handler) {
+      // A copy already applied is not read from Shopify again; the insert below settles races.
+      if (await db('webhook_events').where({ webhook_id: webhookId }).first('webhook_id')) {
+        logger.debug({ topic, webhookId }, 'duplicate Shopify webhook ignored');
+        ctx.status = 200;
+        ctx.body = { ok: true };
+        return;
+      }
+      const change = await handler.prepare(topic, body);
+      const resourceId = (body as { admin_graphql_api_id?: unknown } | null)?.admin_graphql_api_id;
+      const done = await db.transaction(async (trx) => {
+        if ((await record(trx as unknown as Db, typeof resourceId === 'string' ? resourceId.slice(0, 200) : null)).length === 0)
+          return 'duplicate';
+        return change ? change(trx as unknown as Db) : 'nothing to do';
+      });
+      logger.info({ topic, webhookId, outcome: done }, 'Shopify webhook applied');
+      ctx.status = 200;
+      ctx.body = { ok: true };
+      return;
+    }
+    const payload = parseWebhookPayload(body);
 
     // Recording the delivery and acting on it commit together: a failure leaves no trace, so
     // Shopify's retry is processed; a success makes every later copy a no-op.
     const outcome = await db.transaction(async (trx) => {
-      const inserted = await trx('webhook_events')
-        .insert({
-          webhook_id: webhookId,
-          topic,
-          event_id: ctx.get('X-Shopify-Event-Id') || null,
-          resource_id: payload?.admin_graphql_api_id ?? null,
-        })
-        .onConflict('webhook_id')
-        .ignore()
-        .returning('webhook_id');
+      const inserted = await record(trx as unknown as Db, payload?.admin_graphql_api_id ?? null);
       if (inserted.length === 0) return 'duplicate' as const;
       if (!payload) return 'unusable' as const;
       const meaning = interpretWebhook(topic, payload);
@@ -234,10 +270,20 @@ function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
   });
 }
 
-const WEBHOOK_TOPICS = ['DRAFT_ORDERS_UPDATE', 'ORDERS_CREATE', 'ORDERS_FULFILLED', 'FULFILLMENTS_CREATE'] as const;
+const WEBHOOK_TOPICS = [
+  'DRAFT_ORDERS_UPDATE',
+  'ORDERS_CREATE',
+  'ORDERS_FULFILLED',
+  'FULFILLMENTS_CREATE',
+  // The catalogue's (modules/catalogue/webhooks.ts, handed over by this endpoint).
+  'PRODUCTS_CREATE',
+  'PRODUCTS_UPDATE',
+  'PRODUCTS_DELETE',
+  'INVENTORY_LEVELS_UPDATE',
+] as const;
 
 /**
- * Subscribes the shop's webhook endpoint to the order topics. Idempotent: Shopify answers an
+ * Subscribes the shop's webhook endpoint to the order and catalogue topics. Idempotent: Shopify answers an
  * existing subscription with a userError ("already been taken"), which is fine.
  */
 export async function subscribeShopifyWebhooks(shopify: ShopifyGraphql, uri: string, logger: Logger): Promise<number> {
@@ -256,7 +302,7 @@ export async function subscribeShopifyWebhooks(shopify: ShopifyGraphql, uri: str
 }
 
 /**
- * The order topics with no subscription delivering to `uri` (empty when Shopify will tell the shop
+ * The topics with no subscription delivering to `uri` (empty when Shopify will tell the shop
  * about every order event). Lists the app's subscriptions of those topics.
  */
 export async function missingWebhookTopics(shopify: ShopifyGraphql, uri: string): Promise<string[]> {

@@ -1,31 +1,75 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { syncStartSchema, syncStatusSchema, type SyncJob } from '../../../../common/api';
 import { toast } from '../../../components/ui/use-toast';
 import { apiFetch } from '../../../lib/api-client';
-import { adminErrorText, answerMessage } from './admin-errors';
+import { adminErrorText } from './admin-errors';
 import { refreshAfterAdminWrite } from './admin-cache';
 import { handleAdminSessionLoss } from './admin-session';
 
 export const SYNC_SUCCESS = 'Inventory synced with Shopify';
 export const SYNC_FAILED = 'Failed to sync inventory';
 
-/** POST /api/inventory/sync (no body): reads Shopify now; the answer's `message`, when it has one, describes it. */
-export async function syncInventory(): Promise<string | null> {
-  return answerMessage(await apiFetch<unknown>('/api/inventory/sync', { method: 'POST' }));
+const syncStatusKey = ['admin', 'sync'] as const;
+/** How often a running sync's progress is read. */
+const POLL_MS = 1000;
+
+/** POST /api/inventory/sync (no body): starts the sync in the background, or answers the one running. */
+async function startSync(): Promise<SyncJob> {
+  return syncStartSchema.parse(await apiFetch<unknown>('/api/inventory/sync', { method: 'POST' })).job;
 }
 
-/** 'Sync with Shopify': 'Inventory synced with Shopify', or the server's message / 'Failed to sync inventory'. */
+/** GET /api/inventory/sync: the latest sync and its progress (null before the first). */
+async function getSyncStatus(signal?: AbortSignal): Promise<SyncJob | null> {
+  return syncStatusSchema.parse(await apiFetch<unknown>('/api/inventory/sync', { signal, cache: 'no-store' })).job;
+}
+
+/**
+ * 'Sync with Shopify': starts the sync, follows its progress (read every second while it runs) and,
+ * when a sync this page watched ends, refreshes the inventory and says 'Inventory synced with
+ * Shopify', or the server's reason / 'Failed to sync inventory'.
+ */
 export function useSyncInventory() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: ['admin', 'sync'],
-    mutationFn: syncInventory,
-    onSuccess: (message) => {
-      toast({ title: SYNC_SUCCESS, description: message && message !== SYNC_SUCCESS ? message : undefined });
-    },
+  const status = useQuery({
+    queryKey: syncStatusKey,
+    queryFn: ({ signal }) => getSyncStatus(signal),
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? POLL_MS : false),
+    retry: false,
+  });
+  const start = useMutation({
+    mutationKey: ['admin', 'sync', 'start'],
+    mutationFn: startSync,
+    onSuccess: (job) => queryClient.setQueryData(syncStatusKey, job),
     onError: (error) => {
       if (handleAdminSessionLoss(queryClient, error)) return;
       toast({ title: 'Error', description: adminErrorText(error, SYNC_FAILED), variant: 'destructive' });
     },
-    onSettled: () => refreshAfterAdminWrite(queryClient),
   });
+
+  // The running sync this page watches; its end is announced once.
+  const watched = useRef<string | null>(null);
+  const job = status.data ?? null;
+  useEffect(() => {
+    if (!job) return;
+    if (job.status === 'running') {
+      watched.current = job.id;
+      return;
+    }
+    if (watched.current !== job.id) return;
+    watched.current = null;
+    if (job.status === 'succeeded')
+      toast({
+        title: SYNC_SUCCESS,
+        description: job.result ? `${job.result.products} products, ${job.result.variants} variants` : undefined,
+      });
+    else toast({ title: 'Error', description: job.error || SYNC_FAILED, variant: 'destructive' });
+    void refreshAfterAdminWrite(queryClient);
+  }, [job, queryClient]);
+  useEffect(() => {
+    if (status.error) handleAdminSessionLoss(queryClient, status.error);
+  }, [status.error, queryClient]);
+
+  const running = job?.status === 'running';
+  return { start: () => start.mutate(), busy: start.isPending || running, job: running ? job : null };
 }

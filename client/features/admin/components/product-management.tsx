@@ -7,11 +7,11 @@ import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/utils';
 import { useAdminLogout } from '../api/admin-logout';
 import { useInventory } from '../api/get-inventory';
-import { useSyncInventory } from '../api/sync-inventory';
 import { countUnpriced, filterInventory, INVENTORY_FILTERS, type InventoryFilter } from '../lib/inventory-filter';
 import { groupInventory, type ProductGroup } from '../lib/product-groups';
 import { AuditSheet } from './audit-sheet';
 import { GroupCard } from './group-card';
+import { SyncButton } from './sync-button';
 import { VariantCard } from './variant-card';
 
 /** Cards rendered at first and added per 'Show more' (hundreds of products stay quick on a tablet). */
@@ -22,19 +22,13 @@ type View = 'grouped' | 'individual';
 /** 'Product Management' (spec §2 "Admin"), with search, filters and the unpriced count of issue 12. */
 export function ProductManagement() {
   const inventory = useInventory();
-  const sync = useSyncInventory();
   const logout = useAdminLogout();
   const [view, setView] = useState<View>('grouped');
   const [auditOpen, setAuditOpen] = useState(false);
   const items = inventory.data;
   const groups = useMemo(() => (items ? groupInventory(items) : []), [items]);
 
-  const syncButton = (
-    <Button onClick={() => sync.mutate()} disabled={sync.isPending} data-testid="sync-button">
-      <RefreshCw aria-hidden className={sync.isPending ? 'motion-safe:animate-spin' : undefined} />
-      Sync with Shopify
-    </Button>
-  );
+  const syncButton = <SyncButton />;
 
   let content: ReactNode;
   if (items) {
