@@ -65,7 +65,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           registerType: 'prompt',
           // Registered from React (client/app/pwa-update-prompt.tsx via useRegisterSW).
           injectRegister: false,
-          includeAssets: ['favicon.svg', 'robots.txt', 'icons/apple-touch-icon.png', 'icons/favicon-32.png'],
+          // robots.txt is the server's (it names PUBLIC_URL's sitemap): never a file of the build.
+          includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png', 'icons/favicon-32.png'],
           manifest: {
             id: '/',
             name: 'POGS Shop',
@@ -90,9 +91,15 @@ export default defineConfig(({ isSsrBuild }) => ({
             // WalletConnect loads on demand only; never precache it for every visitor.
             manifestTransforms: [async (entries) => ({ manifest: entries.filter((e) => !walletConnectOnly.has(e.url)), warnings: [] })],
             navigateFallback: '/index.html',
-            // Navigations the server must answer itself: the API, the Shopify emulator, and an
-            // order's shipping link (a redirect to Shopify's form once it exists).
-            navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/orders\/[^/]+\/shipping(\/|$)/, /^\/shopify-emulator(\/|$)/],
+            // Navigations the server must answer itself: the API, the Shopify emulator, an order's
+            // shipping link (a redirect to Shopify's form once it exists), robots.txt and the sitemap.
+            navigateFallbackDenylist: [
+              /^\/api(\/|$)/,
+              /^\/orders\/[^/]+\/shipping(\/|$)/,
+              /^\/shopify-emulator(\/|$)/,
+              /^\/robots\.txt$/,
+              /^\/sitemap(-\d+)?\.xml$/,
+            ],
             cleanupOutdatedCaches: true,
             // Take control on first install so this visit's catalogue and images are cached too.
             // Updates still wait for the shopper's "Reload" (registerType 'prompt').

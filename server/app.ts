@@ -45,6 +45,9 @@ import { BASE_PUBLIC_RPC_URL } from './config';
 import { pageScriptsOf } from './client-manifest';
 import type { Readiness } from './readiness';
 import { shopPages, type ShopPagesOptions } from './shop-pages';
+import { pageMeta } from './seo/page-meta';
+import { seoRoutes } from './seo/routes';
+import type { SitemapLimits } from './seo/sitemap';
 
 export interface AppDeps {
   config: Config;
@@ -69,6 +72,8 @@ export interface AppDeps {
   };
   /** The built client (dist/); when absent only the API is served. */
   staticDir?: string;
+  /** How much one sitemap file holds (the protocol's 50,000 addresses and 50 MB unless a test asks for less). */
+  sitemapLimits?: SitemapLimits;
   /** What GET /api/health/ready asks (ready when absent). */
   readiness?: Readiness;
   /**
@@ -201,6 +206,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(rateLimitMiddleware(deps.rateLimiter, { logger, sessionId: (ctx) => ctx.state.session.id() }));
   const routers = [
     api,
+    // Ahead of the built client's files: robots.txt and the sitemap follow PUBLIC_URL and the catalogue.
+    seoRoutes({ catalogue, publicUrl: config.publicUrl, sitemapLimits: deps.sitemapLimits }),
     catalogueRoutes(catalogue),
     cartRoutes(carts),
     adminRoutes({
@@ -225,7 +232,7 @@ export function createApp(deps: AppDeps): Koa {
   }
 
   if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
-    app.use(staticClient(deps.staticDir, { catalogue, publicConfig, logger }));
+    app.use(staticClient(deps.staticDir, { catalogue, publicConfig, logger, meta: pageMeta(config.publicUrl) }));
   }
   return app;
 }

@@ -60,10 +60,10 @@ function directives(res: Response): Map<string, string[]> {
   );
 }
 
-/** The text of each inline script a browser would run (not the JSON data blocks). */
+/** The text of each inline script a browser would run (not the data blocks: JSON, and the JSON-LD of server/seo/). */
 function inlineScripts(body: string): string[] {
   return [...body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)]
-    .filter(([, attributes]) => !/\bsrc=/.test(attributes!) && !/type="application\/json"/.test(attributes!))
+    .filter(([, attributes]) => !/\bsrc=/.test(attributes!) && !/type="application\/(ld\+)?json"/.test(attributes!))
     .map(([, , text]) => text!);
 }
 
@@ -93,8 +93,9 @@ describe("the shop's pages", () => {
     const scripts = inlineScripts(body);
     expect(scripts).toHaveLength(1);
     expect(directives(res).get('script-src')).toEqual(["'self'", sha256(scripts[0]!)]);
-    // The data the page carries is JSON, which no policy needs to allow.
+    // The data the page carries is JSON, and its JSON-LD, which no policy needs to allow.
     expect(body).toMatch(/<script type="application\/json" id="[^"]+">/);
+    expect(body).toContain('<script type="application/ld+json">');
   });
 
   it('answers a plain page (the SPA fallback) with the policy, allowing no inline script', async () => {

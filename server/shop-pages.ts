@@ -49,7 +49,7 @@ function routeOf(pathname: string): Route | null {
 }
 
 /** JSON that can sit inside a <script> element: nothing in it can close the tag or start a comment. */
-function scriptSafeJson(json: string): string {
+export function scriptSafeJson(json: string): string {
   return json.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -182,6 +182,11 @@ export interface ShopPagesOptions {
   render?: () => Promise<RenderShopPage | null>;
   /** The URLs of a page's own chunks, preloaded with it (server/client-manifest.ts); none by default. */
   pageScripts?: (kind: ShopPageKind) => readonly string[];
+  /**
+   * The template with the page's head (title, description, canonical, share tags, structured
+   * data: server/seo/page-meta.ts) in place of its own; the template as it is when absent.
+   */
+  meta?: (template: string, page: { kind: ShopPageKind; config: PublicConfig; product?: Product }) => string;
 }
 
 /**
@@ -229,7 +234,9 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise
       body += jsonTag(INLINE_DATA_IDS.product, productJson);
       markup = await renderMarkup({ path, config, product: JSON.parse(productJson) as Product });
     }
-    const { html, scripts } = inject(opts.template, head, body, markup, opts.pageScripts?.(route.kind) ?? []);
+    const shown = route.kind === 'home' ? undefined : snap.byId.get(route.id);
+    const template = opts.meta?.(opts.template, { kind: route.kind, config, product: shown }) ?? opts.template;
+    const { html, scripts } = inject(template, head, body, markup, opts.pageScripts?.(route.kind) ?? []);
     return { body: html, etag: etagOf(html), scriptSources: scripts.map(inlineScriptSource) };
   };
 

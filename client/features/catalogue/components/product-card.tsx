@@ -3,7 +3,7 @@ import { lazy, memo, Suspense, useState, type CSSProperties } from 'react';
 import type { Product } from '../../../../common/api';
 import { productImages } from '../../../../common/product-image-url';
 import { SOLD_OUT_LABEL } from '../../../../common/availability';
-import { firstDescriptionLine } from '../../../lib/clean-description';
+import { firstDescriptionLine } from '../../../../common/clean-description';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { cn } from '../../../lib/utils';
 import { useProductPurchase } from '../hooks/use-product-purchase';

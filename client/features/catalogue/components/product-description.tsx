@@ -1,4 +1,4 @@
-import { cleanDescription } from '../../../lib/clean-description';
+import { cleanDescription } from '../../../../common/clean-description';
 
 export const MISSING_DESCRIPTION =
   'Detailed product information will be available soon. In the meantime, ask about this item in our community chat.';

@@ -1,4 +1,4 @@
-/** Most lines a description shows (spec §9). */
+/** Most lines a description shows. */
 export const MAX_DESCRIPTION_LINES = 5;
 export const DESCRIPTION_FALLBACK = 'Heritage quality, exclusive design';
 
@@ -49,8 +49,9 @@ export function decodeEntities(text: string): string {
 
 /**
  * Turns a product description (Shopify descriptionHtml, possibly plain text) into display lines
- * (spec §5): markup stripped, line breaks honoured, entities decoded, blank lines and lines that
- * mention a size guide or contain a pipe dropped, at most five lines kept.
+ * (the product pages and cards show them; the server's page head summarises them): markup
+ * stripped, line breaks honoured, entities decoded, blank lines and lines that mention a size
+ * guide or contain a pipe dropped, at most five lines kept.
  */
 export function cleanDescription(html: string | null | undefined): string[] {
   if (typeof html !== 'string' || html.trim() === '') return [];
