@@ -21,11 +21,12 @@ import { AppRoutes, loadMatchedRoutes } from './app/router';
 import { seedShopData } from './features/catalogue';
 import { createQueryClient } from './lib/query-client';
 
-export const renderShopPage: RenderShopPage = async ({ path, config, products, product }) => {
+export const renderShopPage: RenderShopPage = async ({ path, config, cataloguePage, product }) => {
   // The page's code in first, as the browser loads it before hydrating: it renders at once.
-  await loadMatchedRoutes(new URL(path, 'http://shop.invalid').pathname);
+  const url = new URL(path, 'http://shop.invalid');
+  await loadMatchedRoutes(url.pathname);
   const queryClient = createQueryClient();
-  seedShopData(queryClient, { config, products, product });
+  seedShopData(queryClient, { config, cataloguePage: cataloguePage && { search: url.search, page: cataloguePage }, product });
   const html = renderToString(
     <StrictMode>
       <AppErrorBoundary>

@@ -1,4 +1,5 @@
 import type { Product, PublicConfig } from './api';
+import type { CataloguePage } from './catalogue-query';
 
 /**
  * The contract between the server and the client's server-rendering entry
@@ -6,12 +7,12 @@ import type { Product, PublicConfig } from './api';
  * the server never imports client source).
  */
 export interface ShopRenderInput {
-  /** The page's path, e.g. `/` or `/product/123`. */
+  /** The page's path with its query, e.g. `/`, `/?q=cap&sort=price-asc` or `/product/123`. */
   path: string;
   /** GET /api/config's body. */
   config: PublicConfig;
-  /** The home's product list (exactly GET /api/products' body). */
-  products?: Product[];
+  /** The home's first page of the view its query names (exactly GET /api/catalogue/products' body). */
+  cataloguePage?: CataloguePage;
   /** A product page's product (exactly GET /api/products/:id's body). */
   product?: Product;
 }

@@ -336,7 +336,7 @@ function staticClient(dir: string, data: Omit<ShopPagesOptions, 'template'>): Ko
     (ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.accepts('html') === 'html' && !path.extname(ctx.path);
   return async (ctx, next) => {
     if (SERVER_PATHS.test(ctx.path)) return next();
-    const page = wantsPage(ctx) ? await pageFor(ctx.path) : null;
+    const page = wantsPage(ctx) ? await pageFor(ctx.path, new URLSearchParams(ctx.querystring)) : null;
     if (page) {
       ctx.status = 200;
       ctx.type = 'html';

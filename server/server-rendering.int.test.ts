@@ -8,6 +8,7 @@ import path from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
+import type { CataloguePage } from '../common/catalogue-query';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { SHOP_PAGE_MODULES } from '../common/shop-render';
 import { startHarness, type Harness } from './test/harness';
@@ -66,21 +67,40 @@ const cards = (markup: string) => markup.split('data-testid="product-card"').len
 const apiJson = async (urlPath: string) => (await h.api(urlPath)).json();
 
 describe('the home', () => {
-  it('arrives rendered: the header, the hero, the item count and the first cards, from the list it carries', async () => {
-    const products = (await apiJson('/api/products')) as Product[];
+  it('arrives rendered: the header, the hero, the item count and the first cards, from the first page it carries', async () => {
+    const { products, total } = (await apiJson('/api/catalogue/products')) as CataloguePage;
     const { res, body } = await page('/');
     expect(res.status).toBe(200);
     const markup = rootMarkup(body);
     expect(markup).toContain('data-testid="cart-button"');
     expect(markup).toContain('The Collection');
-    expect(markup).toContain(`data-testid="product-count">${products.length}<!-- --> <!-- -->items`);
+    expect(markup).toContain(`data-testid="product-count" aria-live="polite">${total}<!-- --> <!-- -->items`);
+    expect(markup).toContain('type="search"');
     // The first cards (a phone's screen and a desktop's first row); the browser adds the rest.
     expect(cards(markup)).toBe(4);
     for (const product of products.slice(0, 4)) expect(markup).toContain(`data-product-id="${product.id}"`);
     expect(markup).not.toContain(`data-product-id="${products[4]!.id}"`);
     // Rendered from exactly what the page carries for the browser to hydrate with.
-    const inline = /<script type="application\/json" id="pogs-products">([^<]*)<\/script>/.exec(body)![1];
-    expect(JSON.parse(inline)).toEqual(products);
+    const inline = /<script type="application\/json" id="pogs-catalogue-page">([^<]*)<\/script>/.exec(body)![1];
+    expect(JSON.parse(inline)).toEqual(await apiJson('/api/catalogue/products'));
+  });
+
+  it('a shared view’s link arrives rendered with that view: its search in the box, its filter and sort chosen, its products', async () => {
+    const products = (await apiJson('/api/products')) as Product[];
+    const type = products.find((p) => p.productType)!.productType;
+    const query = `type=${encodeURIComponent(type)}&sort=price-asc`;
+    const expected = (await apiJson(`/api/catalogue/products?${query}`)) as CataloguePage;
+    const markup = rootMarkup((await page(`/?${query}`)).body);
+    expect(markup).toContain(`data-testid="product-count" aria-live="polite">${expected.total}<!-- --> <!-- -->`);
+    for (const product of expected.products.slice(0, 4)) expect(markup).toContain(`data-product-id="${product.id}"`);
+    const others = products.filter((p) => p.productType !== type);
+    for (const product of others) expect(markup).not.toContain(`data-product-id="${product.id}"`);
+    expect(markup).toMatch(/<option value="price-asc" selected="">/);
+
+    const none = rootMarkup((await page('/?q=zzzqqqxxx')).body);
+    expect(none).toContain('No products match &quot;zzzqqqxxx&quot;');
+    expect(none).not.toContain('No products yet');
+    expect(none).toContain('value="zzzqqqxxx"');
   });
 
   it('starts its scripts after its first paint: no entry script in the head, a loader at the end of the body', async () => {
@@ -140,6 +160,18 @@ describe('the product pages', () => {
     expect(rootMarkup(body)).toBe('');
     expect(body).toContain('<div id="root"></div>');
     expect(body).not.toContain(INLINE_DATA_IDS.product);
+  });
+});
+
+describe('what a stranger’s link cannot do', () => {
+  it('a search with markup is text in the rendered page (the box and the empty result), never an element', async () => {
+    const evil = '"><img src=x onerror=alert(1)><script>alert(2)</script>';
+    const body = (await page(`/?q=${encodeURIComponent(evil)}`)).body;
+    const markup = rootMarkup(body);
+    expect(markup).toContain('value="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;"');
+    expect(markup).toContain('No products match &quot;&quot;&gt;&lt;img');
+    expect(body).not.toContain('<img src=x');
+    expect(body).not.toContain('<script>alert');
   });
 });
 

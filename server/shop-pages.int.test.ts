@@ -6,6 +6,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
+import { CATALOGUE_PAGE_SIZE, type CataloguePage } from '../common/catalogue-query';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { SHOP_PAGE_MODULES } from '../common/shop-render';
 import { IMAGE_SIZES, productImages, responsiveImage, simplePageImageUrl } from '../common/product-image-url';
@@ -79,14 +80,15 @@ function revalidate(urlPath: string, etag: string): Promise<http.IncomingMessage
 const apiJson = async (urlPath: string) => (await h.api(urlPath)).json();
 
 describe('the home', () => {
-  it('carries GET /api/config and GET /api/products exactly, and preloads the first card’s photo as the card asks for it', async () => {
+  it('carries GET /api/config and the first page of the catalogue exactly, and preloads the first card’s photo as the card asks for it', async () => {
     const { res, body } = await page('/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toBe('no-cache');
-    const products = (await apiJson('/api/products')) as Product[];
+    const firstPage = (await apiJson('/api/catalogue/products')) as CataloguePage;
+    const products = firstPage.products;
     expect(products.length).toBeGreaterThan(1);
-    expect(inlined(body, INLINE_DATA_IDS.products)).toEqual(products);
+    expect(inlined(body, INLINE_DATA_IDS.cataloguePage)).toEqual(firstPage);
     expect(inlined(body, INLINE_DATA_IDS.config)).toEqual(await apiJson('/api/config'));
     expect(inlined(body, INLINE_DATA_IDS.product)).toBeUndefined();
     const first = productImages(products[0])[0].url;
@@ -95,7 +97,75 @@ describe('the home', () => {
     expect(preloads(body)[0].sizes).toBe(IMAGE_SIZES.card);
     // In the head, before the app's script; the data in the body.
     expect(body.indexOf('rel="preload"')).toBeLessThan(body.indexOf('</head>'));
-    expect(body.indexOf(INLINE_DATA_IDS.products)).toBeGreaterThan(body.indexOf('<body>'));
+    expect(body.indexOf(INLINE_DATA_IDS.cataloguePage)).toBeGreaterThan(body.indexOf('<body>'));
+  });
+
+  it('carries the first page of the view its URL names (search, filters, sort), exactly as the page route answers it', async () => {
+    const products = (await apiJson('/api/products')) as Product[];
+    const type = products.find((p) => p.productType)!.productType;
+    const query = `type=${encodeURIComponent(type)}&sort=price-desc`;
+    const expected = (await apiJson(`/api/catalogue/products?${query}`)) as CataloguePage;
+    expect(expected.products.length).toBeGreaterThan(0);
+    expect(expected.products.every((p) => p.productType === type)).toBe(true);
+    // The URL's order and anything else in it aside, and a stale value falls back to the default.
+    for (const url of [`/?${query}`, `/?sort=price-desc&utm_source=mail&type=${encodeURIComponent(type)}`]) {
+      const { res, body } = await page(url);
+      expect(res.status, url).toBe(200);
+      expect(inlined(body, INLINE_DATA_IDS.cataloguePage), url).toEqual(expected);
+      expect(preloads(body)[0].src, url).toBe(responsiveImage(productImages(expected.products[0])[0].url, 'card').src);
+    }
+    expect(inlined((await page('/?sort=cheapest-first')).body, INLINE_DATA_IDS.cataloguePage)).toEqual(
+      await apiJson('/api/catalogue/products'),
+    );
+    // A search that matches nothing: an empty first page, no photo to preload.
+    const none = await page('/?q=zzzqqqxxx');
+    expect(inlined(none.body, INLINE_DATA_IDS.cataloguePage)).toEqual({ products: [], total: 0, nextCursor: null });
+    expect(preloads(none.body)).toEqual([]);
+  });
+
+  it('carries one page whatever the catalogue’s size: 200 more products leave its HTML the same size', async () => {
+    const before = await page('/');
+    const firstBefore = inlined(before.body, INLINE_DATA_IDS.cataloguePage) as CataloguePage;
+    expect(firstBefore.products).toHaveLength(Math.min(CATALOGUE_PAGE_SIZE, firstBefore.total));
+    const demo = h.emulator.state.listProducts().filter((p) => p.status === 'ACTIVE' && p.variants.length > 0);
+    for (let i = 0; i < 200; i++) {
+      const base = demo[i % demo.length];
+      h.emulator.upsertProduct({
+        title: `${base.title} #${i}`,
+        handle: `${base.handle}-more-${i}`,
+        descriptionHtml: base.descriptionHtml,
+        vendor: base.vendor,
+        productType: base.productType,
+        tags: base.tags,
+        status: 'ACTIVE',
+        images: base.images.map((img) => ({ alt: img.alt })),
+        variants: base.variants.map((v) => ({
+          title: v.title,
+          price: v.price,
+          inventoryQuantity: v.inventoryQuantity + 1,
+          selectedOptions: v.selectedOptions,
+        })),
+      });
+    }
+    await h.catalogue.sync();
+    // Priced as the demo's (seedDemoPrices prices a catalogue once): listed for sale.
+    const db = h.database.db;
+    await db('variants')
+      .whereNull('pog_price')
+      .whereNull('removed_at')
+      .whereNotNull('shopify_price')
+      .update({ pog_price: db.raw('shopify_price * 10'), is_active: true });
+    await bumpCatalogueVersion(db);
+    const after = await page('/');
+    const firstAfter = inlined(after.body, INLINE_DATA_IDS.cataloguePage) as CataloguePage;
+    expect(firstAfter.total).toBeGreaterThanOrEqual(firstBefore.total + 200);
+    expect(firstAfter.products).toHaveLength(CATALOGUE_PAGE_SIZE);
+    expect(firstAfter.nextCursor).not.toBeNull();
+    expect(firstAfter).toEqual(await apiJson('/api/catalogue/products'));
+    // The same first products (new ones come last in the featured order): the same bytes but for the total.
+    const size = (body: string) => Buffer.byteLength(body);
+    expect(Math.abs(size(after.body) - size(before.body))).toBeLessThan(256);
+    expect(size(after.body)).toBeLessThan(size(before.body) + 256);
   });
 
   it('rendered by the browser (no server rendering here), it preloads its own chunk in the head; a product page has none listed', async () => {
@@ -116,14 +186,14 @@ describe('the home', () => {
     expect(again.statusCode).toBe(304);
     expect(again.headers['cache-control']).toBe('no-cache');
 
-    const target = ((await apiJson('/api/products')) as Product[])[1];
+    const target = ((await apiJson('/api/catalogue/products')) as CataloguePage).products[1];
     await h.database.db('products').where({ shopify_id: target.id }).update({ custom_title: 'Renamed For The Page' });
     await bumpCatalogueVersion(h.database.db);
     expect((await revalidate('/', etag!)).statusCode).toBe(200);
     const changed = await page('/');
     expect(changed.res.headers.get('etag')).not.toBe(etag);
     expect(changed.body).not.toBe(body);
-    expect((inlined(changed.body, INLINE_DATA_IDS.products) as Product[]).find((p) => p.id === target.id)?.title).toBe(
+    expect((inlined(changed.body, INLINE_DATA_IDS.cataloguePage) as CataloguePage).products.find((p) => p.id === target.id)?.title).toBe(
       'Renamed For The Page',
     );
   });
@@ -137,7 +207,7 @@ describe('the product pages', () => {
     expect(res.status).toBe(200);
     expect(inlined(body, INLINE_DATA_IDS.product)).toEqual(await apiJson(`/api/products/${product.id}`));
     expect(inlined(body, INLINE_DATA_IDS.config)).toEqual(await apiJson('/api/config'));
-    expect(inlined(body, INLINE_DATA_IDS.products)).toBeUndefined();
+    expect(inlined(body, INLINE_DATA_IDS.cataloguePage)).toBeUndefined();
     expect(preloads(body)).toEqual([responsiveImage(productImages(product)[0].url, 'productPage')]);
   });
 
@@ -175,7 +245,7 @@ describe('what cannot get into the page', () => {
       expect(body).not.toMatch(/[\u2028\u2029]/);
       const data =
         urlPath === '/'
-          ? (inlined(body, INLINE_DATA_IDS.products) as Product[]).find((p) => p.id === id)
+          ? (inlined(body, INLINE_DATA_IDS.cataloguePage) as CataloguePage).products.find((p) => p.id === id)
           : inlined(body, INLINE_DATA_IDS.product);
       expect((data as Product).title, urlPath).toBe(evil);
     }

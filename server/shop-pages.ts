@@ -2,7 +2,9 @@
  * The shop's first pages with their data in the HTML, so a cold visit paints the grid (or the
  * product) without waiting for the JS to ask for it: the home (`/`), the product page
  * (`/product/:id`) and the simple product page (`/products/:id`) carry the exact JSON bodies of
- * GET /api/config and GET /api/products (or /api/products/:id) in `<script type="application/json">`
+ * GET /api/config and, for the home, the first page of the view its URL names
+ * (GET /api/catalogue/products with the URL's search, filters and sort: one page, whatever the
+ * catalogue's size), for a product page GET /api/products/:id, in `<script type="application/json">`
  * tags the client seeds its query cache from (client/features/catalogue/api/inline-data.ts), and a
  * `<link rel="preload" as="image" fetchpriority="high">` for the first photo shown, with the same
  * src, srcset and sizes as the client's <img> (common/product-image-url.ts), so it is fetched once.
@@ -10,13 +12,22 @@
  * Only public data goes in: the config's public answer and the listed products. Never a cart,
  * an order, a session or anything of the admin's: the page is the same for every visitor.
  *
- * Built once per catalogue snapshot and route, from the catalogue's in-memory list (no database
- * read per request), cached until the catalogue moves on. The ETag is the page's hash, so it
+ * Built once per catalogue snapshot and route (for the home: per view; the default view and the
+ * most recent others), from the catalogue's in-memory list (no database read per request),
+ * cached until the catalogue moves on. The ETag is the page's hash, so it
  * changes with the catalogue. Unknown product ids, any other path, or a catalogue that cannot be
  * read get the plain index.html (the client then fetches as before).
  */
 import { createHash } from 'node:crypto';
 import type { Product, PublicConfig } from '../common/api';
+import {
+  CATALOGUE_PAGE_SIZE,
+  filterFromSearchParams,
+  filterToSearchParams,
+  isDefaultFilter,
+  type CatalogueFilter,
+  type CataloguePage,
+} from '../common/catalogue-query';
 import { EARLY_TAPS_GLOBAL, type RenderShopPage, type ShopPageKind } from '../common/shop-render';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';
@@ -25,11 +36,10 @@ import { inlineScriptSource } from './lib/security-headers';
 import type { CatalogueService, ProductListSnapshot } from './modules/catalogue';
 
 /**
- * Above this many bytes the product list is not put in the home's HTML (it would delay the first
- * paint more than the round trip it saves; the client fetches it as before). 256 KB is about
- * 250 products as the list is today (~1 KB each); the preload of the first photo stays.
+ * The home's views other than the default kept built per catalogue snapshot (the most recently
+ * asked for): a shared link's view is built once, and made-up queries cannot grow the cache.
  */
-const MAX_INLINE_LIST_BYTES = 256 * 1024;
+const MAX_CACHED_HOME_VIEWS = 32;
 
 interface ShopPage {
   body: string;
@@ -38,11 +48,11 @@ interface ShopPage {
   scriptSources: readonly string[];
 }
 
-type Route = { kind: Extract<ShopPageKind, 'home'> } | { kind: Exclude<ShopPageKind, 'home'>; id: string };
+type Route = { kind: Extract<ShopPageKind, 'home'>; view: CatalogueFilter } | { kind: Exclude<ShopPageKind, 'home'>; id: string };
 
 /** Which shop page a path is, if it is one with data to inline. */
-function routeOf(pathname: string): Route | null {
-  if (pathname === '/') return { kind: 'home' };
+function routeOf(pathname: string, search: URLSearchParams): Route | null {
+  if (pathname === '/') return { kind: 'home', view: filterFromSearchParams(search) };
   const match = /^\/(product|products)\/(\d{1,20})\/?$/.exec(pathname);
   if (!match) return null;
   return { kind: match[1] === 'product' ? 'product' : 'simple', id: match[2] };
@@ -165,6 +175,12 @@ function inject(
   return { html, scripts };
 }
 
+/** Drops the least recently used home views beyond MAX_CACHED_HOME_VIEWS (the default view and product pages stay). */
+function forgetOldViews(pages: Map<string, unknown>): void {
+  const views = [...pages.keys()].filter((key) => key.startsWith('home:') && key !== 'home:');
+  for (const key of views.slice(0, Math.max(0, views.length - MAX_CACHED_HOME_VIEWS))) pages.delete(key);
+}
+
 const etagOf = (body: string) => `W/"${createHash('sha1').update(body).digest('base64url')}"`;
 
 export interface ShopPagesOptions {
@@ -193,7 +209,7 @@ export interface ShopPagesOptions {
  * The page for a path: its HTML with the data inlined, or null when the path is not one of the
  * pages with data (the caller serves the plain index.html as before).
  */
-export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise<ShopPage | null> {
+export function shopPages(opts: ShopPagesOptions): (pathname: string, search?: URLSearchParams) => Promise<ShopPage | null> {
   const plain: ShopPage = { body: opts.template, etag: etagOf(opts.template), scriptSources: [] };
 
   const renderMarkup = async (input: Parameters<RenderShopPage>[0]): Promise<string> => {
@@ -215,14 +231,14 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise
     let body = jsonTag(INLINE_DATA_IDS.config, configJson);
     let markup = '';
     if (route.kind === 'home') {
-      const first = snap.products[0];
+      // The view's first page, as GET /api/catalogue/products answers it: the same size at any catalogue size.
+      const pageJson = JSON.stringify(snap.index().page({ ...route.view, limit: CATALOGUE_PAGE_SIZE }));
+      const page = JSON.parse(pageJson) as CataloguePage;
+      const first = page.products[0];
       head = first ? preloadTag(productImages(first)[0]?.url, 'card') : '';
-      // Rendered only with the list inlined: the browser hydrates from exactly what the server rendered.
-      if (Buffer.byteLength(snap.body) <= MAX_INLINE_LIST_BYTES) {
-        body += jsonTag(INLINE_DATA_IDS.products, snap.body);
-        // From the very bytes the page carries, so the server renders what the browser will hydrate.
-        markup = await renderMarkup({ path, config, products: JSON.parse(snap.body) as Product[] });
-      }
+      body += jsonTag(INLINE_DATA_IDS.cataloguePage, pageJson);
+      // From the very bytes the page carries, so the server renders what the browser will hydrate.
+      markup = await renderMarkup({ path, config, cataloguePage: page });
     } else {
       const product: Product | undefined = snap.byId.get(route.id);
       if (!product) return plain;
@@ -240,8 +256,8 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise
     return { body: html, etag: etagOf(html), scriptSources: scripts.map(inlineScriptSource) };
   };
 
-  return async (pathname) => {
-    const route = routeOf(pathname);
+  return async (pathname, search = new URLSearchParams()) => {
+    const route = routeOf(pathname, search);
     if (!route) return null;
     let snap: ProductListSnapshot;
     try {
@@ -252,14 +268,24 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string) => Promise
     }
     let pages = built.get(snap);
     if (!pages) built.set(snap, (pages = new Map()));
-    const key = route.kind === 'home' ? 'home' : `${route.kind}:${route.id}`;
+    // The home's view as its one URL (the order and anything else in the query aside).
+    const query = route.kind === 'home' ? filterToSearchParams(route.view).toString() : '';
+    const key = route.kind === 'home' ? `home:${query}` : `${route.kind}:${route.id}`;
     // Unknown ids are not remembered: a stranger's made-up ids must not grow the map.
     if (route.kind !== 'home' && !snap.byId.has(route.id)) return plain;
     let page = pages.get(key);
+    if (page && route.kind === 'home' && !isDefaultFilter(route.view)) {
+      // Most recently used last: the oldest view goes first.
+      pages.delete(key);
+      pages.set(key, page);
+    }
     if (!page) {
       // Concurrent first visits share one rendering.
-      page = build(snap, route, route.kind === 'home' ? '/' : `/${route.kind === 'product' ? 'product' : 'products'}/${route.id}`);
+      const path =
+        route.kind === 'home' ? (query ? `/?${query}` : '/') : `/${route.kind === 'product' ? 'product' : 'products'}/${route.id}`;
+      page = build(snap, route, path);
       pages.set(key, page);
+      if (route.kind === 'home' && !isDefaultFilter(route.view)) forgetOldViews(pages);
     }
     return page;
   };

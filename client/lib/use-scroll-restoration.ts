@@ -6,6 +6,14 @@ const STORAGE_KEY = 'pogs-scroll-positions';
 /** The shopper's own scrolling, which a restore in progress must not fight. */
 const STOP_ON = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
 
+/**
+ * A navigation's state that keeps the page where it is scrolled: the home's search, filters and
+ * sort change its URL (so a view can be shared and survives a reload) without leaving the page.
+ */
+export const KEEP_SCROLL = Object.freeze({ keepScroll: true });
+const keepsScroll = (state: unknown) =>
+  typeof state === 'object' && state !== null && (state as { keepScroll?: unknown }).keepScroll === true;
+
 let store: ScrollPositions | null = null;
 function positions(): ScrollPositions {
   if (!store) {
@@ -62,6 +70,7 @@ export function useScrollRestoration(): void {
       if (y !== undefined) return restore(y);
       return;
     }
+    if (keepsScroll(location.state)) return;
     const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
     if (target) target.scrollIntoView();
     else window.scrollTo(0, 0);
