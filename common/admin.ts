@@ -153,6 +153,77 @@ export function inventoryGroups<T extends GroupedFields>(items: readonly T[]): I
   return [...groups.values()];
 }
 
+// ---------------------------------------------------------------------------------------------
+// GET /api/admin/products: the admin's product groups a page at a time, searched and filtered on
+// the server, in catalogue order (the order products first came from Shopify, which a title change
+// never moves, so paging shows each group exactly once).
+
+export const ADMIN_PRODUCTS_DEFAULT_LIMIT = 24;
+export const ADMIN_PRODUCTS_MAX_LIMIT = 100;
+export const ADMIN_PRODUCTS_SEARCH_MAX = 100;
+
+/** Which variants count: every one, the activated, the deactivated, the unpriced, the sold out in the shop. */
+export const PRODUCT_FILTERS = ['all', 'active', 'inactive', 'unpriced', 'sold-out'] as const;
+export type ProductFilter = (typeof PRODUCT_FILTERS)[number];
+
+export const adminProductsQuerySchema = z.strictObject({
+  /**
+   * Words that must each be in the product's Shopify title, its custom title, the variant's title or
+   * its SKU (case-insensitive, anywhere in them).
+   */
+  q: z
+    .string({ error: 'q must be given once' })
+    .max(ADMIN_PRODUCTS_SEARCH_MAX, `q must be at most ${ADMIN_PRODUCTS_SEARCH_MAX} characters`)
+    .optional(),
+  status: z.enum(PRODUCT_FILTERS, { error: `status must be one of ${PRODUCT_FILTERS.join(', ')}` }).optional(),
+  /** The previous page's `nextCursor`, for the same q and status. */
+  cursor: z.string({ error: 'cursor must be given once' }).max(200, 'cursor is too long: send the nextCursor as it was given').optional(),
+  limit: z
+    .string({ error: 'limit must be given once' })
+    .regex(/^\d{1,4}$/, `limit must be a whole number from 1 to ${ADMIN_PRODUCTS_MAX_LIMIT}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, `limit must be a whole number from 1 to ${ADMIN_PRODUCTS_MAX_LIMIT}`)
+        .max(ADMIN_PRODUCTS_MAX_LIMIT, `limit must be a whole number from 1 to ${ADMIN_PRODUCTS_MAX_LIMIT}`),
+    )
+    .optional(),
+});
+export type AdminProductsQuery = z.output<typeof adminProductsQuerySchema>;
+
+export const adminProductGroupSchema = z.object({
+  /** The Shopify product's id. */
+  productId: z.string(),
+  /** Its name as the admin's card shows it (`groupTitle` of the title shoppers see). */
+  title: z.string(),
+  /** Every variant of the product (what its bulk actions act on), in Shopify's order. */
+  variants: inventorySchema,
+  /** The ids of its variants that match the search and the filter (all of them when nothing narrows). */
+  matching: z.array(z.string()),
+});
+export type AdminProductGroup = z.infer<typeof adminProductGroupSchema>;
+
+export const adminProductsPageSchema = z.object({
+  groups: z.array(adminProductGroupSchema),
+  /** Where the next page starts; null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** On the first page (no cursor); null on the next ones. */
+  counts: z
+    .object({
+      /** Products with a variant that matches the search and filter, and those variants. */
+      groups: z.number().int(),
+      variants: z.number().int(),
+      /** The whole inventory: its products, variants, and the variants not priced (not for sale). */
+      allGroups: z.number().int(),
+      allVariants: z.number().int(),
+      unpriced: z.number().int(),
+    })
+    .nullable(),
+});
+export type AdminProductsPage = z.infer<typeof adminProductsPageSchema>;
+
 /** A POG price as the admin form takes it: 0 or more, at most two decimals ("12", "12.5", "12.50"). */
 export const POG_PRICE_PATTERN = /^\d{1,12}(\.\d{1,2})?$/;
 const POG_PRICE_MESSAGE = 'pogPrice must be a number of POG, 0 or more, with at most 2 decimals (e.g. "12.50"), or null to unprice';

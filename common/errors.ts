@@ -105,6 +105,8 @@ export const ErrorCode = {
   crossSiteRequest: 'cross-site-request',
   /** 404: no variant with that id in the inventory. */
   inventoryItemNotFound: 'inventory-item-not-found',
+  /** 400: a page cursor that is not one this list gave, or was given for another search or filter. */
+  invalidCursor: 'invalid-cursor',
 
   // Payments desk (issue 13)
   /** 404: no transfer to the store wallet with that id needs (or needed) attention. */

@@ -2,7 +2,7 @@ import { expect, test, type Page } from './fixtures/test';
 import type { InventoryItem } from '../common/admin';
 import type { Checkout, Order, Product } from '../common/api';
 import { formatPogAmount } from '../client/lib/format-pog-price';
-import { fetchInventory, logInAsAdmin, patchInventoryItem } from './fixtures/admin';
+import { fetchInventory, logInAsAdmin, patchInventoryItem, searchProducts } from './fixtures/admin';
 import { TestWallet } from './fixtures/test-wallet';
 import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
 
@@ -30,7 +30,7 @@ test('admin edit → shop → cart → paid order: a stock of 5 sells the Dad Ca
   try {
     // The admin: Individual View, the Dad Cap's card says why the shop does not sell it.
     await page.getByTestId('view-individual').click();
-    await page.getByTestId('admin-search').fill('Dad Cap');
+    await searchProducts(page, 'Dad Cap');
     const card = variantCard(page, dadCap.id);
     await expect(card.getByTestId('variant-in-shop')).toHaveText(
       'Sold out in the shop: Shopify has none. Set a stock above 0 to sell anyway.',
@@ -96,7 +96,7 @@ test('the headline counts Shopify products, and a product of colour variants is 
   await expect(page.getByTestId('admin-counts')).toContainText(`${products} product groups`);
 
   // Pog Tube: Clear, Smoke and Neon Green in one card, named by the product.
-  await page.getByTestId('admin-search').fill('Pog Tube');
+  await searchProducts(page, 'Pog Tube');
   const tube = page.locator('[data-testid="group-card"][data-group-title="Pog Tube"]');
   await expect(tube).toHaveCount(1);
   await expect(tube.getByTestId('variant-count')).toHaveText('3 variants');

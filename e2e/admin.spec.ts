@@ -1,11 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from './fixtures/test';
-import type { InventoryItem } from '../common/admin';
+import { inventoryGroups, type InventoryGroup, type InventoryItem } from '../common/admin';
 import type { Product } from '../common/api';
-import { groupInventory, type ProductGroup } from '../client/features/admin/lib/product-groups';
 import { formatPogPrice } from '../client/lib/format-pog-price';
-import { clearCustomTitleByApi, fetchInventory, logInAsAdmin, patchInventoryItem, readAdminPassword } from './fixtures/admin';
+import {
+  clearCustomTitleByApi,
+  fetchInventory,
+  logInAsAdmin,
+  patchInventoryItem,
+  readAdminPassword,
+  searchProducts,
+} from './fixtures/admin';
 import { closeToasts, expectToast } from './fixtures/ui';
 
 // The admin area (issue 12) on the shop's fresh e2e server. The tablet (820×1180) drives every
@@ -17,10 +23,10 @@ const groupCard = (page: Page, title: string) => page.locator(`[data-testid="gro
 const shopCard = (page: Page, productId: string) => page.locator(`[data-testid="product-card"][data-product-id="${productId}"]`);
 
 /** A group that is exactly one product's variants (so the shop card shows what the group sets), all for sale, no custom title. */
-function pickGroup(items: InventoryItem[], products: Product[]): { group: ProductGroup; product: Product } {
+function pickGroup(items: InventoryItem[], products: Product[]): { group: InventoryGroup<InventoryItem>; product: Product } {
   const titles = new Map<string, number>();
   for (const item of items) titles.set(item.originalTitle, (titles.get(item.originalTitle) ?? 0) + 1);
-  for (const group of groupInventory(items)) {
+  for (const group of inventoryGroups(items)) {
     const productId = group.base.productId;
     const product = products.find((p) => p.id === productId);
     const ofProduct = items.filter((i) => i.productId === productId);
@@ -29,7 +35,7 @@ function pickGroup(items: InventoryItem[], products: Product[]): { group: Produc
       group.variants.length > 1 &&
       group.variants.every((v) => v.productId === productId && v.forSale && v.customTitle === null) &&
       ofProduct.length === group.variants.length &&
-      titles.get(group.originalTitle) === ofProduct.length &&
+      titles.get(group.base.originalTitle) === ofProduct.length &&
       product.variants.length === group.variants.length
     ) {
       return { group, product };
@@ -71,11 +77,11 @@ test('tablet: log in, set a group price, deactivate a variant, edit and clear a 
   const { group, product } = pickGroup(items, products);
   const variant = group.variants[1];
   await expect(page.getByTestId('variant-total')).toHaveText(String(items.length));
-  await expect(page.getByTestId('group-count')).toHaveText(String(groupInventory(items).length));
+  await expect(page.getByTestId('group-count')).toHaveText(String(inventoryGroups(items).length));
 
   try {
     // A group's price, through the bulk input (Update is disabled while it is blank, and it clears once sent).
-    await page.getByTestId('admin-search').fill(group.title);
+    await searchProducts(page, group.title);
     const card = groupCard(page, group.title);
     await expect(card).toBeVisible();
     await expect(card.getByTestId('variant-count')).toHaveText(`${group.variants.length} variants`);
@@ -98,7 +104,7 @@ test('tablet: log in, set a group price, deactivate a variant, edit and clear a 
     await dialog.getByTestId('save-custom-title').click();
     await expectToast(page, 'Custom Title Updated', '');
     await expect(dialog).toBeHidden();
-    await page.getByTestId('admin-search').fill('E2E Custom Title');
+    await searchProducts(page, 'E2E Custom Title');
     await expect(groupCard(page, 'E2E Custom Title')).toBeVisible();
 
     // The shop shows both at once.
@@ -112,7 +118,7 @@ test('tablet: log in, set a group price, deactivate a variant, edit and clear a 
     // Deactivate one variant in the Individual View.
     await goToAdmin(page);
     await page.getByTestId('view-individual').click();
-    await page.getByTestId('admin-search').fill(variant.sku ?? variant.title);
+    await searchProducts(page, variant.sku ?? variant.title);
     const variantCard = page.locator(`[data-testid="variant-card"][data-variant-id="${variant.id}"]`);
     await expect(variantCard.getByTestId('variant-status')).toHaveText('Active');
     await expect(variantCard.getByTestId('variant-save')).toBeDisabled();
@@ -128,7 +134,7 @@ test('tablet: log in, set a group price, deactivate a variant, edit and clear a 
     // Clear the title: the shop shows Shopify's again. The group now reads 'Mixed Status'.
     await goToAdmin(page);
     await page.getByTestId('view-grouped').click();
-    await page.getByTestId('admin-search').fill('E2E Custom Title');
+    await searchProducts(page, 'E2E Custom Title');
     const renamed = groupCard(page, 'E2E Custom Title');
     await expect(renamed.getByTestId('group-status')).toHaveText('Mixed Status');
     await renamed.getByTestId('edit-title-button').click();
@@ -151,7 +157,7 @@ test('tablet: log in, set a group price, deactivate a variant, edit and clear a 
   } finally {
     // Leave the catalogue as the other specs expect it.
     for (const v of group.variants) await patchInventoryItem(page, v.id, { pogPrice: v.pogPrice, isActive: v.isActive });
-    await clearCustomTitleByApi(page, group.originalTitle);
+    await clearCustomTitleByApi(page, group.base.originalTitle);
   }
 });
 
@@ -166,7 +172,7 @@ test('phone: the same screen fits, its controls are touch-sized, and search, a g
   await page.screenshot({ path: testInfo.outputPath('admin-access-phone.png') });
   await logInAsAdmin(page);
   const items = await fetchInventory(page);
-  const [first] = groupInventory(items);
+  const [first] = inventoryGroups(items);
 
   const noOverflow = async () =>
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
@@ -178,7 +184,7 @@ test('phone: the same screen fits, its controls are touch-sized, and search, a g
     .evaluateAll((cards) => cards.slice(0, 3).map((c) => Math.round(c.getBoundingClientRect().left)));
   expect(new Set(lefts).size).toBe(1);
 
-  await page.getByTestId('admin-search').fill(first.title);
+  await searchProducts(page, first.title);
   const card = groupCard(page, first.title);
   await expect(card).toBeVisible();
   await card.getByTestId('group-expand').click();
@@ -207,13 +213,17 @@ test('phone: the same screen fits, its controls are touch-sized, and search, a g
   await expect(card.getByTestId('group-title')).toHaveText(first.title);
 
   // Individual View and the filters.
-  await page.getByTestId('admin-search').fill('');
+  await searchProducts(page, '');
   await page.getByTestId('view-individual').click();
   await expect(page.getByTestId('variant-card').first()).toBeVisible();
   await page.getByTestId('filter-active').click();
+  await expect(page).toHaveURL(/[?&]status=active/);
+  const active = items.filter((i) => i.isActive);
+  const activeGroups = new Set(active.map((i) => i.productId)).size;
   await expect(page.getByTestId('filter-summary')).toHaveText(
-    `Showing ${items.filter((i) => i.isActive).length} of ${items.length} variants`,
+    `${activeGroups} of ${inventoryGroups(items).length} products match (${active.length} of ${items.length} variants)`,
   );
+  await expect(page.getByTestId('variant-total')).toHaveText(String(active.length));
   await noOverflow();
 
   await page.getByTestId('admin-logout').click();
@@ -303,6 +313,64 @@ test.describe('at phone and tablet size', () => {
     );
     await closeToasts(page);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  test('Product Management: a page of groups and Load more, and a search as one types that a reload keeps', async ({ page }, testInfo) => {
+    test.setTimeout(60_000);
+    const size = testInfo.project.name === 'phone' ? { width: 390, height: 844 } : { width: 820, height: 1180 };
+    await page.setViewportSize(size);
+    await logInAsAdmin(page);
+    const items = await fetchInventory(page);
+    const groups = inventoryGroups(items);
+    const noOverflow = async () =>
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    const listedIds = () => page.getByTestId('group-card').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-product-id')));
+
+    // The first page: 24 groups, the headline counting the whole inventory; Load more brings the rest, each once.
+    expect(groups.length).toBeGreaterThan(24);
+    await expect(page.getByTestId('group-card')).toHaveCount(24);
+    await expect(page.getByTestId('group-count')).toHaveText(String(groups.length));
+    await expect(page.getByTestId('variant-total')).toHaveText(String(items.length));
+    await expect(page.getByTestId('shown-count')).toHaveText(`Showing 24 of ${groups.length} products`);
+    await page.getByTestId('load-more').scrollIntoViewIfNeeded();
+    await noOverflow();
+    await page.screenshot({ path: testInfo.outputPath(`admin-load-more-${size.width}.png`) });
+    await page.getByTestId('load-more').click();
+    await expect(page.getByTestId('group-card')).toHaveCount(groups.length);
+    await expect(page.getByTestId('load-more')).toBeHidden();
+    expect(await listedIds()).toEqual(groups.map((g) => g.productId));
+
+    // Typing searches once the typing pauses; the search goes into the address, the counts are the server's.
+    const words = ['hoodie'];
+    const hits = items.filter((i) =>
+      words.every((w) => [i.originalTitle, i.customTitle, i.variantTitle, i.sku].some((f) => f?.toLowerCase().includes(w))),
+    );
+    const hitGroups = inventoryGroups(hits).map((g) => g.productId);
+    expect(hitGroups.length).toBeGreaterThan(1);
+    await page.getByTestId('admin-search').pressSequentially('HOODIE', { delay: 40 });
+    await expect(page).toHaveURL(/[?&]q=HOODIE/);
+    await expect(page.getByTestId('group-count')).toHaveText(String(hitGroups.length));
+    await expect(page.getByTestId('variant-total')).toHaveText(String(hits.length));
+    await expect(page.getByTestId('filter-summary')).toHaveText(
+      `${hitGroups.length} of ${groups.length} products match (${hits.length} of ${items.length} variants)`,
+    );
+    expect(await listedIds()).toEqual(hitGroups);
+    await noOverflow();
+    await page.screenshot({ path: testInfo.outputPath(`admin-search-${size.width}.png`), fullPage: true });
+
+    // A reload keeps the search.
+    await page.reload();
+    await expect(page.getByTestId('admin-search')).toHaveValue('HOODIE');
+    await expect(page.getByTestId('group-card')).toHaveCount(hitGroups.length);
+
+    // A search that finds nothing says so (the store is not empty), and clearing it shows everything again.
+    await searchProducts(page, 'zzqx no such thing');
+    await expect(page.getByTestId('admin-no-match')).toContainText('No products match “zzqx no such thing”');
+    await expect(page.getByTestId('admin-empty')).toHaveCount(0);
+    await page.getByTestId('clear-search').click();
+    await expect(page.getByTestId('admin-search')).toHaveValue('');
+    await expect(page.getByTestId('group-card')).toHaveCount(24);
+    await expect(page).not.toHaveURL(/[?&]q=/);
   });
 
   test('the orders search shows its whole placeholder, and the orders are not read again when the tab regains focus', async ({

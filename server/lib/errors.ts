@@ -58,6 +58,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.adminLocked]: 429,
   [ErrorCode.crossSiteRequest]: 403,
   [ErrorCode.inventoryItemNotFound]: 404,
+  [ErrorCode.invalidCursor]: 400,
   [ErrorCode.attentionItemNotFound]: 404,
   [ErrorCode.refundWrongToken]: 422,
   [ErrorCode.refundNotFromStoreWallet]: 422,

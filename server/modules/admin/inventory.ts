@@ -5,17 +5,27 @@
  * bumps the catalogue version in its own transaction, so the shop's product list on every
  * instance shows it at once, and records what changed in the audit trail.
  */
-import type { InventoryItem, InventoryUpdateRequest, InventoryWriteResult } from '../../../common/admin';
+import {
+  ADMIN_PRODUCTS_DEFAULT_LIMIT,
+  inventoryGroups,
+  type AdminProductsPage,
+  type AdminProductsQuery,
+  type InventoryItem,
+  type InventoryUpdateRequest,
+  type InventoryWriteResult,
+} from '../../../common/admin';
 import type { SyncJob } from '../../../common/api';
 import { availability, isForSale } from '../../../common/availability';
 import { cartLineTitle } from '../../../common/cart';
 import { ErrorCode } from '../../../common/errors';
 import { normalizeDecimal } from '../../../common/money';
+import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { bumpCatalogueVersion, productTitle, type CatalogueService, type SyncStart } from '../catalogue';
 import { heldFor, heldUnits } from '../stock';
 import { recordAudit, type AuditChange } from './audit';
+import { decodeCursor, encodeCursor, heldSoldOut, LIVE_VARIANT, listKey, matchCondition, searchWords } from './product-page';
 
 /** A parsed inventory update (inventoryUpdateSchema's output). */
 export type InventoryUpdate = { [K in keyof InventoryUpdateRequest]?: K extends 'pogPrice' ? string | null : InventoryUpdateRequest[K] };
@@ -136,6 +146,77 @@ export class InventoryAdmin {
         shopifyData: { images: images.map((i) => ({ url: i.url, alt: i.alt ?? null })) },
       };
     });
+  }
+
+  /**
+   * A page of the admin's product groups (product-page.ts): the products with a variant matching
+   * the search and the filter, in catalogue order, each with all its variants; on the first page the
+   * counts of what matches and of the whole inventory; and the cursor of the next page.
+   */
+  async page(query: AdminProductsQuery): Promise<AdminProductsPage> {
+    const words = searchWords(query.q);
+    const filter = query.status ?? 'all';
+    const limit = query.limit ?? ADMIN_PRODUCTS_DEFAULT_LIMIT;
+    const key = listKey(words, filter);
+    const after = query.cursor === undefined ? 0 : decodeCursor(query.cursor, key);
+    const match = matchCondition(words, filter, filter === 'sold-out' ? await heldSoldOut(this.db, this.now()) : []);
+    const variants = () => this.db('variants as v').whereRaw(LIVE_VARIANT);
+    const matching = (q: Knex.QueryBuilder) => (match.sql === null ? q : q.whereRaw(match.sql, match.bindings));
+
+    // One pass over the variants, grouped by product (a hash, not a sort as count(distinct) would be).
+    const perProduct = variants()
+      .groupBy('v.product_id')
+      .select(
+        'v.product_id',
+        this.db.raw('count(*) as n'),
+        this.db.raw('count(*) filter (where v.pog_price is null) as unpriced'),
+        match.sql === null ? this.db.raw('count(*) as m') : this.db.raw(`count(*) filter (where ${match.sql}) as m`, match.bindings),
+      );
+    const countsQuery = this.db
+      .from(perProduct.as('g'))
+      .first(
+        this.db.raw('count(*) as all_groups'),
+        this.db.raw('coalesce(sum(g.n), 0) as all_variants'),
+        this.db.raw('coalesce(sum(g.unpriced), 0) as unpriced'),
+        this.db.raw('count(*) filter (where g.m > 0) as groups_matching'),
+        this.db.raw('coalesce(sum(g.m), 0) as variants_matching'),
+      );
+    const pageQuery = variants()
+      .modify(matching)
+      .modify((q) => (after > 0 ? q.where('v.product_id', '>', after) : q))
+      .groupBy('v.product_id')
+      .orderBy('v.product_id')
+      .limit(limit + 1)
+      .select('v.product_id as id');
+    // The counts come with the first page (what the headline shows); the next pages skip that pass.
+    const [counts, rows] = (await Promise.all([query.cursor === undefined ? countsQuery : null, pageQuery])) as [
+      Record<string, unknown> | null,
+      Array<{ id: number }>,
+    ];
+    const ids = rows.slice(0, limit).map((r) => r.id);
+    const items = ids.length ? await this.list(this.db, { productIds: ids }) : [];
+    const matched: Set<string> | null =
+      match.sql === null || !ids.length
+        ? null
+        : new Set(
+            (await variants().modify(matching).whereIn('v.product_id', ids).select('v.shopify_id as id')).map((r: { id: string }) => r.id),
+          );
+    return {
+      groups: inventoryGroups(items).map(({ productId, title, variants }) => ({
+        productId,
+        title,
+        variants,
+        matching: variants.filter((v) => matched === null || matched.has(v.id)).map((v) => v.id),
+      })),
+      nextCursor: rows.length > limit ? encodeCursor(key, ids.at(-1)!) : null,
+      counts: counts && {
+        groups: Number(counts.groups_matching),
+        variants: Number(counts.variants_matching),
+        allGroups: Number(counts.all_groups),
+        allVariants: Number(counts.all_variants),
+        unpriced: Number(counts.unpriced),
+      },
+    };
   }
 
   /** Changes a variant's admin fields; records each field that changed, old → new. */

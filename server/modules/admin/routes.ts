@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   ADMIN_SESSION_TTL_MS,
   adminLoginSchema,
+  adminProductsQuerySchema,
   customTitleQuerySchema,
   customTitleSchema,
   inventoryUpdateSchema,
@@ -162,6 +163,17 @@ export function adminRoutes(deps: {
 
   router.get('/api/inventory', noStore, ...guarded, async (ctx) => {
     ctx.body = await inventory.list();
+  });
+
+  // The admin's product groups a page at a time, searched and filtered (product-page.ts).
+  router.get('/api/admin/products', noStore, ...guarded, async (ctx) => {
+    const parsed = adminProductsQuerySchema.safeParse(ctx.query);
+    if (!parsed.success)
+      throw new AppError(
+        ErrorCode.badRequest,
+        `${describeIssues(parsed.error)}. Expected ?q=hoodie&status=active&limit=24&cursor=<nextCursor of the previous page>`,
+      );
+    ctx.body = await inventory.page(parsed.data);
   });
 
   // Starts the sync in the background and answers at once (202): the job this press started, or

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { auditQueryKey } from './get-audit';
-import { inventoryQueryKey } from './get-inventory';
+import { inventoryQueryKey } from './get-admin-products';
 
 /**
  * After any admin write: the inventory and the audit trail are read again, and every shop query

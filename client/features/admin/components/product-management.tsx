@@ -1,54 +1,88 @@
 import { ClipboardList, LoaderCircle, LogOut, PackageOpen, RefreshCw, Search, TriangleAlert } from 'lucide-react';
-import { useDeferredValue, useMemo, useState, type ReactNode } from 'react';
-import type { InventoryItem } from '../../../../common/admin';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
+import { ADMIN_PRODUCTS_SEARCH_MAX, type AdminProductsPage, type ProductFilter } from '../../../../common/admin';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/utils';
 import { useAdminLogout } from '../api/admin-logout';
-import { useInventory } from '../api/get-inventory';
-import { countUnpriced, filterInventory, INVENTORY_FILTERS, type InventoryFilter } from '../lib/inventory-filter';
-import { groupInventory, type ProductGroup } from '../lib/product-groups';
+import { useAdminProducts, type AdminProductsSearch } from '../api/get-admin-products';
+import { INVENTORY_FILTERS, noMatchText, parseFilter } from '../lib/inventory-filter';
+import { matchingVariants, toProductGroup } from '../lib/product-groups';
 import { AuditSheet } from './audit-sheet';
 import { GroupCard } from './group-card';
 import { SyncButton } from './sync-button';
 import { VariantCard } from './variant-card';
 
-/** Cards rendered at first and added per 'Show more' (hundreds of products stay quick on a tablet). */
-const PAGE_SIZE = 30;
+/** How long the search waits after the last key before it asks the server. */
+const SEARCH_DEBOUNCE_MS = 250;
 
 type View = 'grouped' | 'individual';
 
-/** 'Product Management' (spec §2 "Admin"), with search, filters and the unpriced count of issue 12. */
+/**
+ * 'Product Management': the product groups a page at a time from the server, searched (title or
+ * SKU, kept in the address as ?q=) and filtered (?status=), with the server's counts.
+ */
 export function ProductManagement() {
-  const inventory = useInventory();
+  const [params, setParams] = useSearchParams();
+  const { pathname } = useLocation();
+  const search: AdminProductsSearch = { q: params.get('q') ?? '', status: parseFilter(params.get('status')) };
+  const products = useAdminProducts(search);
   const logout = useAdminLogout();
   const [view, setView] = useState<View>('grouped');
   const [auditOpen, setAuditOpen] = useState(false);
-  const items = inventory.data;
-  const groups = useMemo(() => (items ? groupInventory(items) : []), [items]);
+  const pages = products.data?.pages;
+  const counts = pages?.[0]?.counts;
+
+  /** Changes the search and filter in the address (replacing the entry: the back button leaves the page). */
+  const setSearch = (next: Partial<AdminProductsSearch>) => {
+    // The search's pause may end after a click elsewhere: the page being left keeps its address.
+    if (window.location.pathname !== pathname) return;
+    setParams(
+      (prev) => {
+        const out = new URLSearchParams(prev);
+        const q = (next.q ?? prev.get('q') ?? '').trim();
+        const status = next.status ?? parseFilter(prev.get('status'));
+        if (q) out.set('q', q);
+        else out.delete('q');
+        if (status !== 'all') out.set('status', status);
+        else out.delete('status');
+        return out;
+      },
+      { replace: true },
+    );
+  };
 
   const syncButton = <SyncButton />;
 
   let content: ReactNode;
-  if (items) {
+  if (pages && counts) {
     content =
-      items.length === 0 ? (
+      counts.allVariants === 0 ? (
         <StateCard icon={<PackageOpen aria-hidden />} testId="admin-empty">
           <h2 className="text-xl font-bold">No products found</h2>
           <p className="text-sm text-muted-foreground">Sync with Shopify to import your products</p>
           {syncButton}
         </StateCard>
       ) : (
-        <InventoryList items={items} groups={groups} view={view} />
+        <InventoryList
+          pages={pages}
+          counts={counts}
+          search={search}
+          onSearch={setSearch}
+          view={view}
+          loading={products.isPlaceholderData}
+          more={products.hasNextPage ? { load: () => void products.fetchNextPage(), pending: products.isFetchingNextPage } : null}
+        />
       );
-  } else if (inventory.isError) {
+  } else if (products.isError) {
     content = (
       <StateCard icon={<TriangleAlert aria-hidden />} iconClassName="bg-red-100 text-destructive" role="alert" testId="admin-error">
         <h2 className="text-xl font-bold">Failed to load products</h2>
-        <p className="text-sm break-words text-muted-foreground">{inventory.error.message}</p>
-        <Button onClick={() => void inventory.refetch()} disabled={inventory.isFetching}>
-          <RefreshCw aria-hidden className={inventory.isFetching ? 'motion-safe:animate-spin' : undefined} />
+        <p className="text-sm break-words text-muted-foreground">{products.error.message}</p>
+        <Button onClick={() => void products.refetch()} disabled={products.isFetching}>
+          <RefreshCw aria-hidden className={products.isFetching ? 'motion-safe:animate-spin' : undefined} />
           Try Again
         </Button>
       </StateCard>
@@ -69,14 +103,14 @@ export function ProductManagement() {
         <header className="flex flex-wrap items-start justify-between gap-3">
           <div className="grid gap-1">
             <h1 className="text-3xl font-black tracking-tight">Product Management</h1>
-            {items && (
+            {counts && (
               <p className="text-muted-foreground" data-testid="admin-counts">
                 <span className="font-bold text-foreground tabular-nums" data-testid="group-count">
-                  {groups.length}
+                  {counts.groups}
                 </span>{' '}
                 product groups ·{' '}
                 <span className="font-bold text-foreground tabular-nums" data-testid="variant-total">
-                  {items.length}
+                  {counts.variants}
                 </span>{' '}
                 variants
               </p>
@@ -112,7 +146,7 @@ export function ProductManagement() {
               </button>
             ))}
           </div>
-          {items && items.length > 0 && syncButton}
+          {counts && counts.allVariants > 0 && syncButton}
         </div>
 
         {content}
@@ -123,41 +157,48 @@ export function ProductManagement() {
 }
 
 /**
- * Search, filters, the unpriced count, and the cards of what matches: one per variant, or one per
- * product with a matching variant (the whole product, so its bulk actions act on all its variants).
+ * The unpriced count, the search, the filters, and the cards of what matches: one per product with
+ * a matching variant (the whole product, so its bulk actions act on all its variants), or one per
+ * matching variant of the groups loaded so far; 'Load more' asks the server for the next groups.
  */
-function InventoryList({ items, groups: allGroups, view }: { items: InventoryItem[]; groups: ProductGroup[]; view: View }) {
-  const [search, setSearch] = useState('');
-  const [filter, setFilter] = useState<InventoryFilter>('all');
-  const [shown, setShown] = useState(PAGE_SIZE);
-  const deferredSearch = useDeferredValue(search);
-  const unpriced = countUnpriced(items);
-  const matching = useMemo(() => filterInventory(items, deferredSearch, filter), [items, deferredSearch, filter]);
-  const groups = useMemo(() => {
-    if (view !== 'grouped') return [];
-    const matched = new Set(matching.map((item) => item.productId));
-    return allGroups.filter((group) => matched.has(group.productId));
-  }, [allGroups, matching, view]);
-  const total = view === 'grouped' ? groups.length : matching.length;
-  const narrowed = deferredSearch.trim() !== '' || filter !== 'all';
-
-  const choose = (next: InventoryFilter) => {
-    setFilter(next);
-    setShown(PAGE_SIZE);
-  };
+function InventoryList({
+  pages,
+  counts,
+  search,
+  onSearch,
+  view,
+  loading,
+  more,
+}: {
+  pages: AdminProductsPage[];
+  /** The first page's counts. */
+  counts: NonNullable<AdminProductsPage['counts']>;
+  search: AdminProductsSearch;
+  onSearch: (next: Partial<AdminProductsSearch>) => void;
+  view: View;
+  /** The cards are the previous search's while this one loads. */
+  loading: boolean;
+  more: { load: () => void; pending: boolean } | null;
+}) {
+  const listed = pages.flatMap((p) => p.groups);
+  const shown = view === 'grouped' ? listed.length : matchingVariants(listed).length;
+  const total = view === 'grouped' ? counts.groups : counts.variants;
+  const narrowed = search.q.trim() !== '' || search.status !== 'all';
+  const filter = search.status;
+  const choose = (status: ProductFilter) => onSearch({ status });
 
   return (
     <>
-      {unpriced > 0 && (
+      {counts.unpriced > 0 && (
         <div
           className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-yellow-300 bg-yellow-50 p-4 text-yellow-950"
           data-testid="unpriced-banner"
         >
           <p>
             <span className="text-2xl font-black tabular-nums" data-testid="unpriced-count">
-              {unpriced}
+              {counts.unpriced}
             </span>{' '}
-            <span className="font-semibold">{unpriced === 1 ? 'variant is' : 'variants are'} not for sale</span>: no POG price yet.
+            <span className="font-semibold">{counts.unpriced === 1 ? 'variant is' : 'variants are'} not for sale</span>: no POG price yet.
           </p>
           {filter !== 'unpriced' && (
             <Button variant="outline" onClick={() => choose('unpriced')} data-testid="show-unpriced">
@@ -168,23 +209,7 @@ function InventoryList({ items, groups: allGroups, view }: { items: InventoryIte
       )}
 
       <div className="grid gap-3">
-        <label className="relative block" htmlFor="admin-search">
-          <span className="sr-only">Search by title or SKU</span>
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            id="admin-search"
-            type="search"
-            placeholder="Search by title or SKU"
-            value={search}
-            onChange={(e) => {
-              setSearch(e.target.value);
-              setShown(PAGE_SIZE);
-            }}
-            enterKeyHint="search"
-            className="pl-10"
-            data-testid="admin-search"
-          />
-        </label>
+        <SearchBox q={search.q} onSearch={(q) => onSearch({ q })} loading={loading} />
         <div role="group" aria-label="Filter" className="flex flex-wrap gap-2">
           {INVENTORY_FILTERS.map(({ id, label }) => (
             <Button
@@ -200,40 +225,102 @@ function InventoryList({ items, groups: allGroups, view }: { items: InventoryIte
           ))}
         </div>
         {narrowed && (
-          <p className="text-sm text-muted-foreground" data-testid="filter-summary">
-            {view === 'grouped'
-              ? `Showing ${groups.length} of ${allGroups.length} products (${matching.length} of ${items.length} variants match)`
-              : `Showing ${matching.length} of ${items.length} variants`}
+          <p className="text-sm text-muted-foreground" role="status" data-testid="filter-summary">
+            {`${counts.groups} of ${counts.allGroups} products match (${counts.variants} of ${counts.allVariants} variants)`}
           </p>
         )}
       </div>
 
       {total === 0 ? (
         <StateCard icon={<Search aria-hidden />} testId="admin-no-match">
-          <h2 className="text-xl font-bold">No variants match</h2>
-          <Button
-            variant="outline"
-            onClick={() => {
-              setSearch('');
-              choose('all');
-            }}
-          >
+          <h2 className="text-xl font-bold break-words">{noMatchText(search.q, filter)}</h2>
+          <Button variant="outline" onClick={() => onSearch({ q: '', status: 'all' })} data-testid="clear-search">
             Clear search and filters
           </Button>
         </StateCard>
       ) : (
-        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" data-testid="admin-grid" data-view={view}>
+        <div
+          className={cn('grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3', loading && 'opacity-60')}
+          aria-busy={loading}
+          data-q={search.q.trim()}
+          data-testid="admin-grid"
+          data-view={view}
+        >
           {view === 'grouped'
-            ? groups.slice(0, shown).map((group) => <GroupCard key={group.productId} group={group} />)
-            : matching.slice(0, shown).map((item) => <VariantCard key={`${item.id}:${item.updatedAt}`} item={item} />)}
+            ? listed.map((group) => <GroupCard key={group.productId} group={toProductGroup(group)} />)
+            : matchingVariants(listed).map((item) => <VariantCard key={`${item.id}:${item.updatedAt}`} item={item} />)}
         </div>
       )}
-      {total > shown && (
-        <Button variant="outline" className="justify-self-center" onClick={() => setShown((n) => n + PAGE_SIZE)} data-testid="show-more">
-          Show more ({total - shown} more)
-        </Button>
+      {total > 0 && (
+        <div className="grid justify-items-center gap-2">
+          <p className="text-sm text-muted-foreground" data-testid="shown-count">
+            Showing {shown} of {total} {view === 'grouped' ? 'products' : 'variants'}
+          </p>
+          {more && (
+            <Button variant="outline" onClick={more.load} disabled={more.pending} data-testid="load-more">
+              {more.pending && <LoaderCircle aria-hidden className="motion-safe:animate-spin" />}
+              Load more
+            </Button>
+          )}
+        </div>
       )}
     </>
+  );
+}
+
+/** The search box: asks the server once typing pauses, and at once on Enter. */
+function SearchBox({ q, onSearch, loading }: { q: string; onSearch: (q: string) => void; loading: boolean }) {
+  const [typed, setTyped] = useState(q);
+  // The address's search as last seen, and the last one this box asked for: when the address
+  // changes to another (Clear search and filters), the box shows it.
+  const [seen, setSeen] = useState(q);
+  const [sent, setSent] = useState<string | null>(null);
+  if (q !== seen) {
+    setSeen(q);
+    if (q !== sent) setTyped(q);
+  }
+  const search = useEffectEvent((text: string) => {
+    setSent(text.trim());
+    onSearch(text);
+  });
+  useEffect(() => {
+    if (typed.trim() === q.trim()) return;
+    const timer = setTimeout(() => search(typed), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, q]);
+
+  return (
+    <form
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setSent(typed.trim());
+        onSearch(typed);
+      }}
+    >
+      <label className="relative block" htmlFor="admin-search">
+        <span className="sr-only">Search by title or SKU</span>
+        {loading ? (
+          <LoaderCircle
+            aria-hidden
+            className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-muted-foreground motion-safe:animate-spin"
+          />
+        ) : (
+          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-muted-foreground" />
+        )}
+        <Input
+          id="admin-search"
+          type="search"
+          placeholder="Search by title or SKU"
+          value={typed}
+          maxLength={ADMIN_PRODUCTS_SEARCH_MAX}
+          onChange={(e) => setTyped(e.target.value)}
+          enterKeyHint="search"
+          className="pl-10"
+          data-testid="admin-search"
+        />
+      </label>
+    </form>
   );
 }
 

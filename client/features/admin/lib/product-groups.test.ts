@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InventoryItem } from '../../../../common/admin';
-import { groupInventory } from './product-groups';
+import { matchingVariants, toProductGroup } from './product-groups';
 
 const item = (id: string, productId: string, title: string, over: Partial<InventoryItem> = {}): InventoryItem => ({
   id,
@@ -27,33 +27,53 @@ const item = (id: string, productId: string, title: string, over: Partial<Invent
   ...over,
 });
 
-describe('groupInventory', () => {
-  it('makes one card per Shopify product, with its status and its first variant’s fields', () => {
+const group = (productId: string, title: string, variants: InventoryItem[], matching = variants.map((v) => v.id)) => ({
+  productId,
+  title,
+  variants,
+  matching,
+});
+
+describe('toProductGroup', () => {
+  it('makes a card of a listed product, with its status and its first variant’s fields', () => {
     const images = [{ url: 'https://cdn.example/a.png', alt: null }];
-    const groups = groupInventory([
-      item('1', '100', 'Pog Tube - Clear', { shopifyData: { images } }),
-      item('2', '200', 'Beanie - One Size'),
-      item('3', '100', 'Pog Tube - Smoke', { isActive: false }),
-      item('4', '300', 'Classic Hoodie - Black / L'),
-      item('5', '100', 'Pog Tube - Neon Green'),
+    const tube = toProductGroup(
+      group('100', 'Pog Tube', [
+        item('1', '100', 'Pog Tube - Clear', { shopifyData: { images } }),
+        item('3', '100', 'Pog Tube - Smoke', { isActive: false }),
+        item('5', '100', 'Pog Tube - Neon Green'),
+      ]),
+    );
+    expect([tube.productId, tube.title, tube.variants.map((v) => v.id), tube.allActive]).toEqual([
+      '100',
+      'Pog Tube',
+      ['1', '3', '5'],
+      false,
     ]);
-    expect(groups.map((g) => [g.productId, g.title, g.variants.map((v) => v.id), g.allActive])).toEqual([
-      ['100', 'Pog Tube', ['1', '3', '5'], false],
-      ['200', 'Beanie', ['2'], true],
-      ['300', 'Classic Hoodie', ['4'], true],
-    ]);
-    expect(groups[0].originalTitle).toBe('Pog Tube');
-    expect(groups[0].images).toBe(images);
+    expect(tube.originalTitle).toBe('Pog Tube');
+    expect(tube.images).toBe(images);
+    expect(toProductGroup(group('200', 'Beanie', [item('2', '200', 'Beanie - One Size')])).allActive).toBe(true);
   });
 
-  it('names a group by its custom title and keeps the Shopify title for the title routes', () => {
-    const [group] = groupInventory([
-      item('1', '100', 'Retro Pack - 50', { originalTitle: 'Vintage pogs', customTitle: 'Retro Pack' }),
-      item('2', '100', 'Retro Pack - 100', { originalTitle: 'Vintage pogs', customTitle: 'Retro Pack' }),
-    ]);
-    expect(group.title).toBe('Retro Pack');
-    expect(group.originalTitle).toBe('Vintage pogs');
-    expect(group.customTitle).toBe('Retro Pack');
-    expect(group.variants).toHaveLength(2);
+  it('keeps the server’s name (the custom title) and the Shopify title for the title routes', () => {
+    const retro = toProductGroup(
+      group('100', 'Retro Pack', [
+        item('1', '100', 'Retro Pack - 50', { originalTitle: 'Vintage pogs', customTitle: 'Retro Pack' }),
+        item('2', '100', 'Retro Pack - 100', { originalTitle: 'Vintage pogs', customTitle: 'Retro Pack' }),
+      ]),
+    );
+    expect(retro.title).toBe('Retro Pack');
+    expect(retro.originalTitle).toBe('Vintage pogs');
+    expect(retro.customTitle).toBe('Retro Pack');
+    expect(retro.variants).toHaveLength(2);
+  });
+});
+
+describe('matchingVariants', () => {
+  it('lists the matching variants of each group, in the groups’ order and Shopify’s', () => {
+    const a = [item('1', '100', 'Tee - S'), item('2', '100', 'Tee - M'), item('3', '100', 'Tee - L')];
+    const b = [item('4', '200', 'Cap')];
+    expect(matchingVariants([group('100', 'Tee', a, ['3', '1']), group('200', 'Cap', b)]).map((v) => v.id)).toEqual(['1', '3', '4']);
+    expect(matchingVariants([group('100', 'Tee', a, [])])).toEqual([]);
   });
 });

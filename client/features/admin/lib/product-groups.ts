@@ -1,4 +1,4 @@
-import { inventoryGroups, type InventoryItem } from '../../../../common/admin';
+import type { AdminProductGroup, InventoryItem } from '../../../../common/admin';
 
 /** A group card's data (derived, never stored): one Shopify product. */
 export interface ProductGroup {
@@ -17,11 +17,12 @@ export interface ProductGroup {
 }
 
 /**
- * One group per Shopify product (common/admin's `inventoryGroups`), named by the suffix stripping
- * of the title shoppers see, so a custom title names its group.
+ * A group card's data from a group the server listed (GET /api/admin/products): named by the
+ * server (the suffix stripping of the title shoppers see, so a custom title names its group).
  */
-export function groupInventory(items: readonly InventoryItem[]): ProductGroup[] {
-  return inventoryGroups(items).map(({ productId, title, variants, base }) => ({
+export function toProductGroup({ productId, title, variants }: AdminProductGroup): ProductGroup {
+  const base = variants[0]!;
+  return {
     productId,
     title,
     variants,
@@ -30,5 +31,13 @@ export function groupInventory(items: readonly InventoryItem[]): ProductGroup[] 
     originalTitle: base.originalTitle,
     customTitle: base.customTitle,
     images: base.shopifyData.images,
-  }));
+  };
+}
+
+/** The Individual View's cards: the variants of the listed groups that match the search and filter, in order. */
+export function matchingVariants(groups: readonly AdminProductGroup[]): InventoryItem[] {
+  return groups.flatMap((g) => {
+    const matching = new Set(g.matching);
+    return g.variants.filter((v) => matching.has(v.id));
+  });
 }
