@@ -3,11 +3,13 @@
  *  1. sync: time to page and write a catalogue of N products from the Shopify emulator
  *     (Shopify's throttle waits run on the emulator's test clock, so this is our own cost);
  *  2. GET /api/products: requests per second and latency percentiles at a fixed concurrency,
- *     full bodies and ETag revalidations (304).
+ *     full bodies and ETag revalidations (304), and the list's size on the wire in each coding
+ *     (read raw: the identity figure is the real uncompressed body).
  * Results are printed as a Markdown table to paste into bench/README.md.
  */
 import { performance } from 'node:perf_hooks';
 import { startHarness } from '../server/test/harness';
+import { fetchRaw, storedForm } from './http-load';
 import { growCatalogue } from './grow-catalogue';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 500);
@@ -40,7 +42,8 @@ async function load(url: string, init: RequestInit, total: number, concurrency: 
     p50: pct(50),
     p95: pct(95),
     p99: pct(99),
-    kb: Math.round(bytes / latencies.length / 1024),
+    /** The decoded body (fetch decompresses): the JSON's size whatever the coding on the wire. */
+    decodedKb: Math.round(bytes / latencies.length / 1024),
   };
 }
 
@@ -64,6 +67,13 @@ async function main() {
     await warm.arrayBuffer();
     const rebuildMs = performance.now() - t0;
 
+    // The bytes on the wire, read raw (fetch() would count the decoded body): the stored forms, once ready.
+    const bytes: Record<string, number> = {};
+    for (const coding of ['identity', 'gzip', 'br']) {
+      if (coding !== 'identity') await storedForm(url, { 'accept-encoding': coding }, 120_000);
+      bytes[coding] = (await fetchRaw(url, { 'accept-encoding': coding })).body.length;
+    }
+
     const full = await load(url, { headers: { 'accept-encoding': 'identity' } }, REQUESTS, CONCURRENCY);
     const gzip = await load(url, { headers: { 'accept-encoding': 'gzip' } }, REQUESTS, CONCURRENCY);
     const revalidate = await load(url, { headers: { 'if-none-match': etag } }, REQUESTS, CONCURRENCY);
@@ -76,12 +86,14 @@ async function main() {
     console.log(`| first sync (insert) | ${firstMs.toFixed(0)} ms |`);
     console.log(`| re-sync (no changes) | ${againMs.toFixed(0)} ms |`);
     console.log(`| first GET /api/products after a change (rebuild) | ${rebuildMs.toFixed(0)} ms |`);
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    console.log(`| list size on the wire: identity / gzip / br | ${kb(bytes.identity)} / ${kb(bytes.gzip)} / ${kb(bytes.br)} |`);
     for (const [name, r] of [
       ['GET /api/products, identity', full],
       ['GET /api/products, gzip', gzip],
       ['GET /api/products, If-None-Match → 304', revalidate],
     ] as const) {
-      console.log(`| ${name} | ${r.rps} req/s, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, ${r.kb} KB/response |`);
+      console.log(`| ${name} | ${r.rps} req/s, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, ${r.decodedKb} KB decoded/response |`);
     }
   } finally {
     await h.close();

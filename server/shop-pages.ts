@@ -232,7 +232,7 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string, search?: U
     let markup = '';
     if (route.kind === 'home') {
       // The view's first page, as GET /api/catalogue/products answers it: the same size at any catalogue size.
-      const pageJson = JSON.stringify(snap.index().page({ ...route.view, limit: CATALOGUE_PAGE_SIZE }));
+      const pageJson = JSON.stringify((await snap.index()).page({ ...route.view, limit: CATALOGUE_PAGE_SIZE }));
       const page = JSON.parse(pageJson) as CataloguePage;
       const first = page.products[0];
       head = first ? preloadTag(productImages(first)[0]?.url, 'card') : '';

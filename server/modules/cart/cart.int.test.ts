@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cartSchema, type Product, type Variant } from '../../../common/api';
+import { cartSchema, type Cart, type Product, type Variant } from '../../../common/api';
 import { parseUnits, formatUnits } from '../../../common/money';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
@@ -26,10 +26,10 @@ describe.each(testDatabaseKinds)('cart on %s', (kind) => {
     await h?.close();
   });
 
-  it('gives a new shopper an empty cart, never cached, without creating a session', async () => {
+  it('gives a new shopper an empty cart, kept by no shared cache, without creating a session', async () => {
     const s = new Shopper(h);
     const res = await s.request('/api/cart');
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
     expect(await res.json()).toEqual({ items: [], total: '0.00' });
     expect(s.cookie).toBeNull();
   });
@@ -223,6 +223,102 @@ describe.each(testDatabaseKinds)('cart on %s', (kind) => {
     expect(ok).toBe(3); // 1 + 3 × 3 = 10
     expect(results.filter((r) => r.status === 409)).toHaveLength(3);
     expect((await s.cart()).items[0].quantity).toBe(10);
+  });
+
+  it('answers an unchanged cart 304 to its ETag, and a 200 after an add, a quantity change, a removal or a price change', async () => {
+    const [v1, v2] = products
+      .flatMap((p) => p.variants.filter((v) => !v.isSoldOut && (v.availableStock === 0 || v.availableStock >= 4)))
+      .slice(8, 10);
+    const s = new Shopper(h);
+    await s.add({ variantId: v1.id, quantity: 1 });
+    const read = async (etag: string) => {
+      const res = await s.request('/api/cart', { headers: { 'if-none-match': etag } });
+      return { status: res.status, etag: res.headers.get('etag')!, cart: res.status === 200 ? cartSchema.parse(await res.json()) : null };
+    };
+    let { etag } = await read('"none"');
+    expect(etag).toMatch(/^".+"$/);
+    expect((await read(etag)).status).toBe(304);
+    const changes: Array<[string, () => Promise<unknown>, (cart: Cart) => void]> = [
+      ['an add', () => s.add({ variantId: v2.id, quantity: 1 }), (c) => expect(c.items).toHaveLength(2)],
+      ['a quantity change', () => s.add({ variantId: v2.id, quantity: 1 }), (c) => expect(c.items[1].quantity).toBe(2)],
+      ['a removal', async () => s.remove((await s.cart()).items[1].id), (c) => expect(c.items.map((i) => i.variantId)).toEqual([v1.id])],
+      [
+        'a catalogue price change',
+        async () => {
+          await h.database.db('variants').where({ shopify_id: v1.id }).update({ pog_price: '3.33' });
+          await bumpCatalogueVersion(h.database.db);
+        },
+        (c) => expect(c).toMatchObject({ items: [{ price: '3.33', lineTotal: '3.33' }], total: '3.33' }),
+      ],
+    ];
+    for (const [name, change, check] of changes) {
+      await change();
+      const after = await read(etag);
+      expect(after.status, name).toBe(200);
+      expect(after.etag, name).not.toBe(etag);
+      check(after.cart!);
+      etag = after.etag;
+      expect((await read(etag)).status, name).toBe(304);
+    }
+    await h.database.db('variants').where({ shopify_id: v1.id }).update({ pog_price: v1.price });
+    await bumpCatalogueVersion(h.database.db);
+  });
+
+  it("gives a stranger nothing for another session's cart ETag", async () => {
+    const { variant } = pick((v) => !v.isSoldOut && (v.availableStock === 0 || v.availableStock > 3));
+    const [a, b] = [new Shopper(h), new Shopper(h)];
+    await a.add({ variantId: variant.id, quantity: 1 });
+    await b.add({ variantId: variant.id, quantity: 1 });
+    const aRes = await a.request('/api/cart');
+    const aEtag = aRes.headers.get('etag')!;
+    const aCart = await aRes.json();
+    // The same lines in another session: another ETag, and A's is no 304 for B.
+    const bRes = await b.request('/api/cart', { headers: { 'if-none-match': aEtag } });
+    expect(bRes.status).toBe(200);
+    expect(bRes.headers.get('etag')).not.toBe(aEtag);
+    expect((await bRes.json()).items[0].id).not.toBe(aCart.items[0].id);
+    // Without a session, or with a forged cookie: an empty cart, never a 304.
+    for (const cookie of [null, `${SESSION_COOKIE}=${'B'.repeat(43)}`]) {
+      const stranger = new Shopper(h);
+      stranger.cookie = cookie;
+      const res = await stranger.request('/api/cart', { headers: { 'if-none-match': aEtag } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ items: [], total: '0.00' });
+    }
+    expect(aRes.headers.get('vary')).toMatch(/cookie/i);
+  });
+
+  it.runIf(kind === 'postgres')('never answers a cart changed through another instance as it was', async () => {
+    const other = await h.startAnotherInstance();
+    const { variant } = pick((v) => !v.isSoldOut && (v.availableStock === 0 || v.availableStock > 5));
+    const s = new Shopper(h);
+    await s.add({ variantId: variant.id, quantity: 1 });
+    const here = await s.request('/api/cart');
+    const etag = here.headers.get('etag')!;
+    await here.arrayBuffer();
+    const there = (path: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      headers.set('cookie', s.cookie!);
+      return other.api(path, { ...init, headers });
+    };
+    // The other instance knows this ETag for the same cart.
+    expect((await there('/api/cart', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // Changed through the other instance, read here, and the other way round.
+    const added = await there('/api/cart/add', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ variantId: variant.id, quantity: 2 }),
+    });
+    expect(added.status).toBe(200);
+    const afterThere = await s.request('/api/cart', { headers: { 'if-none-match': etag } });
+    expect(afterThere.status).toBe(200);
+    expect(cartSchema.parse(await afterThere.json()).items[0].quantity).toBe(3);
+    const etag3 = afterThere.headers.get('etag')!;
+    expect((await there('/api/cart', { headers: { 'if-none-match': etag3 } })).status).toBe(304);
+    await s.remove((await s.cart()).items[0].id);
+    const removedHere = await there('/api/cart', { headers: { 'if-none-match': etag3 } });
+    expect(removedHere.status).toBe(200);
+    expect(await removedHere.json()).toEqual({ items: [], total: '0.00' });
   });
 
   it('expires sessions: an expired cookie has an empty cart, and the sweep deletes it', async () => {

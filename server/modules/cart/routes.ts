@@ -1,20 +1,37 @@
 import { Router } from '@koa/router';
 import { addToCartSchema } from '../../../common/api';
 import { parseJsonBody } from '../../lib/validation';
+import { etagOf, matchesEtag } from '../../lib/precompressed';
 import type { CartService } from './service';
 
 const ADD_EXAMPLE = '{"variantId": "45900000000001", "quantity": 1}';
 
 export function cartRoutes(carts: CartService): Router {
   const router = new Router({ prefix: '/api/cart' });
-  // A cart is personal and changes under the shopper: never cached anywhere.
+  // A cart is personal and changes under the shopper: changes are never cached anywhere.
   router.use(async (ctx, next) => {
     await next();
-    ctx.set('Cache-Control', 'no-store');
+    if (!ctx.response.get('Cache-Control')) ctx.set('Cache-Control', 'no-store');
   });
 
+  // Kept by the shopper's browser only, and revalidated on every read: an unchanged cart is a 304.
+  // The ETag is the hash of this session's id and of the answer (read now, priced from the current
+  // catalogue): another session's ETag never matches, and a cart changed through another server
+  // instance has another answer.
   router.get('/', async (ctx) => {
-    ctx.body = await carts.get(await ctx.state.session.id());
+    const sessionId = await ctx.state.session.id();
+    const cart = await carts.get(sessionId);
+    const body = JSON.stringify(cart);
+    const etag = etagOf(sessionId ?? '', '\n', body);
+    ctx.set('Cache-Control', 'private, no-cache');
+    ctx.set('ETag', etag);
+    ctx.vary('Cookie');
+    if (matchesEtag(ctx.get('If-None-Match'), etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'application/json';
+    ctx.body = body;
   });
 
   router.post('/add', async (ctx) => {

@@ -1,7 +1,7 @@
 /**
  * Search, filters, sort and pages over one catalogue version, from memory.
  *
- * Built once per catalogue snapshot (lazily, on the first query): every listed product's words
+ * Built once per catalogue snapshot, in slices off the request path: every listed product's words
  * (title, plain description, vendor, type, tags, SKUs) in one sorted vocabulary with the products
  * each word appears in, so a search word is a binary search and a walk over the words it prefixes,
  * not a scan of every product; and the catalogue presorted in each order.
@@ -57,49 +57,79 @@ function plainText(html: string): string {
   return html.replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ');
 }
 
+/** Products indexed between two yields to the event loop while an index is built. */
+const BUILD_SLICE = 50;
+
 export class CatalogueIndex {
-  private readonly entries: Entry[];
+  private readonly entries: Entry[] = [];
+  private readonly wordEntries = new Map<string, number[]>();
   /** Every word, sorted; `postings[i]` are the entries (by index) word i appears in. */
-  private readonly vocabulary: string[];
-  private readonly postings: number[][];
+  private vocabulary: string[] = [];
+  private postings: number[][] = [];
   private readonly orders = new Map<CatalogueFilter['sort'], Entry[]>();
   private facetsCache: CatalogueFacets | null = null;
 
+  private constructor(private readonly rankOf: (product: Product) => number) {}
+
   /**
-   * `rankOf` gives each product its place in the featured order: a number unique to the product
-   * and kept from one catalogue version to the next (the catalogue's row id), so a cursor taken
-   * from one version finds its place in the next.
+   * Indexes `products` a slice at a time, giving the event loop back between slices (`pause`), so
+   * that no request waits behind the whole build. `rankOf` gives each product its place in the
+   * featured order: a number unique to the product and kept from one catalogue version to the next
+   * (the catalogue's row id), so a cursor taken from one version finds its place in the next.
    */
-  constructor(products: readonly Product[], rankOf: (product: Product) => number) {
-    const wordEntries = new Map<string, number[]>();
-    this.entries = products.map((product, index) => {
-      const text = [
-        product.title,
-        plainText(product.description),
-        product.vendor,
-        product.productType,
-        ...product.tags,
-        ...product.variants.map((v) => v.sku ?? ''),
-      ].join(' ');
-      for (const word of new Set(wordsOf(text))) {
-        const list = wordEntries.get(word);
-        if (list) list.push(index);
-        else wordEntries.set(word, [index]);
-      }
-      return {
-        product,
-        index,
-        rank: rankOf(product),
-        price: parseUnits(product.price),
-        created: BigInt(product.id),
-        titleWords: new Set(wordsOf(product.title)),
-        type: fold(product.productType),
-        vendor: fold(product.vendor),
-        tags: new Set(product.tags.map(fold)),
-      };
+  static async build(
+    products: readonly Product[],
+    rankOf: (product: Product) => number,
+    pause: () => Promise<void>,
+  ): Promise<CatalogueIndex> {
+    const index = new CatalogueIndex(rankOf);
+    for (let start = 0; start < products.length; start += BUILD_SLICE) {
+      for (const product of products.slice(start, start + BUILD_SLICE)) index.add(product);
+      await pause();
+    }
+    index.vocabulary = [...index.wordEntries.keys()].sort();
+    index.postings = index.vocabulary.map((word) => index.wordEntries.get(word)!);
+    index.wordEntries.clear();
+    await pause();
+    // Every order presorted now, each sort key computed once per product (not per comparison).
+    for (const sort of ['featured', 'newest', 'price-asc', 'price-desc'] as const) {
+      const keyOf = sortKey(sort);
+      const keys = index.entries.map(keyOf);
+      const byKey = (a: Entry, b: Entry) => compareKeys(keys[a.index], keys[b.index]);
+      // The featured order is usually the rows' order already: then no sort at all.
+      const sorted = index.entries.every((e, i) => i === 0 || byKey(index.entries[i - 1], e) < 0);
+      index.orders.set(sort, sorted ? index.entries : [...index.entries].sort(byKey));
+      await pause();
+    }
+    return index;
+  }
+
+  private add(product: Product): void {
+    const index = this.entries.length;
+    const text = [
+      product.title,
+      plainText(product.description),
+      product.vendor,
+      product.productType,
+      ...product.tags,
+      ...product.variants.map((v) => v.sku ?? ''),
+    ].join(' ');
+    for (const word of new Set(wordsOf(text))) {
+      const list = this.wordEntries.get(word);
+      if (list) list.push(index);
+      else this.wordEntries.set(word, [index]);
+    }
+    this.entries.push({
+      product,
+      index,
+      rank: this.rankOf(product),
+      price: parseUnits(product.price),
+      created: BigInt(product.id),
+      titleWords: new Set(wordsOf(product.title)),
+      type: fold(product.productType),
+      vendor: fold(product.vendor),
+      tags: new Set(product.tags.map(fold)),
     });
-    this.vocabulary = [...wordEntries.keys()].sort();
-    this.postings = this.vocabulary.map((word) => wordEntries.get(word)!);
   }
 
   get size(): number {
@@ -188,13 +218,7 @@ export class CatalogueIndex {
   }
 
   private ordered(sort: CatalogueFilter['sort']): Entry[] {
-    let list = this.orders.get(sort);
-    if (!list) {
-      const keyOf = sortKey(sort);
-      list = [...this.entries].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
-      this.orders.set(sort, list);
-    }
-    return list;
+    return this.orders.get(sort)!;
   }
 }
 

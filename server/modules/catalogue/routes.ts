@@ -3,30 +3,15 @@ import { cataloguePageQuerySchema } from '../../../common/catalogue-query';
 import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 import { describeIssues } from '../../lib/validation';
+import { answerPrecompressed, matchesEtag } from '../../lib/precompressed';
 import type { CatalogueService } from './service';
 
 export function catalogueRoutes(catalogue: CatalogueService): Router {
   const router = new Router();
 
+  // The list and each product are answered from memory, compressed once per catalogue version.
   router.get('/api/products', async (ctx) => {
-    const snap = await catalogue.list();
-    ctx.set('ETag', snap.etag);
-    // Clients may keep a copy but must revalidate; the ETag makes that a 304.
-    ctx.set('Cache-Control', 'no-cache');
-    if (ctx.get('If-None-Match') === snap.etag) {
-      ctx.status = 304;
-      return;
-    }
-    ctx.type = 'application/json';
-    ctx.vary('Accept-Encoding');
-    const encoding = ctx.acceptsEncodings('br', 'gzip', 'identity');
-    if (encoding === 'br' || encoding === 'gzip') {
-      ctx.compress = false; // already compressed, once per catalogue version
-      ctx.set('Content-Encoding', encoding);
-      ctx.body = snap.encoded(encoding);
-    } else {
-      ctx.body = snap.body;
-    }
+    answerPrecompressed(ctx, await catalogue.list());
   });
 
   // A page of a view (search, filters, sort) of the listed products; `nextCursor` asks for the next.
@@ -35,8 +20,12 @@ export function catalogueRoutes(catalogue: CatalogueService): Router {
     if (!parsed.success) {
       throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected e.g. ?q=cap&type=Hats&sort=price-asc&limit=24`);
     }
+    const { page, etag } = await catalogue.page(parsed.data);
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await catalogue.page(parsed.data);
+    ctx.set('ETag', etag);
+    // Small: compressed on the fly (the compression middleware) when it is sent at all.
+    if (matchesEtag(ctx.get('If-None-Match'), etag)) ctx.status = 304;
+    else ctx.body = page;
   });
 
   router.get('/api/catalogue/facets', async (ctx) => {
@@ -45,8 +34,7 @@ export function catalogueRoutes(catalogue: CatalogueService): Router {
   });
 
   router.get('/api/products/:id', async (ctx) => {
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await catalogue.get(ctx.params.id);
+    answerPrecompressed(ctx, await catalogue.productAnswer(ctx.params.id));
   });
 
   return router;

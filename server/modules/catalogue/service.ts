@@ -9,7 +9,8 @@
  */
 import { catalogueSyncDuration, catalogueSyncErrors } from '../../lib/metrics';
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
 import type { Product, SyncJob, SyncResult, Variant } from '../../../common/api';
 import { productIdSchema } from '../../../common/api';
 import { availability, isForSale, type Held, type StockFacts } from '../../../common/availability';
@@ -19,7 +20,8 @@ import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { heldFor, heldUnits } from '../stock';
-import { ProductModel, type VariantModel } from './models';
+import type { Model } from 'objection';
+import type { ProductModel, VariantModel } from './models';
 import type { ShopifyGraphql } from '../../shopify';
 import { getState, setState } from '../../lib/app-state';
 import { bumpCatalogueVersion, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
@@ -28,26 +30,47 @@ import { CatalogueWebhooks } from './webhooks';
 import { CATALOGUE_VERSION, CatalogueFreshness, type FreshnessOptions } from './freshness';
 import { CatalogueIndex } from './product-query';
 import type { CatalogueFacets, CataloguePage, CataloguePageQuery } from '../../../common/catalogue-query';
+import { etagOf, type Coding, type Precompressed } from '../../lib/precompressed';
 
 export interface ListedVariant {
   product: Product;
   variant: Variant;
 }
 
-export interface ProductListSnapshot {
+export interface ProductListSnapshot extends Precompressed {
   /** The catalogue version read before the rows: the list is at least this new. */
   version: number;
   products: Product[];
   byId: Map<string, Product>;
   /** Every listed variant by its id, with its product. */
   variantsById: Map<string, ListedVariant>;
-  body: string;
-  etag: string;
-  /** The body compressed once per catalogue version, not once per request. */
-  encoded(encoding: 'br' | 'gzip'): Buffer;
-  /** Search, filters, sort and pages over this version (built on first use). */
-  index(): CatalogueIndex;
+  /** The list's JSON (`[product, …]`), built in slices. */
+  body: Buffer;
+  /**
+   * The body compressed once per catalogue version, not once per request: null until it is ready
+   * (the first ask starts it, in libuv's thread pool, never on the event loop).
+   */
+  encoded(coding: Coding): Buffer | null;
+  /** Search, filters, sort and pages over this version (built in slices once the list is ready). */
+  index(): Promise<CatalogueIndex>;
+  /** One product's answer (JSON, ETag, compressed forms), kept per version; undefined when not listed. */
+  product(id: string): Precompressed | undefined;
 }
+
+/** Products converted (and serialised) between two yields to the event loop while a list is built. */
+const BUILD_SLICE = 100;
+/** Products whose rows are read per query pair while a list is built. */
+const READ_BATCH = 500;
+/** The most products' answers kept per catalogue version (about 2–3 KB each with their compressed forms). */
+const MAX_PRODUCT_ANSWERS = 2000;
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } };
+const GZIP = { level: 9 };
+
+/** Gives the event loop back: requests waiting meanwhile are answered before the build goes on. */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class CatalogueService {
   private snapshot: ProductListSnapshot | null = null;
@@ -107,13 +130,24 @@ export class CatalogueService {
   }
 
   /** One page of a view of the listed products (search, filters, sort), from memory. */
-  async page(query: CataloguePageQuery): Promise<CataloguePage> {
-    return (await this.list()).index().page(query);
+  async page(query: CataloguePageQuery): Promise<{ page: CataloguePage; etag: string }> {
+    const snap = await this.list();
+    const page = (await snap.index()).page(query);
+    // The page follows from the list's content and the query alone.
+    return { page, etag: etagOf(snap.etag, JSON.stringify(query)) };
+  }
+
+  /** One listed product's stored answer (JSON, ETag, compressed forms) for this catalogue version. */
+  async productAnswer(id: string): Promise<Precompressed> {
+    const answer = productIdSchema.safeParse(id).success ? (await this.list()).product(id) : undefined;
+    if (answer) return answer;
+    await this.get(id); // throws the 404 that fits
+    throw new AppError(ErrorCode.productNotFound, `No product with id ${id} is for sale`);
   }
 
   /** The values the shop's filters offer, with their counts. */
   async facets(): Promise<CatalogueFacets> {
-    return (await this.list()).index().facets();
+    return (await (await this.list()).index()).facets();
   }
 
   /**
@@ -187,44 +221,176 @@ export class CatalogueService {
     return snap;
   }
 
+  /**
+   * Reads the rows and builds the list in slices (each a millisecond or two), giving the event loop back between them, so a
+   * catalogue of thousands of products never holds up other requests. The compressed forms and the
+   * search index come after, off the request path.
+   */
   private async build(): Promise<ProductListSnapshot> {
     // The version first: the rows read after it are at least as new.
     const version = Number((await getState<number>(this.db, CATALOGUE_VERSION)) ?? 0);
     // Every product and variant, then the one rule of what is for sale (common/availability), the
     // rule the cart and checkout apply to their lines too.
-    const rows = await ProductModel.query(this.db)
-      .withGraphFetched('variants(ordered)')
-      .modifiers({ ordered: (q) => q.orderBy('position').orderBy('id') })
-      .orderBy('id');
-    for (const p of rows) p.variants = (p.variants ?? []).filter((v) => isForSale(saleFacts(p, v)));
+    const rows = await readCatalogueRows(this.db);
     // Read after the version: a change to what is held bumps the version, so this is never older.
     const held = await heldUnits(this.db, new Date());
-    const products = rows.map((p) => toApiProduct(p, held)).filter((p): p is Product => p !== null);
+    const products: Product[] = [];
+    const byId = new Map<string, Product>();
+    const variantsById = new Map<string, ListedVariant>();
     // The featured order is the rows' order (by row id): a product's row id is its stable place in it.
-    const rowIds = new Map(rows.map((p) => [p.shopifyId, p.id]));
-    let index: CatalogueIndex | null = null;
-    const body = JSON.stringify(products);
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const cache: Partial<Record<'br' | 'gzip', Buffer>> = {};
-    return {
+    const rowIds = new Map<string, number>();
+    const hash = createHash('sha1').update('[');
+    const parts: Buffer[] = [];
+    for (let start = 0; start < rows.length; start += BUILD_SLICE) {
+      const slice: Product[] = [];
+      for (const p of rows.slice(start, start + BUILD_SLICE)) {
+        rowIds.set(p.shopifyId, p.id);
+        p.variants = (p.variants ?? []).filter((v) => isForSale(saleFacts(p, v)));
+        const product = toApiProduct(p, held);
+        if (!product) continue;
+        slice.push(product);
+        byId.set(product.id, product);
+        for (const variant of product.variants) variantsById.set(variant.id, { product, variant });
+      }
+      if (slice.length > 0) {
+        // JSON.stringify of the list, a slice at a time: "[" + each product's JSON joined by "," + "]".
+        const json = (products.length === 0 ? '' : ',') + slice.map((product) => JSON.stringify(product)).join(',');
+        const part = Buffer.from(json);
+        hash.update(part);
+        parts.push(part);
+        products.push(...slice);
+      }
+      await pause();
+    }
+    const body = Buffer.concat([Buffer.from('['), ...parts, Buffer.from(']')]);
+    const etag = `"${hash.update(']').digest('base64url')}"`;
+    const compressed: Partial<Record<Coding, Buffer>> = {};
+    const compressing: Partial<Record<Coding, Promise<void>>> = {};
+    const answers = new Map<string, Precompressed>();
+    let index: Promise<CatalogueIndex> | null = null;
+    const snap: ProductListSnapshot = {
       version,
       products,
-      byId: new Map(products.map((p) => [p.id, p])),
-      variantsById: new Map(products.flatMap((product) => product.variants.map((variant) => [variant.id, { product, variant }]))),
+      byId,
+      variantsById,
       body,
       etag,
-      encoded: (encoding) =>
-        (cache[encoding] ??=
-          encoding === 'br'
-            ? brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } })
-            : gzipSync(body, { level: 9 })),
-      index: () => (index ??= new CatalogueIndex(products, (p) => rowIds.get(p.id)!)),
+      encoded: (coding) => {
+        compressing[coding] ??= (coding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, GZIP)).then(
+          (buffer) => {
+            compressed[coding] = buffer;
+          },
+          (err: unknown) =>
+            this.logger?.warn({ err, coding }, 'catalogue: the product list could not be compressed; answering it as it is'),
+        );
+        return compressed[coding] ?? null;
+      },
+      index: () => (index ??= CatalogueIndex.build(products, (p) => rowIds.get(p.id)!, pause)),
+      product: (id) => {
+        let answer = answers.get(id);
+        if (answer) return answer;
+        const product = byId.get(id);
+        if (!product) return undefined;
+        if (answers.size >= MAX_PRODUCT_ANSWERS) answers.delete(answers.keys().next().value!);
+        answers.set(id, (answer = productAnswer(product)));
+        return answer;
+      },
     };
+    return snap;
   }
 }
 
+/**
+ * One product's answer: its JSON and ETag, each compressed form made on first ask (a product is a
+ * few kilobytes: well under a millisecond, once per catalogue version).
+ */
+function productAnswer(product: Product): Precompressed {
+  const body = Buffer.from(JSON.stringify(product));
+  const compressed: Partial<Record<Coding, Buffer>> = {};
+  return {
+    body,
+    etag: etagOf(body),
+    encoded: (coding) => (compressed[coding] ??= coding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP)),
+  };
+}
+
+/** A product's row with its variants (the models' fields, read without the ORM). */
+type VariantRow = Omit<VariantModel, keyof Model>;
+type ProductRow = Omit<ProductModel, keyof Model | 'variants'> & { variants?: VariantRow[] };
+
+/**
+ * Every product with its variants (in their position order), by row id: two plain queries per
+ * batch of products (no ORM models), the event loop given back between batches.
+ */
+async function readCatalogueRows(db: Db): Promise<ProductRow[]> {
+  const products: ProductRow[] = [];
+  for (let after = 0; ;) {
+    const batch = (await db('products').where('id', '>', after).orderBy('id').limit(READ_BATCH)) as Array<Record<string, never>>;
+    if (batch.length === 0) break;
+    const first = batch[0].id as number;
+    const last = batch[batch.length - 1].id as number;
+    const variantRows = (await db('variants')
+      .whereBetween('product_id', [first, last])
+      .orderBy('product_id')
+      .orderBy('position')
+      .orderBy('id')) as Array<Record<string, never>>;
+    const byProduct = new Map<number, VariantRow[]>();
+    for (const v of variantRows) {
+      const list = byProduct.get(v.product_id);
+      const variant = toVariantRow(v);
+      if (list) list.push(variant);
+      else byProduct.set(v.product_id, [variant]);
+    }
+    for (const p of batch) products.push({ ...toProductRow(p), variants: byProduct.get(p.id) ?? [] });
+    after = last;
+    if (batch.length < READ_BATCH) break;
+    await pause();
+  }
+  return products;
+}
+
+const toProductRow = (r: Record<string, never>): ProductRow => ({
+  id: r.id,
+  shopifyGid: r.shopify_gid,
+  shopifyId: r.shopify_id,
+  handle: r.handle,
+  title: r.title,
+  customTitle: r.custom_title,
+  descriptionHtml: r.description_html,
+  vendor: r.vendor,
+  productType: r.product_type,
+  tags: r.tags,
+  images: r.images,
+  featuredImageUrl: r.featured_image_url,
+  shopifyStatus: r.shopify_status,
+  shopifyUpdatedAt: r.shopify_updated_at,
+  removedAt: r.removed_at,
+  lastSyncedAt: r.last_synced_at,
+  updatedAt: r.updated_at,
+});
+
+const toVariantRow = (r: Record<string, never>): VariantRow => ({
+  id: r.id,
+  productId: r.product_id,
+  shopifyGid: r.shopify_gid,
+  shopifyId: r.shopify_id,
+  title: r.title,
+  sku: r.sku,
+  position: r.position,
+  shopifyPrice: r.shopify_price,
+  inventoryQuantity: r.inventory_quantity,
+  availableForSale: r.available_for_sale,
+  imageUrl: r.image_url,
+  removedAt: r.removed_at,
+  pogPrice: r.pog_price,
+  isActive: r.is_active,
+  availableStock: r.available_stock,
+  isSoldOut: r.is_sold_out,
+  updatedAt: r.updated_at,
+});
+
 /** The stock facts of a variant's row, as the availability rule takes them. */
-const stockFacts = (v: VariantModel): StockFacts => ({
+const stockFacts = (v: VariantRow): StockFacts => ({
   inventory_quantity: v.inventoryQuantity,
   available_for_sale: v.availableForSale,
   available_stock: v.availableStock,
@@ -236,7 +402,7 @@ const stockFacts = (v: VariantModel): StockFacts => ({
  * (common/availability), after what is held for payments on their way and orders Shopify does
  * not have yet.
  */
-export function toApiVariant(v: VariantModel, held?: Held): Variant {
+function toApiVariant(v: VariantRow, held?: Held): Variant {
   const { isSoldOut, availableStock } = availability(stockFacts(v), held);
   return {
     id: v.shopifyId,
@@ -248,7 +414,7 @@ export function toApiVariant(v: VariantModel, held?: Held): Variant {
   };
 }
 
-const saleFacts = (p: ProductModel, v: VariantModel) => ({
+const saleFacts = (p: ProductRow, v: VariantRow) => ({
   productStatus: p.shopifyStatus,
   productRemoved: p.removedAt != null,
   variantRemoved: v.removedAt != null,
@@ -259,7 +425,7 @@ const saleFacts = (p: ProductModel, v: VariantModel) => ({
 /** The title shoppers see: the admin's own, else Shopify's. */
 export const productTitle = (customTitle: string | null, title: string): string => customTitle?.trim() || title;
 
-export function toApiProduct(p: ProductModel, held: Map<string, Held> = new Map()): Product | null {
+function toApiProduct(p: ProductRow, held: Map<string, Held> = new Map()): Product | null {
   const variants = (p.variants ?? []).map((v) => toApiVariant(v, heldFor(held, v.shopifyId)));
   if (variants.length === 0) return null;
   const min = variants.reduce((lo, v) => (parseUnits(v.price) < parseUnits(lo) ? v.price : lo), variants[0].price);

@@ -12,9 +12,19 @@ export interface SessionOptions {
   now?: () => Date;
 }
 
+/** The most live sessions this process remembers (the oldest remembered is forgotten first). */
+const MAX_KNOWN_SESSIONS = 10_000;
+
 export class SessionService {
   private readonly now: () => Date;
   private readonly touchEveryMs: number;
+  /**
+   * Sessions this process has read, with the expiry and last touch it read or wrote. A session row
+   * is deleted only once expired (the sweep) and its expiry only moves later, so a session known
+   * here to live until T lives until T on every instance: until then, or until its expiry is due a
+   * refresh, it is answered without a database read.
+   */
+  private readonly known = new Map<string, { expiresAt: number; lastSeenAt: number }>();
 
   constructor(
     private readonly db: Db,
@@ -33,14 +43,27 @@ export class SessionService {
     if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
     const id = hashToken(token);
     const now = this.now();
-    const row = await this.db('sessions').where({ id }).where('expires_at', '>', now).first('last_seen_at');
-    if (!row) return null;
-    if (now.getTime() - new Date(row.last_seen_at).getTime() > this.touchEveryMs) {
-      await this.db('sessions')
-        .where({ id })
-        .update({ last_seen_at: now, expires_at: new Date(now.getTime() + this.opts.ttlMs) });
+    const known = this.known.get(id);
+    if (known && known.expiresAt > now.getTime() && now.getTime() - known.lastSeenAt <= this.touchEveryMs) return id;
+    const row = await this.db('sessions').where({ id }).where('expires_at', '>', now).first('last_seen_at', 'expires_at');
+    if (!row) {
+      this.known.delete(id);
+      return null;
     }
+    let seen = { expiresAt: new Date(row.expires_at).getTime(), lastSeenAt: new Date(row.last_seen_at).getTime() };
+    if (now.getTime() - seen.lastSeenAt > this.touchEveryMs) {
+      const expiresAt = new Date(now.getTime() + this.opts.ttlMs);
+      await this.db('sessions').where({ id }).update({ last_seen_at: now, expires_at: expiresAt });
+      seen = { expiresAt: expiresAt.getTime(), lastSeenAt: now.getTime() };
+    }
+    this.remember(id, seen);
     return id;
+  }
+
+  private remember(id: string, seen: { expiresAt: number; lastSeenAt: number }): void {
+    this.known.delete(id);
+    if (this.known.size >= MAX_KNOWN_SESSIONS) this.known.delete(this.known.keys().next().value!);
+    this.known.set(id, seen);
   }
 
   async create(): Promise<{ id: string; token: string; expiresAt: Date }> {
@@ -49,11 +72,14 @@ export class SessionService {
     const now = this.now();
     const expiresAt = new Date(now.getTime() + this.opts.ttlMs);
     await this.db('sessions').insert({ id, created_at: now, last_seen_at: now, expires_at: expiresAt });
+    this.remember(id, { expiresAt: expiresAt.getTime(), lastSeenAt: now.getTime() });
     return { id, token, expiresAt };
   }
 
   /** Deletes expired sessions (their carts go with them). Returns how many. */
   async sweep(): Promise<number> {
+    const now = this.now().getTime();
+    for (const [id, seen] of this.known) if (seen.expiresAt <= now) this.known.delete(id);
     return this.db('sessions').where('expires_at', '<=', this.now()).delete();
   }
 }
