@@ -106,10 +106,15 @@ export default defineConfig(({ isSsrBuild }) => ({
             clientsClaim: true,
             runtimeCaching: [
               {
-                // Catalogue + public config: fresh when online, last good answer when offline.
+                // Catalogue (the list, its pages and facets, products) + public config: fresh when online, last
+                // good answer when offline (each page by its whole URL: its view and cursor).
                 urlPattern: ({ url, sameOrigin }) =>
                   sameOrigin &&
-                  (url.pathname === '/api/products' || /^\/api\/products\/[^/]+$/.test(url.pathname) || url.pathname === '/api/config'),
+                  (url.pathname === '/api/products' ||
+                    /^\/api\/products\/[^/]+$/.test(url.pathname) ||
+                    url.pathname === '/api/catalogue/products' ||
+                    url.pathname === '/api/catalogue/facets' ||
+                    url.pathname === '/api/config'),
                 handler: 'NetworkFirst',
                 method: 'GET',
                 options: {

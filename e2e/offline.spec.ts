@@ -33,6 +33,32 @@ function cached(page: Page, cacheName: string): Promise<string[]> {
 }
 
 /**
+ * The query cache the shop saved on the device for offline browsing, as text: in IndexedDB, or in
+ * localStorage where IndexedDB cannot be used ('' when neither has it).
+ */
+function savedOnDevice(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const key = 'pogs-shop:query-cache';
+    const fromIdb = await new Promise<string | undefined>((resolve) => {
+      try {
+        const open = indexedDB.open('pogs-shop');
+        open.onerror = () => resolve(undefined);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('query-cache')) return resolve(undefined);
+          const get = db.transaction('query-cache').objectStore('query-cache').get(key);
+          get.onsuccess = () => resolve(typeof get.result === 'string' ? get.result : undefined);
+          get.onerror = () => resolve(undefined);
+        };
+      } catch {
+        resolve(undefined); // IndexedDB refused (as a test makes it)
+      }
+    });
+    return fromIdb ?? localStorage.getItem(key) ?? '';
+  });
+}
+
+/**
  * One visit under the service worker's control: it takes control on its first install
  * (clientsClaim), and a reload then sends the first screen's images through it. Answers the image
  * URLs seen, once the worker has cached them and the catalogue is kept.
@@ -45,13 +71,12 @@ async function visitUnderServiceWorker(page: Page): Promise<string[]> {
   await expect(page.getByTestId('product-card')).toHaveCount(Math.min(products.length, CATALOGUE_PAGE_SIZE));
   await expect.poll(async () => (await loadedCardImages(page)).length).toBeGreaterThan(0);
   const seen = await loadedCardImages(page);
-  // The catalogue is kept by the service worker (its last answer) or the persisted query cache
-  // (written at most once a second), whichever the visit filled: offline either one shows it.
+  // The catalogue is kept by the service worker (its last answer) or the query cache saved on the
+  // device (written at most once a second), whichever the visit filled: offline either one shows it.
   await expect
     .poll(async () => {
-      const inWorker = (await cached(page, 'pogs-api-catalogue')).some((url) => new URL(url).pathname === '/api/products');
-      const persisted = await page.evaluate(() => Object.values(localStorage).some((value) => value.includes('"catalogue","page"')));
-      return inWorker || persisted;
+      const inWorker = (await cached(page, 'pogs-api-catalogue')).some((url) => new URL(url).pathname === '/api/catalogue/products');
+      return inWorker || (await savedOnDevice(page)).includes('"catalogue","page"');
     })
     .toBe(true);
   await expect
@@ -204,4 +229,135 @@ test('a cart on the page when the connection drops: paying and the orders wait f
   await page.getByTestId('cart-button').click();
   await expect(drawer.getByTestId('pay-offline')).toHaveCount(0);
   await expect(pay).toBeEnabled();
+});
+
+/** Shopify (the emulator) lists or hides a product; answers once the shop's periodic sync has followed. */
+async function setListed(request: Page['request'], product: Product, listed: boolean): Promise<void> {
+  const res = await request.post('/shopify-emulator/__emulator/products', {
+    data: { legacyId: product.id, status: listed ? 'ACTIVE' : 'DRAFT' },
+  });
+  expect(res.ok()).toBe(true);
+  await expect.poll(async () => (await request.get(`/api/products/${product.id}`)).status(), { timeout: 20_000 }).toBe(listed ? 200 : 404);
+}
+
+const SAVED_NOTICE = /^You're offline — showing the (\d+) products? saved on this device\.$/;
+
+/** The number the home's offline notice gives, after checking its wording. */
+async function savedCount(page: Page): Promise<number> {
+  const notice = page.getByTestId('saved-offline-notice');
+  await expect(notice).toHaveText(SAVED_NOTICE);
+  return Number(SAVED_NOTICE.exec((await notice.textContent()) ?? '')![1]);
+}
+
+test.describe('what the device saved for offline browsing', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('offline, the home says how many products are saved, a product opened opens, one never seen says it is not saved', async ({
+    page,
+    context,
+    request,
+  }) => {
+    test.setTimeout(90_000); // a product hidden and listed again through the shop's sync, two visits and an offline round
+    const opened = products[0];
+    const neverSeen = products.at(-1)!;
+    // The device never sees this product: Shopify lists it only after the visit.
+    await setListed(request, neverSeen, false);
+    try {
+      await page.goto('/');
+      await expect(page.getByTestId('product-card').first()).toBeVisible();
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await page.goto(`/product/${opened.id}`);
+      await expect(page.getByTestId('product-page')).toContainText(opened.title);
+      // Saved in IndexedDB (never localStorage, which the older builds filled): the product opened with the rest.
+      await expect.poll(async () => (await savedOnDevice(page)).includes(`"catalogue","product","${opened.id}"`)).toBe(true);
+      expect(await page.evaluate(() => localStorage.getItem('pogs-shop:query-cache'))).toBeNull();
+      expect(await page.evaluate(() => JSON.parse(localStorage.getItem('pogs-shop:offline-save') ?? '{}').storage)).toBe('indexeddb');
+    } finally {
+      await setListed(request, neverSeen, true);
+    }
+
+    await context.setOffline(true);
+    await page.goto('/');
+    const cards = page.getByTestId('product-card');
+    await expect(cards.first()).toBeVisible();
+    const count = await savedCount(page);
+    expect(count).toBeGreaterThan(0);
+    // The notice counts what the device has: here, the products the home shows (the one opened is among them).
+    await expect(cards).toHaveCount(count);
+    await expect(page.locator(`#product-${neverSeen.id}-title`)).toHaveCount(0);
+
+    await page.goto(`/product/${opened.id}`);
+    await expect(page.getByTestId('product-page')).toContainText(opened.title);
+
+    await page.goto(`/product/${neverSeen.id}`);
+    const notSaved = page.getByTestId('product-not-saved');
+    await expect(notSaved).toContainText('Not saved for offline browsing');
+    await expect(notSaved).toContainText(
+      "You're offline, and this product isn't saved on this device for offline browsing. Connect to the internet to see it.",
+    );
+    await notSaved.getByRole('link', { name: 'Back to shop' }).click();
+    await expect(page.getByTestId('saved-offline-notice')).toHaveText(SAVED_NOTICE);
+
+    // Back online: the notice goes, and the product is there.
+    await context.setOffline(false);
+    await expect(page.getByTestId('saved-offline-notice')).toHaveCount(0);
+    await page.goto(`/product/${neverSeen.id}`);
+    await expect(page.getByTestId('product-page')).toContainText(neverSeen.title);
+  });
+
+  test('a browser that refuses IndexedDB: the shop works, keeps a smaller set in localStorage, and says offline what it has', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(60_000);
+    // As some private windows do: opening a database throws.
+    await page.addInitScript(() => {
+      IDBFactory.prototype.open = () => {
+        throw new DOMException('IndexedDB is not available here', 'InvalidStateError');
+      };
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('pogs-shop:offline-save') ?? '{}').storage))
+      .toBe('localstorage');
+    expect(await page.evaluate(() => localStorage.getItem('pogs-shop:query-cache'))).toContain('"catalogue"');
+
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await expect(page.getByTestId('product-card')).toHaveCount(await savedCount(page));
+  });
+
+  test('a browser that refuses to store anything: the shop works online, and offline says nothing is saved', async ({ page, context }) => {
+    test.setTimeout(60_000);
+    // IndexedDB throws and localStorage is full for the saved catalogue (its small record still fits).
+    await page.addInitScript(() => {
+      IDBFactory.prototype.open = () => {
+        throw new DOMException('IndexedDB is not available here', 'InvalidStateError');
+      };
+      const setItem = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (key: string, value: string) {
+        if (key === 'pogs-shop:query-cache') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        setItem.call(this, key, value);
+      };
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('product-card')).toHaveCount(products.length);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    // Refused twice (the usual set, then the smaller one): recorded, not silent.
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('pogs-shop:offline-save') ?? '{}').error ?? ''))
+      .toContain('QuotaExceededError');
+    // Online nothing is missing: a product opens and goes in the cart.
+    await page.goto(`/product/${products[0].id}`);
+    await expect(page.getByTestId('product-page')).toContainText(products[0].title);
+
+    await context.setOffline(true);
+    await page.goto('/');
+    await expect(page.getByTestId('saved-offline-notice')).toHaveText(
+      "You're offline — no products are saved on this device. Connect to the internet to browse the shop. This browser didn't let the shop save more on this device.",
+    );
+  });
 });

@@ -16,6 +16,7 @@ import { Web3Footer } from '../components/web3-footer';
 import { useCatalogueView } from '../hooks/use-catalogue-view';
 import { useCelebration } from '../hooks/use-celebration';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { SavedOfflineNotice } from '../components/saved-offline-notice';
 
 const errorText = (error: Error) => (error instanceof ApiError ? apiErrorText(error) : error.message);
 
@@ -44,6 +45,7 @@ export function ShopHomePage() {
         <div className="grid gap-3">
           <ExclusiveNotice productName={names.productName} currencyLabel={names.currencyLabel} />
           <FlashSaleBanner />
+          <SavedOfflineNotice />
         </div>
 
         <section aria-labelledby="collection-title" className="grid gap-4">

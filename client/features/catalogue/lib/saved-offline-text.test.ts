@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { notSavedText, savedOfflineText } from './saved-offline-text';
+
+describe('savedOfflineText', () => {
+  it('says how many products the device has saved', () => {
+    expect(savedOfflineText('offline', 24, false)).toBe("You're offline — showing the 24 products saved on this device.");
+    expect(savedOfflineText('offline', 1, false)).toBe("You're offline — showing the 1 product saved on this device.");
+    expect(savedOfflineText('unreachable', 3, false)).toBe("Can't reach the shop — showing the 3 products saved on this device.");
+  });
+
+  it('says when none are saved, and when the browser refused to save', () => {
+    expect(savedOfflineText('offline', 0, false)).toBe(
+      "You're offline — no products are saved on this device. Connect to the internet to browse the shop.",
+    );
+    expect(savedOfflineText('offline', 0, true)).toBe(
+      "You're offline — no products are saved on this device. Connect to the internet to browse the shop. This browser didn't let the shop save more on this device.",
+    );
+    expect(savedOfflineText('unreachable', 0, false)).toContain('The shop shows again once it answers.');
+  });
+});
+
+describe('notSavedText', () => {
+  it('says the product is not saved, and what brings it', () => {
+    expect(notSavedText('offline')).toBe(
+      "You're offline, and this product isn't saved on this device for offline browsing. Connect to the internet to see it.",
+    );
+    expect(notSavedText('unreachable')).toContain("Can't reach the shop, and this product isn't saved");
+  });
+});
