@@ -85,6 +85,16 @@ async function signedSiweMessage(w: World): Promise<{ message: string; signature
 }
 
 async function anyInventoryItem(w: World): Promise<{ id: string; originalTitle: string }> {
+  // A sync started by an earlier write runs in the background: let it end before comparing.
+  await expect
+    .poll(
+      async () => {
+        const status = await w.h.api('/api/inventory/sync', { headers: { cookie: w.adminCookie } });
+        return ((await status.json()) as { job: { status: string } | null }).job?.status ?? 'none';
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe('running');
   const res = await w.h.api('/api/inventory', { headers: { cookie: w.adminCookie } });
   expect(res.status).toBe(200);
   const [item] = (await res.json()) as Array<{ id: string; originalTitle: string }>;
@@ -151,7 +161,7 @@ const WRITES: Record<string, Write> = {
   },
   'POST /api/inventory/sync': {
     send: () => ({ path: '/api/inventory/sync' }),
-    sameSiteStatus: 200,
+    sameSiteStatus: 202,
     changes: true,
   },
   'PATCH /api/inventory/:id/update': {

@@ -132,10 +132,16 @@ describe('the live start checks', () => {
       { first: 10 },
     );
     expect(data.webhookSubscriptions.nodes.map((n) => [n.topic, n.uri]).sort()).toEqual(
-      ['DRAFT_ORDERS_UPDATE', 'FULFILLMENTS_CREATE', 'ORDERS_CREATE', 'ORDERS_FULFILLED'].map((t) => [
-        t,
-        'http://localhost:4000/api/webhooks/shopify',
-      ]),
+      [
+        'DRAFT_ORDERS_UPDATE',
+        'FULFILLMENTS_CREATE',
+        'INVENTORY_LEVELS_UPDATE',
+        'ORDERS_CREATE',
+        'ORDERS_FULFILLED',
+        'PRODUCTS_CREATE',
+        'PRODUCTS_DELETE',
+        'PRODUCTS_UPDATE',
+      ].map((t) => [t, 'http://localhost:4000/api/webhooks/shopify']),
     );
   });
 

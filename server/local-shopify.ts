@@ -61,7 +61,12 @@ export async function startLocalShopify(config: Config, opts: { origin: () => st
   if (config.mode !== 'local') throw new Error('The Shopify emulator runs only in local mode');
   const secrets = await loadEmulatorSecrets(config.shopify.secretsFile, opts.logger);
   const { mountPath, apiVersion } = config.shopify;
-  const emulator = createShopifyEmulator({ publicOrigin: config.publicUrl + mountPath, ...secrets });
+  // The bulk query's file is fetched by this process, so its URL is where this process listens.
+  const emulator = createShopifyEmulator({
+    publicOrigin: config.publicUrl + mountPath,
+    bulkFileOrigin: () => opts.origin() + mountPath,
+    ...secrets,
+  });
   const shopify = new ShopifyGraphql({
     storeDomain: 'pogs-demo.myshopify.com',
     apiVersion,

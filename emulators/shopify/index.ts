@@ -46,6 +46,11 @@ export interface ShopifyEmulatorOptions {
   /** Origin (+ optional path prefix) under which browsers reach this app; image and invoice URLs are built from it. */
   publicOrigin: string;
   /**
+   * Where the shop's server fetches a bulk query's file (Shopify serves it from its storage, not
+   * from the browser-facing origin); publicOrigin when not given.
+   */
+  bulkFileOrigin?: () => string;
+  /**
    * A permanent X-Shopify-Access-Token, as a legacy admin-made custom app has. The Admin API
    * accepts it and the unexpired tokens of the client-credentials grant (with `clientId`); any
    * other token gets HTTP 401. Give this, `clientId`, or both.
@@ -179,7 +184,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
       Promise.resolve(
         execute({ schema, document, contextValue: { ...adminContext, apiVersion: 'bulk', bulk: true } satisfies AdminContext }),
       ),
-    fileUrl: (token, expiresAt) => `${origin}/bulk/${token}.jsonl?expires=${expiresAt}`,
+    fileUrl: (token, expiresAt) => `${opts.bulkFileOrigin?.().replace(/\/+$/, '') ?? origin}/bulk/${token}.jsonl?expires=${expiresAt}`,
   });
   const adminContext: EmulatorRuntime['adminContext'] = { state, orders, webhooks, invoiceUrl, imageUrl, bulkOperations };
   const runtime: EmulatorRuntime = {
