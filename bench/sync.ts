@@ -8,6 +8,7 @@
  * paged; default 5000), BENCH_DB (pglite | postgres).
  */
 import { performance } from 'node:perf_hooks';
+import { growCatalogue } from './grow-catalogue';
 import { startHarness } from '../server/test/harness';
 
 const SIZES = (process.env.BENCH_SYNC_SIZES ?? '27,1000,5000').split(',').map(Number);
@@ -23,26 +24,7 @@ async function run(size: number, method: 'bulk' | 'paged') {
     bucket: { maximumAvailable: 2000, restoreRate: 100 },
   });
   try {
-    const demo = h.emulator.state.listProducts();
-    for (let i = demo.length; i < size; i++) {
-      const base = demo[i % demo.length];
-      h.emulator.upsertProduct({
-        title: `${base.title} #${i}`,
-        handle: `${base.handle}-${i}`,
-        descriptionHtml: base.descriptionHtml,
-        vendor: base.vendor,
-        productType: base.productType,
-        tags: base.tags,
-        status: 'ACTIVE',
-        images: base.images.map((img) => ({ alt: img.alt })),
-        variants: base.variants.map((v) => ({
-          title: v.title,
-          price: v.price,
-          inventoryQuantity: v.inventoryQuantity,
-          selectedOptions: v.selectedOptions,
-        })),
-      });
-    }
+    growCatalogue(h, size);
     h.waits.length = 0;
     const t0 = performance.now();
     const result = await h.catalogue.sync('bench');
