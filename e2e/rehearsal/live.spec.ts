@@ -10,6 +10,7 @@ import { expect, test, type Page } from '../fixtures/test';
 import type { InventoryItem } from '../../common/admin';
 import type { Order, Product, PublicConfig } from '../../common/api';
 import { formatPogAmount } from '../../client/lib/format-pog-price';
+import { searchProducts } from '../fixtures/admin';
 import { TestWallet } from '../fixtures/test-wallet';
 import { closeToasts, completeShopifyShippingForm, expectToast, pickTestWallet } from '../fixtures/ui';
 import { readLog, worldFacts } from './world';
@@ -101,8 +102,8 @@ test('live: a merchant prices, a shopper pays and ships, Shopify confirms', asyn
     const candidate = singles.find((v) => v.sku && v.productStatus === 'ACTIVE' && (v.quantity ?? 0) > 5 && !v.isActive);
     expect(candidate, 'a variant with a SKU and stock').toBeTruthy();
     await admin.getByTestId('view-individual').click();
-    await admin.getByTestId('admin-search').fill(candidate!.sku!);
-    const card = admin.getByTestId('variant-card').first();
+    await searchProducts(admin, candidate!.sku!);
+    const card = admin.locator(`[data-testid="variant-card"][data-variant-id="${candidate!.id}"]`);
     await card.getByTestId('variant-price-input').fill(PRICE);
     await card.getByTestId('variant-active-switch').click();
     await card.getByTestId('variant-save').click();

@@ -8,6 +8,7 @@ import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/utils';
 import { useAdminLogout } from '../api/admin-logout';
 import { useAdminProducts, type AdminProductsSearch } from '../api/get-admin-products';
+import { variantFormKey } from '../lib/form-values';
 import { INVENTORY_FILTERS, noMatchText, parseFilter } from '../lib/inventory-filter';
 import { matchingVariants, toProductGroup } from '../lib/product-groups';
 import { AuditSheet } from './audit-sheet';
@@ -248,7 +249,7 @@ function InventoryList({
         >
           {view === 'grouped'
             ? listed.map((group) => <GroupCard key={group.productId} group={toProductGroup(group)} />)
-            : matchingVariants(listed).map((item) => <VariantCard key={`${item.id}:${item.updatedAt}`} item={item} />)}
+            : matchingVariants(listed).map((item) => <VariantCard key={variantFormKey(item)} item={item} />)}
         </div>
       )}
       {total > 0 && (

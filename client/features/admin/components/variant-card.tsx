@@ -13,8 +13,9 @@ import { ProductFacts } from './product-facts';
 
 /**
  * One variant (Individual View): price, active, available stock and sold out, saved together in
- * one call with only the fields that changed. Keyed by the item's `updatedAt` by its parent, so a
- * saved or synced change resets the form to what the server holds.
+ * one call with only the fields that changed. Keyed by its parent with `variantFormKey`, so a
+ * change to what the form edits (a save, another admin's) resets it to what the server holds, and
+ * a sync that only rewrites Shopify's fields leaves a half-typed form alone.
  */
 export function VariantCard({ item }: { item: InventoryItem }) {
   const update = useUpdateInventoryItem();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePriceInput, parseStockInput } from './form-values';
+import { parsePriceInput, parseStockInput, variantFormKey } from './form-values';
 
 describe('parsePriceInput', () => {
   it('keeps the typed decimal text, at most 2 decimals', () => {
@@ -28,5 +28,27 @@ describe('parseStockInput', () => {
     expect(parseStockInput('')).toBe(0);
     expect(parseStockInput('abc')).toBe(0);
     expect(parseStockInput('-4')).toBe(0);
+  });
+});
+
+describe('variantFormKey', () => {
+  const item = { id: 'v1', pogPrice: '12.50', isActive: true, availableStock: null, isSoldOut: false };
+
+  it('stays the same when only what the form does not edit changes (a sync of Shopify fields)', () => {
+    const synced = { ...item, updatedAt: '2026-11-26T12:00:00.000Z', title: 'Renamed in Shopify' };
+    expect(variantFormKey(synced)).toBe(variantFormKey(item));
+  });
+
+  it('changes with each value the form edits, and with the variant', () => {
+    const keys = [
+      item,
+      { ...item, pogPrice: '12.5' },
+      { ...item, pogPrice: null },
+      { ...item, isActive: false },
+      { ...item, availableStock: 0 },
+      { ...item, isSoldOut: true },
+      { ...item, id: 'v2' },
+    ].map(variantFormKey);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });

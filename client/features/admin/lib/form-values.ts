@@ -1,4 +1,4 @@
-import { POG_PRICE_PATTERN } from '../../../../common/admin';
+import { POG_PRICE_PATTERN, type InventoryItem } from '../../../../common/admin';
 
 /** What the price fields say when a price cannot be sent as typed. */
 export const PRICE_FORMAT_HINT = 'Enter a price of 0 or more with at most 2 decimals.';
@@ -19,4 +19,14 @@ export function parsePriceInput(text: string): string | null | 'invalid' {
 export function parseStockInput(text: string): number {
   const n = Number.parseInt(text.trim(), 10);
   return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/**
+ * The key of a variant's form: its id and the values the form edits (price, active, available
+ * stock, sold out). A save, or another admin's change to those, gives a new key and a form reset to
+ * the server's values; a sync or a refetch that changes only Shopify's fields keeps the key, so a
+ * half-typed form is never wiped under the admin's fingers.
+ */
+export function variantFormKey(item: Pick<InventoryItem, 'id' | 'pogPrice' | 'isActive' | 'availableStock' | 'isSoldOut'>): string {
+  return JSON.stringify([item.id, item.pogPrice, item.isActive, item.availableStock, item.isSoldOut]);
 }
