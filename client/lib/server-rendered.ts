@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 
 /**
@@ -14,19 +15,32 @@ export function markServerRendered(value: boolean): void {
   fromServer = value;
 }
 
-/** The location the browser hydrated (the first one rendered), once known. */
+/** The location the browser hydrated (the one its committed first render holds), once known. */
 let hydratedLocation: object | null = null;
+/** Whether a render of the hydrated page has been committed (its effects have run). */
+let hydrationCommitted = false;
 
 /**
  * Whether the page being rendered is that server-rendered first page: true on the server, and in
  * the browser for the location it hydrated. Not for a page reached since by navigating, even to
  * the same path, nor when back returns to the first history entry (a new location, with the same
  * key 'default', that the browser renders itself).
+ *
+ * Until hydration commits, every render is of the hydrated page: React hydrates in slices and may
+ * throw a render away and start it again (an update arrived, a tap came), and the router then
+ * makes its first location anew, a different object for the same page. The location a render
+ * holds when the commit comes is the one kept.
  */
 export function useOnServerRenderedPage(): boolean {
   const location = useLocation();
+  useEffect(() => {
+    hydrationCommitted = true;
+  }, []);
   if (typeof document === 'undefined') return true;
   if (!fromServer) return false;
-  hydratedLocation ??= location;
+  if (!hydrationCommitted) {
+    hydratedLocation = location;
+    return true;
+  }
   return location === hydratedLocation;
 }
