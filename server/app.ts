@@ -27,6 +27,7 @@ import { rateLimitMiddleware, type RateLimiter } from './lib/rate-limit';
 import { refuseCrossSiteWrites } from './lib/cross-site';
 import { refuseNulInAddress, refuseNulInBody } from './lib/nul-characters';
 import { allowInlineScripts, securityHeaders } from './lib/security-headers';
+import type { BucketSize } from './lib/token-bucket';
 import { catalogueRoutes, type CatalogueService } from './modules/catalogue';
 import { cartRoutes, type CartService } from './modules/cart';
 import { sessionMiddleware, type SessionService } from './modules/session';
@@ -74,6 +75,8 @@ export interface AppDeps {
   staticDir?: string;
   /** How much one sitemap file holds (the protocol's 50,000 addresses and 50 MB unless a test asks for less). */
   sitemapLimits?: SitemapLimits;
+  /** The server renders of new home views allowed (shop-pages.ts's VIEW_RENDERS unless a test asks for another). */
+  viewRenders?: BucketSize;
   /** What GET /api/health/ready asks (ready when absent). */
   readiness?: Readiness;
   /**
@@ -232,7 +235,9 @@ export function createApp(deps: AppDeps): Koa {
   }
 
   if (deps.staticDir && fs.existsSync(path.join(deps.staticDir, 'index.html'))) {
-    app.use(staticClient(deps.staticDir, { catalogue, publicConfig, logger, meta: pageMeta(config.publicUrl) }));
+    app.use(
+      staticClient(deps.staticDir, { catalogue, publicConfig, logger, meta: pageMeta(config.publicUrl), viewRenders: deps.viewRenders }),
+    );
   }
   return app;
 }

@@ -175,6 +175,37 @@ describe('what a stranger’s link cannot do', () => {
   });
 });
 
+describe('a flood of made-up views', () => {
+  it('renders new views only within its budget: past it a view carries its data for the browser to render, and the default view, the views kept and the product pages still arrive rendered', async () => {
+    // A budget of 2 renders, refilled once in 1,000 s: the third new view is past it.
+    const small = await startHarness('pglite', { staticDir: client.dir, viewRenders: { perSecond: 0.001, burst: 2 } });
+    try {
+      await small.catalogue.sync();
+      await small.catalogue.seedDemoPrices();
+      const get = async (urlPath: string) => (await small.api(urlPath, { headers: html })).text();
+      const dataOf = (body: string) =>
+        JSON.parse(new RegExp(`<script type="application/json" id="${INLINE_DATA_IDS.cataloguePage}">([^<]*)</script>`).exec(body)![1]!);
+
+      expect(cards(rootMarkup(await get('/?q=cap')))).toBeGreaterThan(0);
+      expect(rootMarkup(await get('/?sort=newest'))).toContain('data-testid="product-grid"');
+      const past = await get('/?sort=price-asc');
+      expect(rootMarkup(past)).toBe('');
+      // The browser renders it from the data it carries: the view's first page, as the API answers it.
+      expect(dataOf(past)).toEqual(await (await small.api('/api/catalogue/products?sort=price-asc')).json());
+      // Not kept: asked again, still past the budget.
+      expect(rootMarkup(await get('/?sort=price-asc'))).toBe('');
+
+      // What the budget does not count still arrives rendered.
+      expect(cards(rootMarkup(await get('/?q=cap')))).toBeGreaterThan(0);
+      expect(cards(rootMarkup(await get('/')))).toBeGreaterThan(0);
+      const product = ((await (await small.api('/api/products')).json()) as Product[])[0]!;
+      expect(rootMarkup(await get(`/product/${product.id}`))).toContain(`>${product.title}</h1>`);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('what a product’s text cannot do', () => {
   it('a title with markup is text in the rendered page, never an element', async () => {
     const evil = `Evil </h1><img src=x onerror=alert(1)><script>alert(2)</script> & "quoted"`;

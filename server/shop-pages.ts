@@ -32,6 +32,7 @@ import { EARLY_TAPS_GLOBAL, type RenderShopPage, type ShopPageKind } from '../co
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';
 import type { Logger } from './lib/logger';
+import { tokenBucket, type BucketSize } from './lib/token-bucket';
 import { inlineScriptSource } from './lib/security-headers';
 import type { CatalogueService, ProductListSnapshot } from './modules/catalogue';
 
@@ -40,6 +41,15 @@ import type { CatalogueService, ProductListSnapshot } from './modules/catalogue'
  * asked for): a shared link's view is built once, and made-up queries cannot grow the cache.
  */
 const MAX_CACHED_HOME_VIEWS = 32;
+
+/**
+ * How many of the home's views outside the cache the server renders (a process's whole budget,
+ * shared by every visitor): anyone can name a new view, and each costs a render. Beyond it a view's
+ * page still carries its data, and the browser renders it, so a flood of made-up searches costs
+ * the server little and no shopper anything but a server-rendered first paint of a new view. The
+ * default view and product pages are not counted.
+ */
+export const VIEW_RENDERS: BucketSize = { perSecond: 10, burst: 20 };
 
 interface ShopPage {
   body: string;
@@ -203,6 +213,8 @@ export interface ShopPagesOptions {
    * data: server/seo/page-meta.ts) in place of its own; the template as it is when absent.
    */
   meta?: (template: string, page: { kind: ShopPageKind; config: PublicConfig; product?: Product }) => string;
+  /** The renders of new home views allowed (VIEW_RENDERS unless a test asks for another). */
+  viewRenders?: BucketSize;
 }
 
 /**
@@ -224,7 +236,9 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string, search?: U
   // One map per catalogue snapshot: a newer snapshot starts afresh and the old pages go with it.
   const built = new WeakMap<ProductListSnapshot, Map<string, Promise<ShopPage>>>();
 
-  const build = async (snap: ProductListSnapshot, route: Route, path: string): Promise<ShopPage> => {
+  const viewRenders = tokenBucket(opts.viewRenders ?? VIEW_RENDERS);
+
+  const build = async (snap: ProductListSnapshot, route: Route, path: string, rendered = true): Promise<ShopPage> => {
     const config = opts.publicConfig();
     const configJson = JSON.stringify(config);
     let head: string;
@@ -238,7 +252,7 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string, search?: U
       head = first ? preloadTag(productImages(first)[0]?.url, 'card') : '';
       body += jsonTag(INLINE_DATA_IDS.cataloguePage, pageJson);
       // From the very bytes the page carries, so the server renders what the browser will hydrate.
-      markup = await renderMarkup({ path, config, cataloguePage: page });
+      if (rendered) markup = await renderMarkup({ path, config, cataloguePage: page });
     } else {
       const product: Product | undefined = snap.byId.get(route.id);
       if (!product) return plain;
@@ -280,9 +294,11 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string, search?: U
       pages.set(key, page);
     }
     if (!page) {
-      // Concurrent first visits share one rendering.
       const path =
         route.kind === 'home' ? (query ? `/?${query}` : '/') : `/${route.kind === 'product' ? 'product' : 'products'}/${route.id}`;
+      // Over the budget for new views: the data only, and not kept (a later visit may render it).
+      if (route.kind === 'home' && !isDefaultFilter(route.view) && !viewRenders.take()) return build(snap, route, path, false);
+      // Concurrent first visits share one rendering.
       page = build(snap, route, path);
       pages.set(key, page);
       if (route.kind === 'home' && !isDefaultFilter(route.view)) forgetOldViews(pages);

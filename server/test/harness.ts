@@ -113,6 +113,8 @@ export async function startHarness(
     mountEmulator?: boolean;
     /** The built client to serve (a folder with index.html). */
     staticDir?: string;
+    /** The server renders of new home views allowed (AppDeps). */
+    viewRenders?: AppDeps['viewRenders'];
     /** The first wait before the catalogue's lost LISTEN connection is made again. */
     catalogueReconnectMs?: number;
     /** Where the server logs (silent by default); a test that reads the log lines passes its own. */
@@ -217,7 +219,7 @@ export async function startHarness(
   });
   const { catalogue, sessions, carts, rateLimiter, payments } = services;
   catalogues.push(catalogue);
-  const appServer = await listen(createServer(createApp(services.app).callback()));
+  const appServer = await listen(createServer(createApp({ ...services.app, viewRenders: opts.viewRenders }).callback()));
   servers.push(appServer);
   baseUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}`;
   emulatorOrigin ||= `${baseUrl}/shopify-emulator`;
