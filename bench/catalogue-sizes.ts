@@ -12,10 +12,10 @@
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
 import { startHarness } from '../server/test/harness';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST } from './built-shop';
 import { growCatalogue } from './grow-catalogue';
+import { runLighthouse } from './lighthouse-run';
 
 const SIZES = (process.env.BENCH_SIZES ?? '27,1000,5000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -67,18 +67,10 @@ const PROBE = `
 async function lighthouseRuns(port: number, url: string): Promise<{ score: number; tbtMs: number }> {
   const scores: number[] = [];
   const tbts: number[] = [];
-  for (let i = 0, failures = 0; i < RUNS; i++) {
-    const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
-    if (!result || result.lhr.runtimeError) {
-      // Lighthouse now and then loses a run's trace (NO_NAVSTART): that run again, a few times at most.
-      const reason = `Lighthouse failed on ${url}: ${result?.lhr.runtimeError?.message}`;
-      if (++failures > 3) throw new Error(reason);
-      console.error(`${reason}; running it again`);
-      i--;
-      continue;
-    }
-    scores.push(Math.round((result.lhr.categories.performance?.score ?? 0) * 100));
-    tbts.push(result.lhr.audits['total-blocking-time']?.numericValue ?? NaN);
+  for (let i = 0; i < RUNS; i++) {
+    const lhr = await runLighthouse(port, url);
+    scores.push(Math.round((lhr.categories.performance?.score ?? 0) * 100));
+    tbts.push(lhr.audits['total-blocking-time']?.numericValue ?? NaN);
   }
   return { score: median(scores), tbtMs: median(tbts) };
 }

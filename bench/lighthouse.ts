@@ -11,8 +11,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, startBuiltShop } from './built-shop';
+import { runLighthouse } from './lighthouse-run';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** When set, each run's full report is written there as JSON (long tasks, bootup time, the trace's breakdown). */
@@ -36,14 +36,11 @@ const median = (values: number[]) => {
 };
 
 async function runOnce(port: number, url: string): Promise<Figures> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
-  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-  const { lhr } = result;
+  const lhr = await runLighthouse(port, url);
   if (REPORT_DIR) {
     mkdirSync(REPORT_DIR, { recursive: true });
     writeFileSync(join(REPORT_DIR, `lhr-${++reportCount}.json`), JSON.stringify(lhr));
   }
-  if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const numeric = (id: string) => {
     const value = lhr.audits[id]?.numericValue;
     if (typeof value !== 'number') throw new Error(`Lighthouse gave no ${id} for ${url}`);
