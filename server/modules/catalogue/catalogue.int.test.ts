@@ -3,6 +3,8 @@ import { productSchema, type Product } from '../../../common/api';
 import { parseUnits } from '../../../common/money';
 import { startHarness, type Harness } from '../../test/harness';
 import { testDatabaseKinds } from '../../test/databases';
+import { getState } from '../../lib/app-state';
+import { CATALOGUE_VERSION } from './freshness';
 import { bumpCatalogueVersion } from './sync';
 
 describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
@@ -260,6 +262,41 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
     expect(health).toMatchObject({ status: 'ok', database: 'pglite', shopify: 'emulator' });
     expect(health.catalogue.products).toBeGreaterThan(0);
     expect(health.catalogue.lastSyncAt).toEqual(expect.any(String));
+  });
+  it('a sync that brings no change keeps the catalogue version and the list’s ETag; one that does moves them', async () => {
+    const version = async () => Number(await getState<number>(h.database.db, CATALOGUE_VERSION));
+    await h.catalogue.sync();
+    const etag = (await h.api('/api/products')).headers.get('etag');
+    const before = await version();
+
+    // Shopify unchanged: rows rewritten with a new sync time, nothing anyone sees.
+    await h.catalogue.sync();
+    expect(await version()).toBe(before);
+    expect((await h.api('/api/products', { headers: { 'If-None-Match': etag! } })).status).toBe(304);
+
+    // One title changed in Shopify: a new version.
+    const source = h.emulator.state.listProducts().find((p) => p.status === 'ACTIVE')!;
+    h.emulator.upsertProduct({
+      legacyId: source.legacyId,
+      title: `${source.title} (edited)`,
+      handle: source.handle,
+      descriptionHtml: source.descriptionHtml,
+      status: source.status,
+      tags: source.tags,
+      vendor: source.vendor,
+      productType: source.productType,
+      variants: source.variants.map((v) => ({
+        legacyId: v.legacyId,
+        title: v.title,
+        sku: v.sku,
+        price: v.price,
+        inventoryQuantity: v.inventoryQuantity,
+        availableForSale: v.availableForSale,
+        selectedOptions: v.selectedOptions,
+      })),
+    });
+    await h.catalogue.sync();
+    expect(await version()).toBe(before + 1);
   });
 });
 

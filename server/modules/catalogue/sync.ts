@@ -120,6 +120,7 @@ export async function syncCatalogue(
   await db.transaction(async (trx) => {
     // One writer at a time across every server instance (webhooks take it too).
     await trx.raw('select pg_advisory_xact_lock(?)', [CATALOGUE_SYNC_LOCK]);
+    const before = await catalogueContent(trx);
     const { variants } = await writeProducts(trx, products, { syncedAt, readAt: startedAt });
     const seen = products.map((p) => p.id);
     const deactivated = await trx('products')
@@ -139,7 +140,8 @@ export async function syncCatalogue(
       finishedAt: now().toISOString(),
     };
     await setState(trx, 'last_sync', result);
-    await bumpCatalogueVersion(trx);
+    // A sync that brought no change leaves the version: no rebuild, the same ETags for every client.
+    if ((await catalogueContent(trx)) !== before) await bumpCatalogueVersion(trx);
   });
 
   logger?.info(result, 'catalogue sync finished');
@@ -324,6 +326,22 @@ export async function writeProducts(
       .update({ removed_at: syncedAt, updated_at: syncedAt });
   }
   return { products: written.size, variants: variantRows.length };
+}
+
+/**
+ * A digest of everything the catalogue holds but the sync's own bookkeeping (when each row was
+ * last synced or written, when its stock was read): two digests differ exactly when a sync changed
+ * something a shopper or an admin could see. One pass over the two tables, in the database.
+ */
+async function catalogueContent(db: Db): Promise<string> {
+  const { rows } = (await db.raw(
+    `select md5(coalesce(string_agg(t, E'\\n' order by k), '')) as digest from (
+       select 'p' || id as k, (to_jsonb(p) - 'last_synced_at' - 'updated_at')::text as t from products p
+       union all
+       select 'v' || id, (to_jsonb(v) - 'last_synced_at' - 'updated_at' - 'inventory_read_at')::text from variants v
+     ) rows`,
+  )) as { rows: Array<{ digest: string }> };
+  return rows[0]!.digest;
 }
 
 /** Advisory lock key shared by every writer of the catalogue ("POGS" in ASCII). */
