@@ -26,8 +26,9 @@ async function getSyncStatus(signal?: AbortSignal): Promise<SyncJob | null> {
 
 /**
  * 'Sync with Shopify': starts the sync, follows its progress (read every second while it runs) and,
- * when a sync this page watched ends, refreshes the inventory and says 'Inventory synced with
- * Shopify', or the server's reason / 'Failed to sync inventory'.
+ * when the sync this page started ends, refreshes the inventory and says 'Inventory synced with
+ * Shopify', or the server's reason / 'Failed to sync inventory'. Another running sync shows on the
+ * button and, when it ends, refreshes the inventory without a word.
  */
 export function useSyncInventory() {
   const queryClient = useQueryClient();
@@ -37,26 +38,39 @@ export function useSyncInventory() {
     refetchInterval: (query) => (query.state.data?.status === 'running' ? POLL_MS : false),
     retry: false,
   });
+  // The sync the admin started from this page: its end is announced once. Any other running sync
+  // (the periodic one, a webhook's, another admin's) shows as progress on the button but ends
+  // quietly: its toast would only replace what the admin is reading (TOAST_LIMIT is 1).
+  const watched = useRef<string | null>(null);
   const start = useMutation({
     mutationKey: ['admin', 'sync', 'start'],
     mutationFn: startSync,
-    onSuccess: (job) => queryClient.setQueryData(syncStatusKey, job),
+    onSuccess: (job) => {
+      // This press's sync (or the one already running that it joined): its end is announced.
+      watched.current = job.id;
+      queryClient.setQueryData(syncStatusKey, job);
+    },
     onError: (error) => {
       if (handleAdminSessionLoss(queryClient, error)) return;
       toast({ title: 'Error', description: adminErrorText(error, SYNC_FAILED), variant: 'destructive' });
     },
   });
 
-  // The running sync this page watches; its end is announced once.
-  const watched = useRef<string | null>(null);
+  // A running sync seen here: once it ends, the inventory is read again (whoever started it).
+  const seenRunning = useRef<string | null>(null);
   const job = status.data ?? null;
   useEffect(() => {
     if (!job) return;
     if (job.status === 'running') {
-      watched.current = job.id;
+      seenRunning.current = job.id;
       return;
     }
-    if (watched.current !== job.id) return;
+    const ended = seenRunning.current === job.id;
+    if (ended) seenRunning.current = null;
+    if (watched.current !== job.id) {
+      if (ended) void refreshAfterAdminWrite(queryClient);
+      return;
+    }
     watched.current = null;
     if (job.status === 'succeeded')
       toast({
