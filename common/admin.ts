@@ -1,14 +1,14 @@
 /**
- * The admin area's HTTP API (issue 12): password login with a server-enforced lockout, the
+ * The admin area's HTTP API: password login with a server-enforced lockout, the
  * inventory the admin edits, custom titles and the audit trail. Shared by the server (which
  * validates every request with these schemas) and the client (which types what it reads). The
  * password and its hash never leave the server; the admin session is an httpOnly cookie.
  */
 import { z } from 'zod';
 
-/** The admin session lasts 4 hours from login (spec §4 "Admin session"). */
+/** The admin session lasts 4 hours from login, whatever the admin does meanwhile. */
 export const ADMIN_SESSION_TTL_MS = 14_400_000;
-/** Failed logins before the lock (spec §6). */
+/** Failed logins from one source before its login is locked. */
 export const ADMIN_MAX_FAILED_ATTEMPTS = 5;
 /** How long the lock lasts; then the count starts again. */
 export const ADMIN_LOCKOUT_MS = 15 * 60_000;
@@ -46,7 +46,7 @@ export const adminLoginRefusalSchema = z.object({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Inventory (spec §3 "Inventory item"): one row per Shopify variant, removed ones left out.
+// Inventory: one row per Shopify variant, removed ones left out.
 
 export const inventoryImageSchema = z.object({ url: z.string(), alt: z.string().nullable() });
 

@@ -1,6 +1,6 @@
 /**
- * Rate limits on the public write routes and the routes that spend the shop's chain-RPC quota
- * (issue 10): counted per client IP and per browser session in the app's own database, so every
+ * Rate limits on the public write routes and the routes that spend the shop's chain-RPC quota:
+ * counted per client IP and per browser session in the app's own database, so every
  * server instance shares them. Each counter is one row, moved by one atomic upsert: a fixed window
  * that starts at a key's first request and ends at `resets_at`. A refused request is answered
  * `429 {code: "rate-limited"}` with `Retry-After`, before the route runs, so it creates no session,

@@ -145,7 +145,7 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
     await h.database.db('orders').where({ id: orders[ALICE]!.id }).update({ status: 'confirmed', needs_shipping: false });
     const after = ordersListSchema.parse(await (await s.request(`/api/orders?wallet=${ALICE}`)).json());
     expect(after[0]).toMatchObject({ status: 'confirmed', needsShipping: false });
-    // A failed order (its payment reorganised away) is not listed (spec §4).
+    // A failed order (its payment reorganised away) is not listed: the shopper has nothing to follow there.
     await h.database.db('orders').where({ id: orders[ALICE]!.id }).update({ status: 'failed' });
     expect(ordersListSchema.parse(await (await s.request(`/api/orders?wallet=${ALICE}`)).json())).toEqual([]);
     await h.database.db('orders').where({ id: orders[ALICE]!.id }).update({ status: 'confirmed' });

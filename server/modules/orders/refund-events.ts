@@ -1,5 +1,5 @@
 /**
- * Refunds and the order (issue 13). Payments verifies a refund on chain and records it against
+ * Refunds and the order (docs/payments.md, "Refunds"). Payments verifies a refund on chain and records it against
  * the transfer it refunds (the refunds table); this applies what follows for the order, through
  * the status machine, inside the caller's transaction: once the refunds of the order's transfers
  * add up to everything paid for it, the order is 'refunded' (a partial refund changes no status).

@@ -1,5 +1,5 @@
 /**
- * Orders as the shopper sees them (spec §3 "Order"). Only the buyer may read an order: the browser
+ * Orders as the shopper sees them (common/api.ts's Order). Only the buyer may read an order: the browser
  * session that paid (and, with Sign-In with Ethereum, the paying wallet).
  */
 import type { Order, OrderStatus, RefundLine } from '../../../common/api';

@@ -1,5 +1,5 @@
 /**
- * The order status machine (spec §4 "Order status", design/payments.md §5), pure and in one place.
+ * The order status machine (docs/payments.md, "Orders and the Shopify hand-off"), pure and in one place.
  * Every status change in the code goes through `nextStatus`, so an event arriving late or twice
  * (webhooks are retried and unordered) can never move an order backwards.
  */

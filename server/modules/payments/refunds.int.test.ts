@@ -1,5 +1,5 @@
 /**
- * Refunds verified on chain (issue 13), on a real chain (anvil) and each database: the store
+ * Refunds verified on chain (docs/payments.md, "Refunds"), on a real chain (anvil) and each database: the store
  * wallet (anvil dev account #0, the local store wallet) sends refunds the way the admin's wallet
  * would, and POST /api/admin/payments/:transferId/refund verifies and records them. A full, an
  * excess-only and a partial refund are recorded; every refund that is not what was prepared is

@@ -1,5 +1,5 @@
 /**
- * Refunds verified on chain (issue 13, docs/payments.md "Refunds"). The server never holds the
+ * Refunds verified on chain (docs/payments.md, "Refunds"). The server never holds the
  * store wallet's key: the admin's wallet sends `transfer(sender, amount)` of the POG token, and
  * the shop only looks. A refund is recorded when its transaction succeeded, is deep enough, and
  * carries a Transfer of the configured token from the store wallet to the transfer's sender of
