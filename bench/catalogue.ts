@@ -9,7 +9,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { startHarness } from '../server/test/harness';
-import { fetchRaw, storedForm } from './http-load';
+import { fetchRaw } from '../server/test/raw-http';
+import { storedForm } from './http-load';
 import { growCatalogue } from './grow-catalogue';
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 500);

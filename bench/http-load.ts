@@ -3,7 +3,8 @@
  * worker thread (its own event loop, keep-alive sockets, bodies read without decompressing them),
  * raw requests, a bare `node:http` server answering given bytes, and the paired app / bare ratio.
  */
-import { createServer, request, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
+import { fetchRaw } from '../server/test/raw-http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 
@@ -105,22 +106,6 @@ export function probe(url: string): { start(): void; stop(): Promise<number[]> }
       return done;
     },
   };
-}
-
-/** One raw answer (no decompression): status, headers and body bytes. */
-export function fetchRaw(
-  url: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    })
-      .on('error', reject)
-      .end();
-  });
 }
 
 /**

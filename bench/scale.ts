@@ -18,7 +18,8 @@ import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:pe
 import type { Cart, Product } from '../common/api';
 import { startHarness, type Harness } from '../server/test/harness';
 import { bumpCatalogueVersion } from '../server/modules/catalogue';
-import { againstBare, fetchRaw, median, probe, storedForm } from './http-load';
+import { fetchRaw } from '../server/test/raw-http';
+import { againstBare, median, probe, storedForm } from './http-load';
 import { growCatalogue } from './grow-catalogue';
 
 const SIZES = (process.env.BENCH_SIZES ?? '27,1000,5000').split(',').map(Number);

@@ -45,6 +45,31 @@ export async function adminSession(h: Pick<Harness, 'api'>, headers: Record<stri
   return cookie;
 }
 
+/** What `adminCaller`'s calls may set: the method, a JSON body, the cookie (null: none at all) and more headers. */
+export interface AdminCall {
+  method?: string;
+  body?: unknown;
+  cookie?: string | null;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Calls the API as the admin: `session()` gives the session cookie at call time (a test logs in
+ * once, later), a body goes as JSON, and `cookie: null` calls as a stranger with no cookie.
+ */
+export function adminCaller(api: Harness['api'], session: () => string) {
+  return (path: string, init: AdminCall = {}) =>
+    api(path, {
+      method: init.method ?? 'GET',
+      headers: {
+        ...(init.cookie === null ? {} : { cookie: init.cookie ?? session() }),
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+}
+
 export interface Harness {
   config: Config;
   database: TestDatabase;

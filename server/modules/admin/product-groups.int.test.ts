@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inventoryGroups, inventorySchema, inventoryWriteResultSchema, type InventoryItem } from '../../../common/admin';
 import type { Product } from '../../../common/api';
 import { testDatabaseKinds } from '../../test/databases';
-import { adminSession, startHarness, type Harness } from '../../test/harness';
+import { adminCaller, adminSession, startHarness, type Harness } from '../../test/harness';
 
 /** Demo products whose variants differ by a colour or a finish word, which title suffixes never grouped. */
 const COLOUR_PRODUCTS = ['Pog Tube', 'Snapback Cap', 'Chrome Skull Slammer', 'Yin-Yang Slammer', 'Kini Art Poster', 'Heritage Mug'];
@@ -16,16 +16,7 @@ describe.each(testDatabaseKinds)('product groups on %s', (kind) => {
   let h: Harness;
   let admin: string;
 
-  const call = (path: string, init: { method?: string; body?: unknown; cookie?: string | null; headers?: Record<string, string> } = {}) =>
-    h.api(path, {
-      method: init.method ?? 'GET',
-      headers: {
-        ...(init.cookie === null ? {} : { cookie: init.cookie ?? admin }),
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...init.headers,
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
+  const call: ReturnType<typeof adminCaller> = (path, init) => adminCaller(h.api, () => admin)(path, init);
   const inventory = async (): Promise<InventoryItem[]> => {
     const res = await call('/api/inventory');
     expect(res.status).toBe(200);

@@ -7,22 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminProductsPageSchema, inventorySchema, type AdminProductsPage, type InventoryItem } from '../../../common/admin';
 import { testDatabaseKinds } from '../../test/databases';
-import { adminSession, startHarness, type Harness } from '../../test/harness';
+import { adminCaller, adminSession, startHarness, type Harness } from '../../test/harness';
 
 describe.each(testDatabaseKinds)('the admin’s product pages on %s', (kind) => {
   let h: Harness;
   let admin: string;
 
-  const call = (path: string, init: { method?: string; body?: unknown; cookie?: string | null; headers?: Record<string, string> } = {}) =>
-    h.api(path, {
-      method: init.method ?? 'GET',
-      headers: {
-        ...(init.cookie === null ? {} : { cookie: init.cookie ?? admin }),
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...init.headers,
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
+  const call: ReturnType<typeof adminCaller> = (path, init) => adminCaller(h.api, () => admin)(path, init);
   const inventory = async (): Promise<InventoryItem[]> => inventorySchema.parse(await (await call('/api/inventory')).json());
   const page = async (query: Record<string, string>): Promise<AdminProductsPage> => {
     const res = await call(`/api/admin/products?${new URLSearchParams(query)}`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { productSchema, type Product } from '../../../common/api';
 import { parseUnits } from '../../../common/money';
+import type { EmulatorProduct, EmulatorProductInput } from '../../../emulators/shopify/emulator-state';
 import { startHarness, type Harness } from '../../test/harness';
 import { testDatabaseKinds } from '../../test/databases';
 import { getState } from '../../lib/app-state';
@@ -20,6 +21,29 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
   beforeEach(() => {
     h.waits.length = 0;
   });
+
+  /** Shopify's product as it is, with `changes` (and every variant at `price`, when given): a merchant's edit. */
+  const republish = (source: EmulatorProduct, changes: Partial<EmulatorProductInput>, price?: string) =>
+    h.emulator.upsertProduct({
+      legacyId: source.legacyId,
+      title: source.title,
+      handle: source.handle,
+      descriptionHtml: source.descriptionHtml,
+      status: source.status,
+      tags: source.tags,
+      vendor: source.vendor,
+      productType: source.productType,
+      variants: source.variants.map((v) => ({
+        legacyId: v.legacyId,
+        title: v.title,
+        sku: v.sku,
+        price: price ?? v.price,
+        inventoryQuantity: v.inventoryQuantity,
+        availableForSale: v.availableForSale,
+        selectedOptions: v.selectedOptions,
+      })),
+      ...changes,
+    });
 
   const listed = async (): Promise<Product[]> => {
     const res = await h.api('/api/products');
@@ -124,25 +148,11 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
     await db('variants').where({ shopify_id: v1.legacyId }).update({ is_active: false });
     await db('products').where({ shopify_id: source.legacyId }).update({ custom_title: 'Admin Title' });
 
-    h.emulator.upsertProduct({
-      legacyId: source.legacyId,
-      title: `${source.title} (renamed in Shopify)`,
-      handle: source.handle,
-      descriptionHtml: '<p>New description</p>',
-      status: 'ACTIVE',
-      tags: source.tags,
-      vendor: source.vendor,
-      productType: source.productType,
-      variants: source.variants.map((v) => ({
-        legacyId: v.legacyId,
-        title: v.title,
-        sku: v.sku,
-        price: '999.00',
-        inventoryQuantity: v.inventoryQuantity,
-        availableForSale: v.availableForSale,
-        selectedOptions: v.selectedOptions,
-      })),
-    });
+    republish(
+      source,
+      { title: `${source.title} (renamed in Shopify)`, descriptionHtml: '<p>New description</p>', status: 'ACTIVE' },
+      '999.00',
+    );
     await h.catalogue.sync();
 
     const row0 = await db('variants').where({ shopify_id: v0.legacyId }).first();
@@ -276,25 +286,7 @@ describe.each(testDatabaseKinds)('catalogue on %s', (kind) => {
 
     // One title changed in Shopify: a new version.
     const source = h.emulator.state.listProducts().find((p) => p.status === 'ACTIVE')!;
-    h.emulator.upsertProduct({
-      legacyId: source.legacyId,
-      title: `${source.title} (edited)`,
-      handle: source.handle,
-      descriptionHtml: source.descriptionHtml,
-      status: source.status,
-      tags: source.tags,
-      vendor: source.vendor,
-      productType: source.productType,
-      variants: source.variants.map((v) => ({
-        legacyId: v.legacyId,
-        title: v.title,
-        sku: v.sku,
-        price: v.price,
-        inventoryQuantity: v.inventoryQuantity,
-        availableForSale: v.availableForSale,
-        selectedOptions: v.selectedOptions,
-      })),
-    });
+    republish(source, { title: `${source.title} (edited)` });
     await h.catalogue.sync();
     expect(await version()).toBe(before + 1);
   });

@@ -1,24 +1,11 @@
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../../common/api';
 import type { CataloguePage } from '../../../common/catalogue-query';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
+import { fetchRaw as raw } from '../../test/raw-http';
 import { bumpCatalogueVersion } from './sync';
-
-/** One answer as it is on the wire: status, headers and the body bytes, not decoded. */
-function raw(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    })
-      .on('error', reject)
-      .end();
-  });
-}
 
 const decode = (answer: { headers: Record<string, unknown>; body: Buffer }): unknown => {
   const coding = answer.headers['content-encoding'];
