@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{client,common,server,emulators}/**/*.test.{ts,tsx}'],
+          include: ['{client,common,server,emulators,scripts}/**/*.test.{ts,tsx}'],
           exclude: ['**/*.int.test.ts', 'node_modules/**'],
           environment: 'node',
           sequence: { groupOrder: 0 },

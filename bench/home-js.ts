@@ -1,12 +1,12 @@
 /**
- * How much JavaScript a phone downloads before the shop's first screens settle (issue 14's budget:
- * ≤ 130 KB gzip). Serves the built client (`npm run build` first) with the real server on PGlite
- * and the demo catalogue, opens the home and a product page in Debian's Chromium at 390×844, and
- * lists every script the page fetched, with its size gzipped (level 9, as a CDN would send it)
- * from `dist/` and when it was asked for. The budget counts the scripts asked for until the
- * network went idle (Playwright's 'networkidle': no request for 500 ms), the first screen's; the
- * scripts asked for in the `BENCH_SETTLE_MS` after that (what starts on a timer, such as the
- * home's confetti 1.5 s after its list) are listed apart, with their total.
+ * How much JavaScript a phone downloads before the shop's first screens settle (the first-screen
+ * budget: ≤ 130 KB gzip). Serves the built client (`npm run build` first) with the real server on
+ * PGlite and the demo catalogue, opens the home and a product page in Debian's Chromium at 390×844,
+ * and lists every script the page fetched, with its size gzipped (level 9, as a CDN would send it)
+ * from `dist/` and when it was asked for. The budget counts the scripts asked for until the network
+ * went idle (Playwright's 'networkidle': no request for 500 ms), the first screen's; the scripts
+ * asked for in the `BENCH_SETTLE_MS` after that (what starts on a timer, such as the home's
+ * confetti 1.5 s after its list) are listed apart, with their total.
  * Printed as Markdown for bench/README.md. Nothing is asserted: the figures are recorded.
  */
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,12 +1,12 @@
 /**
  * Lighthouse's mobile preset (simulated slow 4G, 4× CPU slowdown, Moto G Power screen) on the home
- * and a product page, as issue 14 measures them: performance score, First and Largest Contentful
- * Paint, Total Blocking Time, Cumulative Layout Shift, Speed Index and the JavaScript transferred.
- * Serves the built client (`npm run build` first) with the real server on PGlite and the demo
- * catalogue, and drives Debian's Chromium through chrome-launcher. Each page is run `BENCH_RUNS`
- * times (default 3) on a cold start (Lighthouse clears storage and the service worker each run);
- * the median of each figure is printed as a Markdown table for bench/README.md, with the range of
- * the score. Nothing is asserted: the figures are recorded.
+ * and a product page, measuring their performance score, First and Largest Contentful Paint, Total
+ * Blocking Time, Cumulative Layout Shift, Speed Index and the JavaScript transferred. Serves the
+ * built client (`npm run build` first) with the real server on PGlite and the demo catalogue, and
+ * drives Debian's Chromium through chrome-launcher. Each page is run `BENCH_RUNS` times (default 3)
+ * on a cold start (Lighthouse clears storage and the service worker each run); the median of each
+ * figure is printed as a Markdown table for bench/README.md, with the range of the score. Nothing
+ * is asserted: the figures are recorded.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupTitle, inventoryGroups } from './admin';
 
-describe('groupTitle: the spec’s suffix stripping', () => {
+describe('groupTitle: the variant suffix stripping', () => {
   it.each([
     ...['XS', 'S', 'M', 'L', 'XL', 'XXL', '2XL', '3XL', '4XL', 'xl'].map((size) => [`Pog Tee - Black / ${size}`, 'Pog Tee']),
     ['Pog Tee - Heather Grey / M', 'Pog Tee'],

@@ -229,7 +229,7 @@ export const POG_PRICE_PATTERN = /^\d{1,12}(\.\d{1,2})?$/;
 const POG_PRICE_MESSAGE = 'pogPrice must be a number of POG, 0 or more, with at most 2 decimals (e.g. "12.50"), or null to unprice';
 
 /**
- * PATCH /api/inventory/:id/update. Send only the fields to change (at least one). The spec's form
+ * PATCH /api/inventory/:id/update. Send only the fields to change (at least one). The admin's form
  * sends pogPrice as text or a number; a number is read by its decimal text, never as a float sum.
  */
 export const inventoryUpdateSchema = z

@@ -1,6 +1,6 @@
 /**
  * The HTTP API's shapes, shared by the server (which validates what it sends and receives) and
- * the client (which types what it reads). Field names follow the product spec, section 3.
+ * the client (which types what it reads). Field names are the API's documented ones (docs/how-it-works.md, 'API').
  */
 import { z } from 'zod';
 import { ADDRESS_PATTERN } from './chain';
@@ -44,7 +44,7 @@ export const productIdSchema = z.string().regex(/^[1-9]\d{0,19}$/, 'a product id
 
 export const publicConfigSchema = z.object({
   shopName: z.string(),
-  /** The coin's name as the spec uses it: '{product} Shop', 'Exclusive {product} pricing'. */
+  /** The coin's name as the pages use it: '{product} Shop', 'Exclusive {product} pricing'. */
   productName: z.string(),
   tokenSymbol: z.string(),
   currencyLabel: z.string(),
@@ -107,7 +107,7 @@ export const cartItemSchema = z.object({
   /** price × quantity, exact decimal string. */
   lineTotal: z.string(),
   /**
-   * Why this line cannot be bought as it stands, in the spec's words ('This item is sold out',
+   * Why this line cannot be bought as it stands, in the shop's words ('This item is sold out',
    * 'Only {n} items available', 'This item is no longer available'), or null.
    */
   problem: z.string().nullable(),
@@ -132,7 +132,7 @@ export const addToCartSchema = z.strictObject({
 export type AddToCartRequest = z.infer<typeof addToCartSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Checkout and orders (design/payments.md). The browser only gives hints: every amount is
+// Checkout and orders (docs/payments.md). The browser only gives hints: every amount is
 // re-derived on the server, and an order exists only for a verified on-chain transfer.
 
 export const walletAddressSchema = z.string().regex(ADDRESS_PATTERN, 'a wallet address is 0x followed by 40 hexadecimal characters');
@@ -200,11 +200,11 @@ export const checkoutTransactionSchema = z.strictObject({ transactionHash: txHas
 
 export const createOrderSchema = z.object({
   checkoutId: uuid.optional(),
-  /** Sent by the spec's client; ignored (the server re-derives every line from the checkout). */
+  /** Sent by older clients; ignored (the server re-derives every line from the checkout). */
   cartItems: z.array(z.unknown()).max(100).optional(),
   transactionHash: txHash,
   /**
-   * Sent by the spec's client; checked for form only. It decides nothing: the transfer's exact
+   * Sent by older clients; checked for form only. It decides nothing: the transfer's exact
    * amount names the checkout it pays, whoever sent it and whoever asks.
    */
   customerWallet: hexAddress.optional(),
@@ -212,7 +212,7 @@ export const createOrderSchema = z.object({
 export type CreateOrderRequest = z.infer<typeof createOrderSchema>;
 
 /** `refunded`: everything paid for the order went back to the payer (partial refunds leave the status as it was). */
-/** A refund the shop sent back to the shopper's wallet, verified on chain (issue 13). */
+/** A refund the shop sent back to the shopper's wallet, verified on chain. */
 export const refundLineSchema = z.object({
   /** POG, exact decimal string (at least 2 decimals). */
   amount: z.string(),
@@ -264,8 +264,8 @@ export const orderSchema = z.object({
   customerWallet: z.string(),
   transactionHash: z.string(),
   /**
-   * Refunds the shop sent back for this order, verified on chain, oldest first (issue 13). The
-   * shopper sees "Refunded {amount} POG" for each, with the explorer link (none on the local chain).
+   * Refunds the shop sent back for this order, verified on chain, oldest first. The shopper sees
+   * "Refunded {amount} POG" for each, with the explorer link (none on the local chain).
    */
   refunds: z.array(refundLineSchema),
   blockchain: z.object({ chainId: z.number().int(), transactionHash: z.string(), blockNumber: z.number().int() }),
@@ -275,7 +275,7 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Sign-In with Ethereum (EIP-4361) for the order history (design/payments.md §6). The server
+// Sign-In with Ethereum (EIP-4361) for the order history (docs/payments.md §7). The server
 // writes the message; the wallet signs it; the session is then bound to that address.
 
 export const siweNonceSchema = z.object({

@@ -57,7 +57,7 @@ describe('stockSource / unitsLeft', () => {
 });
 
 describe('stockProblem', () => {
-  it('refuses a sold-out variant and more than the known stock, in the spec words', () => {
+  it('refuses a sold-out variant and more than the known stock, in the shop’s words', () => {
     expect(stockProblem({ isSoldOut: true, availableStock: 9 }, 1)).toBe('This item is sold out');
     expect(stockProblem({ isSoldOut: false, availableStock: 3 }, 4)).toBe('Only 3 items available');
     expect(stockProblem({ isSoldOut: false, availableStock: 3 }, 3)).toBeNull();

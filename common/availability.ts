@@ -20,7 +20,7 @@ import { parseUnits } from './money';
 export const SOLD_OUT_MESSAGE = 'This item is sold out';
 export const UNAVAILABLE_MESSAGE = 'This item is no longer available';
 export const onlyAvailableMessage = (n: number) => `Only ${n} items available`;
-/** What a sold-out product's button, image and variant option say (spec §4–5). */
+/** What a sold-out product's button, image and variant option say. */
 export const SOLD_OUT_LABEL = 'SOLD OUT';
 
 /** What the catalogue knows of a variant and its product that decides whether it is sold at all. */
@@ -162,7 +162,7 @@ export function lineProblem(line: LineFacts, held: Held = NOTHING_HELD): string 
   return stockProblem(availability(line, held), line.quantity);
 }
 
-/** The variant select's stock words (spec §5): ' - SOLD OUT', ' - {n} left' when the stock is known, else nothing. */
+/** The variant select's stock words: ' - SOLD OUT', ' - {n} left' when the stock is known, else nothing. */
 export function stockSuffix(variant: ShownStock): string {
   if (variant.isSoldOut) return ` - ${SOLD_OUT_LABEL}`;
   const limit = knownLimit(variant.availableStock);

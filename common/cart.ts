@@ -3,7 +3,7 @@
  * client (which keeps its controls within them), plus how a cart line is named.
  */
 
-/** Units of one item a cart line holds: from 1 to 10 (spec §4–5). */
+/** Units of one item a cart line holds: from 1 to 10. */
 export const MIN_QUANTITY = 1;
 export const MAX_QUANTITY = 10;
 

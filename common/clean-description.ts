@@ -68,7 +68,7 @@ export function cleanDescription(html: string | null | undefined): string[] {
     .slice(0, MAX_DESCRIPTION_LINES);
 }
 
-/** The card's one-line summary: the first cleaned line, or the spec's fallback. */
+/** The card's one-line summary: the first cleaned line, or the fixed fallback. */
 export function firstDescriptionLine(html: string | null | undefined, fallback = DESCRIPTION_FALLBACK): string {
   return cleanDescription(html)[0] ?? fallback;
 }

@@ -48,7 +48,7 @@ export const ErrorCode = {
   /** 404: no such line in this session's cart. */
   cartItemNotFound: 'cart-item-not-found',
 
-  // Checkout and orders (design/payments.md §1 and §3)
+  // Checkout and orders (docs/payments.md)
   /** 409: checkout of an empty cart. */
   cartEmpty: 'cart-empty',
   /** 409: a cart line cannot be bought as it is (gone, sold out, too few left). */
@@ -82,7 +82,7 @@ export const ErrorCode = {
   /** 401: a Shopify webhook whose HMAC does not match the shop's client secret. */
   webhookUnauthorized: 'webhook-unauthorized',
 
-  // Sign-In with Ethereum and order history (issue 6)
+  // Sign-In with Ethereum and order history
   /** 401: the order history needs a signed-in wallet. */
   signInRequired: 'sign-in-required',
   /** 403: signed in as another wallet than the one asked about. */
@@ -94,7 +94,7 @@ export const ErrorCode = {
   /** 401 on verify: the signature is not the address's. */
   invalidSignature: 'invalid-signature',
 
-  // Admin area (issue 12)
+  // Admin area
   /** 401: an admin route without a live admin session (none, expired, or logged out). */
   adminSessionRequired: 'admin-session-required',
   /** 401: a wrong admin password; the body says `attemptsRemaining`. */
@@ -108,7 +108,7 @@ export const ErrorCode = {
   /** 400: a page cursor that is not one this list gave, or was given for another search or filter. */
   invalidCursor: 'invalid-cursor',
 
-  // Payments desk (issue 13)
+  // Payments desk
   /** 404: no transfer to the store wallet with that id needs (or needed) attention. */
   attentionItemNotFound: 'attention-item-not-found',
   /** 422: the refund transaction moved no POG token (another token, or no transfer at all). */

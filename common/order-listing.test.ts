@@ -5,7 +5,7 @@ import { LISTED_STATUSES, orderSection } from './order-listing';
 const order = (id: string, status: OrderStatus, needsShipping = status === 'paid') => ({ id, status, needsShipping });
 
 describe('orderSection', () => {
-  it("sorts by the spec's rules", () => {
+  it('puts each order in its section by status and whether it needs shipping details', () => {
     expect(orderSection(order('a', 'paid', true))).toBe('needs-shipping');
     expect(orderSection(order('b', 'paid', false))).toBe('pending-shipment');
     expect(orderSection(order('c', 'confirmed', false))).toBe('pending-shipment');

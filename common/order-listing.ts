@@ -1,12 +1,12 @@
 /**
- * Which orders the shopper's orders page lists, and in which section (spec §2 "Orders page", §4):
- * one rule for the server (which lists them) and the client (which groups them).
+ * Which orders the shopper's orders page lists, and in which of its three sections: one rule for
+ * the server (which lists them) and the client (which groups them).
  */
 import { orderStatusSchema, type Order, type OrderStatus } from './api';
 
 export type OrderSectionId = 'needs-shipping' | 'pending-shipment' | 'history';
 
-/** The orders page's sections, in the spec's order and words. */
+/** The orders page's sections, in their order on the page, with their headings. */
 export const ORDER_SECTIONS: ReadonlyArray<{ id: OrderSectionId; title: string }> = Object.freeze([
   { id: 'needs-shipping', title: 'Orders Needing Shipping Information' },
   { id: 'pending-shipment', title: 'Pending Shipment' },
@@ -15,7 +15,7 @@ export const ORDER_SECTIONS: ReadonlyArray<{ id: OrderSectionId; title: string }
 
 /**
  * The section an order is listed in: paid and needing shipping details → needs shipping; paid or
- * confirmed otherwise → pending shipment; shipped, or refunded in full (issue 13: the shopper sees
+ * confirmed otherwise → pending shipment; shipped, or refunded in full (so the shopper sees
  * the refund), → history. Pending, failed and draft orders are not listed (null). The server never marks a confirmed order as needing shipping (confirmed means
  * the details are in), so one that says so still waits for shipment.
  */

@@ -1,8 +1,8 @@
 /**
- * The admin's payments desk (issue 13), first slice: the transfers that need a person (the
- * "Needs attention" queue), marking one resolved with a note, and the accountant's CSV export.
- * Shared by the server (which validates every request with these schemas) and the client (which
- * types what it reads). Every route is behind the admin session (common/admin.ts).
+ * The admin's payments desk, first slice: the transfers that need a person (the "Needs attention"
+ * queue), marking one resolved with a note, and the accountant's CSV export. Shared by the server
+ * (which validates every request with these schemas) and the client (which types what it reads).
+ * Every route is behind the admin session (common/admin.ts).
  */
 import { z } from 'zod';
 

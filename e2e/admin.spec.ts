@@ -14,9 +14,9 @@ import {
 } from './fixtures/admin';
 import { closeToasts, expectToast } from './fixtures/ui';
 
-// The admin area (issue 12) on the shop's fresh e2e server. The tablet (820×1180) drives every
-// change and checks each on the shop home; the phone (Pixel 7) looks at the same screen. Requests
-// a service worker handles cannot be watched, and the admin needs none.
+// The admin area on the shop's fresh e2e server. The tablet (820×1180) drives every change and
+// checks each on the shop home; the phone (Pixel 7) looks at the same screen. Requests a service
+// worker handles cannot be watched, and the admin needs none.
 test.use({ serviceWorkers: 'block' });
 
 const groupCard = (page: Page, title: string) => page.locator(`[data-testid="group-card"][data-group-title=${JSON.stringify(title)}]`);

@@ -55,7 +55,7 @@ test('tapping a card image cycles through its images, with 5 dots and +N beyond'
   await expect(image).toHaveAttribute('data-image-index', '0');
 });
 
-test.describe('first paint from the page itself (issue 14)', () => {
+test.describe('first paint from the page itself', () => {
   // In the page: when the first card (or the product) appeared, and whether the skeleton ever did.
   test.beforeEach(async ({ page }) => {
     await page.addInitScript(() => {

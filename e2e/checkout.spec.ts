@@ -100,7 +100,7 @@ test.describe('paying with the browser wallet', () => {
     expect(order.shippingUrl).toBe(`/orders/${order.id}/shipping`);
     expect(order.needsShipping).toBe(true);
 
-    // The transfer went out exactly as the spec says: the exact amount to the store wallet, gas 150000.
+    // The transfer went out exactly as the shop asks: the exact amount to the store wallet, gas 150000.
     const send = wallet.calls.find((c) => c.method === 'eth_sendTransaction')!;
     const tx = send.params[0] as { to: string; data: string; gas?: string; gasLimit?: string };
     expect(BigInt(tx.gas ?? tx.gasLimit ?? 0)).toBe(150_000n);

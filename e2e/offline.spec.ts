@@ -4,8 +4,8 @@ import { CATALOGUE_PAGE_SIZE } from '../common/catalogue-query';
 import { TestWallet } from './fixtures/test-wallet';
 import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
 
-// Issue 14: after one visit the shop browses offline (the service worker's catalogue and image
-// caches), says so, and every action that needs the server says a connection is needed.
+// After one visit the shop browses offline (the service worker's catalogue and image caches), says
+// so, and every action that needs the server says a connection is needed.
 
 let products: Product[];
 

@@ -8,14 +8,14 @@ import { fetchAttention, logInAsAdmin } from './fixtures/admin';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
 import { closeToasts, pickTestWallet } from './fixtures/ui';
 
-// The admin's payments desk (issue 13) on the shop's fresh e2e server, in local mode: the shopper
-// (dev account #6, which no other spec uses, in a browser of its own) signs in on /orders so that
-// amounts which are not the exact one count for its checkout, and pays part of it (underpaid); the
-// admin on a tablet sees the underpaid transfer in 'Needs attention' with the count in the admin
-// header and refunds it with the injected test wallet acting as the store wallet (dev account #0);
-// the queue clears and the shopper's /orders shows 'Refunded {amount} POG'. Then the shopper pays
-// more than the whole amount (the order is made, overpaid), the admin refunds the excess only, and
-// the shopper's order shows that refund.
+// The admin's payments desk on the shop's fresh e2e server, in local mode: the shopper (dev account
+// #6, which no other spec uses, in a browser of its own) signs in on /orders so that amounts which
+// are not the exact one count for its checkout, and pays part of it (underpaid); the admin on a
+// tablet sees the underpaid transfer in 'Needs attention' with the count in the admin header and
+// refunds it with the injected test wallet acting as the store wallet (dev account #0); the queue
+// clears and the shopper's /orders shows 'Refunded {amount} POG'. Then the shopper pays more than
+// the whole amount (the order is made, overpaid), the admin refunds the excess only, and the
+// shopper's order shows that refund.
 // Requests a service worker handles cannot be watched, and the desk needs none.
 test.use({ serviceWorkers: 'block' });
 

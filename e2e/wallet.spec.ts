@@ -197,7 +197,7 @@ test.describe('with a browser wallet (EIP-6963)', () => {
     await connectTestWallet(page, wallet);
     await closeToasts(page);
     await wallet.emitDisconnect();
-    // The spec's notice for the wallet's own disconnect: 'Disconnected', visible on screen.
+    // The notice for the wallet's own disconnect: 'Disconnected', visible on screen.
     await expectToast(page, 'Disconnected', 'Your wallet ended the connection');
     await expect(page.getByTestId('toast-title')).toHaveText(['Disconnected']);
     await expectDisconnected(page);

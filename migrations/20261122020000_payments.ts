@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 // Checkout intents, on-chain transfers, orders, the Shopify hand-off outbox and received webhooks
-// (design/payments.md). Amounts are whole numbers of wei in numeric(78,0): exact, never floats.
+// (docs/payments.md). Amounts are whole numbers of wei in numeric(78,0): exact, never floats.
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('checkout_intents', (t) => {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Issue 10, payment integrity (design: docs/payments.md).
+// Payment integrity (design: docs/payments.md).
 //
 // - A checkout can be identified by more than one exact amount: its full amount and, after an
 //   underpayment, the remainder still due. `checkout_amounts` holds them; an amount identifies its

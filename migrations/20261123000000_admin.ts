@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// The admin area (issue 12). Frozen in time: migrations never import models.
+// The admin area. Frozen in time: migrations never import models.
 //
 // - admin_sessions: one row per login; the cookie carries a random token and only its SHA-256 is
 //   stored. A session ends at expires_at (4 hours after login) or when ended_at is set (logout).

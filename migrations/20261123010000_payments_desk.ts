@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// The admin's payments desk (issue 13). Frozen in time: migrations never import models.
+// The admin's payments desk. Frozen in time: migrations never import models.
 //
 // - payment_desk_resolutions: a transfer the admin marked resolved, with their note. One row per
 //   transfer at most (the primary key), so resolving twice keeps the first answer. The transfer's

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
-// Refunds verified on chain, and the Shopify order's name (issue 13). Frozen in time: migrations
-// never import models.
+// Refunds verified on chain, and the Shopify order's name. Frozen in time: migrations never
+// import models.
 //
 // - refunds: one row per POG transfer from the store wallet back to a payer that the server
 //   verified on chain, against the store transfer it refunds (and that transfer's order, if any).

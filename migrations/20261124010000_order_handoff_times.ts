@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
-// When an order's Shopify hand-off failed, for the admin's orders view and its "retry now"
-// (issue 13). Frozen in time: migrations never import models.
+// When an order's Shopify hand-off failed, for the admin's orders view and its "retry now".
+// Frozen in time: migrations never import models.
 //
 // - outbox.last_error_at: when the job's last failed attempt ended (last_error says why). The
 //   time a job succeeded is its done_at; a failure is no longer forgotten when a later attempt

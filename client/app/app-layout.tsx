@@ -33,7 +33,7 @@ export function AppLayout() {
     [walletConfig],
   );
   const queryClient = useQueryClient();
-  // After an order the server has emptied the cart: every reader refetches (spec §4).
+  // After an order the server has emptied the cart: every reader refetches.
   const refreshAfterOrder = useCallback(() => {
     notifyCartUpdated();
     return refreshCart(queryClient);

@@ -21,7 +21,7 @@ describe('shouldPersistQuery', () => {
     expect(shouldPersistQuery(q(['orders', '0xabc']))).toBe(false);
     expect(shouldPersistQuery(q([...orderHistoryQueryKey, '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc']))).toBe(false);
     expect(shouldPersistQuery(q([...authSessionQueryKey]))).toBe(false);
-    // The admin's payments desk and orders view (issue 13) are never kept on the device.
+    // The admin's payments desk and orders view are never kept on the device.
     expect(shouldPersistQuery(q(['admin', 'payments', 'attention', 'all', 'open']))).toBe(false);
     expect(shouldPersistQuery(q(['admin', 'orders', 'list', '', '']))).toBe(false);
     expect(shouldPersistQuery(q(['catalogue', 'products'], 'error'))).toBe(false);

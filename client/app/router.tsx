@@ -56,7 +56,7 @@ const AdminOrdersPage = lazyPage(async () => (await import('../features/admin/ro
 const page = (Page: LazyPage) => ({ element: <Page />, handle: Page });
 
 /**
- * Routes (spec §2). Every page's code loads on demand, the home's too: a product page does not
+ * The app's routes. Every page's code loads on demand, the home's too: a product page does not
  * carry the home's, and the server preloads the page's chunks beside the entry script. A plain
  * (declarative) router: the shop has no loaders or actions, and the data router's code was a
  * fifth of the first screen's JavaScript. The same routes render the home and the product pages

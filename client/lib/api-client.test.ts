@@ -54,7 +54,7 @@ describe('apiFetch', () => {
     expect(new Headers(init.headers).get('Content-Type')).toBe('application/json');
   });
 
-  it('throws the spec text with the parsed code for a 4xx', async () => {
+  it('throws "{status}: {body}" with the parsed code for a 4xx', async () => {
     const body = '{"code":"product-not-found","message":"No product 42"}';
     stubFetch(new Response(body, { status: 404, statusText: 'Not Found' }));
     const error = await apiFetch('/api/products/42').catch((e: unknown) => e);

@@ -1,7 +1,7 @@
 import { isErrorCode, type ErrorCode } from '../../common/errors';
 import { reportRequestOutcome } from './online-status';
 
-/** An HTTP failure from the shop's API, with the spec's default message (§8). */
+/** An HTTP failure from the shop's API, with its default message (defaultErrorMessage). */
 export class ApiError extends Error {
   readonly status: number;
   /** The server's stable error code (`{ code, message }` bodies), when it sent one we know. */
@@ -24,7 +24,7 @@ export class ApiError extends Error {
   }
 }
 
-/** What to tell a person about a failed call: the server's own message when it sent one, else the spec's default. */
+/** What to tell a person about a failed call: the server's own message when it sent one, else the default text. */
 export function apiErrorText(error: ApiError): string {
   return error.serverMessage?.trim() || error.message;
 }
@@ -47,7 +47,7 @@ export function parseErrorBody(bodyText: string): { code: ErrorCode | null; mess
 }
 
 /**
- * The spec's default text for a failed response: '{status}: {statusText}' from 500 up,
+ * The default text for a failed response: '{status}: {statusText}' from 500 up,
  * '{status}: {body text}' otherwise.
  */
 export function defaultErrorMessage(status: number, statusText: string, bodyText: string): string {
@@ -101,7 +101,7 @@ export async function apiRequest(path: string, init: ApiRequestInit = {}): Promi
   return response;
 }
 
-/** `apiRequest` for JSON answers: a non-success answer is thrown as ApiError with the spec's default message. */
+/** `apiRequest` for JSON answers: a non-success answer is thrown as ApiError with defaultErrorMessage's text. */
 export async function apiFetch<T>(path: string, init: ApiRequestInit = {}): Promise<T> {
   const response = await apiRequest(path, init);
   if (!response.ok) throw await errorFromResponse(response);

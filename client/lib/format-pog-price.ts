@@ -1,11 +1,11 @@
 import { formatUnits, parseDecimal, roundDecimal, type Decimal } from '../../common/money';
 
-/** Suffix the spec puts after every displayed price. */
+/** Suffix put after every displayed price. */
 export const POG_CURRENCY_LABEL = '$POGS';
 
 /**
- * Formats a POG price for display: two decimals, thousands separators, then ' $POGS'
- * (spec §5). Missing or non-numeric input shows '0 $POGS'.
+ * Formats a POG price for display: two decimals, thousands separators, then ' $POGS'.
+ * Missing or non-numeric input shows '0 $POGS'.
  *
  * Prices arrive as decimal strings that may exceed what a float holds exactly, so they are read
  * and rounded (half away from zero) exactly, by common/money, never via Number.

@@ -3,7 +3,7 @@ import { orderStatusSchema } from '../../common/api';
 import { orderStatusStyle } from './order-status';
 
 describe('orderStatusStyle', () => {
-  it("uses the spec's colours", () => {
+  it("uses each status's colour", () => {
     expect(orderStatusStyle('pending').className).toMatch(/yellow/);
     expect(orderStatusStyle('confirmed').className).toMatch(/green/);
     expect(orderStatusStyle('paid').className).toMatch(/green/);
@@ -12,7 +12,7 @@ describe('orderStatusStyle', () => {
     // "solid blue": a filled badge with white text
     expect(orderStatusStyle('shipped').className).toMatch(/bg-blue-700/);
     expect(orderStatusStyle('shipped').className).toMatch(/text-white/);
-    // Not in the spec (issue 13): grey.
+    // Refunded: grey.
     expect(orderStatusStyle('refunded').className).toMatch(/bg-slate-100/);
   });
 

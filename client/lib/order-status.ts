@@ -2,11 +2,11 @@ import type { OrderStatus } from '../../common/api';
 
 export interface OrderStatusStyle {
   label: string;
-  /** Tailwind classes: the spec's colours (§4 "Order status"), each with AA contrast. */
+  /** Tailwind classes: the status's colour, each with AA contrast. */
   className: string;
 }
 
-/** pending yellow; confirmed and paid green; failed red; draft blue; shipped solid blue; refunded grey (not in the spec: issue 13). */
+/** pending yellow; confirmed and paid green; failed red; draft blue; shipped solid blue; refunded grey. */
 const ORDER_STATUS_STYLES: Readonly<Record<OrderStatus, OrderStatusStyle>> = Object.freeze({
   pending: { label: 'Pending', className: 'border-yellow-300 bg-yellow-100 text-yellow-900' },
   confirmed: { label: 'Confirmed', className: 'border-green-300 bg-green-100 text-green-900' },

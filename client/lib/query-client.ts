@@ -5,7 +5,7 @@ import { startOnlineStatus } from './online-status';
 export const PERSIST_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
- * Query defaults from spec §7: fresh for 30 s, no polling, no refetch on focus, no retries.
+ * Query defaults: fresh for 30 s, no polling, no refetch on focus, no retries.
  * The client follows the shop's connection (lib/online-status): a query waiting for the network
  * resumes, and a failed one refetches, once the server answers again.
  */

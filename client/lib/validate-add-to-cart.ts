@@ -5,7 +5,7 @@ export interface CartCandidate extends ShownStock {
 }
 
 /**
- * The client-side checks before an add-to-cart call (spec §5). Returns the message to show, or
+ * The client-side checks before an add-to-cart call. Returns the message to show, or
  * null when the request may go ahead. The stock rule is the server's (common/availability).
  */
 export function validateAddToCart(variant: CartCandidate | null | undefined, quantity: number): string | null {

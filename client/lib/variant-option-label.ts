@@ -8,7 +8,7 @@ export interface LabelledVariant extends ShownStock {
 }
 
 /**
- * The variant select's option text (spec §5): the title (or 'Unknown Variant'), the price in
+ * The variant select's option text: the title (or 'Unknown Variant'), the price in
  * brackets unless it is zero, then ' - SOLD OUT' or ' - {n} left' when stock is known.
  * A sold-out option is also rendered disabled by the caller.
  */

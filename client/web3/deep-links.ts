@@ -1,5 +1,5 @@
 /**
- * Phones without a wallet in the browser (reference notes §1): detect a phone or tablet the way
+ * Phones without a wallet in the browser: detect a phone or tablet the way
  * RainbowKit does, and build the links that reopen this page inside a wallet app's browser.
  * Pure; library-free, so the chooser can use it before the wallet code loads.
  */

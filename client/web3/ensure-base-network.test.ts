@@ -92,7 +92,7 @@ describe('ensureBaseNetwork', () => {
     expect(wallet.chainId).toBe('0x2105');
   });
 
-  it('a refused switch ends in the spec’s network message, without adding', async () => {
+  it('a refused switch ends in the switch-to-Base message, without adding', async () => {
     const wallet = new FakeWallet('0x1', ['0x1', '0x2105']);
     wallet.rejectSwitch = true;
     await expect(ensureBaseNetwork(wallet, OPTIONS)).rejects.toThrow('Please switch to Base Network in your wallet to make payments...');

@@ -1,8 +1,8 @@
 /**
- * Makes the wallet use Base (chain id 8453 = 0x2105) before a payment (spec §5 "Network must be
- * Base"): nothing to do when it already is; otherwise `wallet_switchEthereumChain`, and when the
- * wallet does not know Base (4902) `wallet_addEthereumChain` then switch again. Any refusal ends in
- * the spec's 'Please switch to Base Network…' error.
+ * Makes the wallet use Base (chain id 8453 = 0x2105) before a payment: nothing to do when it
+ * already is; otherwise `wallet_switchEthereumChain`, and when the wallet does not know Base (4902)
+ * `wallet_addEthereumChain` then switch again. Any refusal ends in the 'Please switch to Base
+ * Network…' error.
  */
 import { BASE_CHAIN_ID, BASE_CHAIN_ID_HEX } from '../../common/chain';
 import { rpcErrorCode, UNRECOGNIZED_CHAIN, WalletError, WRONG_NETWORK_MESSAGE } from './wallet-errors';

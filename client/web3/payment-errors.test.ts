@@ -115,7 +115,7 @@ describe("paymentErrorMessage: the wallet's words under a library's wrapping", (
     );
   });
 
-  it("a wrapped wallet message still maps to the spec's texts", () => {
+  it("a wrapped wallet message still maps to the shop's texts", () => {
     expect(
       paymentErrorMessage({ shortMessage: 'could not coalesce error', info: { error: { message: 'insufficient funds for gas' } } }),
     ).toBe('Insufficient POG tokens or ETH for gas fees');
@@ -142,7 +142,7 @@ describe("paymentErrorMessage: MetaMask's wrapped revert (-32603 'Internal JSON-
     expect(paymentErrorMessage(await sendThroughEthers(error))).toBe(REASON);
   });
 
-  it("still maps a nested reason to the spec's texts", async () => {
+  it("still maps a nested reason to the shop's texts", async () => {
     const funds = wrapped({ code: -32000, message: 'insufficient funds for gas * price + value' });
     expect(paymentErrorMessage(funds)).toBe('Insufficient POG tokens or ETH for gas fees');
     expect(paymentErrorMessage(await sendThroughEthers(funds))).toBe('Insufficient POG tokens or ETH for gas fees');

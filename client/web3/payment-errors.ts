@@ -1,5 +1,5 @@
 /**
- * The payment's messages (spec §8 "Payment"), and the mapping from whatever the wallet or ethers
+ * The payment's messages, and the mapping from whatever the wallet or ethers
  * throws during a payment to the text the shopper sees. Pure: the eager bundle may import it.
  */
 import { formatUnits } from '../../common/money';
@@ -36,7 +36,7 @@ export function insufficientBalanceMessage(requiredWei: bigint, balanceWei: bigi
 }
 
 /**
- * What a failed payment step says (spec §8, in its order): 4001 'Transaction was rejected by
+ * What a failed payment step says, in this order: 4001 'Transaction was rejected by
  * user'; -32000 'Insufficient funds for gas or token balance'; an "insufficient funds" message
  * 'Insufficient POG tokens or ETH for gas fees'; a "user rejected" message without a code
  * 'Transaction was cancelled by user'; else the error's reason or message, or 'Failed to process

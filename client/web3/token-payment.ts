@@ -1,6 +1,6 @@
 /**
- * The on-chain half of paying (spec §4 "Checkout", §7 "On-chain"): read the token balance, send
- * `transfer(storeWallet, amountWei)` with the spec's fixed gas limit through the shopper's wallet,
+ * The on-chain half of paying: read the token balance, send
+ * `transfer(storeWallet, amountWei)` with a fixed gas limit through the shopper's wallet,
  * and wait for the receipt. ethers v6 over the wallet's EIP-1193 provider; loaded lazily with the
  * rest of client/web3.
  */
@@ -10,7 +10,7 @@ import { INVALID_BALANCE_MESSAGE } from './payment-errors';
 import { WalletError, WRONG_NETWORK_MESSAGE } from './wallet-errors';
 import type { Eip1193Provider } from './types';
 
-/** Spec §9: the transfer is sent with this gas limit (no estimate round trip, no surprises). */
+/** The transfer is sent with this gas limit (no estimate round trip, no surprises). */
 export const TRANSFER_GAS_LIMIT = 150_000n;
 
 /** How long to wait for a receipt before giving up with 'Transaction receipt not found'. */

@@ -164,7 +164,7 @@ describe('WalletController', () => {
     expect(wallet.listenerCount()).toBe(0);
   });
 
-  it('the wallet’s disconnect event disconnects, with the spec\'s "Disconnected" notice', async () => {
+  it('the wallet’s disconnect event disconnects, with a "Disconnected" notice', async () => {
     const { controller, wallet, notices } = setup();
     await controller.connect('dev.pogs.fake');
     wallet.emit('disconnect', { code: 4900 });

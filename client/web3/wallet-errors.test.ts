@@ -61,7 +61,7 @@ describe('connectErrorNotice', () => {
     });
   });
 
-  it('the shop’s own failures keep their spec text under "Connection Failed"', () => {
+  it('the shop’s own failures keep their own text under "Connection Failed"', () => {
     expect(connectErrorNotice(new WalletError(NO_WALLET_MESSAGE))).toEqual({
       title: 'Connection Failed',
       description: 'No wallet detected. Please install MetaMask or another Web3 wallet.',

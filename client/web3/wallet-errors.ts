@@ -1,5 +1,5 @@
 /**
- * The wallet's messages (spec §8 "Wallet" and the success notices of §8), and the mapping from
+ * The wallet's messages (errors and success notices), and the mapping from
  * whatever a wallet throws to the toast the shopper sees. Pure.
  */
 import { shortenAddress } from '../../common/shorten-address';
@@ -22,7 +22,7 @@ export const USER_REJECTED = 4001;
 export const REQUEST_PENDING = -32002;
 export const UNRECOGNIZED_CHAIN = 4902;
 
-/** A failure the shop raises itself, with the spec's text as its message. */
+/** A failure the shop raises itself, with the shop's own text as its message. */
 export class WalletError extends Error {
   readonly code: number | null;
   constructor(message: string, options: { code?: number; cause?: unknown } = {}) {
@@ -107,7 +107,7 @@ export function errorMessage(error: unknown): string | null {
   return textOf(record.reason) ?? walletReportedMessage(record) ?? textOf(record.shortMessage) ?? textOf(record.message);
 }
 
-/** What to show when connecting failed (spec §8 "Wallet"). */
+/** What to show when connecting failed. */
 export function connectErrorNotice(error: unknown): WalletNotice {
   const code = rpcErrorCode(error);
   if (code === USER_REJECTED) {
@@ -141,8 +141,8 @@ export function disconnectedNotice(): WalletNotice {
 }
 
 /**
- * After the wallet ended the session (empty account list or its 'disconnect' event): the spec's
- * 'Disconnected' (§8), apart from the shopper's own 'Wallet Disconnected'.
+ * After the wallet ended the session (empty account list or its 'disconnect' event):
+ * 'Disconnected', apart from the shopper's own 'Wallet Disconnected'.
  */
 export function walletEndedNotice(): WalletNotice {
   return { title: 'Disconnected', description: 'Your wallet ended the connection to the shop.', variant: 'default' };

@@ -122,7 +122,7 @@ describe('changeNotice', () => {
     });
   });
 
-  it('says the spec\'s "Disconnected" when the wallet ends the session', () => {
+  it('says "Disconnected" when the wallet ends the session', () => {
     const next = walletReducer(connected, { type: 'accounts-changed', walletId: 'io.metamask', accounts: [] });
     expect(changeNotice(connected, next)?.title).toBe('Disconnected');
     const ended = walletReducer(connected, { type: 'disconnected', walletId: 'io.metamask' });

@@ -1,5 +1,5 @@
 /**
- * The wallet session's state machine (spec §4 "Wallet"): disconnected ↔ connecting ↔ connected.
+ * The wallet session's state machine: disconnected ↔ connecting ↔ connected.
  * Pure: the controller feeds it events and performs the side effects.
  *
  * - A connect while connecting (or connected) is ignored: no double activation.

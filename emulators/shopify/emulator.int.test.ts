@@ -50,7 +50,7 @@ async function startEmulator(extra: Partial<ShopifyEmulatorOptions> = {}, mountP
       apiVersion: '2026-07',
       accessToken: token,
       retries: 0,
-      // As in the contract §1.4: the client insists on https://<shop>, so rewrite the origin.
+      // @shopify/admin-api-client forces https://<storeDomain>, so customFetchApi rewrites the origin.
       customFetchApi: (url, init) => {
         const u = new URL(url);
         return fetch(origin + u.pathname + u.search, init);
@@ -414,7 +414,7 @@ async function startReceiver(): Promise<Receiver> {
   };
 }
 
-/** The contract's §5.3 verifier, verbatim in spirit: HMAC over the raw bytes, constant-time compare. */
+/** Shopify's webhook HMAC check: base64 HMAC-SHA256 over the raw bytes, constant-time compare. */
 function verifyShopifyWebhook(rawBody: Buffer, hmacHeader: string | undefined, secret: string): boolean {
   if (!hmacHeader || rawBody.length === 0) return false;
   const expected = createHmac('sha256', secret).update(rawBody).digest();
@@ -459,7 +459,7 @@ describe('Shopify emulator: draft orders, the hosted invoice and webhooks', () =
   const variantGid = (handle: string, index = 0) =>
     gid('ProductVariant', run.emulator.state.getProductByHandle(handle)!.variants[index].legacyId);
 
-  // The hand-off's input (contract §4.1): a paid-in-crypto order, free to the shopper.
+  // The hand-off's draftOrderCreate input: a paid-in-crypto order, free to the shopper.
   const paidInput = (payref = 'pay_01JABCDEF') => ({
     note: `Prepaid in POG. payment_ref=${payref}`,
     tags: ['crypto-paid', `payref-${payref}`],

@@ -1,7 +1,7 @@
-// The hosted checkout a draft order's invoiceUrl opens (contract §4.2, §7.3), rendered as plain
-// HTML: an order summary and a contact + delivery form whose "Complete order" turns the draft
-// into a paid order, then the order status ("thank you") page. It mimics Shopify's checkout
-// closely enough for a shopper (and Playwright, which fills it by label) to find their way.
+// The hosted checkout a draft order's invoiceUrl opens, rendered as plain HTML: an order summary
+// and a contact + delivery form whose "Complete order" turns the draft into a paid order, then the
+// order status ("thank you") page. It mimics Shopify's checkout closely enough for a shopper (and
+// Playwright, which fills it by label) to find their way.
 import { countryName, isCountryCode } from './countries';
 import { formatUsd, type Totals } from './money';
 import { addressName, type EmulatorAddress, type EmulatorDraftOrder, type EmulatorOrder } from './order-state';

@@ -1,10 +1,10 @@
 import type { EmulatorDraftOrder } from './order-state';
 
-// `draftOrders(query:)`, as far as the shop uses it: `tag:<value>` terms, all of which must
-// match (Shopify compares tags case-insensitively; a trailing `*` matches a prefix). The hand-off
-// looks up the draft it may already have created by its order tag before it retries
-// draftOrderCreate (contract §4.5). Other terms are ignored, as Shopify ignores fields it does
-// not know (it only adds a search warning); this emulator knows no others.
+// `draftOrders(query:)`, as far as the shop uses it: `tag:<value>` terms, all of which must match
+// (Shopify compares tags case-insensitively; a trailing `*` matches a prefix). The hand-off looks
+// up the draft it may already have created by its order tag before it retries draftOrderCreate.
+// Other terms are ignored, as Shopify ignores fields it does not know (it only adds a search
+// warning); this emulator knows no others.
 
 function tagMatches(tag: string, wanted: string): boolean {
   const a = tag.toLowerCase();

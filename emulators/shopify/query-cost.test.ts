@@ -32,7 +32,7 @@ describe('requested query cost', () => {
     expect(requested(both)).toBe(12 + 10 * 7);
   });
 
-  it('prices the catalogue page near the contract’s documented ~670 budget', () => {
+  it('prices the catalogue page near its ~670-point budget', () => {
     const cost = requested(PRODUCTS_PAGE_QUERY, { first: 10, variantsFirst: 50, mediaFirst: 10 });
     expect(cost).toBe(657);
     expect(cost).toBeLessThanOrEqual(MAX_QUERY_COST);

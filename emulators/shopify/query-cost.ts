@@ -17,17 +17,17 @@ import {
 } from 'graphql';
 import { checkPageSize, type ConnectionArgs } from './connection';
 
-// Shopify's calculated query cost, as the integration contract (§2.2) describes it:
+// Shopify's calculated query cost, as its GraphQL Admin API rate-limits documentation describes it:
 //   scalar/enum 0 · object 1 · connection 2 + page size, multiplied through nested connections.
 // An object is charged once per selection, not once per returned node: that is what makes the
-// contract's catalogue query (10 products × 50 variants × 10 media) cost ≈ 670 rather than
+// sync's catalogue query (10 products × 50 variants × 10 media) cost ≈ 670 rather than
 // ≈ 1,800, and our sync is sized against that budget. The same walk over the returned data
 // gives actualQueryCost, which therefore never exceeds the requested cost.
 
 export const MAX_QUERY_COST = 1000;
 /**
- * A mutation field costs a flat 10, whatever its payload selects: the contract's draftOrderCreate
- * example and live captures (API 2026-04: three draft mutations → 30, requested and actual) say so.
+ * A mutation field costs a flat 10, whatever its payload selects: sample draftOrderCreate answers
+ * (10) and live captures (API 2026-04: three draft mutations → 30, requested and actual) say so.
  */
 const MUTATION_COST = 10;
 

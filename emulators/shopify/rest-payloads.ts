@@ -1,6 +1,6 @@
 // Webhook bodies: REST resource JSON (snake_case, numeric `id` + `admin_graphql_api_id`, money as
-// two-decimal strings, tags as one ", "-joined string), shaped after the contract's §5.5 samples.
-// Ids stay below 2^53, so plain JSON numbers are exact.
+// two-decimal strings, tags as one ", "-joined string), shaped after Shopify's webhook reference
+// samples. Ids stay below 2^53, so plain JSON numbers are exact.
 import type { EmulatorProduct, EmulatorVariant } from './emulator-state';
 import { toGid } from './gid';
 import { formatDiscountValue, formatRestMoney, type AppliedDiscount } from './money';
@@ -244,7 +244,7 @@ export function orderEventMessages(event: OrderEvent, links: PayloadLinks): Webh
 /** The emulated shop's one stock location. */
 const LOCATION_ID = 65_000_000_001;
 
-/** products/create and products/update: the REST product (the contract's products/update sample). */
+/** products/create and products/update: the REST product (Shopify's products/update sample). */
 export function productPayload(p: EmulatorProduct): Json {
   const id = Number(p.legacyId);
   return {

@@ -37,7 +37,8 @@ describe('webhook helpers', () => {
   });
 
   it('signs with base64 HMAC-SHA256 of the body (RFC 4231 test case 2)', () => {
-    // Not the contract's §5.3 sample: its value does not reproduce for that body and secret.
+    // A published vector rather than a copied Shopify sample: one such sample's value did not
+    // reproduce for its body and secret.
     expect(signWebhookBody('what do ya want for nothing?', 'Jefe')).toBe('W9zBRr9gdU5qBCQmCJV1x1oAPwidJzmDnexYuWTsOEM=');
   });
 

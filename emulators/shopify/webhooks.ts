@@ -1,7 +1,7 @@
-// Webhook subscriptions and delivery, as contract §5 describes Shopify's: one POST per matching
-// subscription, signed with the app's client secret over the exact body bytes, retried with
-// back-off on a non-2xx answer or a network failure, and re-sendable byte for byte so duplicate
-// handling can be tested. Delivery never blocks the action that triggered it.
+// Webhook subscriptions and delivery, as Shopify's webhook documentation describes them: one POST
+// per matching subscription, signed with the app's client secret over the exact body bytes, retried
+// with back-off on a non-2xx answer or a network failure, and re-sendable byte for byte so
+// duplicate handling can be tested. Delivery never blocks the action that triggered it.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { UserError } from './order-state';
 import { toIsoSeconds } from './emulator-state';

@@ -1,7 +1,7 @@
 import { orderStatusStyle } from '../../lib/order-status';
 import { cn } from '../../lib/utils';
 
-/** An order's status as a badge (spec §4 colours, with the status in words): the orders pages and the admin's orders view. */
+/** An order's status as a badge (coloured, and in words): the orders pages and the admin's orders view. */
 export function OrderStatusBadge({ status, className }: { status: string; className?: string }) {
   const { label, className: colours } = orderStatusStyle(status);
   return (

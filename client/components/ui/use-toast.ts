@@ -1,6 +1,6 @@
 import { useSyncExternalStore, type ReactElement } from 'react';
 
-/** Spec §9: one toast visible at a time, 5 s by default. */
+/** One toast visible at a time, 5 s by default. */
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
 /** How long a dismissed toast stays mounted so its exit animation can play. */

@@ -1,5 +1,5 @@
 /**
- * Sign-In with Ethereum for the order history (issue 6, design/payments.md §6): the session's
+ * Sign-In with Ethereum for the order history (who may see it: docs/payments.md §7): the session's
  * proven wallet, the one-tap sign-in, and dropping it when the wallet changes.
  */
 export { authSessionQueryKey, SIGNED_OUT, useAuthSession } from './api/auth';

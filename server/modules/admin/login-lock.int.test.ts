@@ -103,7 +103,7 @@ describe.each(testDatabaseKinds)('the admin login lock against strangers on %s',
     const device = await knownDevice(adminIp);
     h.adminDelays.length = 0;
 
-    // A stranger elsewhere: the spec's lock, at its 5th wrong password, whatever it forges in front.
+    // A stranger elsewhere: the login lock, at its 5th wrong password, whatever it forges in front.
     const stranger = '203.0.113.5';
     await expectLocked(await fail(5, stranger));
     expect(h.adminDelays).toEqual([1000, 2000, 3000, 4000, 5000]);

@@ -167,7 +167,7 @@ describe.each(testDatabaseKinds)('product groups on %s', (kind) => {
       expect(await customTitles()).toEqual(others);
     });
 
-    it('keeps the spec’s call without productId: every product with that Shopify title', async () => {
+    it('keeps the group call without productId: every product with that Shopify title', async () => {
       const res = await call(titlePath('Pog Tube'), { method: 'PUT', body: { customTitle: 'All Tubes' } });
       expect(res.status).toBe(200);
       const titles = await customTitles();

@@ -68,7 +68,7 @@ describe.each(testDatabaseKinds)('cart on %s', (kind) => {
     expect(cart.total).toBe(formatUnits(expected));
   });
 
-  it("refuses a sold-out variant with the spec's message", async () => {
+  it("refuses a sold-out variant with the shop's message", async () => {
     const { variant } = pick((v) => v.isSoldOut);
     const s = new Shopper(h);
     const res = await s.add({ variantId: variant.id, quantity: 1 });

@@ -1,5 +1,5 @@
 /**
- * Writing a paid order (design/payments.md §4–§5). Payments decides that a checkout is paid and
+ * Writing a paid order (docs/payments.md §4 and §6). Payments decides that a checkout is paid and
  * whether its stock is still there; this writes what follows, inside the caller's transaction,
  * so the order, its items, the stock it takes and its Shopify hand-off job exist together with the
  * transfers that paid it or not at all.

@@ -1,5 +1,5 @@
 /**
- * The Shopify hand-off (design/payments.md §5): for each paid order, the outbox job written with
+ * The Shopify hand-off (docs/payments.md §6): for each paid order, the outbox job written with
  * it creates a Shopify draft order (the items at a 100% discount, $0 shipping, tax exempt, our
  * order id and the transaction in note, tags and attributes) and stores its invoice URL, the page
  * where the shopper gives the shipping address. Shopify being down only delays the link: the job

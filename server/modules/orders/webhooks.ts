@@ -1,10 +1,9 @@
 /**
- * Shopify webhooks (design/payments.md §5, reference §5): the HMAC is checked on the raw body
- * bytes before anything is parsed, each delivery is recorded once by X-Shopify-Webhook-Id (a
- * retry or a duplicate is acknowledged and ignored), the fields we read are validated (a signed
- * delivery we cannot use is acknowledged with 200 and logged, never a crash), and the event moves
- * the order through the status machine. Shopify wants a fast 2xx; the work here is one small
- * transaction.
+ * Shopify webhooks (docs/payments.md §6): the HMAC is checked on the raw body bytes before anything
+ * is parsed, each delivery is recorded once by X-Shopify-Webhook-Id (a retry or a duplicate is
+ * acknowledged and ignored), the fields we read are validated (a signed delivery we cannot use is
+ * acknowledged with 200 and logged, never a crash), and the event moves the order through the
+ * status machine. Shopify wants a fast 2xx; the work here is one small transaction.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Router } from '@koa/router';
@@ -45,9 +44,9 @@ const restId = z.union([z.number().nonnegative(), z.string().regex(/^\d{1,20}$/)
 const noteAttribute = z.object({ name: text.optional(), key: text.optional(), value: text.optional() });
 
 /**
- * The fields of a webhook body this shop reads, with the types Shopify sends (reference §5.5).
- * Anything else in the body is ignored, and so is a note attribute we cannot read (other apps add
- * theirs); a body whose fields we read have other types is one we cannot use.
+ * The fields of a webhook body this shop reads, with the types Shopify sends (REST resource JSON,
+ * snake_case). Anything else in the body is ignored, and so is a note attribute we cannot read
+ * (other apps add theirs); a body whose fields we read have other types is one we cannot use.
  */
 const webhookPayloadSchema = z.object({
   id: restId.optional(),

@@ -1,8 +1,9 @@
 /**
- * Issue 10, played as an attacker would, on a real chain (anvil), the real Shopify client against
- * the emulator, and each database. Everything on Base is public: a stranger sees every transfer to
- * the store wallet (hash, sender, amount) the moment it is mined, and can name any address, hash or
- * id. Each test name says what the attack gets now; bench/README.md records the figures.
+ * The attacks on payments, played as an attacker would, on a real chain (anvil), the real Shopify
+ * client against the emulator, and each database. Everything on Base is public: a stranger sees
+ * every transfer to the store wallet (hash, sender, amount) the moment it is mined, and can name
+ * any address, hash or id. Each test name says what the attack gets now; bench/README.md records
+ * the figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zeroPadValue } from 'ethers';

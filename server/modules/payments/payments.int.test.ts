@@ -1,6 +1,6 @@
 /**
  * Payments end to end on a real chain (anvil), the real Shopify client against the emulator, and
- * each database: a transfer becomes exactly one order, and nothing else does (design/payments.md).
+ * each database: a transfer becomes exactly one order, and nothing else does (docs/payments.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractFactory, parseUnits } from 'ethers';
@@ -115,7 +115,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     const again = await createOrder(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER });
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(order.id);
-    // The spec's own payload (no checkout id) finds the same order too.
+    // The older clients' payload (no checkout id) finds the same order too.
     const specPayload = await createOrder(s, { transactionHash: hash, customerWallet: BUYER });
     expect(specPayload.body.id).toBe(order.id);
     expect(await ordersFor(hash)).toHaveLength(1);

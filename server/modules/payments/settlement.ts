@@ -1,5 +1,5 @@
 /**
- * One transfer is judged once and pays at most one checkout (docs/payments.md §3–§4). Every road
+ * One transfer is judged once and pays at most one checkout (docs/payments.md §2–§4). Every road
  * leads here: a shopper's POST /api/orders/create, anyone's, and the chain watcher. The judgment
  * depends only on the chain and the database, never on who asks:
  *

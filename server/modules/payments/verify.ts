@@ -1,5 +1,5 @@
 /**
- * Verifying that a transaction pays a checkout (design/payments.md §3), as pure functions over
+ * Verifying that a transaction pays a checkout (docs/payments.md §2), as pure functions over
  * what the chain said. The RPC fetching lives in chain-client.ts.
  */
 import { dataSlice, getAddress, id } from 'ethers';
@@ -67,8 +67,8 @@ export type ReceiptCheck =
   | { ok: false; code: ErrorCode; message: string; pending: StoreTransfer[] };
 
 /**
- * Checks a receipt (rules 1–3 of §3) and returns its transfers of the token to the store wallet,
- * whoever sent them: which checkout a transfer pays is the settlement's judgment, by amount.
+ * Checks a receipt (docs/payments.md §2, rules 1–2) and returns its transfers of the token to the
+ * store wallet, whoever sent them: which checkout a transfer pays is the settlement's judgment, by amount.
  * `receipt` null with `known` false: no such transaction; with `known` true: still pending.
  */
 export function checkReceipt(input: {

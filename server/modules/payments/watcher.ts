@@ -1,5 +1,5 @@
 /**
- * The chain watcher (design/payments.md §4): nothing is lost when the shopper's tab dies. It scans
+ * The chain watcher (docs/payments.md §5): nothing is lost when the shopper's tab dies. It scans
  * the token's Transfer events to the store wallet from a saved cursor up to head − (confirmations
  * − 1), in bounded block ranges, and settles each through the same code as POST /api/orders/create.
  * Transfers that match nothing are kept (status 'unmatched') for the admin. A block hash that no

@@ -1,9 +1,9 @@
 import { ApiError } from '../../../lib/api-client';
 
 /**
- * The server's own text for a failed admin write (spec §8: "server message"): the `message` of a
+ * The server's own text for a failed admin write: the `message` of a
  * `{ code, message }` answer, or a plain-text answer's body (a proxy's, or a server that answers
- * in text); else the spec's fallback. JSON without a message and HTML pages are no text to show.
+ * in text); else the fallback. JSON without a message and HTML pages are no text to show.
  */
 export function adminErrorText(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.serverMessage?.trim() || plainText(error.bodyText) || fallback;

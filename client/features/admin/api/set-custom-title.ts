@@ -6,13 +6,13 @@ import { adminErrorText, answerMessage } from './admin-errors';
 import { refreshAfterAdminWrite } from './admin-cache';
 import { handleAdminSessionLoss } from './admin-session';
 
-/** A product's title: its Shopify title (the path's key, spec §7) and its Shopify id (so only that product changes). */
+/** A product's title: its Shopify title (the path's key) and its Shopify id (so only that product changes). */
 export interface TitledProduct {
   originalTitle: string;
   productId: string;
 }
 
-/** The path of a product's custom title: its Shopify title, URL-encoded (spec §7), limited to the one product. */
+/** The path of a product's custom title: its Shopify title, URL-encoded, limited to the one product. */
 export function customTitlePath({ originalTitle, productId }: TitledProduct): string {
   return `/api/products/${encodeURIComponent(originalTitle)}/custom-title?productId=${encodeURIComponent(productId)}`;
 }

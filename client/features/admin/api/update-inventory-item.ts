@@ -30,7 +30,7 @@ export function useUpdateInventoryItem() {
 }
 
 /**
- * A group's bulk action (spec §7): one call per variant, all in parallel, each with only the
+ * A group's bulk action: one call per variant, all in parallel, each with only the
  * price or only the active flag; then one notice for them all.
  */
 export function useBulkUpdate() {

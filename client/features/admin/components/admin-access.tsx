@@ -10,7 +10,7 @@ import { expectedLoginDelayMs, isLockActive, loginNoticeFor, type LoginNotice } 
 import { LoginProgress } from './login-progress';
 
 /**
- * 'Admin Access' (spec §2, §8): the password goes to the server, which answers after its delay.
+ * 'Admin Access': the password goes to the server, which answers after its delay.
  * The notice says what the last answer meant; a lock keeps the form disabled until it ends.
  */
 export function AdminAccess({ initialNotice }: { initialNotice: LoginNotice | null }) {

@@ -5,7 +5,7 @@ import { relativeTime } from '../../../lib/relative-time';
 import { useAudit } from '../api/get-audit';
 import { auditActionLabel, auditChangeText } from '../lib/audit-text';
 
-/** The audit trail (issue 12): every admin change and login, newest first, read while the sheet is open. */
+/** The audit trail: every admin change and login, newest first, read while the sheet is open. */
 export function AuditSheet({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const audit = useAudit(open);
   return (

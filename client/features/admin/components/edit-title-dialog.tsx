@@ -15,7 +15,7 @@ interface EditTitleDialogProps {
 }
 
 /**
- * 'Edit Product Title' (spec §2, §5): a custom title of 1..200 characters after trimming, with the
+ * 'Edit Product Title': a custom title of 1..200 characters after trimming, with the
  * 'n/200 characters' counter; clearing it gives shoppers Shopify's title back.
  */
 export function EditTitleDialog({ open, onOpenChange, product, customTitle }: EditTitleDialogProps) {

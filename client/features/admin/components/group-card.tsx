@@ -150,7 +150,7 @@ export function GroupCard({ group }: { group: ProductGroup }) {
   );
 }
 
-/** The uniform POG price: Update is disabled for a blank input, and the input clears once sent (spec §5). */
+/** The uniform POG price: Update is disabled for a blank input, and the input clears once sent. */
 function BulkPriceForm({ disabled, onSubmit }: { disabled: boolean; onSubmit: (pogPrice: string) => void }) {
   const [value, setValue] = useState('');
   const [invalid, setInvalid] = useState(false);

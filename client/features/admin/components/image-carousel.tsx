@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 type Image = InventoryItem['shopifyData']['images'][number];
 
 /**
- * The group card's images: previous/next only when there is more than one (spec §2, §9). Each is
+ * The group card's images: previous/next only when there is more than one. Each is
  * shown whole (contained, not cropped to the box): the admin sees every corner of the photo,
  * whatever its shape.
  */

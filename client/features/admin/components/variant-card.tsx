@@ -32,7 +32,7 @@ export function VariantCard({ item }: { item: InventoryItem }) {
     if (pogPrice === 'invalid') return 'invalid-price';
     if (pogPrice !== item.pogPrice) next.pogPrice = pogPrice;
     if (isActive !== item.isActive) next.isActive = isActive;
-    // Blank keeps Shopify's quantity when none was set; otherwise non-numeric becomes 0 (spec §5).
+    // Blank keeps Shopify's quantity when none was set; otherwise non-numeric becomes 0.
     if (!(stock.trim() === '' && item.availableStock === null)) {
       const availableStock = parseStockInput(stock);
       if (availableStock !== item.availableStock) next.availableStock = availableStock;

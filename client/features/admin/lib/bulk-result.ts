@@ -1,4 +1,4 @@
-/** What a bulk action on a group reports (spec §8): one notice for all its calls. */
+/** What a bulk action on a group reports: one notice for all its calls. */
 export interface BulkSummary {
   succeeded: number;
   failed: number;

@@ -4,7 +4,7 @@ import { POG_PRICE_PATTERN, type InventoryItem } from '../../../../common/admin'
 export const PRICE_FORMAT_HINT = 'Enter a price of 0 or more with at most 2 decimals.';
 
 /**
- * A POG price typed in the admin's forms (spec §5: a number, 0 or more, step 0.01): the decimal
+ * A POG price typed in the admin's forms (a number, 0 or more, step 0.01): the decimal
  * text to send, null for a blank field (unpriced), or 'invalid' (more than 2 decimals, negative,
  * not a number). The text is sent as it is, never through a float.
  */
@@ -15,7 +15,7 @@ export function parsePriceInput(text: string): string | null | 'invalid' {
   return POG_PRICE_PATTERN.test(normalised) ? normalised : 'invalid';
 }
 
-/** Available stock as typed (spec §5: an integer, 0 or more; anything non-numeric becomes 0). */
+/** Available stock as typed (an integer, 0 or more; anything non-numeric becomes 0). */
 export function parseStockInput(text: string): number {
   const n = Number.parseInt(text.trim(), 10);
   return Number.isFinite(n) && n > 0 ? n : 0;

@@ -1,7 +1,7 @@
 import { ADMIN_LOCKOUT_MS, ADMIN_MAX_FAILED_ATTEMPTS, adminLoginDelayMs } from '../../../../common/admin';
 import { ErrorCode } from '../../../../common/errors';
 
-/** What the 'Admin Access' form shows about the last login or the lost session (spec §8 "Admin inventory"). */
+/** What the 'Admin Access' form shows about the last login or the lost session. */
 export interface LoginNotice {
   kind: 'invalid-password' | 'locking' | 'locked' | 'error' | 'session-expired';
   title: string;
@@ -82,7 +82,7 @@ export function isLockActive(notice: LoginNotice | null, now: number): boolean {
 }
 
 /**
- * How long the server will take to answer the next login (spec §5: 1 s plus 1 s per previous
+ * How long the server will take to answer the next login (1 s plus 1 s per previous
  * failure, at most 5 s), for the progress shown meanwhile. The server's own count, read off its
  * last answer, wins over the failures this page has seen (another tab may have failed too).
  */

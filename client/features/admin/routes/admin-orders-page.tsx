@@ -15,7 +15,7 @@ import { Pog, When } from '../components/desk-bits';
 import { ADMIN_ORDER_STATUSES, draftStateText, isPositiveAmount, orderFlagsText } from '../lib/admin-order-text';
 
 /**
- * /admin/orders (issue 13): every order, newest first, by status or searched by id, payer or
+ * /admin/orders: every order, newest first, by status or searched by id, payer or
  * transaction; 50 at a time. An order opens in a sheet (?order=<id>, so the queue can link to it).
  */
 export function AdminOrdersPage() {

@@ -13,7 +13,7 @@ import { ProductManagement } from '../components/product-management';
 import { LOGIN_ERROR_NOTICE, SESSION_EXPIRED_NOTICE } from '../lib/login-notice';
 
 /**
- * /admin and its sections (spec §2 "Admin", issues 12 and 13): 'Admin Access' until the server
+ * /admin and its sections: 'Admin Access' until the server
  * says this browser holds an admin session, then the section tabs and the section (Products,
  * Payments, Orders). The session ends on the page when its time is up or when any admin call is
  * refused for it ('Session Expired').

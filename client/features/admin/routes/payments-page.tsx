@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { AttentionList } from '../components/attention-list';
 import { ExportDialog } from '../components/export-dialog';
 
-/** /admin/payments (issue 13): the transfers that need a person first, and the accountant's export. */
+/** /admin/payments: the transfers that need a person first, and the accountant's export. */
 export function PaymentsPage() {
   const [exportOpen, setExportOpen] = useState(false);
   return (

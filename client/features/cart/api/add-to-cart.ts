@@ -15,7 +15,7 @@ export const ADD_TO_CART_OFFLINE_ERROR = connectionNeededText('add to your cart'
 /**
  * POST /api/cart/add with the session cookie; answers the whole cart. A failure's message is
  * the server's text (its `message` when the body is `{ code, message }` JSON, else the raw
- * body), or 'Failed to add item to cart' when the body is empty (spec §8). No answer at all
+ * body), or 'Failed to add item to cart' when the body is empty. No answer at all
  * (offline) says a connection is needed.
  */
 export async function addToCart(variantId: string, quantity: number): Promise<unknown> {
@@ -38,7 +38,7 @@ export async function addToCart(variantId: string, quantity: number): Promise<un
   }
 }
 
-/** The add-to-cart mutation with the spec's success and failure effects (§4, §8). */
+/** The add-to-cart mutation: on success 'Added to cart' and the drawer opens; on failure an 'Error' toast. */
 export function useAddToCart() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -7,11 +7,11 @@ import type { Cart } from '../types';
 
 export const cartQueryKey = ['cart'] as const;
 
-/** Spec §7/§8: the one message a failed cart read shows. */
+/** The one message a failed cart read shows. */
 export const CART_FETCH_ERROR = 'Failed to fetch cart';
 
 /**
- * GET /api/cart with the session cookie, never from a cache (spec §7). Any failure, including
+ * GET /api/cart with the session cookie, never from a cache. Any failure, including
  * a body that is not a cart, is 'Failed to fetch cart'; the reason stays in `cause`.
  */
 export async function getCart(signal?: AbortSignal): Promise<Cart> {
@@ -30,7 +30,7 @@ export function cartQueryOptions() {
   return queryOptions({
     queryKey: cartQueryKey,
     queryFn: ({ signal }) => getCart(signal),
-    // "Never cached" (spec §9): every mount, focus and event reads it again. This is the only
+    // Never cached: every mount, focus and event reads it again. This is the only
     // query that refetches on focus; the global default stays off.
     staleTime: 0,
     refetchOnWindowFocus: true,
@@ -66,7 +66,7 @@ export function useCart() {
   return useQuery(cartQueryOptions());
 }
 
-/** 'Cart (n)': the number of lines (spec §7: items.length), 0 until the cart is known. */
+/** 'Cart (n)': the number of lines (items.length), 0 until the cart is known. */
 export function cartItemCount(cart: Cart | undefined): number {
   return cart?.items.length ?? 0;
 }

@@ -10,7 +10,7 @@ export const REMOVE_FROM_CART_FALLBACK_ERROR = 'Failed to remove item from cart'
 
 /**
  * DELETE /api/cart/{itemId} with the session cookie; answers the whole cart. A failure's
- * message is the server's text (spec §7: "error text from body"), or the fallback.
+ * message is the server's text (the response body), or the fallback.
  */
 export async function removeFromCart(itemId: string): Promise<unknown> {
   let response: Response;
@@ -27,7 +27,7 @@ export async function removeFromCart(itemId: string): Promise<unknown> {
   return response.json().catch(() => null);
 }
 
-/** Removes one line, then 'Item Removed' (spec §8) or a destructive 'Error' toast. */
+/** Removes one line, then 'Item Removed' or a destructive 'Error' toast. */
 export function useRemoveFromCart() {
   const queryClient = useQueryClient();
   return useMutation({

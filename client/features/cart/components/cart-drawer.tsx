@@ -19,7 +19,7 @@ import { CartLineItem } from './cart-line-item';
 
 export const CART_DRAWER_ID = 'cart-drawer';
 
-/** The drawer shows amounts in POG (spec: "Shows total in POG"). */
+/** The drawer shows amounts in POG ('25.00 POG'); the pages use '$POGS'. */
 export const formatPog = (value: string | null | undefined) => `${formatPogAmount(value)} POG`;
 
 /** What the pay button needs from the wallet (app/ passes the wallet feature's state in). */
@@ -62,7 +62,7 @@ export interface CartDrawerProps extends CartDrawerPayment {
 }
 
 /**
- * The cart drawer (spec §2 "Cart drawer"): a non-modal sheet from the right, 3/4 of the width
+ * The cart drawer: a non-modal sheet from the right, 3/4 of the width
  * up to a small maximum. The page behind stays scrollable and usable; Escape, the close button
  * and a tap outside close it. Focus moves in on open and back to what opened it on close.
  * Mounted in the app layout from its first opening (lazy-cart-drawer.tsx), opened by the header's

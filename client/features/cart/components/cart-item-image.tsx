@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { cn } from '../../../lib/utils';
 
-/** A line's thumbnail; the package emoji when there is none or it fails to load (spec §2, §8). */
+/** A line's thumbnail; the package emoji when there is none or it fails to load. */
 export function CartItemImage({ src, title, className }: { src: string | null; title: string; className?: string }) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   return (

@@ -10,8 +10,8 @@ interface CartLineItemProps {
   /** The unit price as this place shows it ('25.00 POG' in the drawer, '25.00 $POGS' on the page). */
   formatPrice: (price: string) => string;
   /**
-   * Drawer: the remove button appears on hover on devices that hover (spec "hover remove
-   * button"), and is always shown on touch screens and while it or the line has keyboard focus.
+   * Drawer: the remove button appears on hover on devices that hover, and is always shown on
+   * touch screens and while it or the line has keyboard focus.
    */
   revealRemoveOnHover?: boolean;
   size?: 'compact' | 'comfortable';

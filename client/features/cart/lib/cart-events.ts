@@ -1,5 +1,5 @@
 /**
- * Window events the rest of the app uses to talk to the cart without importing it (spec §4):
+ * Window events the rest of the app uses to talk to the cart without importing it:
  * 'cart-updated' makes every cart reader refetch, 'open-cart' opens the cart drawer.
  */
 export const CART_UPDATED_EVENT = 'cart-updated';

@@ -29,7 +29,7 @@ export function hasPayableTotal(total: string | null | undefined): boolean {
 }
 
 /**
- * The checks the spec runs before a payment starts (§5 "Pay"), in its order: a connected wallet
+ * The checks before a payment starts, in this order: a connected wallet
  * first, then a total that is neither empty nor zero. Returns the toast to show (destructive),
  * or null when payment may go ahead.
  */

@@ -16,7 +16,7 @@ const linkClass =
   'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring';
 
 /**
- * /cart — the spec's simple cart page: the lines with image, title and price in $POGS, and an
+ * /cart — a simple cart page: the lines with image, title and price in $POGS, and an
  * order summary whose 'Proceed to Checkout' opens the cart drawer, where payment happens.
  */
 export function CartPage() {
@@ -59,7 +59,7 @@ export function CartPage() {
 }
 
 function CartPageContent({ cart }: { cart: Cart }) {
-  // Units, as an order summary counts them (the header's 'Cart (n)' counts lines, per the spec).
+  // Units, as an order summary counts them (the header's 'Cart (n)' counts lines, not units).
   const units = cart.items.reduce((sum, item) => sum + item.quantity, 0);
   const excluded = cart.items.filter((item) => item.problem).length;
   return (

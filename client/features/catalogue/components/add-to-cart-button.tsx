@@ -11,7 +11,7 @@ interface AddToCartButtonProps {
   className?: string;
 }
 
-/** Labels per spec §4: 'SOLD OUT', 'Adding to Cart...', then 'Add to Cart' / 'Add {n} to Cart'. */
+/** Labels: 'SOLD OUT', 'Adding to Cart...', then 'Add to Cart' / 'Add {n} to Cart'. */
 export function AddToCartButton({ purchase, variant, className }: AddToCartButtonProps) {
   const disabled = variant === 'card' ? purchase.compactDisabled : purchase.disabled;
   const label = purchase.isSoldOut

@@ -12,7 +12,7 @@ import { PurchaseControls } from './purchase-controls';
 
 const ProductDetailPanel = lazy(() => import('./product-detail-panel').then((m) => ({ default: m.ProductDetailPanel })));
 
-/** Most dots under a card image; beyond that a '+N' chip (spec §9). */
+/** Most dots under a card image; beyond that a '+N' chip. */
 export const MAX_IMAGE_DOTS = 5;
 interface ProductCardProps {
   product: Product;
@@ -83,7 +83,7 @@ interface CardImageProps {
   priority: boolean;
 }
 
-/** Tap/click cycles through the images when there is more than one (spec §2). */
+/** Tap/click cycles through the images when there is more than one. */
 function CardImage({ product, soldOut, onOpenDetails, priority }: CardImageProps) {
   const images = productImages(product);
   const [current, setCurrent] = useState(0);

@@ -17,7 +17,7 @@ interface ProductDetailPanelProps {
   onOpenChange: (open: boolean) => void;
 }
 
-/** The detail side panel (spec §2): a sheet from the right, full width on phones. */
+/** The detail side panel: a sheet from the right, full width on phones. */
 export function ProductDetailPanel({ product, purchase, open, onOpenChange }: ProductDetailPanelProps) {
   const { productName } = useShopNames();
   // When the cart drawer opens (after an add), this modal panel steps aside: left open, it would

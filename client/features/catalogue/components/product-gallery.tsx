@@ -4,10 +4,10 @@ import { productImages } from '../../../../common/product-image-url';
 import { cn } from '../../../lib/utils';
 import { ProductImage } from './product-image';
 
-/** Most thumbnails under the large image (spec §9). */
+/** Most thumbnails under the large image. */
 export const MAX_THUMBNAILS = 4;
 
-/** Large image with up to 4 thumbnails and '+N more images' (spec §2 detail panel). */
+/** Large image with up to 4 thumbnails and '+N more images'. */
 export function ProductGallery({ product, eager = false }: { product: Product; eager?: boolean }) {
   const images = productImages(product);
   const [current, setCurrent] = useState(0);

@@ -18,7 +18,7 @@ interface ProductImageProps {
 }
 
 /**
- * A product photo that hides itself and shows the fallback when missing or broken (spec §8).
+ * A product photo that hides itself and shows the fallback when missing or broken.
  * Width and height give the square box the photo fills (object-cover), so nothing shifts as it loads.
  */
 export function ProductImage({ src, alt, layout, className, fallback, priority = false }: ProductImageProps) {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Product } from '../../../../common/api';
 
-/** Most tags listed; the rest are counted as '+N more' (spec §9). */
+/** Most tags listed; the rest are counted as '+N more'. */
 export const MAX_TAGS = 5;
 
 interface Row {
@@ -31,7 +31,7 @@ export function formatUpdatedDate(updatedAt: string): string {
   return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 }
 
-/** Heritage Collection table (spec §2 detail panel). */
+/** The detail panel's Heritage Collection table. */
 export function HeritageCollectionTable({ product, productName }: { product: Product; productName: string }) {
   return (
     <SpecTable
@@ -47,7 +47,7 @@ export function HeritageCollectionTable({ product, productName }: { product: Pro
   );
 }
 
-/** Product Details table (spec §2 detail panel). */
+/** The detail panel's Product Details table. */
 export function ProductDetailsTable({ product, productName }: { product: Product; productName: string }) {
   const tags = product.tags.filter(Boolean);
   const moreTags = tags.length - MAX_TAGS;

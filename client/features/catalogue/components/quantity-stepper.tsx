@@ -11,7 +11,7 @@ interface QuantityStepperProps {
 }
 
 /**
- * Quantity 1..10 (spec §4): minus disabled at 1, plus at 10; typed input is clamped as it is
+ * Quantity 1..10: minus disabled at 1, plus at 10; typed input is clamped as it is
  * typed, except that an emptied field may stay empty while focused and becomes 1 on blur.
  */
 export function QuantityStepper({ value, onChange, disabled }: QuantityStepperProps) {

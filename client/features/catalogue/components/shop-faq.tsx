@@ -8,7 +8,7 @@ interface ShopFaqProps {
   brandUrl: string | null;
 }
 
-/** The six FAQ items of spec §2; one open at a time, collapsible. */
+/** The shop's six FAQ items; one open at a time, collapsible. */
 export function ShopFaq({ productName, tokenSymbol, brandUrl }: ShopFaqProps) {
   return (
     <section aria-labelledby="faq-title" data-testid="faq">

@@ -13,7 +13,7 @@ interface VariantSelectProps {
 const PLACEHOLDER = 'Select a variant';
 
 /**
- * A native select (the phone's own picker) with the spec's option labels; sold-out options
+ * A native select (the phone's own picker) with variantOptionLabel's labels; sold-out options
  * disabled. A closed native select shows one line and cuts the label's end (" - SOLD OUT",
  * " - 3 left") on a phone or a 4-column card, so the select is laid transparent over a box that
  * shows the chosen label whole, wrapping onto a second line when it must. The select stays the

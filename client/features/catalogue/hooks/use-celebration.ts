@@ -15,7 +15,7 @@ function alreadyCelebrated(): boolean {
 }
 
 /**
- * Confetti once per browser session (spec §4): 1.5 s after the product list first loads
+ * Confetti once per browser session: 1.5 s after the product list first loads
  * non-empty, a 40-piece burst with sparkles for 2.5 s, then it stops. Skipped when the user
  * prefers reduced motion. canvas-confetti is loaded only when it is about to run.
  */

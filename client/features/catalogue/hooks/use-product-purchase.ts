@@ -13,15 +13,15 @@ export interface ProductPurchase {
   setQuantity: (value: unknown) => void;
   isPending: boolean;
   isSoldOut: boolean;
-  /** Spec §4, detail panel: disabled when sold out, pending, or >1 variant and none chosen. */
+  /** Detail panel: disabled when sold out, pending, or >1 variant and none chosen. */
   disabled: boolean;
-  /** Spec §4, compact card: also disabled whenever no variant is selected. */
+  /** Compact card: also disabled whenever no variant is selected. */
   compactDisabled: boolean;
   add: () => void;
 }
 
 /**
- * Variant choice, quantity and the add-to-cart action for one product (spec §4). The first
+ * Variant choice, quantity and the add-to-cart action for one product. The first
  * variant with an id is selected automatically (or `preferredVariantId` when given), and the
  * selection falls back to it if the chosen variant disappears from a refreshed product.
  */

@@ -1,8 +1,8 @@
 /**
- * The cards' fade-in stagger (spec §2 "Shop home": 0.03 s times the card index). Pure.
+ * The cards' fade-in stagger (0.03 s times the card index). Pure.
  *
  * Cards fade in as they are revealed: those on screen when the grid first shows, together, then
- * the rest as they are scrolled into view. The first screenful follows the spec exactly, 0.03 s ×
+ * the rest as they are scrolled into view. The first screenful follows that rule exactly, 0.03 s ×
  * its index, however many cards it holds. A card revealed later counts its index from the first
  * card revealed with it: its place in the whole grid would make it wait, already on screen, for
  * the time since the page loaded (card 40, 1.2 s), which is the one place the stagger is capped.

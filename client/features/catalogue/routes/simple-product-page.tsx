@@ -8,7 +8,7 @@ import { ProductPageBack, ProductRoute } from '../components/product-route';
 import { useProductPurchase } from '../hooks/use-product-purchase';
 import { cheapestVariantId } from '../lib/cheapest-variant';
 
-/** /products/:id — the spec's simple product page: image, title, description, min price, add. */
+/** /products/:id — the simple product page: image, title, description, min price, add. */
 export function SimpleProductPage() {
   const loading = (
     <p role="status" className="py-16 text-center text-lg text-muted-foreground">

@@ -40,7 +40,7 @@ const json = (status: number, body: unknown) =>
 const awaiting = () => json(202, { code: 'awaiting-confirmations', message: 'Waiting for confirmations' });
 
 describe('createOrder', () => {
-  it('posts the spec payload with the checkout id, and returns the order', async () => {
+  it('posts the order request with the checkout id, and returns the order', async () => {
     const { options, sent } = rig([json(201, order)]);
     await expect(createOrder(request, options)).resolves.toEqual(order);
     expect(sent).toHaveLength(1);
@@ -66,7 +66,7 @@ describe('createOrder', () => {
     expect(slept).toEqual([7000]);
   });
 
-  it('gives up after about 2 minutes with the spec fallback', async () => {
+  it('gives up after about 2 minutes with the contact-support fallback', async () => {
     const { options, sent } = rig([awaiting()]);
     await expect(createOrder(request, options)).rejects.toMatchObject({
       title: 'Order Creation Failed',

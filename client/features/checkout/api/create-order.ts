@@ -25,8 +25,9 @@ export interface CreateOrderOptions {
 
 /**
  * POST /api/orders/create for a confirmed transfer. Asked again while the server answers 202
- * (or 429, after its Retry-After) or cannot be reached (repeating is safe: the same transfer always yields the same order). The
- * answer is checked as the spec requires; failures are 'Order Creation Failed'.
+ * (or 429, after its Retry-After) or cannot be reached (repeating is safe: the same transfer
+ * always yields the same order). The answer must be an object with a shippingUrl; failures are
+ * 'Order Creation Failed'.
  */
 export async function createOrder(request: CreateOrderRequest, options: CreateOrderOptions = {}): Promise<Order> {
   const { fetch: send, sleep: pause = sleep, now = Date.now } = options;

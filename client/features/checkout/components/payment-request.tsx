@@ -42,8 +42,7 @@ export function PaymentRequest({ checkout: created, onPaid, onStartAgain, onDone
     navigate(orderPath(id));
   };
 
-  // Paid and the order exists (once per order): refresh the cart, then on to the order after the
-  // spec's 1.5 s.
+  // Paid and the order exists (once per order): refresh the cart, then on to the order after 1.5 s.
   const onOrderReady = useEffectEvent((id: string) => {
     onPaid();
     return setTimeout(() => viewOrder(id), REDIRECT_DELAY_MS);

@@ -1,5 +1,5 @@
 /**
- * The wallet payment's state machine (spec §4 "Checkout"):
+ * The wallet payment's state machine:
  *
  *   idle → checking-balance → awaiting-wallet → sent → confirming → creating-order → done
  *

@@ -1,6 +1,6 @@
 /**
- * Reading POST /api/orders/create's answer the way the spec demands (§5 "Order create response
- * must be an object with shippingUrl", §8 "Order creation"). Pure.
+ * Reading POST /api/orders/create's answer: it must be an object with a shippingUrl, and each way
+ * it can fail has its own 'Order Creation Failed' message. Pure.
  */
 import type { Order } from '../../../../common/api';
 import { parseErrorBody } from '../../../lib/api-client';

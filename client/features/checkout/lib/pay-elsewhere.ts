@@ -1,5 +1,5 @@
 /**
- * The rules behind "Pay from another wallet" (design/payments.md §1): the shopper sends the
+ * The rules behind "Pay from another wallet" (docs/payments.md §1): the shopper sends the
  * checkout's exact amount from any wallet, and the server's chain watcher finds it. Pure.
  */
 import type { Cart, Checkout } from '../../../../common/api';

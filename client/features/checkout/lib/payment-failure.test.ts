@@ -39,7 +39,7 @@ describe('paymentFailureNotice', () => {
     expect(paymentFailureNotice(new ApiError(503, '503: Service Unavailable')).description).toBe('503: Service Unavailable');
   });
 
-  it("maps the wallet's errors with the spec's payment rules", () => {
+  it("maps the wallet's errors to the shop's payment texts", () => {
     expect(paymentFailureNotice({ code: 4001, message: 'User rejected the request.' })).toEqual({
       title: 'Payment Failed',
       description: 'Transaction was rejected by user',

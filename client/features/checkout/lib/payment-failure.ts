@@ -1,5 +1,5 @@
 /**
- * What the shopper is told when a payment stops (spec §8 "Payment" and "Order creation"). Pure.
+ * What the shopper is told when a payment stops (a payment step or the order creation). Pure.
  */
 import { ApiError, apiErrorText } from '../../../lib/api-client';
 import { PAYMENT_FAILED_FALLBACK, paymentErrorMessage } from '../../../web3/payment-errors';
@@ -12,7 +12,7 @@ export const TRANSACTION_FAILED_TITLE = 'Transaction Failed';
 export const ORDER_CREATION_FAILED_TITLE = 'Order Creation Failed';
 export const ORDER_CREATION_FALLBACK = 'Failed to create order. Please contact support.';
 
-/** A failure the checkout raises itself, with its own toast title and the spec's text. */
+/** A failure the checkout raises itself, with its own toast title and fixed text. */
 export class CheckoutFailure extends Error {
   readonly title: string;
   constructor(title: string, message: string, options?: { cause?: unknown }) {
@@ -32,7 +32,7 @@ export interface FailureNotice {
  * - the checkout's own failures keep their title ('Transaction Failed', 'Order Creation Failed');
  * - the wallet code's own errors ('Please switch to Base Network…', 'Invalid balance response')
  *   and the server's checkout refusals ('Your cart is empty…') are shown as they are;
- * - anything the wallet or ethers threw goes through the spec's payment mapping.
+ * - anything the wallet or ethers threw goes through the payment mapping (paymentErrorMessage).
  */
 export function paymentFailureNotice(error: unknown): FailureNotice {
   if (error instanceof CheckoutFailure) {

@@ -177,7 +177,7 @@ describe('runPayment', () => {
     expect(h.state().phase).toBe('done');
   });
 
-  it('the wrong network stops it with the spec text', async () => {
+  it('the wrong network stops it with the switch-to-Base message', async () => {
     const h = harness({
       connectToken: async () => {
         throw new WalletError(WRONG_NETWORK_MESSAGE, { code: 4001 });

@@ -1,5 +1,5 @@
 /**
- * The wallet payment, step by step (spec §4 "Checkout", design/payments.md §2). Every effect is
+ * The wallet payment, step by step (docs/how-it-works.md, 'Checkout and payments'). Every effect is
  * a dependency (the server calls, the chain, toasts, navigation), so the whole sequence runs in
  * unit tests with fakes; the state machine only hears what happened.
  */
@@ -10,7 +10,7 @@ import { insufficientBalanceMessage, RECEIPT_NOT_FOUND_MESSAGE, TRANSACTION_FAIL
 import type { CheckoutEvent } from './checkout-machine';
 import { CheckoutFailure, PAYMENT_FAILED_TITLE, paymentFailureNotice, TRANSACTION_FAILED_TITLE } from './payment-failure';
 
-/** Spec §9: the shopper is sent to the shipping page 1.5 s after the order exists. */
+/** The shopper is sent to the shipping page 1.5 s after the order exists. */
 export const REDIRECT_DELAY_MS = 1500;
 
 export const TRANSACTION_CONFIRMED_NOTICE = Object.freeze({

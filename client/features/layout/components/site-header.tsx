@@ -17,7 +17,7 @@ interface SiteHeaderProps {
 }
 
 /**
- * Sticky header (spec §2): store name home link, wallet control, Orders, Admin, and 'Cart (n)'
+ * Sticky header: store name home link, wallet control, Orders, Admin, and 'Cart (n)'
  * (n = cart lines), which opens and closes the cart drawer; its badge shows when n > 0.
  * Below 640 px Orders and Admin show icons only (their names stay for assistive technology),
  * while the wallet control keeps a visible 'Connect' and the cart its visible 'Cart (n)', the

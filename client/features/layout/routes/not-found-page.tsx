@@ -1,7 +1,7 @@
 import { CircleAlert } from 'lucide-react';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 
-/** The fallback screen for unknown routes, as the spec describes it (§2 "Not-found screen"). */
+/** The fallback screen for unknown routes: '404 Page Not Found' in a card with a red warning icon. */
 export function NotFoundPage() {
   useDocumentTitle('Page Not Found');
   return (

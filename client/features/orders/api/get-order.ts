@@ -17,7 +17,7 @@ export function isOrderNotFound(error: unknown): boolean {
 
 /**
  * One order, read fresh each time a page shows it (its status moves on: confirmed once shipping
- * details are in, shipped once fulfilled). Otherwise the shop's query defaults (spec §7): not
+ * details are in, shipped once fulfilled). Otherwise the shop's query defaults (lib/query-client): not
  * read again when the shopper comes back to the tab, and a failed read is not repeated by
  * itself: the page shows the failure with a Retry button.
  */

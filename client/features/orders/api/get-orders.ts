@@ -7,7 +7,7 @@ import { authSessionQueryKey, SIGNED_OUT } from '../../auth';
 import { isOrderList } from '../lib/is-order-list';
 import { nextOrdersAfter } from '../lib/orders-pages';
 
-/** Spec §7/§8: the one message a failed order-history read shows. */
+/** The one message a failed order-history read shows. */
 export const ORDERS_FETCH_ERROR = 'Failed to fetch orders';
 
 /** Every wallet's order history (never persisted: app/persistence.ts keeps only catalogue and config). */

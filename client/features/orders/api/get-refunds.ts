@@ -6,7 +6,7 @@ import { ORDERS_FETCH_ERROR, orderHistoryQueryKey } from './get-orders';
 
 /**
  * GET /api/refunds?wallet=: what the shop sent back to the signed-in wallet for payments that made
- * no order (issue 13), newest first. Kept under the order history's key, so whatever forgets the
+ * no order, newest first. Kept under the order history's key, so whatever forgets the
  * history (another wallet, a disconnect) forgets these too; never persisted.
  */
 export async function getWalletRefunds(wallet: string, signal?: AbortSignal): Promise<RefundLine[]> {

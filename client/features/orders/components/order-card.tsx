@@ -12,7 +12,7 @@ import { OrderRefunds } from './order-refunds';
 import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 
 /**
- * One order on the orders page (spec §2): id, status badge, 'Placed … ago', total in $POGS and
+ * One order on the orders page: id, status badge, 'Placed … ago', total in $POGS and
  * the items; in the needs-shipping section the call to complete the shipping details (a new
  * tab, so the list stays here to come back to); what was refunded; 'View on BaseScan' when a
  * public explorer knows the transaction.

@@ -4,7 +4,7 @@ import { Button, buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { cn } from '../../../lib/utils';
 
-/** Spec §2: 'Order Not Found - We couldn't find your order. Please check your order history.' */
+/** 'Order Not Found - We couldn't find your order. Please check your order history.' */
 export function OrderNotFound() {
   return (
     <Card className="mx-auto grid w-full max-w-md justify-items-center gap-3 p-8 text-center" data-testid="order-not-found">

@@ -5,7 +5,7 @@ import { cn } from '../../../lib/utils';
 import { ExplorerLink } from './explorer-link';
 
 /**
- * What the shop sent back for an order (or for payments that made none), verified on chain (issue 13): "Refunded {amount} POG" for
+ * What the shop sent back for an order (or for payments that made none), verified on chain: "Refunded {amount} POG" for
  * each refund, oldest first, with its transaction (BaseScan, or the hash to copy on the local chain).
  */
 export function OrderRefunds({ refunds, className }: { refunds: readonly RefundLine[]; className?: string }) {

@@ -28,7 +28,7 @@ export function OrdersStateCard({ icon, iconClassName, className, children, ...p
   );
 }
 
-/** Spec §2: 'Connect Wallet' with 'Please connect your wallet to view your order history.'; the button opens the header's wallet chooser. */
+/** 'Connect Wallet': 'Please connect your wallet to view your order history.'; the button opens the wallet chooser. */
 export function ConnectWalletCard() {
   const { status, setChooserOpen, prepare } = useWallet();
   const connecting = status === 'connecting';
@@ -52,7 +52,7 @@ export function ConnectWalletCard() {
   );
 }
 
-/** Spec §2: 'Loading your orders...' (also while the wallet reconnects and the sign-in is read). */
+/** 'Loading your orders...' (also while the wallet reconnects and the sign-in is read). */
 export function OrdersLoading() {
   return (
     <p role="status" className="flex items-center justify-center gap-2 py-16 text-lg text-muted-foreground" data-testid="orders-loading">
@@ -62,7 +62,7 @@ export function OrdersLoading() {
   );
 }
 
-/** Spec §7/§8: 'Failed to fetch orders', with a way to try again. */
+/** 'Failed to fetch orders', with a way to try again. */
 export function OrdersError({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
   return (
     <OrdersStateCard
@@ -80,7 +80,7 @@ export function OrdersError({ onRetry, retrying }: { onRetry: () => void; retryi
   );
 }
 
-/** Spec §2: 'No Orders Found - Your order history will appear here after you make a purchase.' */
+/** 'No Orders Found - Your order history will appear here after you make a purchase.' */
 export function OrdersEmpty() {
   return (
     <OrdersStateCard icon={<PackageOpen aria-hidden />} data-testid="orders-empty">

@@ -5,7 +5,7 @@ import { useSignIn, type SigningWallet } from '../../auth';
 import { OrdersStateCard } from './orders-states';
 
 /**
- * The one-tap sign-in before the order history (issue 6): why it is asked, and the button that
+ * The one-tap sign-in before the order history: why it is asked, and the button that
  * has the wallet sign the server's message. A refusal shows a toast and the step stays.
  */
 export function SignInStep({ signer }: { signer: SigningWallet }) {

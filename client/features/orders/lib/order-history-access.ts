@@ -3,7 +3,7 @@ import { sameAddress } from '../../../lib/same-address';
 
 /**
  * What the orders page can show:
- * - 'connect': no wallet connected (the spec's 'Connect Wallet' card);
+ * - 'connect': no wallet connected (the 'Connect Wallet' card);
  * - 'checking': a returning shopper's wallet is reconnecting, or the session is being read;
  * - 'session-error': the session could not be read;
  * - 'sign-in': connected, but this browser session has not proven this wallet (one signature);

@@ -16,7 +16,7 @@ export function groupOrders<T extends Sortable>(orders: readonly T[]): OrderSect
   );
 }
 
-/** The date 'Placed … ago' counts from: processed_at when the order has one, else createdAt (spec §3). */
+/** The date 'Placed … ago' counts from: processed_at when the order has one, else createdAt. */
 export function orderPlacedAt(order: Partial<Pick<Order, 'processed_at' | 'createdAt'>>): string | null {
   return order.processed_at || order.createdAt || null;
 }

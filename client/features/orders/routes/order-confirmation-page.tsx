@@ -16,7 +16,7 @@ import { OrderRefunds } from '../components/order-refunds';
 import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 
 /**
- * /order-confirmation?id=<order id> — the payment-success page (spec §2). Read fresh on every
+ * /order-confirmation?id=<order id> — the payment-success page. Read fresh on every
  * visit, so 'confirmed' and 'shipped' show up as Shopify reports them; a failed read offers Retry.
  */
 export function OrderConfirmationPage() {

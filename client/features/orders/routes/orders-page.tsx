@@ -18,7 +18,7 @@ import { groupOrders, type OrderSectionGroup } from '../lib/order-sections';
 import { ordersOfPages } from '../lib/orders-pages';
 
 /**
- * /orders (spec §2 "Orders page", issue 6): connect a wallet, prove it once (Sign-In with
+ * /orders: connect a wallet, prove it once (Sign-In with
  * Ethereum), then the wallet's orders in three sections. Nothing of an order history outlives the
  * wallet it belongs to on the page: another account or a disconnect shows the first steps again.
  */

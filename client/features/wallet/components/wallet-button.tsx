@@ -11,7 +11,7 @@ const loadDialogs = () => import('./wallet-dialogs');
 const WalletDialogs = lazy(loadDialogs);
 
 /**
- * The header's wallet control (spec §2): 'Connect Wallet' ('Connect', without the icon, below
+ * The header's wallet control: 'Connect Wallet' ('Connect', without the icon, below
  * 640 px; 'Connect' with the icon below 768 px) opens the
  * chooser; while connecting a spinner and 'Connecting...' (a tap gives up waiting); once
  * connected the wallet's icon and the short address (0x7099...79C8), which opens the account

@@ -43,8 +43,8 @@ function DeepLink({ testId, href, name, children }: { testId: string; href: stri
 
 /**
  * The wallet chooser (a bottom sheet on phones): every wallet that announced itself, WalletConnect
- * when configured, and on a phone with no wallet in the browser the spec's 'Mobile Wallet
- * Required' with links that reopen this page inside MetaMask or Coinbase Wallet.
+ * when configured, and on a phone with no wallet in the browser a 'Mobile Wallet Required' note
+ * with links that reopen this page inside MetaMask or Coinbase Wallet.
  */
 export function WalletChooser() {
   const wallet = useWallet();

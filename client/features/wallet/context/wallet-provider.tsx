@@ -59,7 +59,7 @@ function idleSnapshot(restoring: boolean): WalletSnapshot {
 const noopSubscribe = () => () => undefined;
 
 /**
- * The wallet session for the app (spec §3 "Wallet session", §4 "Wallet"). The wallet code loads
+ * The wallet session for the app. The wallet code loads
  * lazily: at once only for a returning shopper (silent reconnect), otherwise when the shopper
  * reaches for the wallet control. Wallet notices become toasts.
  */
