@@ -13,6 +13,7 @@ import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { unavailableCause } from '../../lib/unavailable';
+import { sessionWallet, setSessionWallet } from '../session';
 
 export const SIWE_STATEMENT = 'Sign in to POGS Shop to see your orders.';
 /** How long a nonce (and the message carrying it) may be signed and presented. */
@@ -128,22 +129,21 @@ export class AuthService {
 
     const address = message.address.toLowerCase();
     const walletExpiresAt = new Date(now.getTime() + SIGNED_IN_TTL_MS);
-    await this.db('sessions').where({ id: sessionId }).update({ wallet_address: address, wallet_expires_at: walletExpiresAt });
+    await setSessionWallet(this.db, sessionId!, address, walletExpiresAt);
     await this.opts.onSignedIn?.(sessionId!, address);
     return { address, expiresAt: walletExpiresAt.toISOString() };
   }
 
   async logout(sessionId: string | null): Promise<AuthSession> {
-    if (sessionId) await this.db('sessions').where({ id: sessionId }).update({ wallet_address: null, wallet_expires_at: null });
+    if (sessionId) await setSessionWallet(this.db, sessionId, null, null);
     return { address: null, expiresAt: null };
   }
 
   /** The wallet this session has proven, if still valid. */
   async session(sessionId: string | null): Promise<AuthSession> {
     if (!sessionId) return { address: null, expiresAt: null };
-    const row = await this.db('sessions').where({ id: sessionId }).first('wallet_address', 'wallet_expires_at');
-    if (!row?.wallet_address || !row.wallet_expires_at || row.wallet_expires_at <= this.now()) return { address: null, expiresAt: null };
-    return { address: row.wallet_address, expiresAt: row.wallet_expires_at.toISOString() };
+    const wallet = await sessionWallet(this.db, sessionId, this.now());
+    return wallet ? { address: wallet.address, expiresAt: wallet.expiresAt.toISOString() } : { address: null, expiresAt: null };
   }
 
   /** Spent and expired nonces are worth nothing; swept with the sessions. */

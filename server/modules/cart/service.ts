@@ -14,6 +14,7 @@ import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { CatalogueService, ListedVariant, ProductListSnapshot } from '../catalogue';
 import { cartLineRows, lineTitle, type CartLineRow } from './lines';
+import { lockSession } from '../session';
 
 export const EMPTY_CART: Cart = Object.freeze({ items: [], total: '0.00' }) as Cart;
 
@@ -52,7 +53,7 @@ export class CartService {
     const sessionId = await ensureSession();
     await this.db.transaction(async (trx) => {
       // Serialises this shopper's concurrent adds (two taps, two tabs).
-      await trx('sessions').where({ id: sessionId }).forUpdate().first('id');
+      await lockSession(trx, sessionId);
       const existing = await trx('cart_items').where({ session_id: sessionId, variant_id: variantId }).first('id', 'quantity');
       const inCart = existing?.quantity ?? 0;
       const wanted = inCart + quantity;

@@ -5,3 +5,13 @@ export { CatalogueService, productTitle, type ListedVariant, type ProductListSna
 export { catalogueRoutes } from './routes';
 export { bumpCatalogueVersion } from './sync';
 export type { SyncStart } from './sync-job';
+export {
+  inventoryPage,
+  listInventory,
+  lockProductsTitled,
+  lockVariantAdminFields,
+  takeSoldUnits,
+  writeCustomTitle,
+  writeVariantAdminFields,
+} from './inventory';
+export { joinVariantFacts, type VariantFacts } from './variant-facts';

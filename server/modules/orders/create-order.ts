@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { stockAfterSale } from '../../../common/availability';
+import { takeSoldUnits } from '../catalogue';
 import { OUT_OF_STOCK_HOLD } from './service';
 import { nextStatus } from './status';
 
@@ -83,13 +83,7 @@ export async function createOrder(trx: Knex.Transaction, paid: PaidCheckout, now
   if (!short) {
     // Sold units leave the admin's stock number; the last one marks the variant sold out
     // (common/availability). Shopify's inventory drops by itself when Shopify gets the order.
-    for (const line of lines) {
-      const after = stockAfterSale(line, line.quantity);
-      if (after)
-        await trx('variants')
-          .where({ shopify_id: line.variant_id })
-          .update({ ...after, updated_at: now });
-    }
+    await takeSoldUnits(trx, lines, now);
     await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
   }
   return orderId;
