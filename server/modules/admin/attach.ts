@@ -26,12 +26,13 @@
  */
 import type { AttachCandidate, AttachCandidates, AttachResult, CandidateReason } from '../../../common/payments-desk';
 import { ErrorCode } from '../../../common/errors';
-import { formatUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { notAttachable, receivedWeiByCheckout, type PaymentSystem } from '../payments';
 import { recordAudit } from './audit';
-import { transferIdOf, type PaymentsDesk } from './payments-desk';
+import { pog, wei } from './desk-format';
+import { transferIdOf } from './desk-items';
+import type { PaymentsDesk } from './payments-desk';
 import { byEvidence, onePerSource, type CheckoutRow, type Ranked } from './attach-rank';
 
 const WINDOW_MS = 7 * 86_400_000;
@@ -54,8 +55,6 @@ interface TransferRow {
   created_at: Date | string;
 }
 
-const wei = (v: string | number) => BigInt(String(v).split('.')[0]!);
-const pog = (v: bigint) => formatUnits(v, 18, 2);
 const abs = (v: bigint) => (v < 0n ? -v : v);
 
 export class TransferAttach {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvLine, transferIdOf } from './payments-desk';
+import { csvLine } from './desk-export';
+import { transferIdOf } from './desk-items';
 
 describe('csvLine', () => {
   it('quotes what RFC 4180 needs quoted and ends with CRLF', () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AttentionKind } from '../../../common/payments-desk';
+import { attentionKindSchema, type AttentionItem, type AttentionKind } from '../../../common/payments-desk';
 import {
   attentionKindOf,
   exportStatusOf,
   EXPORTED_TRANSFER_STATUSES,
+  itemKindOf,
   judgedStatusOf,
   UNORDERED_STATUSES,
   type TransferFacts,
@@ -37,13 +38,18 @@ describe('attentionKindOf', () => {
       { paying: true, orderReorged: true, onHold: true, overpaid: true, late: true },
       'reorged',
     ],
+    ['reorged before on hold', { paying: true, orderReorged: true, onHold: true }, 'reorged'],
+    ['reorged before overpaid', { paying: true, orderReorged: true, overpaid: true }, 'reorged'],
+    ['reorged before late', { paying: true, orderReorged: true, late: true }, 'reorged'],
     ['the paying transfer of an order on hold', { paying: true, onHold: true }, 'out-of-stock'],
     ['on hold before overpaid', { paying: true, onHold: true, overpaid: true }, 'out-of-stock'],
     ['on hold before late', { paying: true, onHold: true, late: true }, 'out-of-stock'],
+    ['on hold before overpaid and late', { paying: true, onHold: true, overpaid: true, late: true }, 'out-of-stock'],
     ['overpaid', { paying: true, overpaid: true }, 'overpaid'],
     ['both overpaid and late: overpaid', { paying: true, overpaid: true, late: true }, 'overpaid'],
     ['late', { paying: true, late: true }, 'late'],
     ['an earlier part of an overpaid order', { overpaid: true }, null],
+    ['an earlier part of an order overpaid and late', { overpaid: true, late: true }, null],
     ['an earlier part of a late order on hold', { onHold: true, late: true }, null],
     ['refunded, unmatched before', { status: 'refunded', statusBeforeRefund: 'unmatched' }, 'unmatched'],
     ['refunded, underpaid before', { status: 'refunded', statusBeforeRefund: 'underpaid' }, 'underpaid'],
@@ -54,6 +60,17 @@ describe('attentionKindOf', () => {
   ];
   it.each(table)('%s', (_what, facts, kind) => {
     expect(attentionKindOf({ ...NONE, ...facts })).toBe(kind);
+  });
+
+  it('has a case of every kind, and of every overlap of two of the order’s facts on the paying transfer', () => {
+    expect(new Set(table.map(([, , kind]) => kind))).toEqual(new Set([...attentionKindSchema.options, null]));
+    const own = ['orderReorged', 'onHold', 'overpaid', 'late'] as const;
+    for (const [i, a] of own.entries())
+      for (const b of own.slice(i + 1))
+        expect(
+          table.some(([, facts]) => facts.paying && facts[a] && facts[b]),
+          `${a} + ${b}`,
+        ).toBe(true);
   });
 });
 
@@ -101,6 +118,27 @@ describe('attentionKindOf, a transfer that made no order', () => {
 
   it('is found among the statuses the desk reads whatever their order', () => {
     expect(new Set(UNORDERED_STATUSES)).toEqual(new Set(table.map(([status]) => status)));
+  });
+});
+
+describe('itemKindOf', () => {
+  // [what, kind on the desk, status, kind of the item looked up by itself]: a kind on the desk
+  // wins; any other matched transfer is a plain payment.
+  const table: Array<[string, AttentionKind | null, string, AttentionItem['kind'] | null]> = [
+    ...attentionKindSchema.options.map((kind): [string, AttentionKind, string, AttentionKind] => [
+      `${kind} on the desk, matched`,
+      kind,
+      'matched',
+      kind,
+    ]),
+    ['unmatched on the desk', 'unmatched', 'unmatched', 'unmatched'],
+    ['removed by a reorganisation', 'reorged', 'removed', 'reorged'],
+    ['refunded, underpaid before', 'underpaid', 'refunded', 'underpaid'],
+    ['a plain payment, or an earlier part of a finished one', null, 'matched', 'paid'],
+    ['a status the desk does not know', null, 'pending', null],
+  ];
+  it.each(table)('%s', (_what, kind, status, item) => {
+    expect(itemKindOf(kind, status)).toBe(item);
   });
 });
 

@@ -24,9 +24,10 @@
  *
  * So an order both on hold and overpaid is `out-of-stock`, one both overpaid and late is
  * `overpaid`. Any other matched transfer (a plain payment, an earlier part of a finished one)
- * needs nobody. In the export a matched transfer is its order's row.
+ * needs nobody: looked up by itself (to refund it from the orders view) it is an item of kind
+ * `paid` (itemKindOf). In the export a matched transfer is its order's row.
  */
-import type { AttentionKind } from '../../../common/payments-desk';
+import type { AttentionItem, AttentionKind } from '../../../common/payments-desk';
 
 /** What settlement, the watcher or a refund wrote in chain_transfers.status. */
 type TransferStatus = 'matched' | 'unmatched' | 'underpaid' | 'review' | 'removed' | 'refunded';
@@ -46,6 +47,9 @@ export interface TransferFacts {
 }
 
 type Fact = Exclude<keyof TransferFacts, 'status' | 'statusBeforeRefund'>;
+
+/** The status of a transfer that counts towards its checkout's order: its kind comes from MATCHED_RULES. */
+export const MATCHED: TransferStatus = 'matched';
 
 /** The kind of a transfer that made no order, by the status it was judged with. */
 const STATUS_KINDS: Readonly<Partial<Record<TransferStatus, AttentionKind>>> = Object.freeze({
@@ -79,8 +83,17 @@ export function judgedStatusOf(status: string, statusBeforeRefund: string | null
 /** The transfer's kind on the desk, or null when it needs nobody. */
 export function attentionKindOf(facts: TransferFacts): AttentionKind | null {
   const status = judgedStatusOf(facts.status, facts.statusBeforeRefund);
-  if (status === 'matched') return MATCHED_RULES.find((rule) => rule.when.every((fact) => facts[fact]))?.kind ?? null;
+  if (status === MATCHED) return MATCHED_RULES.find((rule) => rule.when.every((fact) => facts[fact]))?.kind ?? null;
   return Object.hasOwn(STATUS_KINDS, status) ? STATUS_KINDS[status as TransferStatus]! : null;
+}
+
+/**
+ * The kind of an item looked up by itself, whatever it is: its kind on the desk (`kind`, what
+ * attentionKindOf or attentionKindSql gave), else `paid` for a matched transfer (never queued, but
+ * refundable), else null (no item).
+ */
+export function itemKindOf(kind: AttentionKind | null, status: string): AttentionItem['kind'] | null {
+  return kind ?? (status === MATCHED ? 'paid' : null);
 }
 
 /** The export's status of a transfer that made no order, or null when it is not exported as a transfer. */
@@ -120,7 +133,7 @@ export function unorderedKindSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRef
 /** attentionKindOf in SQL: a text expression, null when the transfer needs nobody. */
 export function attentionKindSql(sql: FactsSql): string {
   const whens = MATCHED_RULES.map((rule) => `when ${rule.when.map((fact) => `(${sql[fact]})`).join(' and ')} then ${literal(rule.kind)}`);
-  return `(case when ${judgedStatusSql(sql)} = 'matched' then (case ${whens.join(' ')} end) else ${unorderedKindSql(sql)} end)`;
+  return `(case when ${judgedStatusSql(sql)} = ${literal(MATCHED)} then (case ${whens.join(' ')} end) else ${unorderedKindSql(sql)} end)`;
 }
 
 /**

@@ -27,7 +27,16 @@ import { resolveSome, SEEDED_FROM, SEEDED_TO, seedDeskVolume } from '../../test/
 import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
-import { attentionKindOf, attentionKindSql, flaggedOrderSql, unorderedKindSql, type FactsSql, type TransferFacts } from './desk-kinds';
+import {
+  attentionKindOf,
+  attentionKindSql,
+  exportStatusOf,
+  exportStatusSql,
+  flaggedOrderSql,
+  unorderedKindSql,
+  type FactsSql,
+  type TransferFacts,
+} from './desk-kinds';
 
 const ORDERS = 6000;
 const FLAGGED = 200;
@@ -119,7 +128,7 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
   const countsOf = (rows: Array<{ kind: AttentionKind | null }>) =>
     Object.fromEntries(attentionKindSchema.options.map((k) => [k, rows.filter((r) => r.kind === k).length]));
 
-  it('computes every kind in SQL as the rule does in JavaScript, for every status and every overlap of facts', async () => {
+  it('computes every kind and export status in SQL as the rule does in JavaScript, for every status and every overlap of facts', async () => {
     const names = ['orderReorged', 'paying', 'onHold', 'overpaid', 'late'] as const;
     const statuses: Array<[string, string | null]> = [
       ['matched', null],
@@ -129,6 +138,8 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
       ['removed', null],
       ['refunded', null],
       ...['unmatched', 'underpaid', 'review', 'removed'].map((s): [string, string] => ['refunded', s]),
+      // A status the desk does not know needs nobody, in both.
+      ['pending', null],
     ];
     const cases: TransferFacts[] = statuses.flatMap(([status, statusBeforeRefund]) =>
       Array.from({ length: 32 }, (_, bits) => ({
@@ -149,11 +160,12 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
     const values = cases.map((_, i) => `(${i}, ?, ?::text, ?::boolean, ?::boolean, ?::boolean, ?::boolean, ?::boolean)`).join(', ');
     const bindings = cases.flatMap((c) => [c.status, c.statusBeforeRefund, c.orderReorged, c.paying, c.onHold, c.overpaid, c.late]);
     const result = await db().raw(
-      `select f.n, ${attentionKindSql(sql)} as kind, ${unorderedKindSql(sql)} as unordered, ${flaggedOrderSql(sql)} as flagged
+      `select f.n, ${attentionKindSql(sql)} as kind, ${unorderedKindSql(sql)} as unordered, ${flaggedOrderSql(sql)} as flagged,
+              ${exportStatusSql('f.status')} as exported
          from (values ${values}) as f(n, status, before, reorged, paying, on_hold, overpaid, late) order by f.n`,
       bindings,
     );
-    const rows: Array<{ kind: string | null; unordered: string | null; flagged: boolean }> = result.rows;
+    const rows: Array<{ kind: string | null; unordered: string | null; flagged: boolean; exported: string | null }> = result.rows;
     expect(rows).toHaveLength(cases.length);
     rows.forEach((row, i) => {
       const c = cases[i]!;
@@ -162,7 +174,11 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
       // A transfer that made no order is judged by its status alone; a matched one is found through its order's facts.
       if (c.status !== 'matched') expect(row.unordered, what).toBe(attentionKindOf(c));
       else if (attentionKindOf(c) !== null) expect(row.flagged, what).toBe(true);
+      // The export's status of a transfer that made no order, by its status alone.
+      expect(row.exported, what).toBe(exportStatusOf(c.status));
     });
+    // Every kind is among the cases.
+    expect(new Set(cases.map((c) => attentionKindOf(c)))).toEqual(new Set([...attentionKindSchema.options, null]));
   });
 
   it('pages the open items newest first, each once, with the kinds and counts the rule gives; the empty history has none', async () => {

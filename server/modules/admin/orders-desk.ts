@@ -25,7 +25,7 @@
  * about the order or its transfers: resolved (payment-resolved) and attached (payment-attached).
  */
 import type { Knex } from 'knex';
-import { iso, pog, wei } from './desk-format';
+import { explorerUrlOf, iso, pog, wei, type ExplorerUrl } from './desk-format';
 import { orderStatusSchema, type OrderStatus } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
@@ -35,6 +35,7 @@ import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { HANDOFF_JOB, PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
 import { recordAudit } from './audit';
+import { refundRecords } from './refund-records';
 
 /** Orders on one page of the list. */
 const PAGE_SIZE = 50;
@@ -82,6 +83,8 @@ interface JobRecord {
 
 export class OrdersDesk {
   private readonly now: () => Date;
+  /** The explorer's page of a transaction. */
+  private readonly explorerUrl: ExplorerUrl;
 
   constructor(
     private readonly db: Db,
@@ -93,6 +96,7 @@ export class OrdersDesk {
     },
   ) {
     this.now = deps.now ?? (() => new Date());
+    this.explorerUrl = explorerUrlOf(deps.config);
   }
 
   /** Every order, newest paid first, 50 a page: `before` is the previous page's `nextBefore`. */
@@ -167,7 +171,7 @@ export class OrdersDesk {
       .where({ intent_id: row.intent_id })
       .orderBy('id')
       .select('id', 'status', 'tx_hash', 'value_wei', 'from_address', 'created_at');
-    const refunds = await this.refunds(row.id);
+    const refunds = await refundRecords(this.db, 'order_id', [row.id], this.explorerUrl);
     const transferIds = transfers.map((t) => String(t.id));
     const audit: Array<{ at: Date | string; action: string; target: string; changes: unknown }> = await this.db('admin_audit_log')
       .whereIn('target', [row.id, ...transferIds])
@@ -258,34 +262,6 @@ export class OrdersDesk {
     return new Map(rows.map((r) => [r.order_id, r]));
   }
 
-  private async refunds(orderId: string): Promise<RefundRecord[]> {
-    const rows: Array<{
-      id: number;
-      transfer_id: number;
-      order_id: string | null;
-      to_address: string;
-      amount_wei: string;
-      tx_hash: string;
-      created_at: Date | string;
-      session_label: string | null;
-    }> = await this.db('refunds')
-      .where({ order_id: orderId })
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .select('id', 'transfer_id', 'order_id', 'to_address', 'amount_wei', 'tx_hash', 'created_at', 'session_label');
-    return rows.map((r) => ({
-      id: String(r.id),
-      transferId: String(r.transfer_id),
-      orderId: r.order_id,
-      to: r.to_address,
-      amount: pog(wei(r.amount_wei)),
-      amountWei: wei(r.amount_wei).toString(),
-      txHash: r.tx_hash,
-      explorerUrl: this.explorerUrl(r.tx_hash),
-      at: iso(r.created_at),
-      by: r.session_label,
-    }));
-  }
-
   private summary(r: OrderRecord, job: JobRecord | undefined): AdminOrder {
     return {
       id: r.id,
@@ -311,12 +287,6 @@ export class OrdersDesk {
               done: job.done_at !== null,
             },
     };
-  }
-
-  /** The explorer's page of a transaction; null on the local demo chain (no explorer knows it). */
-  private explorerUrl(txHash: string): string | null {
-    const { mode, publicLinks } = this.deps.config;
-    return mode === 'local' ? null : `${publicLinks.explorerUrl}/tx/${txHash}`;
   }
 }
 

@@ -1,0 +1,261 @@
+/**
+ * A transfer to the store wallet as the payments desk shows it (common/payments-desk.ts
+ * AttentionItem): the transfer with its checkout, its order, its resolution, its refunds and its
+ * kind, which the one rule of desk-kinds.ts gives in SQL (DESK_KIND_SQL, over DESK_FACTS). The queue
+ * (payments-desk.ts), refunds (desk-refunds.ts) and attaching (attach.ts) read items here; the one
+ * write is a resolution (markResolved), which records only that a person has dealt with an item.
+ */
+import { getAddress } from 'ethers';
+import type { Knex } from 'knex';
+import type { AttentionItem, AttentionKind, RefundRecord } from '../../../common/payments-desk';
+import { ErrorCode } from '../../../common/errors';
+import type { Config } from '../../config';
+import type { Db } from '../../db';
+import { AppError } from '../../lib/errors';
+import { PAYMENT_REORGED } from '../orders';
+import { receivedWeiByCheckout } from '../payments';
+import { explorerUrlOf, iso, pog, wei, type ExplorerUrl } from './desk-format';
+import { attentionKindSql, itemKindOf, judgedStatusOf, MATCHED, type FactsSql } from './desk-kinds';
+import { refundRecords } from './refund-records';
+
+/** The facts of desk-kinds.ts over the desk's queries: the transfer `ct` and its checkout's order `o`. */
+export const DESK_FACTS: FactsSql = {
+  status: 'ct.status',
+  statusBeforeRefund: 'ct.status_before_refund',
+  orderReorged: `o.status_reason = '${PAYMENT_REORGED}'`,
+  paying: 'o.tx_hash = ct.tx_hash and o.log_index = ct.log_index',
+  onHold: 'o.hold_reason is not null',
+  overpaid: 'o.overpaid',
+  late: 'o.late',
+};
+/** The transfer's kind on the desk (desk-kinds.ts attentionKindSql over DESK_FACTS), null when it needs nobody. */
+export const DESK_KIND_SQL = attentionKindSql(DESK_FACTS);
+
+interface Row {
+  id: number;
+  status: string;
+  status_before_refund: string | null;
+  tx_hash: string;
+  log_index: number;
+  block_number: string | number;
+  from_address: string;
+  value_wei: string;
+  intent_id: string | null;
+  note: string | null;
+  created_at: Date | string;
+  order_id: string | null;
+  order_status_reason: string | null;
+  order_hold_reason: string | null;
+  order_overpaid: boolean | null;
+  order_late: boolean | null;
+  order_total_wei: string | null;
+  order_amount_paid_wei: string | null;
+  order_tx_hash: string | null;
+  order_log_index: number | null;
+  intent_total_wei: string | null;
+  resolved_at: Date | string | null;
+  resolution_note: string | null;
+  /** Its kind on the desk (DESK_KIND_SQL), null when it needs nobody. */
+  kind: AttentionKind | null;
+}
+
+/** The chain's head for confirmations: a block, none (null: inside a transaction, say), or `ask` the chain. */
+type Head = number | null | 'ask';
+
+export class DeskItems {
+  /** The explorer's page of a transaction. */
+  readonly explorer: ExplorerUrl;
+
+  constructor(
+    private readonly db: Db,
+    private readonly deps: {
+      config: Pick<Config, 'mode' | 'publicLinks'>;
+      /** The chain's head block, for confirmations; absent (or failing) means none are shown. */
+      chainHead?: () => Promise<number>;
+    },
+  ) {
+    this.explorer = explorerUrlOf(deps.config);
+  }
+
+  /** The items of transfers `ids`, in this order; a transfer that needs nobody, or is unknown, is left out. */
+  list(ids: readonly number[]): Promise<AttentionItem[]> {
+    return this.itemsOf(this.db, ids, 'ask');
+  }
+
+  /**
+   * The desk's item for transfer `id` as it is now, whatever its kind; null when it needs nobody
+   * (a plain payment) or there is no such transfer.
+   */
+  async itemOf(id: number): Promise<AttentionItem | null> {
+    return (await this.itemsOf(this.db, [id], 'ask'))[0] ?? null;
+  }
+
+  /**
+   * The desk item of transfer `transferId` (resolved or not), or 404 attention-item-not-found;
+   * with `any`, a plain payment (kind `paid`) too.
+   */
+  async find(db: Db | Knex.Transaction, transferId: string, head: Head, any = false): Promise<AttentionItem> {
+    const id = transferIdOf(transferId);
+    const [item] = id === null ? [] : await this.itemsOf(db, [id], head, any);
+    if (!item)
+      throw new AppError(
+        ErrorCode.attentionItemNotFound,
+        any ? `There is no transfer ${transferId} to the store wallet.` : `No transfer ${transferId} needs attention on the payments desk.`,
+      );
+    return item;
+  }
+
+  /** The chain's head block, or null without a chain or when it does not answer. */
+  async head(): Promise<number | null> {
+    if (!this.deps.chainHead) return null;
+    try {
+      return await this.deps.chainHead();
+    } catch {
+      return null; // the desk works without the chain; confirmations are left out
+    }
+  }
+
+  /** Transfers `ids` as items, in this order, with what their checkouts received and their refunds. */
+  private async itemsOf(db: Db | Knex.Transaction, ids: readonly number[], head: Head, any = false): Promise<AttentionItem[]> {
+    const byId = new Map((await this.rowsOf(db, ids)).map((r) => [r.id, r]));
+    const rows = ids.flatMap((id) => byId.get(id) ?? []);
+    if (rows.length === 0) return [];
+    const [block, received, refunds] = await Promise.all([
+      head === 'ask' ? this.head() : head,
+      // What the checkouts of the underpaid items (refunded ones included) have received, for their `due`.
+      receivedWeiByCheckout(
+        db,
+        rows.filter((r) => r.kind === 'underpaid' && r.intent_id).map((r) => r.intent_id!),
+      ),
+      this.refundsOf(db, rows),
+    ]);
+    return rows.flatMap((r) => this.item(r, block, received, refunds, any) ?? []);
+  }
+
+  /**
+   * Transfers `ids` with their checkout, its order, their resolution and their kind on the desk
+   * (desk-kinds.ts; null when it needs nobody).
+   */
+  private rowsOf(db: Db | Knex.Transaction, ids: readonly number[]): Promise<Row[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db('chain_transfers as ct')
+      .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
+      .leftJoin('checkout_intents as c', 'c.id', 'ct.intent_id')
+      .leftJoin('payment_desk_resolutions as r', 'r.transfer_id', 'ct.id')
+      .whereIn('ct.id', ids)
+      .select(
+        'ct.id',
+        'ct.status',
+        'ct.status_before_refund',
+        'ct.tx_hash',
+        'ct.log_index',
+        'ct.block_number',
+        'ct.from_address',
+        'ct.value_wei',
+        'ct.intent_id',
+        'ct.note',
+        'ct.created_at',
+        'o.id as order_id',
+        'o.status_reason as order_status_reason',
+        'o.hold_reason as order_hold_reason',
+        'o.overpaid as order_overpaid',
+        'o.late as order_late',
+        'o.total_wei as order_total_wei',
+        'o.amount_paid_wei as order_amount_paid_wei',
+        'o.tx_hash as order_tx_hash',
+        'o.log_index as order_log_index',
+        'c.total_wei as intent_total_wei',
+        'r.resolved_at',
+        'r.note as resolution_note',
+        db.raw(`${DESK_KIND_SQL} as kind`),
+      );
+  }
+
+  /** The refunds recorded against each of these transfers, oldest first. */
+  private async refundsOf(db: Db | Knex.Transaction, rows: readonly Row[]): Promise<Map<number, RefundRecord[]>> {
+    const records = await refundRecords(
+      db,
+      'transfer_id',
+      rows.map((r) => r.id),
+      this.explorer,
+    );
+    const byTransfer = new Map<number, RefundRecord[]>();
+    for (const f of records) {
+      const id = Number(f.transferId);
+      byTransfer.set(id, [...(byTransfer.get(id) ?? []), f]);
+    }
+    return byTransfer;
+  }
+
+  private item(
+    r: Row,
+    head: number | null,
+    received: Map<string, bigint>,
+    refunds: Map<number, RefundRecord[]>,
+    any: boolean,
+  ): AttentionItem | null {
+    const kind = any ? itemKindOf(r.kind, r.status) : r.kind;
+    if (!kind) return null;
+    // The status settlement or the watcher gave the transfer (for a refunded one, what it was before).
+    const status = judgedStatusOf(r.status, r.status_before_refund);
+    const value = wei(r.value_wei);
+    const block = Number(r.block_number);
+    let due: string | null = null;
+    if (kind === 'underpaid' && r.intent_total_wei) {
+      const left = wei(r.intent_total_wei) - (received.get(r.intent_id!) ?? 0n);
+      due = pog(left > 0n ? left : 0n);
+    }
+    let excess: string | null = null;
+    if (status === 'review') excess = pog(value);
+    else if (status === MATCHED && r.order_overpaid) excess = pog(wei(r.order_amount_paid_wei!) - wei(r.order_total_wei!));
+    const refunded = refunds.get(r.id) ?? [];
+    const refundedWei = refunded.reduce((sum, f) => sum + BigInt(f.amountWei), 0n);
+    // A transfer a reorganisation removed is not on chain: the store has nothing of it to give back.
+    const refundableWei = r.status !== 'removed' && value > refundedWei ? value - refundedWei : 0n;
+    return {
+      transferId: String(r.id),
+      kind,
+      sender: r.from_address,
+      amount: pog(value),
+      amountWei: value.toString(),
+      txHash: r.tx_hash,
+      logIndex: r.log_index,
+      blockNumber: block,
+      at: iso(r.created_at),
+      ...(head !== null && status !== 'removed' ? { confirmations: Math.max(head - block + 1, 0) } : {}),
+      explorerUrl: this.explorer(r.tx_hash),
+      orderId: r.order_id,
+      due,
+      excess,
+      note: r.note,
+      resolved: r.resolved_at ? { at: iso(r.resolved_at), note: r.resolution_note ?? '' } : null,
+      refundable: pog(refundableWei),
+      refundableWei: refundableWei.toString(),
+      refunds: refunded,
+      refundTo: getAddress(r.from_address),
+    };
+  }
+}
+
+/**
+ * Records that a person dealt with transfer `transferId`, with their note, once: false when it
+ * was resolved already (by another click at the same moment, say).
+ */
+export async function markResolved(
+  trx: Knex.Transaction,
+  resolution: { transferId: number; at: Date; note: string; session: string },
+): Promise<boolean> {
+  const inserted = await trx('payment_desk_resolutions')
+    .insert({ transfer_id: resolution.transferId, resolved_at: resolution.at, note: resolution.note, session_label: resolution.session })
+    .onConflict('transfer_id')
+    .ignore()
+    .returning('transfer_id');
+  return inserted.length > 0;
+}
+
+/** The transfer id a route names, or null when it cannot be one (chain_transfers.id is a positive int4). */
+export function transferIdOf(text: string): number | null {
+  if (!/^[1-9]\d{0,9}$/.test(text)) return null;
+  const id = Number(text);
+  return id <= 2_147_483_647 ? id : null;
+}
