@@ -3,9 +3,10 @@
  * as a shopper's browser (or a stranger's) would.
  */
 import { expect } from 'vitest';
-import { checkoutSchema, type Checkout } from '../../common/api';
+import { checkoutSchema, type Checkout, type Variant } from '../../common/api';
+import { bumpCatalogueVersion } from '../modules/catalogue';
 import { sendTokenTransfer, type TestChain } from './chain';
-import type { Harness } from './harness';
+import { adminSession, startHarness, type Harness } from './harness';
 import type { Shopper } from './shopper';
 
 export interface PayingKit {
@@ -54,4 +55,29 @@ export function payingKit(h: Harness, chain: TestChain): PayingKit {
     ordersFor: (txHash) => db()('orders').where({ tx_hash: txHash.toLowerCase() }),
     transferRow: (txHash) => db()('chain_transfers').where({ tx_hash: txHash.toLowerCase() }).first(),
   };
+}
+
+/** Where the payment desks' tests start: see startPayingShop. */
+export interface PayingShop {
+  h: Harness;
+  pay: PayingKit;
+  /** A listed variant with no stock limit: buying it never runs out. */
+  unlimited: Variant;
+  /** The admin's session cookie. */
+  admin: string;
+}
+
+/**
+ * A shop on `kind`'s database and the test chain with the demo catalogue synced and priced, one
+ * variant's stock made unlimited (so a test's many checkouts never run out), its paying kit and an
+ * admin session.
+ */
+export async function startPayingShop(kind: 'pglite' | 'postgres', chain: TestChain): Promise<PayingShop> {
+  const h = await startHarness(kind, { chain: chain.chain });
+  await h.catalogue.sync();
+  await h.catalogue.seedDemoPrices();
+  const unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
+  await h.database.db('variants').where({ shopify_id: unlimited.id }).update({ available_stock: null, inventory_quantity: null });
+  await bumpCatalogueVersion(h.database.db);
+  return { h, pay: payingKit(h, chain), unlimited, admin: await adminSession(h) };
 }

@@ -13,11 +13,10 @@ import { formatUnits } from '../../../common/money';
 import { attentionItemSchema, attentionPageSchema, PAYMENTS_EXPORT_COLUMNS, type AttentionItem } from '../../../common/payments-desk';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { adminSession, startHarness, type Harness } from '../../test/harness';
-import { payingKit, type PayingKit } from '../../test/paying';
+import type { Harness } from '../../test/harness';
+import { startPayingShop, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
-import { bumpCatalogueVersion } from '../catalogue';
 
 const STRANGER_WALLET = DEV_ACCOUNTS[1]!;
 const SHORT_PAYER = DEV_ACCOUNTS[2]!;
@@ -31,14 +30,7 @@ describe.each(testDatabaseKinds)('payments desk on %s', (kind) => {
   let admin: string;
 
   beforeAll(async () => {
-    h = await startHarness(kind, { chain: testChain.chain });
-    await h.catalogue.sync();
-    await h.catalogue.seedDemoPrices();
-    unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
-    await db()('variants').where({ shopify_id: unlimited.id }).update({ available_stock: null, inventory_quantity: null });
-    await bumpCatalogueVersion(db());
-    pay = payingKit(h, testChain);
-    admin = await adminSession(h);
+    ({ h, pay, unlimited, admin } = await startPayingShop(kind, testChain));
   });
   afterAll(async () => {
     await h?.close();

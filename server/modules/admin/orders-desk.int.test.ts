@@ -16,11 +16,10 @@ import { formatUnits } from '../../../common/money';
 import { adminOrderDetailSchema, adminOrdersPageSchema, type AdminOrder, type AdminOrderDetail } from '../../../common/payments-desk';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { adminSession, startHarness, type Harness } from '../../test/harness';
-import { payingKit, type PayingKit } from '../../test/paying';
+import type { Harness } from '../../test/harness';
+import { startPayingShop, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
-import { bumpCatalogueVersion } from '../catalogue';
 
 const PAYER = DEV_ACCOUNTS[1]!;
 const GENEROUS_PAYER = DEV_ACCOUNTS[3]!;
@@ -34,14 +33,7 @@ describe.each(testDatabaseKinds)('the admin orders view on %s', (kind) => {
   let admin: string;
 
   beforeAll(async () => {
-    h = await startHarness(kind, { chain: testChain.chain });
-    await h.catalogue.sync();
-    await h.catalogue.seedDemoPrices();
-    unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
-    await db()('variants').where({ shopify_id: unlimited.id }).update({ available_stock: null, inventory_quantity: null });
-    await bumpCatalogueVersion(db());
-    pay = payingKit(h, testChain);
-    admin = await adminSession(h);
+    ({ h, pay, unlimited, admin } = await startPayingShop(kind, testChain));
   });
   afterAll(async () => {
     await h?.close();

@@ -17,11 +17,10 @@ import artifact from '../../chain/contracts/demo-pogs-token.json';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { sendTokenTransfer } from '../../test/chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { adminSession, startHarness, type Harness } from '../../test/harness';
-import { payingKit, type PayingKit } from '../../test/paying';
+import type { Harness } from '../../test/harness';
+import { startPayingShop, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
-import { bumpCatalogueVersion } from '../catalogue';
 import { decodeStoreTransfer } from './verify';
 
 const STORE = DEV_ACCOUNTS[0];
@@ -49,14 +48,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
   let admin: string;
 
   beforeAll(async () => {
-    h = await startHarness(kind, { chain: testChain.chain });
-    await h.catalogue.sync();
-    await h.catalogue.seedDemoPrices();
-    unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
-    await db()('variants').where({ shopify_id: unlimited.id }).update({ available_stock: null, inventory_quantity: null });
-    await bumpCatalogueVersion(db());
-    pay = payingKit(h, testChain);
-    admin = await adminSession(h);
+    ({ h, pay, unlimited, admin } = await startPayingShop(kind, testChain));
     // The tester gets POG to pay with; the store gets a float to refund from (an unmatched transfer).
     await pay.send(GENEROUS, { value: 100_000n * POG, to: TESTER });
     await pay.send(TESTER, { value: 50_000n * POG });
