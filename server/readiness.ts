@@ -17,7 +17,7 @@
  */
 import type { Db } from './db';
 import { migrationsPending } from './db';
-import type { PaymentSystem } from './modules/payments';
+import type { PaymentServices } from './modules/payments';
 import { SHOP_QUERY, type ShopifyGraphql } from './shopify';
 
 export type ReadyPart = 'database' | 'migrations' | 'chain' | 'watcher' | 'shopify' | 'shutting down';
@@ -30,7 +30,7 @@ export interface ReadyAnswer {
 export interface ReadinessOptions {
   db: Db;
   shopify: ShopifyGraphql;
-  payments?: Pick<PaymentSystem, 'chain' | 'watcher'>;
+  payments?: Pick<PaymentServices, 'chain' | 'watcher'>;
   /** How far behind the head the watcher may be (blocks). */
   maxWatcherLagBlocks: number;
   /** How old the head may be (seconds); null: not checked (the local chain mines only on demand). */

@@ -64,11 +64,8 @@ const NOT_YET_MOVED: Record<string, string> = {
   'server/modules/admin/desk-items.ts: chain_transfers': 'payments: a transfer as a desk item',
   'server/modules/admin/desk-items.ts: orders': 'orders: the order a transfer paid',
   'server/modules/admin/refund-records.ts: refunds': 'orders: refunds of an order or transfer',
-  'server/modules/payments/checkout-service.ts: sessions': 'session: lockSession',
   'server/modules/payments/checkout-service.ts: orders': 'orders: the order of a checkout',
   'server/modules/payments/refunds.ts: refunds': 'orders: recording a refund',
-  'server/modules/payments/settlement.ts: sessions': 'session: the sessions a wallet proved',
-  'server/modules/payments/settlement.ts: cart_items': 'cart: emptying a paid cart',
   // The units held for payments on their way: claims are payments', unsynced sales orders', and
   // the modules that read them (catalogue, cart, payments) import stock: to become a service built
   // in wiring.ts from payments' and orders' read functions.

@@ -16,7 +16,9 @@ import { Readiness } from './readiness';
 import { CatalogueService } from './modules/catalogue';
 import { ClientCredentialsToken, requestGrant, ShopifyGraphql, StaticAccessToken } from './shopify';
 import { CartService } from './modules/cart';
-import { createPaymentSystem, type ChainTarget, type PaymentSystem } from './modules/payments';
+import { createPaymentServices, type ChainTarget, type PaymentServices } from './modules/payments';
+import { OrdersService, ShopifyHandoff } from './modules/orders';
+import { AuthService } from './modules/auth';
 import { SessionService } from './modules/session';
 import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
@@ -59,6 +61,18 @@ export interface ServiceOptions {
   catalogueReconnectMs?: number;
 }
 
+/**
+ * What a chain target brings: the payment services (built by the payments module from their
+ * dependencies), and beside them the orders, the Shopify hand-off and Sign-In with Ethereum.
+ */
+export interface PaymentSystem extends PaymentServices {
+  orders: OrdersService;
+  handoff: ShopifyHandoff;
+  auth: AuthService;
+  /** The Shopify app's client secret, the webhook HMAC key. */
+  webhookSecret: string | undefined;
+}
+
 export interface Services {
   config: Config;
   db: Db;
@@ -88,7 +102,24 @@ export function buildServices(opts: ServiceOptions): Services {
   const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs, now });
   const carts = new CartService(db, catalogue);
   const rateLimiter = new RateLimiter(db, { scale: config.rateLimitScale, now });
-  const payments = target && createPaymentSystem({ config, db, logger, shopify, target });
+  // With a chain target: payments and what they feed. They keep the wall clock (`now` is not theirs).
+  let payments: PaymentSystem | undefined;
+  if (target) {
+    const orders = new OrdersService(db, { explorerUrl: config.mode === 'local' ? null : config.publicLinks.explorerUrl });
+    const paymentServices = createPaymentServices({ config, db, logger, target, orders });
+    const handoff = new ShopifyHandoff({ db, shopify, logger });
+    // The chain's RPC also checks contract wallets' sign-in signatures (EIP-1271).
+    const auth = new AuthService(db, {
+      chainId: target.chainId,
+      provider: paymentServices.chain.provider,
+      // A proven wallet may claim the transfers it sent with a wrong amount (never a typed address).
+      onSignedIn: (sessionId, address) =>
+        paymentServices.settlement
+          .adoptUnmatched(sessionId, address)
+          .catch((err) => logger.error({ err }, 'matching a signed-in wallet’s transfers failed')),
+    });
+    payments = { ...paymentServices, orders, handoff, auth, webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret };
+  }
   const passwordHash = config.adminPassword.hash;
   if (!passwordHash) throw new Error('local mode: read the generated admin password (loadLocalAdminPassword) before buildServices');
   const admin = new AdminService(db, { passwordHash, now, sleep: opts.sleep ?? realSleep });
@@ -116,7 +147,7 @@ export function buildServices(opts: ServiceOptions): Services {
     mounts: opts.mounts,
     demoWallet: opts.demoWallet,
     webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
-    payments: payments && (opts.webhookSecret === undefined ? payments : { ...payments, webhookSecret: opts.webhookSecret }),
+    payments,
   };
   return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, admin, payments, readiness, app };
 }

@@ -21,9 +21,9 @@ import { startLocalShopify } from '../local-shopify';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';
 import type { LocalChain } from '../chain/local-chain';
-import type { ChainTarget, PaymentSystem } from '../modules/payments';
+import type { ChainTarget } from '../modules/payments';
 import { subscribeShopifyWebhooks } from '../modules/orders';
-import { buildServices, type ServiceOptions, type Services } from '../wiring';
+import { buildServices, type PaymentSystem, type ServiceOptions, type Services } from '../wiring';
 import { hashPassword } from '../lib/password-hash';
 
 /** The admin password of every test world (its hash, at a cheap scrypt cost, is ADMIN_PASSWORD_HASH). */

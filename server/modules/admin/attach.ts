@@ -28,7 +28,7 @@ import type { AttachCandidate, AttachCandidates, AttachResult, CandidateReason }
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { notAttachable, receivedWeiByCheckout, type PaymentSystem } from '../payments';
+import { notAttachable, receivedWeiByCheckout, type PaymentServices } from '../payments';
 import { recordAudit } from './audit';
 import { pog, wei } from './desk-format';
 import { transferIdOf } from './desk-items';
@@ -65,7 +65,7 @@ export class TransferAttach {
     private readonly deps: {
       desk: PaymentsDesk;
       /** Settlement (absent when the server has no chain target: then no transfer can be attached). */
-      settlement?: Pick<PaymentSystem['settlement'], 'attach'>;
+      settlement?: Pick<PaymentServices['settlement'], 'attach'>;
       /** The audit trail's clock. */
       now?: () => Date;
     },

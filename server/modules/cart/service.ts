@@ -4,6 +4,7 @@
  * variant shows up in the cart, never as a surprise at payment time. Amounts are exact (bigint).
  */
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Cart, CartItem } from '../../../common/api';
 import { UUID_RE } from '../../../common/api';
 import { SOLD_OUT_MESSAGE, stockProblem, UNAVAILABLE_MESSAGE } from '../../../common/availability';
@@ -76,6 +77,14 @@ export class CartService {
     if (!deleted) throw new AppError(ErrorCode.cartItemNotFound, 'That item is not in your cart (it may have been removed already).');
     return this.get(sessionId);
   }
+}
+
+/**
+ * A checkout of the session's cart was paid: its lines (`variantIds`) leave the cart, in the
+ * caller's transaction (settlement's, with the order). Lines added after the checkout began stay.
+ */
+export async function removeBoughtLines(trx: Knex.Transaction, sessionId: string, variantIds: readonly string[]): Promise<void> {
+  await trx('cart_items').where({ session_id: sessionId }).whereIn('variant_id', variantIds).delete();
 }
 
 function toCartItem(row: CartLineRow, listed: ListedVariant | undefined): CartItem {

@@ -17,6 +17,7 @@ import { AppError } from '../../lib/errors';
 import { clientIpKey } from '../../lib/rate-limit';
 import { ServerSecret } from '../../lib/server-secret';
 import { cartLineRows, lineForSale, lineTitle } from '../cart';
+import { lockSession } from '../session';
 import { lineProblems } from '../stock';
 import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
 
@@ -103,7 +104,7 @@ export class CheckoutService {
     const id = await this.db.transaction(async (trx) => {
       // Serialises with this shopper's cart changes and other checkouts. No variant is locked
       // here: opening a checkout decides nothing about stock.
-      await trx('sessions').where({ id: sessionId }).forUpdate().first('id');
+      await lockSession(trx, sessionId);
       const lines = await readCartLines(trx, sessionId);
       if (lines.length === 0) throw cartEmpty();
       const now = this.now();

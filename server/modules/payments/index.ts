@@ -2,8 +2,8 @@
 export { CheckoutService, receivedWeiByCheckout, type PaymentTarget } from './checkout-service';
 export { OrderFromTransaction } from './order-from-transaction';
 export { paymentRoutes } from './routes';
-export { createPaymentSystem, type PaymentSystem } from './system';
+export { createPaymentServices, type PaymentServices } from './system';
 export { ChainClient, type ChainTarget } from './chain-client';
 /** Why a transfer that already counts (or went back) cannot be attached by the admin. */
-export { notAttachable } from './settlement';
+export { notAttachable } from './settlement-decision';
 export { RefundService } from './refunds';

@@ -17,7 +17,8 @@ import { unavailableCause } from '../../lib/unavailable';
 import type { OrdersService } from '../orders';
 import type { CheckoutService, IntentRow } from './checkout-service';
 import { checkoutNotFound } from './checkout-service';
-import type { Settlement, SettlementService } from './settlement';
+import type { SettlementService } from './settlement';
+import type { Settlement } from './settlement-decision';
 import { checkReceipt, type ReceiptCheck } from './verify';
 
 export class OrderFromTransaction {

@@ -14,7 +14,8 @@ import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
 import { bumpCatalogueVersion } from '../catalogue';
-import { createPaymentSystem } from './system';
+import { OrdersService } from '../orders';
+import { createPaymentServices } from './system';
 import { SUFFIX_SPACE_WEI } from './amount';
 
 const BUYER = DEV_ACCOUNTS[2]!;
@@ -525,12 +526,13 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
   });
 
   it.runIf(kind === 'postgres')('processes each payment once with two server processes on one database', async () => {
-    const second = createPaymentSystem({
+    const secondDb = h.database.connectAgain!();
+    const second = createPaymentServices({
       config: h.config,
-      db: h.database.connectAgain!(),
+      db: secondDb,
       logger: (await import('../../lib/logger')).createLogger({ level: 'silent' }),
-      shopify: h.shopify,
       target: h.payments!.target,
+      orders: new OrdersService(secondDb, { explorerUrl: null }),
     });
     try {
       const hashes: string[] = [];

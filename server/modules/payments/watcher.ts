@@ -17,7 +17,8 @@ import { getState, setState } from '../../lib/app-state';
 import { bumpCatalogueVersion } from '../catalogue';
 import { failReorgedOrder, lockOrder } from '../orders';
 import type { CheckoutService } from './checkout-service';
-import { paidTowardsOrder, type SettlementService } from './settlement';
+import type { SettlementService } from './settlement';
+import { paidTowardsOrder } from './settlement-reads';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
 
 /** Advisory lock key of the watcher ("PAY!"). */

@@ -1,4 +1,4 @@
 /** Anonymous shopper sessions (cookie → database row), shared by cart, checkout and orders. */
 export { SessionService, hashToken } from './service';
 export { sessionMiddleware, SESSION_COOKIE } from './middleware';
-export { lockSession, sessionWallet, setSessionWallet } from './wallet';
+export { lockSession, sessionsProvenBy, sessionWallet, setSessionWallet } from './wallet';

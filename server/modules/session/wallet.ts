@@ -28,3 +28,11 @@ export async function sessionWallet(db: Conn, sessionId: string, now: Date): Pro
   if (!row?.wallet_address || !row.wallet_expires_at || new Date(row.wallet_expires_at) <= now) return null;
   return { address: row.wallet_address, expiresAt: new Date(row.wallet_expires_at) };
 }
+
+/**
+ * The sessions whose proven wallet is `address` at `now`, as a subquery of their ids for the
+ * caller's `whereIn` (one query: settlement finds a proven sender's checkouts with it).
+ */
+export function sessionsProvenBy(db: Conn, address: string, now: Date): Knex.QueryBuilder {
+  return db('sessions').where('wallet_address', address).where('wallet_expires_at', '>', now).select('id');
+}
