@@ -1,5 +1,6 @@
 // ESLint: the architecture's import rules, enforced (CONTRIBUTING.md explains each one), plus
-// typescript-eslint's recommended checks and the rules of hooks. Formatting is Prettier's job.
+// typescript-eslint's recommended checks, the rules of hooks, jsx-a11y on the client, kebab-case
+// file names and a size limit per file. Formatting is Prettier's job.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,8 @@ import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import checkFile from 'eslint-plugin-check-file';
 import globals from 'globals';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -64,6 +67,16 @@ export const TABLE_OWNERS = {
   stock: [],
   lib: ['app_state', 'rate_limits'],
 };
+
+/** The source folders whose file names and sizes lint checks. */
+const SOURCE_DIRS = '{client,server,common,emulators,e2e,bench,scripts,migrations}';
+const SOURCE_EXTENSIONS = '{ts,tsx,mts,js,mjs}';
+
+/**
+ * Most lines (blank lines and comments not counted) a non-test source file may have: a file that
+ * grows past it is split along a seam (a cohesive part into a file of its own, imported back).
+ */
+const MAX_LINES = 400;
 
 const serverModules = dirsIn('server/modules');
 const clientFeatures = dirsIn('client/features');
@@ -240,6 +253,60 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // File names are kebab-case (`order-state.ts`, `refund-dialog.tsx`), so an import reads the same
+    // on every file system and nobody guesses a name's case; a middle extension (`.test`,
+    // `.int.test`, `.spec`, `.d`) is not part of the name.
+    files: [`${SOURCE_DIRS}/**/*.${SOURCE_EXTENSIONS}`],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*': 'KEBAB_CASE' },
+        {
+          ignoreMiddleExtensions: true,
+          errorMessage: 'The file name "{{ target }}" is not kebab-case (words in lower case joined by hyphens).',
+        },
+      ],
+    },
+  },
+  {
+    // Migrations keep knex's names, `YYYYMMDDHHMMSS_snake_name.ts`, and are exempt from kebab-case:
+    // knex records each applied migration by its file name (knex_migrations), so renaming one a
+    // database has applied would make knex find a migration it does not know there, and a new one
+    // to run again. They are checked against knex's pattern instead (index.ts, which lists them, is
+    // kebab-case like the rest).
+    files: ['migrations/*.ts'],
+    ignores: ['migrations/index.ts'],
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*': `${'[0-9]'.repeat(14)}_+([a-z0-9])*(_+([a-z0-9]))` },
+        { errorMessage: 'A migration is named YYYYMMDDHHMMSS_snake_name.ts (knex\'s convention), not "{{ target }}".' },
+      ],
+    },
+  },
+  {
+    // A size limit that stops the next change growing a file past MAX_LINES: split the file along a
+    // seam instead. Tests and their helpers (server/test/, e2e/) are not held to it: a test file is
+    // as long as the cases it lists.
+    files: [`${SOURCE_DIRS}/**/*.${SOURCE_EXTENSIONS}`],
+    ignores: [
+      '**/*.test.{ts,tsx}',
+      'e2e/**',
+      'server/test/**',
+      // Data, not logic: the emulator's demo products, one literal per product.
+      'emulators/shopify/demo-catalogue.ts',
+    ],
+    rules: {
+      'max-lines': ['error', { max: MAX_LINES, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Accessibility of the client's markup (jsx-a11y's recommended rules): labels, roles, keyboard access.
+    files: ['client/**/*.tsx'],
+    ...jsxA11y.flatConfigs.recommended,
   },
   {
     files: ['client/**/*.{ts,tsx}'],

@@ -212,7 +212,12 @@ export const createOrderSchema = z.object({
 export type CreateOrderRequest = z.infer<typeof createOrderSchema>;
 
 /** `refunded`: everything paid for the order went back to the payer (partial refunds leave the status as it was). */
-/** A refund the shop sent back to the shopper's wallet, verified on chain. */
+/**
+ * A refund the shop sent back to the shopper's wallet, verified on chain. GET /api/refunds?wallet=
+ * answers a list of them: refunds sent to the signed-in wallet for payments that made no order (an
+ * amount that identified nothing, the part of an underpaid checkout), newest first. Refunds of an
+ * order are on the order (`Order.refunds`).
+ */
 export const refundLineSchema = z.object({
   /** POG, exact decimal string (at least 2 decimals). */
   amount: z.string(),
@@ -222,13 +227,6 @@ export const refundLineSchema = z.object({
   at: z.string(),
 });
 export type RefundLine = z.infer<typeof refundLineSchema>;
-
-/**
- * GET /api/refunds?wallet=: refunds sent to the signed-in wallet for payments that made no order
- * (an amount that identified nothing, the part of an underpaid checkout), newest first. Refunds of
- * an order are on the order (`Order.refunds`).
- */
-export const walletRefundsSchema = z.array(refundLineSchema);
 
 export const orderStatusSchema = z.enum(['pending', 'paid', 'confirmed', 'shipped', 'failed', 'draft', 'refunded']);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
@@ -300,8 +298,6 @@ export const authSessionSchema = z.object({
   expiresAt: z.string().nullable(),
 });
 export type AuthSession = z.infer<typeof authSessionSchema>;
-
-export const ordersListSchema = z.array(orderSchema);
 
 // ---------------------------------------------------------------------------------------------
 // Catalogue sync jobs (admin only: POST /api/inventory/sync starts one, GET reads the latest). A sync

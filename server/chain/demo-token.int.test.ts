@@ -7,7 +7,7 @@ import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
 import { setState } from '../lib/app-state';
 import { createTestDatabase, type TestDatabase } from '../test/databases';
 import artifact from './contracts/demo-pogs-token.json';
-import { DEMO_BALANCE, DEMO_TOKEN_ABI, ensureDemoToken, LOCAL_STORE_WALLET } from './demo-token';
+import { DEMO_BALANCE, ensureDemoToken, LOCAL_STORE_WALLET } from './demo-token';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './local-chain';
 
 describe('demo POGS token on the local chain', () => {
@@ -35,7 +35,7 @@ describe('demo POGS token on the local chain', () => {
   it('deploys once with 18 decimals and funded buyer accounts, and is reused on the next start', async () => {
     const first = await ensureDemoToken(t.db, chain.rpcUrl);
     expect(first.storeWallet).toBe(LOCAL_STORE_WALLET);
-    const token = new Contract(first.tokenAddress, DEMO_TOKEN_ABI, provider);
+    const token = new Contract(first.tokenAddress, artifact.abi, provider);
     expect(await token.decimals()).toBe(18n);
     expect(await token.symbol()).toBe('POGS');
     for (const account of DEV_ACCOUNTS.slice(1)) expect(await token.balanceOf(account)).toBe(DEMO_BALANCE);
@@ -48,7 +48,7 @@ describe('demo POGS token on the local chain', () => {
   it('moves exact amounts with a standard Transfer event', async () => {
     const { tokenAddress } = await ensureDemoToken(t.db, chain.rpcUrl);
     const buyer = await provider.getSigner(DEMO_WALLET_ACCOUNT);
-    const token = new Contract(tokenAddress, DEMO_TOKEN_ABI, buyer);
+    const token = new Contract(tokenAddress, artifact.abi, buyer);
     const amount = parseUnits('25.000000000000012345', 18);
     const receipt = await (await token.transfer(LOCAL_STORE_WALLET, amount, { gasLimit: 150_000 })).wait();
     expect(receipt.status).toBe(1);

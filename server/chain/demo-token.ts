@@ -16,7 +16,6 @@ import { DEV_ACCOUNTS } from './local-chain';
 export const LOCAL_STORE_WALLET = DEV_ACCOUNTS[0];
 /** Every buyer-side dev account (the Demo Wallet is #1) starts with this many POGS. */
 export const DEMO_BALANCE = parseUnits('1000000', 18);
-export const DEMO_TOKEN_ABI = artifact.abi;
 
 export interface LocalToken {
   tokenAddress: string;

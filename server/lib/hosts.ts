@@ -18,9 +18,6 @@ export function fetchRefusesPort(port: number): boolean {
   return FETCH_BAD_PORTS.has(port);
 }
 
-/** Every port Node's fetch refuses, for the test that checks the list against the running Node. */
-export const fetchBadPorts = (): number[] => [...FETCH_BAD_PORTS];
-
 /**
  * A host name that stays on this machine: `localhost` (and its subdomains, which browsers resolve
  * to loopback), 127.0.0.0/8 and ::1 (with or without URL brackets).

@@ -25,13 +25,17 @@ export {
   WEBHOOK_SUBSCRIPTIONS_QUERY,
   SHOP_QUERY,
   BULK_PRODUCTS_QUERY,
-  CURRENT_BULK_OPERATION_QUERY,
   PRODUCT_QUERY,
   INVENTORY_ITEM_QUERY,
+  /** @internal runBulkQuery sends it; exported for the emulator's tests, which send the shop's own document. */
   BULK_RUN_QUERY_MUTATION,
+  /** @internal runBulkQuery sends it; exported for the emulator's tests, which send the shop's own document. */
   BULK_OPERATION_QUERY,
-  type ShopifyVariantNode,
+  /** @internal runBulkQuery sends it; exported for the emulator's tests, which send the shop's own document. */
+  CURRENT_BULK_OPERATION_QUERY,
+  /** @internal A bulk operation as Shopify answers it, for the emulator's tests. */
   type BulkOperationNode,
+  type ShopifyVariantNode,
   type ProductResult,
   type InventoryItemResult,
   type ShopifyProductNode,
@@ -47,5 +51,5 @@ export {
 } from './documents';
 /** Bulk queries: run one, wait for it (polling with back-off, a total timeout), read its JSONL file as it downloads. */
 export { runBulkQuery, bulkResultRows, BulkOperationFailed, type BulkQueryOptions } from './bulk';
-/** JSON Lines parsed as they arrive (a bulk result). */
-export { parseJsonLines, JsonLinesError } from './jsonl';
+/** A bulk result's JSON Lines file that could not be read (a line too long, or not a JSON object). */
+export { JsonLinesError } from './jsonl';

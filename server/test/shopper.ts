@@ -2,7 +2,8 @@
 import { expect } from 'vitest';
 import type { JsonRpcProvider } from 'ethers';
 import { authSessionSchema, cartSchema, siweNonceSchema, type AuthSession, type Cart } from '../../common/api';
-import { hashToken, SESSION_COOKIE } from '../modules/session';
+import { hashToken } from '../lib/session-token';
+import { SESSION_COOKIE } from '../modules/session';
 import type { Harness } from './harness';
 
 export class Shopper {

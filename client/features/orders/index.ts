@@ -1,2 +1,6 @@
 /** The orders feature's public surface for app/ (the pages themselves load lazily from the router). */
-export { clearOrderHistory, orderHistoryQueryKey } from './api/get-orders';
+export {
+  clearOrderHistory,
+  /** @internal The key of every wallet's order history, which app/'s persistence test proves is never saved offline. */
+  orderHistoryQueryKey,
+} from './api/get-orders';

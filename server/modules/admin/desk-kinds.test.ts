@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { attentionKindSchema, type AttentionItem, type AttentionKind } from '../../../common/payments-desk';
 import {
   attentionKindOf,
-  exportStatusOf,
   EXPORTED_TRANSFER_STATUSES,
   itemKindOf,
+  exportStatusSql,
   judgedStatusOf,
   UNORDERED_STATUSES,
   type TransferFacts,
@@ -151,14 +151,11 @@ describe('judgedStatusOf', () => {
   });
 });
 
-describe('exportStatusOf', () => {
+describe('exportStatusSql', () => {
   it('names the transfers that made no order, a second payment as an extra payment', () => {
-    expect(EXPORTED_TRANSFER_STATUSES.map((s) => [s, exportStatusOf(s)])).toEqual([
-      ['unmatched', 'unmatched'],
-      ['underpaid', 'underpaid'],
-      ['review', 'extra-payment'],
-      ['refunded', 'refunded'],
-    ]);
-    for (const status of ['matched', 'removed', 'toString', '']) expect(exportStatusOf(status), status).toBeNull();
+    expect(EXPORTED_TRANSFER_STATUSES).toEqual(['unmatched', 'underpaid', 'review', 'refunded']);
+    expect(exportStatusSql('ct.status')).toBe(
+      "(case ct.status when 'unmatched' then 'unmatched' when 'underpaid' then 'underpaid' when 'review' then 'extra-payment' when 'refunded' then 'refunded' end)",
+    );
   });
 });

@@ -80,7 +80,11 @@ export function judgedStatusOf(status: string, statusBeforeRefund: string | null
   return status === 'refunded' ? (statusBeforeRefund ?? 'unmatched') : status;
 }
 
-/** The transfer's kind on the desk, or null when it needs nobody. */
+/**
+ * The transfer's kind on the desk, or null when it needs nobody: the rule in JavaScript, which the
+ * SQL below (attentionKindSql) is tested against for every combination of facts.
+ * @internal The desk itself reads the kind in SQL; only the tests call this.
+ */
 export function attentionKindOf(facts: TransferFacts): AttentionKind | null {
   const status = judgedStatusOf(facts.status, facts.statusBeforeRefund);
   if (status === MATCHED) return MATCHED_RULES.find((rule) => rule.when.every((fact) => facts[fact]))?.kind ?? null;
@@ -96,7 +100,11 @@ export function itemKindOf(kind: AttentionKind | null, status: string): Attentio
   return kind ?? (status === MATCHED ? 'paid' : null);
 }
 
-/** The export's status of a transfer that made no order, or null when it is not exported as a transfer. */
+/**
+ * The export's status of a transfer that made no order, or null when it is not exported as a
+ * transfer: the rule in JavaScript, which exportStatusSql is tested against.
+ * @internal The export reads the status in SQL; only the tests call this.
+ */
 export function exportStatusOf(status: string): string | null {
   return Object.hasOwn(EXPORT_STATUSES, status) ? EXPORT_STATUSES[status as TransferStatus]! : null;
 }
@@ -149,7 +157,7 @@ export function flaggedOrderSql(sql: FactsSql): string {
   return `(${arms.join(' or ')})`;
 }
 
-/** exportStatusOf in SQL, for a status among EXPORTED_TRANSFER_STATUSES. */
+/** The export's status of a transfer that made no order, in SQL, for a status among EXPORTED_TRANSFER_STATUSES. */
 export function exportStatusSql(status: string): string {
   const whens = EXPORTED_TRANSFER_STATUSES.map((s) => `when ${literal(s)} then ${literal(EXPORT_STATUSES[s]!)}`);
   return `(case ${status} ${whens.join(' ')} end)`;

@@ -9,7 +9,8 @@
  * admin session (or signed in as another wallet) gets any of it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ordersListSchema } from '../../../common/api';
+import { z } from 'zod';
+import { orderSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { ORDER_SECTIONS, orderSection, ORDERS_PAGE_SIZE } from '../../../common/order-listing';
 import {
@@ -358,14 +359,14 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
     await s.signIn(testChain.provider, DEV_ACCOUNTS[2]!);
     const first = await s.request(`/api/orders?wallet=${REGULAR}`);
     expect(first.status).toBe(200);
-    const firstPage = ordersListSchema.parse(await first.json());
+    const firstPage = z.array(orderSchema).parse(await first.json());
     expect(firstPage).toHaveLength(ORDERS_PAGE_SIZE);
     const link = first.headers.get('link')!;
     expect(link).toBe(`</api/orders?wallet=${REGULAR}&after=${firstPage.at(-1)!.id}>; rel="next"`);
     const second = await s.request(link.slice(1, link.indexOf('>')));
     expect(second.status).toBe(200);
     expect(second.headers.get('link')).toBeNull();
-    const listed = [...firstPage, ...ordersListSchema.parse(await second.json())];
+    const listed = [...firstPage, ...z.array(orderSchema).parse(await second.json())];
 
     const rank = (o: { status: Parameters<typeof orderSection>[0]['status']; needsShipping: boolean }) =>
       ORDER_SECTIONS.findIndex((x) => x.id === orderSection(o));

@@ -29,6 +29,7 @@ import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/password-hash';
 import { clientIpKey } from '../../lib/rate-limit';
 import { ServerSecret } from '../../lib/server-secret';
+import { hashToken } from '../../lib/session-token';
 import type { Sleep } from '../../lib/sleep';
 import { recordAudit, type AuditChange } from './audit';
 import {
@@ -333,10 +334,6 @@ function lockedError(lock: { lockedUntil: Date; brake: boolean }, now: Date): Ap
 /** Seconds until the lock ends (whole, at least 1), for Retry-After. */
 export function retryAfterSeconds(lockedUntil: string, now: Date): number {
   return Math.max(1, Math.ceil((Date.parse(lockedUntil) - now.getTime()) / 1000));
-}
-
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 /** The first 8 hex characters of a hash of the session's id: stable, short, and useless as a credential. */

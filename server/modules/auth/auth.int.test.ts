@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiweMessage } from 'siwe';
-import { authSessionSchema, checkoutSchema, orderSchema, ordersListSchema, siweNonceSchema, type Order } from '../../../common/api';
+import { z } from 'zod';
+import { authSessionSchema, checkoutSchema, orderSchema, siweNonceSchema, type Order } from '../../../common/api';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { sendTokenTransfer } from '../../test/chain';
 import { useTestChain } from '../../test/use-test-chain';
@@ -12,6 +13,9 @@ import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
 import { bumpCatalogueVersion } from '../catalogue';
+
+/** GET /api/orders answers a page of orders. */
+const ordersListSchema = z.array(orderSchema);
 
 const ALICE = DEV_ACCOUNTS[2]!;
 const BOB = DEV_ACCOUNTS[3]!;

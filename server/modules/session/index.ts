@@ -1,4 +1,8 @@
 /** Anonymous shopper sessions (cookie → database row), shared by cart, checkout and orders. */
-export { SessionService, hashToken } from './service';
-export { sessionMiddleware, SESSION_COOKIE } from './middleware';
+export { SessionService } from './service';
+export {
+  sessionMiddleware,
+  /** @internal The cookie's name, which the tests read the session from. */
+  SESSION_COOKIE,
+} from './middleware';
 export { lockSession, sessionsProvenBy, sessionWallet, setSessionWallet } from './wallet';

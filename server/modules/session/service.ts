@@ -2,8 +2,9 @@
  * Anonymous shopper sessions: a random token in an httpOnly cookie names a row in the database,
  * so any server instance can serve the shopper. Only the token's SHA-256 is stored.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db';
+import { hashToken } from '../../lib/session-token';
 
 export interface SessionOptions {
   ttlMs: number;
@@ -82,8 +83,4 @@ export class SessionService {
     for (const [id, seen] of this.known) if (seen.expiresAt <= now) this.known.delete(id);
     return this.db('sessions').where('expires_at', '<=', this.now()).delete();
   }
-}
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }

@@ -122,17 +122,19 @@ export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: (
 
 function CandidateOption({ candidate, chosen, onChoose }: { candidate: AttachCandidate; chosen: boolean; onChoose: () => void }) {
   const id = `candidate-${candidate.checkoutId}`;
+  // The label holds the radio and the checkout's facts (its accessible name); the opening time and
+  // the proven wallet's copy button sit below it, since a button inside a label is invalid HTML
+  // and would be read out as part of the radio's name.
   return (
-    <label
-      htmlFor={id}
+    <div
       className={cn(
-        'grid cursor-pointer gap-2 rounded-2xl border p-3 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring',
+        'grid rounded-2xl border has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-ring',
         chosen ? 'border-brand bg-brand-soft' : 'border-border hover:bg-muted',
       )}
       data-testid="attach-candidate"
       data-checkout-id={candidate.checkoutId}
     >
-      <span className="flex items-start gap-3">
+      <label htmlFor={id} className="flex cursor-pointer items-start gap-3 px-3 pt-3">
         <input id={id} type="radio" name="candidate" checked={chosen} onChange={onChoose} className="mt-1 size-5 accent-brand" />
         <span className="grid min-w-0 flex-1 gap-1">
           <span className="flex flex-wrap gap-1.5">
@@ -157,18 +159,18 @@ function CandidateOption({ candidate, chosen, onChoose }: { candidate: AttachCan
               <span key={line}>{line}</span>
             ))}
           </span>
-          <span className="flex flex-wrap items-center justify-between gap-x-3 text-xs text-muted-foreground">
-            <span>
-              Opened <When at={candidate.createdAt} />
-            </span>
-            {candidate.provenWallet && (
-              <span className="inline-flex items-center gap-1">
-                Proven wallet <Copyable value={candidate.provenWallet} what="wallet address" />
-              </span>
-            )}
-          </span>
         </span>
-      </span>
-    </label>
+      </label>
+      <p className="flex flex-wrap items-center justify-between gap-x-3 pt-1 pr-3 pb-3 pl-11 text-xs text-muted-foreground">
+        <span>
+          Opened <When at={candidate.createdAt} />
+        </span>
+        {candidate.provenWallet && (
+          <span className="inline-flex items-center gap-1">
+            Proven wallet <Copyable value={candidate.provenWallet} what="wallet address" />
+          </span>
+        )}
+      </p>
+    </div>
   );
 }
