@@ -86,6 +86,8 @@ const envSchema = z.object({
   READY_MAX_WATCHER_LAG_BLOCKS: z.coerce.number().int().min(1).max(1_000_000).default(50),
   /** Readiness: how old the chain's newest block may be, in seconds (not checked on the local chain, which mines on demand). */
   READY_MAX_HEAD_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Readiness: how long the chain's and the watcher's probe answers are reused, in ms (0: asked on every health check). */
+  READY_CHAIN_PROBE_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Multiplies every rate limit (server/lib/rate-limit.ts); 0 turns them off (load tests). */
   RATE_LIMIT_SCALE: z.coerce.number().min(0).max(1000).default(1),
   /**
@@ -234,7 +236,7 @@ interface ConfigCommon {
   /** How long a shutdown goes on serving, unready, before it stops accepting (within the grace). */
   shutdownDelayMs: number;
   /** What readiness allows (server/readiness.ts). */
-  readiness: { maxWatcherLagBlocks: number; maxHeadAgeSeconds: number | null };
+  readiness: { maxWatcherLagBlocks: number; maxHeadAgeSeconds: number | null; chainProbeCacheMs: number };
   /** One human sentence per embedded default in use, announced at start. */
   defaults: string[];
 }
@@ -424,6 +426,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     readiness: {
       maxWatcherLagBlocks: e.READY_MAX_WATCHER_LAG_BLOCKS,
       maxHeadAgeSeconds: chain.kind === 'local' ? null : e.READY_MAX_HEAD_AGE_SECONDS,
+      chainProbeCacheMs: e.READY_CHAIN_PROBE_CACHE_MS,
     },
     payments: {
       // Local anvil mines on demand and never reorgs; Base blocks come every ~2 s.

@@ -98,6 +98,9 @@ describe('a server reached without a proxy of its own', () => {
   });
 });
 
+/** Past the chain probe's remembered answer (READY_CHAIN_PROBE_CACHE_MS below). */
+const PAST_CACHE_MS = 400;
+
 describe('liveness and readiness', () => {
   let h: Harness;
   let hung: http.Server;
@@ -126,7 +129,7 @@ describe('liveness and readiness', () => {
     h = await startHarness('pglite', {
       chain: testChain.chain,
       chainRpc: { rpcUrl: `http://127.0.0.1:${port}`, timeoutMs: 1_000 },
-      env: { READY_MAX_WATCHER_LAG_BLOCKS: '3' },
+      env: { READY_MAX_WATCHER_LAG_BLOCKS: '3', READY_CHAIN_PROBE_CACHE_MS: '300' },
     });
     (hung as http.Server & { relay?: (to: string | null) => void }).relay = (to) => (relayTo = to);
   });
@@ -150,24 +153,24 @@ describe('liveness and readiness', () => {
 
   it('is not ready, naming the chain and nothing else, while the RPC hangs; live all along', async () => {
     relay(null);
-    await new Promise((r) => setTimeout(r, 5_100)); // past the remembered answer
+    await new Promise((r) => setTimeout(r, PAST_CACHE_MS)); // past the remembered answer
     const began = Date.now();
     const answer = await ready();
     expect(answer).toEqual({ status: 503, body: { status: 'unready', failing: ['chain'] } });
     expect(Date.now() - began).toBeLessThan(2 * 3_000);
     expect((await h.api('/api/health/live')).status).toBe(200);
     relay(testChain.chain.rpcUrl);
-    await new Promise((r) => setTimeout(r, 5_100));
+    await new Promise((r) => setTimeout(r, PAST_CACHE_MS));
     expect((await ready()).status).toBe(200);
   });
 
   it('is not ready while the watcher is further behind the head than allowed, and ready once it caught up', async () => {
     await h.payments!.watcher.tick();
     await testChain.provider.send('anvil_mine', ['0x5']);
-    await new Promise((r) => setTimeout(r, 5_100));
+    await new Promise((r) => setTimeout(r, PAST_CACHE_MS));
     expect(await ready()).toEqual({ status: 503, body: { status: 'unready', failing: ['watcher'] } });
     await h.payments!.watcher.tick();
-    await new Promise((r) => setTimeout(r, 5_100));
+    await new Promise((r) => setTimeout(r, PAST_CACHE_MS));
     expect((await ready()).status).toBe(200);
   });
 

@@ -37,10 +37,12 @@ export interface ReadinessOptions {
   maxHeadAgeSeconds: number | null;
   /** How long a database, chain or Shopify probe may take. */
   probeTimeoutMs?: number;
+  /** How long the chain's and the watcher's probe answers are reused (default 5 s). */
+  chainProbeCacheMs?: number;
 }
 
 const SHOPIFY_FRESH_MS = 10 * 60_000;
-/** A probe's outcome is reused this long. */
+/** A probe's outcome is reused this long (the chain's: unless configured). */
 const CHAIN_PROBE_TTL_MS = 5_000;
 const SHOPIFY_PROBE_TTL_MS = 30_000;
 
@@ -81,14 +83,14 @@ export class Readiness {
   constructor(private readonly opts: ReadinessOptions) {
     this.timeoutMs = opts.probeTimeoutMs ?? 3_000;
     let head: number | null = null;
-    this.chainProbe = remembered(CHAIN_PROBE_TTL_MS, async () => {
+    this.chainProbe = remembered(opts.chainProbeCacheMs ?? CHAIN_PROBE_TTL_MS, async () => {
       const chain = opts.payments?.chain;
       if (!chain) return true;
       const latest = await within(this.timeoutMs, chain.latestBlock());
       head = latest.number;
       return opts.maxHeadAgeSeconds === null || Date.now() / 1000 - latest.timestamp <= opts.maxHeadAgeSeconds;
     });
-    this.watcherProbe = remembered(CHAIN_PROBE_TTL_MS, async () => {
+    this.watcherProbe = remembered(opts.chainProbeCacheMs ?? CHAIN_PROBE_TTL_MS, async () => {
       const watcher = opts.payments?.watcher;
       if (!watcher || head === null) return true;
       const lag = await within(this.timeoutMs, watcher.lagBlocks(head));
