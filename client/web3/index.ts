@@ -9,10 +9,8 @@ import { WalletController, type WalletConnectLike } from './wallet-controller';
 
 export { WalletController } from './wallet-controller';
 export type { WalletOption, WalletSnapshot } from './wallet-controller';
-export { ensureBaseNetwork, isBaseChainId } from './ensure-base-network';
-export * from './wallet-errors';
-export { createTokenPayment, type TokenPayment, type TransferReceipt } from './token-payment';
-export type { Eip1193Provider, WalletConfig, WalletNotice } from './types';
+export { ensureBaseNetwork } from './ensure-base-network';
+export { createTokenPayment } from './token-payment';
 
 let controller: WalletController | null = null;
 
