@@ -9,8 +9,6 @@ export const NO_WALLET_MESSAGE = 'No wallet detected. Please install MetaMask or
 export const NO_ACCOUNTS_MESSAGE = 'No accounts found';
 export const CONNECT_FAILED_FALLBACK = 'Failed to connect wallet';
 export const DISCONNECT_FAILED_MESSAGE = 'Failed to disconnect wallet';
-export const CONNECT_WALLET_FIRST_MESSAGE = 'Please connect your wallet first';
-export const NO_PROVIDER_MESSAGE = 'No Web3 provider found';
 export const WRONG_NETWORK_MESSAGE = 'Please switch to Base Network in your wallet to make payments...';
 export const MOBILE_WALLET_REQUIRED = Object.freeze({
   title: 'Mobile Wallet Required',
