@@ -64,16 +64,6 @@ const NOT_YET_MOVED: Record<string, string> = {
   'server/modules/admin/desk-items.ts: chain_transfers': 'payments: a transfer as a desk item',
   'server/modules/admin/desk-items.ts: orders': 'orders: the order a transfer paid',
   'server/modules/admin/refund-records.ts: refunds': 'orders: refunds of an order or transfer',
-  'server/modules/payments/checkout-service.ts: orders': 'orders: the order of a checkout',
-  'server/modules/payments/refunds.ts: refunds': 'orders: recording a refund',
-  // The units held for payments on their way: claims are payments', unsynced sales orders', and
-  // the modules that read them (catalogue, cart, payments) import stock: to become a service built
-  // in wiring.ts from payments' and orders' read functions.
-  'server/modules/stock/stock.ts: variants': 'catalogue: joinVariantFacts',
-  'server/modules/stock/stock.ts: checkout_intents': 'payments: claims by variant',
-  'server/modules/stock/stock.ts: checkout_intent_items': 'payments: claims by variant',
-  'server/modules/stock/stock.ts: orders': 'orders: unsynced sales by variant',
-  'server/modules/stock/stock.ts: order_items': 'orders: unsynced sales by variant',
 };
 
 describe('table owners', () => {

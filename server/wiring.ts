@@ -16,8 +16,9 @@ import { Readiness } from './readiness';
 import { CatalogueService } from './modules/catalogue';
 import { ClientCredentialsToken, requestGrant, ShopifyGraphql, StaticAccessToken } from './shopify';
 import { CartService } from './modules/cart';
-import { createPaymentServices, type ChainTarget, type PaymentServices } from './modules/payments';
-import { OrdersService, ShopifyHandoff } from './modules/orders';
+import { claimedUnitsByVariant, createPaymentServices, type ChainTarget, type PaymentServices } from './modules/payments';
+import { OrdersService, ShopifyHandoff, unsyncedSalesByVariant } from './modules/orders';
+import { StockService } from './modules/stock';
 import { AuthService } from './modules/auth';
 import { SessionService } from './modules/session';
 import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
@@ -78,6 +79,8 @@ export interface Services {
   db: Db;
   logger: Logger;
   shopify: ShopifyGraphql;
+  /** What payments on their way hold (the catalogue, the inventory and payments judge stock with it). */
+  stock: StockService;
   catalogue: CatalogueService;
   sessions: SessionService;
   carts: CartService;
@@ -95,7 +98,10 @@ export interface Services {
 export function buildServices(opts: ServiceOptions): Services {
   const { config, db, logger, target, now } = opts;
   const shopify = opts.shopify ?? storeClient(config, logger);
-  const catalogue = new CatalogueService(db, shopify, logger, opts.catalogueSync, {
+  // The units held for payments on their way, each part read by the module that owns its rows:
+  // payments' claims and orders' sales Shopify does not have yet (the stock module imports neither).
+  const stock = new StockService({ claimed: claimedUnitsByVariant, sold: unsyncedSalesByVariant });
+  const catalogue = new CatalogueService(db, shopify, stock, logger, opts.catalogueSync, {
     stalenessMs: config.catalogueStalenessMs,
     reconnectMs: opts.catalogueReconnectMs,
   });
@@ -106,7 +112,7 @@ export function buildServices(opts: ServiceOptions): Services {
   let payments: PaymentSystem | undefined;
   if (target) {
     const orders = new OrdersService(db, { explorerUrl: config.mode === 'local' ? null : config.publicLinks.explorerUrl });
-    const paymentServices = createPaymentServices({ config, db, logger, target, orders });
+    const paymentServices = createPaymentServices({ config, db, logger, target, orders, stock });
     const handoff = new ShopifyHandoff({ db, shopify, logger });
     // The chain's RPC also checks contract wallets' sign-in signatures (EIP-1271).
     const auth = new AuthService(db, {
@@ -123,7 +129,7 @@ export function buildServices(opts: ServiceOptions): Services {
   const passwordHash = config.adminPassword.hash;
   if (!passwordHash) throw new Error('local mode: read the generated admin password (loadLocalAdminPassword) before buildServices');
   const admin = new AdminService(db, { passwordHash, now, sleep: opts.sleep ?? realSleep });
-  const inventory = new InventoryAdmin(db, catalogue, { now });
+  const inventory = new InventoryAdmin(db, catalogue, stock, { now });
   const desk = new PaymentsDesk(db, {
     config,
     chainHead: payments && (() => payments.chain.blockNumber()),
@@ -149,7 +155,7 @@ export function buildServices(opts: ServiceOptions): Services {
     webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
     payments,
   };
-  return { config, db, logger, shopify, catalogue, sessions, carts, rateLimiter, admin, payments, readiness, app };
+  return { config, db, logger, shopify, stock, catalogue, sessions, carts, rateLimiter, admin, payments, readiness, app };
 }
 
 /** The Shopify client of a live shop: its credential's token source, its API origin, its timeout (also the doctor's). */

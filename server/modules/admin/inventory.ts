@@ -27,6 +27,7 @@ import {
   type CatalogueService,
   type SyncStart,
 } from '../catalogue';
+import type { StockService } from '../stock';
 import { recordAudit, type AuditChange } from './audit';
 
 const money = (v: string | null | undefined): string | null => (v == null ? null : normalizeDecimal(v));
@@ -40,6 +41,8 @@ export class InventoryAdmin {
   constructor(
     private readonly db: Db,
     private readonly catalogue: CatalogueService,
+    /** What payments on their way hold: each item's stock as the shop applies it. */
+    private readonly stock: StockService,
     opts: { now?: () => Date } = {},
   ) {
     this.now = opts.now ?? (() => new Date());
@@ -47,12 +50,12 @@ export class InventoryAdmin {
 
   /** Every variant still in Shopify, with its stock as the shop applies it (catalogue/inventory.ts). */
   list(): Promise<InventoryItem[]> {
-    return listInventory(this.db, this.now());
+    return listInventory(this.db, this.stock, this.now());
   }
 
   /** A page of the admin's product groups, with the counts on the first (catalogue/inventory-page.ts). */
   page(query: AdminProductsQuery): Promise<AdminProductsPage> {
-    return inventoryPage(this.db, this.now(), query);
+    return inventoryPage(this.db, this.stock, this.now(), query);
   }
 
   /** Changes a variant's admin fields; records each field that changed, old → new. */
@@ -71,7 +74,7 @@ export class InventoryAdmin {
       await recordAudit(trx, { at, action: 'inventory-updated', session, target: id, changes });
       return {
         message: changes.length ? 'Product updated successfully' : 'Nothing to change: the product already has those values',
-        items: await listInventory(trx, at, { variantId: id }),
+        items: await listInventory(trx, this.stock, at, { variantId: id }),
       };
     });
   }
@@ -125,7 +128,7 @@ export class InventoryAdmin {
           customTitle === null
             ? `Custom title cleared: shoppers see “${originalTitle}”`
             : `Custom title set: shoppers see “${customTitle}”`,
-        items: await listInventory(trx, at, { productIds: products.map((p) => p.rowId) }),
+        items: await listInventory(trx, this.stock, at, { productIds: products.map((p) => p.rowId) }),
       };
     });
   }

@@ -14,4 +14,4 @@ export {
   writeCustomTitle,
   writeVariantAdminFields,
 } from './inventory';
-export { joinVariantFacts, type VariantFacts } from './variant-facts';
+export { joinVariantFacts, lockVariantStock, type VariantFacts } from './variant-facts';

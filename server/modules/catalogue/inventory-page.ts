@@ -17,7 +17,7 @@ import { availability } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { heldUnits } from '../stock';
+import type { StockService } from '../stock';
 
 /**
  * The variants still in Shopify whose product is too, as a condition on `v` alone (the few removed
@@ -86,8 +86,8 @@ export function matchCondition(words: readonly string[], filter: ProductFilter, 
  * The variants sold out only because what payments on their way hold leaves none of a known stock
  * (the few variants anything holds, judged by the shop's one availability rule).
  */
-export async function heldSoldOut(db: Db | Knex.Transaction, now: Date): Promise<string[]> {
-  const held = await heldUnits(db, now);
+export async function heldSoldOut(db: Db | Knex.Transaction, stock: StockService, now: Date): Promise<string[]> {
+  const held = await stock.held(db, now);
   if (held.size === 0) return [];
   const rows: Array<{
     shopify_id: string;

@@ -18,7 +18,7 @@ import { cartLineTitle } from '../../../common/cart';
 import { normalizeDecimal } from '../../../common/money';
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
-import { heldFor, heldUnits } from '../stock';
+import { heldFor, type StockService } from '../stock';
 import { decodeCursor, encodeCursor, heldSoldOut, LIVE_VARIANT, listKey, matchCondition, searchWords } from './inventory-page';
 import { productTitle } from './service';
 import { bumpCatalogueVersion } from './sync';
@@ -55,6 +55,7 @@ interface InventoryRow {
  */
 export async function listInventory(
   db: Db | Knex.Transaction,
+  stock: StockService,
   now: Date,
   filter?: { variantId?: string; productIds?: number[] },
 ): Promise<InventoryItem[]> {
@@ -90,7 +91,7 @@ export async function listInventory(
       'p.images',
       'p.last_synced_at',
     );
-  const held = await heldUnits(db, now, filter ? { variantIds: rows.map((r) => r.id) } : {});
+  const held = await stock.held(db, now, filter ? { variantIds: rows.map((r) => r.id) } : {});
   return rows.map((r) => {
     const pogPrice = money(r.pog_price);
     const images: Array<{ url: string; alt?: string | null }> = typeof r.images === 'string' ? JSON.parse(r.images) : (r.images ?? []);
@@ -139,13 +140,13 @@ export async function listInventory(
  * the search and the filter, in catalogue order, each with all its variants; on the first page the
  * counts of what matches and of the whole inventory; and the cursor of the next page.
  */
-export async function inventoryPage(db: Db, now: Date, query: AdminProductsQuery): Promise<AdminProductsPage> {
+export async function inventoryPage(db: Db, stock: StockService, now: Date, query: AdminProductsQuery): Promise<AdminProductsPage> {
   const words = searchWords(query.q);
   const filter = query.status ?? 'all';
   const limit = query.limit ?? ADMIN_PRODUCTS_DEFAULT_LIMIT;
   const key = listKey(words, filter);
   const after = query.cursor === undefined ? 0 : decodeCursor(query.cursor, key);
-  const match = matchCondition(words, filter, filter === 'sold-out' ? await heldSoldOut(db, now) : []);
+  const match = matchCondition(words, filter, filter === 'sold-out' ? await heldSoldOut(db, stock, now) : []);
   const variants = () => db('variants as v').whereRaw(LIVE_VARIANT);
   const matching = (q: Knex.QueryBuilder) => (match.sql === null ? q : q.whereRaw(match.sql, match.bindings));
 
@@ -180,7 +181,7 @@ export async function inventoryPage(db: Db, now: Date, query: AdminProductsQuery
     Array<{ id: number }>,
   ];
   const ids = rows.slice(0, limit).map((r) => r.id);
-  const items = ids.length ? await listInventory(db, now, { productIds: ids }) : [];
+  const items = ids.length ? await listInventory(db, stock, now, { productIds: ids }) : [];
   const matched: Set<string> | null =
     match.sql === null || !ids.length
       ? null

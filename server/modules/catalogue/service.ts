@@ -19,7 +19,7 @@ import { normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import { heldFor, heldUnits } from '../stock';
+import { heldFor, type StockService } from '../stock';
 import type { Model } from 'objection';
 import type { ProductModel, VariantModel } from './models';
 import type { ShopifyGraphql } from '../../shopify';
@@ -85,6 +85,8 @@ export class CatalogueService {
   constructor(
     private readonly db: Db,
     private readonly shopify: ShopifyGraphql,
+    /** What payments on their way hold: the list's stock is what is left after it. */
+    private readonly stock: StockService,
     private readonly logger?: Logger,
     private readonly syncOptions: SyncOptions = {},
     freshness: Omit<FreshnessOptions, 'logger'> = { stalenessMs: 1000 },
@@ -233,7 +235,7 @@ export class CatalogueService {
     // rule the cart and checkout apply to their lines too.
     const rows = await readCatalogueRows(this.db);
     // Read after the version: a change to what is held bumps the version, so this is never older.
-    const held = await heldUnits(this.db, new Date());
+    const held = await this.stock.held(this.db, new Date());
     const products: Product[] = [];
     const byId = new Map<string, Product>();
     const variantsById = new Map<string, ListedVariant>();

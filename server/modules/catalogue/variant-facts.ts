@@ -1,7 +1,8 @@
 /**
  * A variant's current facts (its title, price, stock and sale state, and its product's), joined
  * onto another module's query by the variant's Shopify id: the cart reads its lines with them in
- * one query, without naming the catalogue's tables itself.
+ * one query, without naming the catalogue's tables itself; payments locks a checkout's variants
+ * with their stock the same way (lockVariantStock).
  */
 import type { Knex } from 'knex';
 import type { StockFacts } from '../../../common/availability';
@@ -45,4 +46,18 @@ export function joinVariantFacts(query: Knex.QueryBuilder, variantIdColumn: stri
       'p.removed_at as product_removed_at',
       'p.shopify_status',
     );
+}
+
+/**
+ * Joins each row's variant (named by the Shopify variant id in `variantIdColumn`), selects its
+ * stock facts and locks the variant rows for the caller's transaction, in the variants' row-id
+ * order: every caller locking several variants takes them in this one order, so two concurrent
+ * ones (two payments for the last units) wait for each other instead of deadlocking.
+ */
+export function lockVariantStock(query: Knex.QueryBuilder, variantIdColumn: string): Knex.QueryBuilder {
+  return query
+    .join('variants as v', 'v.shopify_id', variantIdColumn)
+    .orderBy('v.id')
+    .forUpdate('v')
+    .select('v.available_stock', 'v.inventory_quantity', 'v.is_sold_out', 'v.available_for_sale');
 }

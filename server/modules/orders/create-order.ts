@@ -89,6 +89,34 @@ export async function createOrder(trx: Knex.Transaction, paid: PaidCheckout, now
   return orderId;
 }
 
+/** The id of the order checkout `intentId` made, or null while it has none (payments' answer to the shopper). */
+export async function orderIdOfCheckout(db: Knex | Knex.Transaction, intentId: string): Promise<string | null> {
+  const row = (await db('orders').where({ intent_id: intentId }).first('id')) as { id: string } | undefined;
+  return row?.id ?? null;
+}
+
+/**
+ * The units per variant (only `variantIds` when given) that orders took from Shopify-tracked stock
+ * Shopify has no order for yet (paid or confirmed, stock taken, not handed off), in the caller's
+ * connection or transaction: the stock module's unsynced sales (its StockService, built in
+ * server/wiring.ts).
+ */
+export async function unsyncedSalesByVariant(
+  db: Knex | Knex.Transaction,
+  query: { variantIds?: readonly string[] },
+): Promise<Map<string, number>> {
+  const sold = db('order_items as i')
+    .join('orders as o', 'o.id', 'i.order_id')
+    .where('o.stock_taken', true)
+    .whereIn('o.status', ['paid', 'confirmed'])
+    .whereNull('o.shopify_order_id')
+    .groupBy('i.variant_id')
+    .select('i.variant_id', db.raw('sum(i.quantity) as n'));
+  if (query.variantIds) sold.whereIn('i.variant_id', query.variantIds);
+  const rows = (await sold) as Array<{ variant_id: string; n: unknown }>;
+  return new Map(rows.map((r) => [r.variant_id, Number(r.n)]));
+}
+
 /** Order ids: "PG" and 10 random Crockford base-32 characters (50 bits): short, unguessable. */
 function newOrderId(): string {
   const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

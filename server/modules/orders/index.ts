@@ -7,10 +7,18 @@
 export { OrdersService } from './service';
 /** Writes a paid checkout's order, items, stock taken and hand-off job in the caller's transaction. */
 export { createOrder } from './create-order';
+/**
+ * The order a checkout made (payments' answer to the shopper), and the units orders took that
+ * Shopify has no order for yet (the stock module's unsynced sales, given to it in server/wiring.ts).
+ */
+export { orderIdOfCheckout, unsyncedSalesByVariant } from './create-order';
 /** Status changes a chain reorganisation causes, applied in the caller's transaction. */
 export { lockOrder, failReorgedOrder, restoreReorgedOrder, PAYMENT_REORGED } from './payment-events';
-/** What refunds do to an order (fully refunded → 'refunded'), in the caller's transaction. */
-export { refundOrderIfFull } from './refund-events';
+/**
+ * The refunds payments records (read and written in its transaction), and what they do to an order
+ * (fully refunded → 'refunded'), in the caller's transaction.
+ */
+export { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs } from './refund-events';
 /** Creates each paid order's Shopify draft order (the outbox job createOrder queues); `runOne` is the admin's retry. */
 export { ShopifyHandoff } from './handoff';
 /** The outbox kind of that job (the admin's orders view reads its attempts and errors). */

@@ -1,8 +1,9 @@
 /**
  * Refunds and the order (docs/payments.md, "Refunds"). Payments verifies a refund on chain and records it against
- * the transfer it refunds (the refunds table); this applies what follows for the order, through
- * the status machine, inside the caller's transaction: once the refunds of the order's transfers
- * add up to everything paid for it, the order is 'refunded' (a partial refund changes no status).
+ * the transfer it refunds, in the refunds table, which is this module's: through the functions here,
+ * in payments' transaction. What follows for the order is applied here too, through the status
+ * machine, inside the caller's transaction: once the refunds of the order's transfers add up to
+ * everything paid for it, the order is 'refunded' (a partial refund changes no status).
  */
 import type { Knex } from 'knex';
 import type { OrderStatus } from '../../../common/api';
@@ -19,6 +20,56 @@ export async function refundedWeiByOrder(db: Db | Knex.Transaction, orderIds: re
     .sum({ n: 'amount_wei' });
   // numeric sums arrive as decimal strings (never a float)
   return new Map(sums.map((s) => [s.order_id, BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
+}
+
+/** A refund as payments records it: one Transfer log of a refund transaction, against one store transfer. */
+export interface RefundRecord {
+  transfer_id: number;
+  order_id: string | null;
+  chain_id: number;
+  tx_hash: string;
+  log_index: number;
+  block_number: number;
+  to_address: string;
+  amount_wei: string;
+  created_at: Date;
+  session_label: string | null;
+}
+
+/** The refunds recorded from these Transfer logs of transaction `txHash` (`logIndexes`), against whichever transfer. */
+export async function refundsOfLogs(
+  trx: Knex.Transaction,
+  log: { chainId: number; txHash: string; logIndexes: readonly number[] },
+): Promise<Array<{ id: number; transfer_id: number; log_index: number }>> {
+  return trx('refunds')
+    .where({ chain_id: log.chainId, tx_hash: log.txHash })
+    .whereIn('log_index', log.logIndexes)
+    .select('id', 'transfer_id', 'log_index');
+}
+
+/**
+ * Records `refund` in the caller's transaction; its id, or null when its Transfer log is recorded
+ * already (by a refund of another transfer meanwhile: the log is unique).
+ */
+export async function insertRefund(trx: Knex.Transaction, refund: RefundRecord): Promise<number | null> {
+  const inserted: Array<{ id: number }> = await trx('refunds')
+    .insert(refund)
+    .onConflict(['chain_id', 'tx_hash', 'log_index'])
+    .ignore()
+    .returning('id');
+  return inserted[0]?.id ?? null;
+}
+
+/** What was refunded against each of these transfers, wei (transfers without any are absent). */
+export async function refundedWeiByTransfer(db: Db | Knex.Transaction, transferIds: readonly number[]): Promise<Map<number, bigint>> {
+  if (transferIds.length === 0) return new Map();
+  const sums: Array<{ transfer_id: number; n: string | number | null }> = await db('refunds')
+    .whereIn('transfer_id', [...new Set(transferIds)])
+    .groupBy('transfer_id')
+    .select('transfer_id')
+    .sum({ n: 'amount_wei' });
+  // numeric sums arrive as decimal strings (never a float)
+  return new Map(sums.map((s) => [Number(s.transfer_id), BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
 }
 
 /**

@@ -283,7 +283,12 @@ describe.each(testDatabaseKinds)('attacks on payments, on %s', (kind) => {
   });
 
   it('when every suffix tried is taken the answer is 503 checkout-busy, not a 500', async () => {
-    const stuck = new CheckoutService(db(), h.payments!.target, { ttlMs: 60_000, latePaymentMs: 60_000, suffix: () => 424242n });
+    const stuck = new CheckoutService(db(), h.payments!.target, {
+      stock: h.services.stock,
+      ttlMs: 60_000,
+      latePaymentMs: 60_000,
+      suffix: () => 424242n,
+    });
     const [one, two] = [new Shopper(h), new Shopper(h)];
     for (const s of [one, two]) await s.add({ variantId: unlimited.id, quantity: 7 });
     await stuck.create(one.sessionId, null);

@@ -18,7 +18,8 @@ import { clientIpKey } from '../../lib/rate-limit';
 import { ServerSecret } from '../../lib/server-secret';
 import { cartLineRows, lineForSale, lineTitle } from '../cart';
 import { lockSession } from '../session';
-import { lineProblems } from '../stock';
+import { orderIdOfCheckout } from '../orders';
+import type { StockService } from '../stock';
 import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
 
 export interface PaymentTarget {
@@ -28,6 +29,8 @@ export interface PaymentTarget {
 }
 
 export interface CheckoutOptions {
+  /** What payments on their way hold (a new checkout's lines are judged with it). */
+  stock: StockService;
   ttlMs: number;
   latePaymentMs: number;
   now?: () => Date;
@@ -120,7 +123,7 @@ export class CheckoutService {
         .whereNull('tx_hash_hint')
         .update({ status: 'expired', expires_at: trx.raw('least(expires_at, ?)', [now]), updated_at: now });
 
-      const problems = await lineProblems(trx, now, lines, (line) => line);
+      const problems = await this.options.stock.lineProblems(trx, now, lines, (line) => line);
       if (problems.length) {
         throw new AppError(
           ErrorCode.cartItemUnavailable,
@@ -310,9 +313,9 @@ export class CheckoutService {
   }
 
   async toApi(row: IntentRow): Promise<Checkout> {
-    const [items, order, amounts, received] = await Promise.all([
+    const [items, orderId, amounts, received] = await Promise.all([
       this.db('checkout_intent_items').where({ intent_id: row.id }).orderBy('id') as Promise<IntentItemRow[]>,
-      this.db('orders').where({ intent_id: row.id }).first('id') as Promise<{ id: string } | undefined>,
+      orderIdOfCheckout(this.db, row.id),
       this.db('checkout_amounts').where({ intent_id: row.id }).orderBy('id', 'desc').select('amount_wei', 'purpose') as Promise<
         Array<{ amount_wei: string; purpose: string }>
       >,
@@ -343,7 +346,7 @@ export class CheckoutService {
         price: formatUnits(parseUnits(i.unit_price)),
         quantity: i.quantity,
       })),
-      orderId: order?.id ?? null,
+      orderId,
       transactionHash: row.tx_hash_hint,
     };
   }

@@ -7,3 +7,5 @@ export { ChainClient, type ChainTarget } from './chain-client';
 /** Why a transfer that already counts (or went back) cannot be attached by the admin. */
 export { notAttachable } from './settlement-decision';
 export { RefundService } from './refunds';
+/** The units claimed by checkouts whose payment is on its way (the stock module's claims, given to it in server/wiring.ts). */
+export { claimedUnitsByVariant } from './stock-claim';

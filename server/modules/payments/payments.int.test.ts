@@ -533,6 +533,8 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
       logger: (await import('../../lib/logger')).createLogger({ level: 'silent' }),
       target: h.payments!.target,
       orders: new OrdersService(secondDb, { explorerUrl: null }),
+      // It holds no connection: each read runs in the connection it is given (secondDb's here).
+      stock: h.services.stock,
     });
     try {
       const hashes: string[] = [];

@@ -10,17 +10,17 @@
  * transfer is locked, a refund never exceeds what that transfer carried minus what was already
  * refunded, a refund transaction is recorded once (keyed like chain_transfers), a transfer that
  * made no order becomes 'refunded' (it never counts towards a checkout again), and an order whose
- * transfers' refunds now cover what was paid becomes 'refunded' through the orders module.
+ * transfers' refunds now cover what was paid becomes 'refunded'. The refunds table is the orders
+ * module's: it is read and written through its index, in the same transaction.
  */
 import { dataSlice, getAddress } from 'ethers';
 import type { Knex } from 'knex';
-import type { Db } from '../../db';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { unavailableCause } from '../../lib/unavailable';
-import { refundOrderIfFull } from '../orders';
+import { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs } from '../orders';
 import type { ChainClient } from './chain-client';
 import { TRANSFER_TOPIC, type RawLog, type ReceiptFacts } from './verify';
 
@@ -239,13 +239,11 @@ export class RefundService {
       );
     }
 
-    const recorded: Array<{ id: number; transfer_id: number; log_index: number }> = await trx('refunds')
-      .where({ chain_id: candidates[0]!.chainId, tx_hash: candidates[0]!.txHash })
-      .whereIn(
-        'log_index',
-        candidates.map((t) => t.logIndex),
-      )
-      .select('id', 'transfer_id', 'log_index');
+    const recorded = await refundsOfLogs(trx, {
+      chainId: candidates[0]!.chainId,
+      txHash: candidates[0]!.txHash,
+      logIndexes: candidates.map((t) => t.logIndex),
+    });
     const refundedBeforeWei = await refundedFromTransfer(trx, transferId);
     const mine = recorded.find((r) => r.transfer_id === transferId);
     if (mine) return { created: false, refundId: mine.id, refundedBeforeWei, refundedWei: refundedBeforeWei, order: null };
@@ -253,24 +251,20 @@ export class RefundService {
     if (!free) throw alreadyRecorded();
 
     refuseAboveRefundable(transfer, refundedBeforeWei, amountWei, `This refund of ${pog(amountWei)} POG is not recorded.`);
-    const inserted: Array<{ id: number }> = await trx('refunds')
-      .insert({
-        transfer_id: transferId,
-        order_id: transfer.order_id,
-        chain_id: free.chainId,
-        tx_hash: free.txHash,
-        log_index: free.logIndex,
-        block_number: free.blockNumber,
-        to_address: free.to,
-        amount_wei: amountWei.toString(),
-        created_at: now,
-        session_label: input.session,
-      })
-      .onConflict(['chain_id', 'tx_hash', 'log_index'])
-      .ignore()
-      .returning('id');
+    const refundId = await insertRefund(trx, {
+      transfer_id: transferId,
+      order_id: transfer.order_id,
+      chain_id: free.chainId,
+      tx_hash: free.txHash,
+      log_index: free.logIndex,
+      block_number: free.blockNumber,
+      to_address: free.to,
+      amount_wei: amountWei.toString(),
+      created_at: now,
+      session_label: input.session,
+    });
     // Taken meanwhile by a refund of another transfer (this transfer's row is locked, so not of this one).
-    if (inserted.length === 0) throw alreadyRecorded();
+    if (refundId === null) throw alreadyRecorded();
 
     // The prepared refund has arrived: the transfer's hold ends.
     await trx('chain_transfers').where({ id: transferId }).update({ refund_hold_until: null });
@@ -283,7 +277,7 @@ export class RefundService {
     const orderChange = transfer.order_id ? await refundOrderIfFull(trx, transfer.order_id, now) : null;
     return {
       created: true,
-      refundId: inserted[0]!.id,
+      refundId,
       refundedBeforeWei,
       refundedWei: refundedBeforeWei + amountWei,
       order: orderChange && transfer.order_id ? { id: transfer.order_id, ...orderChange } : null,
@@ -353,19 +347,7 @@ function refuseAboveRefundable(transfer: LockedTransfer, refundedBeforeWei: bigi
 const alreadyRecorded = () =>
   new AppError(ErrorCode.refundAlreadyRecorded, 'That refund transaction is already recorded as the refund of another payment.');
 
-/** What was refunded from a transfer so far, wei. */
+/** What was refunded from a transfer so far, wei (the refunds are the orders module's). */
 async function refundedFromTransfer(trx: Knex.Transaction, transferId: number): Promise<bigint> {
   return (await refundedWeiByTransfer(trx, [transferId])).get(transferId) ?? 0n;
-}
-
-/** What was refunded against each of these transfers, wei (transfers without any are absent). */
-export async function refundedWeiByTransfer(db: Db | Knex.Transaction, transferIds: readonly number[]): Promise<Map<number, bigint>> {
-  if (transferIds.length === 0) return new Map();
-  const sums: Array<{ transfer_id: number; n: string | number | null }> = await db('refunds')
-    .whereIn('transfer_id', [...new Set(transferIds)])
-    .groupBy('transfer_id')
-    .select('transfer_id')
-    .sum({ n: 'amount_wei' });
-  // numeric sums arrive as decimal strings (never a float)
-  return new Map(sums.map((s) => [Number(s.transfer_id), BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
 }

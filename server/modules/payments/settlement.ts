@@ -29,10 +29,10 @@ import { createOrder, lockOrder, restoreReorgedOrder } from '../orders';
 import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 import { removeBoughtLines } from '../cart';
-import { lockIntentLines, shortLine } from '../stock';
+import type { StockService } from '../stock';
 import { issueAmount, randomSuffix } from './amount';
 import { PAYABLE, receivedWei, type IntentRow } from './checkout-service';
-import { claimStock } from './stock-claim';
+import { claimStock, lockIntentLines } from './stock-claim';
 import {
   ATTACHED,
   attachRefusal,
@@ -79,6 +79,8 @@ export class SettlementService {
 
   constructor(
     private readonly db: Db,
+    /** What payments on their way hold: a paid checkout's lines are judged with it. */
+    private readonly stock: StockService,
     options: SettlementOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
@@ -233,7 +235,7 @@ export class SettlementService {
    * settled (not deep enough): the first payment seen wins the last units (stock-claim.ts).
    */
   async claim(transfer: StoreTransfer): Promise<boolean> {
-    return this.db.transaction((trx) => claimStock(trx, transfer, this.now(), this.claimMs));
+    return this.db.transaction((trx) => claimStock(trx, this.stock, transfer, this.now(), this.claimMs));
   }
 
   /** A transfer judged before: the same answer again (a removed one comes back, see below). */
@@ -332,7 +334,7 @@ export class SettlementService {
 
     // Paid in full: the checkout's lines, locked, and (unless it claimed its stock) whether one is short now.
     const lines = await lockIntentLines(trx, intent.id);
-    const short = decision.claimed ? null : await shortLine(trx, intent.id, lines, now);
+    const short = decision.claimed ? null : await this.stock.shortLine(trx, intent.id, lines, now);
     const paid = decideOrder(decision, { lines, short });
     const orderId = await createOrder(
       trx,

@@ -9,6 +9,7 @@ import { ChainClient, type ChainTarget } from './chain-client';
 import { dbKind, type Db } from '../../db';
 import type { Logger } from '../../lib/logger';
 import type { OrdersService } from '../orders';
+import type { StockService } from '../stock';
 import { CheckoutService } from './checkout-service';
 import { OrderFromTransaction } from './order-from-transaction';
 import { RefundService } from './refunds';
@@ -33,16 +34,19 @@ export function createPaymentServices(deps: {
   target: ChainTarget;
   /** The orders a paid checkout's shopper is answered with (POST /api/orders/create). */
   orders: OrdersService;
+  /** What payments on their way hold (built in server/wiring.ts from payments' claims and orders' unsynced sales). */
+  stock: StockService;
   now?: () => Date;
 }): PaymentServices {
-  const { config, db, logger, target, orders, now } = deps;
+  const { config, db, logger, target, orders, stock, now } = deps;
   const chain = new ChainClient(target);
   const checkouts = new CheckoutService(db, target, {
+    stock,
     ttlMs: config.payments.checkoutTtlMs,
     latePaymentMs: config.payments.latePaymentMs,
     now,
   });
-  const settlement = new SettlementService(db, { now, latePaymentMs: config.payments.latePaymentMs, logger });
+  const settlement = new SettlementService(db, stock, { now, latePaymentMs: config.payments.latePaymentMs, logger });
   const orderFromTx = new OrderFromTransaction({
     chain,
     checkouts,
