@@ -10,7 +10,8 @@ import { z } from 'zod';
  * Why a transfer to the store wallet needs a person:
  * - `unmatched`: it identifies no checkout (not an exact amount, no proven sender);
  * - `underpaid`: it counts towards a checkout that still waits for the rest;
- * - `overpaid`: it made an order with an excess of a cent or more, or it paid an already paid checkout;
+ * - `overpaid`: money beyond what was owed: it made an order with an excess of a cent or more, or it
+ *   is an extra payment (a further payment to a checkout that was already paid: all of it excess);
  * - `late`: it paid a checkout after its time (or finished one after an underpayment);
  * - `out-of-stock`: it made an order, on hold, after the stock was gone;
  * - `reorged`: a chain reorganisation removed it, or failed the order it paid.
@@ -72,7 +73,7 @@ export const attentionItemSchema = z.object({
   orderId: z.string().nullable(),
   /** Underpaid: what the checkout still needs, POG decimal string; else null. */
   due: z.string().nullable(),
-  /** What was paid beyond the order's total (or the whole transfer, for an already paid checkout), POG decimal string; else null. */
+  /** What was paid beyond the order's total (or the whole transfer, for an extra payment), POG decimal string; else null. */
   excess: z.string().nullable(),
   /** What the server noted when it judged the transfer. */
   note: z.string().nullable(),
@@ -312,11 +313,11 @@ export const adminOrderDetailSchema = adminOrderSchema.extend({
       sender: z.string(),
       at: z.string(),
       /**
-       * What became of it: `paid` (it counts towards the order), `extra` (it came after the order
-       * was paid: an excess to refund), `refunded` (its money went back before the order was made;
-       * it never counted), `reorged` (a chain reorganisation removed it).
+       * What became of it: `paid` (it counts towards the order), `extra-payment` (a further payment
+       * after the order was paid: all of it an excess to refund), `refunded` (its money went back
+       * before the order was made; it never counted), `reorged` (a chain reorganisation removed it).
        */
-      use: z.enum(['paid', 'extra', 'refunded', 'reorged']),
+      use: z.enum(['paid', 'extra-payment', 'refunded', 'reorged']),
     }),
   ),
   refunds: z.array(refundRecordSchema),

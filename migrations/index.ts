@@ -17,6 +17,7 @@ import * as adminLoginSources from './20261126110000_admin_login_sources';
 import * as checkoutEvidence from './20261126110100_checkout_evidence';
 import * as deskVolume from './20261126120000_desk_volume';
 import * as catalogueSyncRuns from './20261127000000_catalogue_sync_runs';
+import * as extraPaymentStatus from './20261128000000_extra_payment_status';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -33,4 +34,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261126110100_checkout_evidence.ts', checkoutEvidence],
   ['20261126120000_desk_volume.ts', deskVolume],
   ['20261127000000_catalogue_sync_runs.ts', catalogueSyncRuns],
+  ['20261128000000_extra_payment_status.ts', extraPaymentStatus],
 ];

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from './test/databases';
 import { createDb, migrate, migrationsPending, toCount, type Db } from './db';
 import { migrations } from '../migrations';
+import * as extraPaymentStatus from '../migrations/20261128000000_extra_payment_status';
 
 // The same queries must mean the same on PGlite and on Postgres.
 describe.each(testDatabaseKinds)('database on %s', (kind) => {
@@ -37,6 +38,67 @@ describe.each(testDatabaseKinds)('database on %s', (kind) => {
   it('counts as numbers through toCount', async () => {
     const [{ n }] = await t.db('probe').count({ n: '*' });
     expect(toCount(n)).toBe(2);
+  });
+
+  it('renames the stored status of a further payment to a paid checkout (review, then extra-payment) both ways, and its index', async () => {
+    const db = t.db;
+    const statuses = async () =>
+      (await db('chain_transfers').orderBy('log_index').select('status', 'status_before_refund')).map(
+        (r: { status: string; status_before_refund: string | null }) => [r.status, r.status_before_refund],
+      );
+    const indexDef = async () =>
+      String(
+        (
+          await db.raw(
+            `select indexdef from pg_indexes where indexname = 'chain_transfers_unordered_created' and schemaname = current_schema()`,
+          )
+        ).rows[0]?.indexdef,
+      );
+    // The database as it was before the migration, with a transfer of each status of that day.
+    await extraPaymentStatus.down(db);
+    const before: Array<[string, string | null]> = [
+      ['matched', null],
+      ['unmatched', null],
+      ['underpaid', null],
+      ['review', null],
+      ['removed', null],
+      ['refunded', 'review'],
+      ['refunded', 'unmatched'],
+    ];
+    await db('chain_transfers').insert(
+      before.map(([status, statusBeforeRefund], i) => ({
+        chain_id: 31337,
+        tx_hash: `0x${'ab'.repeat(32)}`,
+        log_index: i,
+        block_number: 1,
+        block_hash: `0x${'cd'.repeat(32)}`,
+        token_address: `0x${'01'.repeat(20)}`,
+        from_address: `0x${'02'.repeat(20)}`,
+        to_address: `0x${'03'.repeat(20)}`,
+        value_wei: '1',
+        status,
+        status_before_refund: statusBeforeRefund,
+      })),
+    );
+    expect(await indexDef()).toContain("'review'");
+
+    await extraPaymentStatus.up(db);
+    const after = before.map(([s, b]): [string, string | null] => [
+      s === 'review' ? 'extra-payment' : s,
+      b === 'review' ? 'extra-payment' : b,
+    ]);
+    expect(await statuses()).toEqual(after);
+    expect(await indexDef()).toContain("'extra-payment'");
+    expect(await indexDef()).not.toContain("'review'");
+
+    await extraPaymentStatus.down(db);
+    expect(await statuses()).toEqual(before);
+    expect(await indexDef()).toContain("'review'");
+    expect(await indexDef()).not.toContain("'extra-payment'");
+
+    await extraPaymentStatus.up(db);
+    expect(await statuses()).toEqual(after);
+    await db('chain_transfers').delete();
   });
 });
 

@@ -26,7 +26,8 @@ export const httpDuration = new Histogram({
 /**
  * Transfers to the store wallet, by what they did: `paid` (made an order), `underpaid`, `overpaid`
  * (an order, with an excess to refund), `late` (an order, paid after its checkout expired),
- * `unmatched`, `duplicate` (a checkout already paid), `reorged` (a chain reorganisation removed it).
+ * `unmatched`, `extra-payment` (a further payment to a checkout already paid), `reorged` (a chain
+ * reorganisation removed it).
  * An order paid late and overpaid counts in both, and in `paid`.
  */
 export const payments = new Counter({

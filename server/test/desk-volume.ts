@@ -8,6 +8,7 @@
  * Written by set-based SQL (generate_series), the same on PGlite and Postgres.
  */
 import type { Db } from '../db';
+import type { TransferStatus } from '../modules/payments';
 
 /** Every seeded time is in this year (the export's range is at most a year). */
 export const SEEDED_FROM = '2026-01-01';
@@ -26,7 +27,7 @@ const SHARES = {
   // transfers that made no order
   unmatched: 500,
   underpaid: 300,
-  review: 200,
+  extraPayment: 200,
   refunded: 200,
   removed: 100,
   // paying transfers of flagged orders
@@ -113,10 +114,10 @@ export async function seedDeskVolume(db: Db, opts: { orders: number; flagged?: n
     await trx.raw(`update chain_transfers ct set value_wei = o.amount_paid_wei from orders o where o.id = ct.order_id and o.overpaid`);
 
     // Transfers that made no order, evenly spread over the same days (numbers from n + 1 on, so hashes never repeat).
-    const loose: Array<[status: 'unmatched' | 'underpaid' | 'review' | 'refunded' | 'removed', count: number]> = [
+    const loose: Array<[status: Exclude<TransferStatus, 'matched'>, count: number]> = [
       ['unmatched', flagged.unmatched],
       ['underpaid', flagged.underpaid],
-      ['review', flagged.review],
+      ['extra-payment', flagged.extraPayment],
       ['refunded', flagged.refunded],
       ['removed', flagged.removed],
     ];
@@ -137,7 +138,7 @@ export async function seedDeskVolume(db: Db, opts: { orders: number; flagged?: n
           from ${range}`);
       }
       // An extra payment goes to an already paid checkout (the k-th order's).
-      const intent = status === 'underpaid' ? intentId(num) : status === 'review' ? intentId(`(j * 7 % ${n} + 1)`) : 'null';
+      const intent = status === 'underpaid' ? intentId(num) : status === 'extra-payment' ? intentId(`(j * 7 % ${n} + 1)`) : 'null';
       await trx.raw(`
         insert into chain_transfers (chain_id, tx_hash, log_index, block_number, block_hash, token_address, from_address, to_address,
           value_wei, status, status_before_refund, intent_id, created_at, updated_at)

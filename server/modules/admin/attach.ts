@@ -28,7 +28,7 @@ import type { AttachCandidate, AttachCandidates, AttachResult, CandidateReason }
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { notAttachable, receivedWeiByCheckout, type PaymentServices } from '../payments';
+import { notAttachable, receivedWeiByCheckout, type PaymentServices, type TransferStatus } from '../payments';
 import { recordAudit } from './audit';
 import { pog, wei } from './desk-format';
 import { transferIdOf } from './desk-items';
@@ -49,7 +49,7 @@ interface TransferRow {
   to_address: string;
   from_address: string;
   value_wei: string;
-  status: string;
+  status: TransferStatus;
   intent_id: string | null;
   order_id: string | null;
   created_at: Date | string;

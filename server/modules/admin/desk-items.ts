@@ -13,7 +13,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { PAYMENT_REORGED } from '../orders';
-import { receivedWeiByCheckout } from '../payments';
+import { receivedWeiByCheckout, refundableWei, type TransferStatus } from '../payments';
 import { explorerUrlOf, iso, pog, wei, type ExplorerUrl } from './desk-format';
 import { attentionKindSql, itemKindOf, judgedStatusOf, MATCHED, type FactsSql } from './desk-kinds';
 import { refundRecords } from './refund-records';
@@ -33,8 +33,8 @@ export const DESK_KIND_SQL = attentionKindSql(DESK_FACTS);
 
 interface Row {
   id: number;
-  status: string;
-  status_before_refund: string | null;
+  status: TransferStatus;
+  status_before_refund: TransferStatus | null;
   tx_hash: string;
   log_index: number;
   block_number: string | number;
@@ -206,12 +206,11 @@ export class DeskItems {
       due = pog(left > 0n ? left : 0n);
     }
     let excess: string | null = null;
-    if (status === 'review') excess = pog(value);
+    if (status === 'extra-payment') excess = pog(value);
     else if (status === MATCHED && r.order_overpaid) excess = pog(wei(r.order_amount_paid_wei!) - wei(r.order_total_wei!));
     const refunded = refunds.get(r.id) ?? [];
     const refundedWei = refunded.reduce((sum, f) => sum + BigInt(f.amountWei), 0n);
-    // A transfer a reorganisation removed is not on chain: the store has nothing of it to give back.
-    const refundableWei = r.status !== 'removed' && value > refundedWei ? value - refundedWei : 0n;
+    const refundable = refundableWei({ status: r.status, valueWei: value }, refundedWei);
     return {
       transferId: String(r.id),
       kind,
@@ -229,8 +228,8 @@ export class DeskItems {
       excess,
       note: r.note,
       resolved: r.resolved_at ? { at: iso(r.resolved_at), note: r.resolution_note ?? '' } : null,
-      refundable: pog(refundableWei),
-      refundableWei: refundableWei.toString(),
+      refundable: pog(refundable),
+      refundableWei: refundable.toString(),
       refunds: refunded,
       refundTo: getAddress(r.from_address),
     };

@@ -29,8 +29,8 @@ describe('attentionKindOf', () => {
     ['removed, whatever its order says', { status: 'removed', paying: true, overpaid: true, late: true }, 'reorged'],
     ['unmatched', { status: 'unmatched' }, 'unmatched'],
     ['underpaid', { status: 'underpaid' }, 'underpaid'],
-    ['a second payment of a paid checkout', { status: 'review' }, 'overpaid'],
-    ['a second payment of a late order', { status: 'review', late: true }, 'overpaid'],
+    ['a second payment of a paid checkout', { status: 'extra-payment' }, 'overpaid'],
+    ['a second payment of a late order', { status: 'extra-payment', late: true }, 'overpaid'],
     ['the paying transfer of an order failed by a reorganisation', { paying: true, orderReorged: true }, 'reorged'],
     ['an earlier part of an order failed by a reorganisation', { orderReorged: true }, 'reorged'],
     [
@@ -53,7 +53,7 @@ describe('attentionKindOf', () => {
     ['an earlier part of a late order on hold', { onHold: true, late: true }, null],
     ['refunded, unmatched before', { status: 'refunded', statusBeforeRefund: 'unmatched' }, 'unmatched'],
     ['refunded, underpaid before', { status: 'refunded', statusBeforeRefund: 'underpaid' }, 'underpaid'],
-    ['refunded, a second payment before', { status: 'refunded', statusBeforeRefund: 'review' }, 'overpaid'],
+    ['refunded, a second payment before', { status: 'refunded', statusBeforeRefund: 'extra-payment' }, 'overpaid'],
     ['refunded, removed before', { status: 'refunded', statusBeforeRefund: 'removed' }, 'reorged'],
     ['refunded, nothing known before', { status: 'refunded' }, 'unmatched'],
     ['a status the desk does not know', { status: 'pending', paying: true, overpaid: true }, null],
@@ -106,11 +106,11 @@ describe('attentionKindOf, a transfer that made no order', () => {
     ['removed', null, 'reorged'],
     ['unmatched', null, 'unmatched'],
     ['underpaid', null, 'underpaid'],
-    ['review', null, 'overpaid'],
+    ['extra-payment', null, 'overpaid'],
     ['refunded', 'removed', 'reorged'],
     ['refunded', 'unmatched', 'unmatched'],
     ['refunded', 'underpaid', 'underpaid'],
-    ['refunded', 'review', 'overpaid'],
+    ['refunded', 'extra-payment', 'overpaid'],
   ];
   it.each(table)('%s (before a refund: %s) is %s under every overlap', (status, before, kind) => {
     for (const names of everyOverlap) expect(attentionKindOf(factsOf(status, names, before)), names.join(' + ')).toBe(kind);
@@ -146,16 +146,16 @@ describe('judgedStatusOf', () => {
   it('is the status, or for a refunded transfer what it was before', () => {
     expect(judgedStatusOf('underpaid', null)).toBe('underpaid');
     expect(judgedStatusOf('matched', 'unmatched')).toBe('matched');
-    expect(judgedStatusOf('refunded', 'review')).toBe('review');
+    expect(judgedStatusOf('refunded', 'extra-payment')).toBe('extra-payment');
     expect(judgedStatusOf('refunded', null)).toBe('unmatched');
   });
 });
 
 describe('exportStatusSql', () => {
   it('names the transfers that made no order, a second payment as an extra payment', () => {
-    expect(EXPORTED_TRANSFER_STATUSES).toEqual(['unmatched', 'underpaid', 'review', 'refunded']);
+    expect(EXPORTED_TRANSFER_STATUSES).toEqual(['unmatched', 'underpaid', 'extra-payment', 'refunded']);
     expect(exportStatusSql('ct.status')).toBe(
-      "(case ct.status when 'unmatched' then 'unmatched' when 'underpaid' then 'underpaid' when 'review' then 'extra-payment' when 'refunded' then 'refunded' end)",
+      "(case ct.status when 'unmatched' then 'unmatched' when 'underpaid' then 'underpaid' when 'extra-payment' then 'extra-payment' when 'refunded' then 'refunded' end)",
     );
   });
 });

@@ -4,15 +4,19 @@
  * the desk's items, its SQL filter and counts, and the export's SQL are all made from them.
  *
  * A transfer that made no order is judged by its status alone (a refunded one by the status it had
- * before), whatever its checkout's order says (STATUS_KINDS):
+ * before), whatever its checkout's order says (STATUS_KINDS). The statuses are the payments
+ * module's vocabulary (TransferStatus); the export names a transfer by its status:
  *
  * | chain_transfers.status | what it is                                        | desk kind  | export status   |
  * |------------------------|---------------------------------------------------|------------|-----------------|
  * | removed                | the watcher undid it in a reorganisation          | `reorged`  | (left out: it carried no money) |
  * | unmatched              | no exact amount, no proven sender                 | `unmatched`| `unmatched`     |
  * | underpaid              | its checkout waits for the rest                   | `underpaid`| `underpaid`     |
- * | review                 | its checkout was already paid: all of it excess   | `overpaid` | `extra-payment` |
+ * | extra-payment          | its checkout was already paid: all of it excess   | `overpaid` | `extra-payment` |
  * | refunded               | money went back: the kind of `status_before_refund` (unmatched if unknown) | | `refunded` |
+ *
+ * The desk's kind `overpaid` is money beyond what was owed: an extra payment, or the excess of an
+ * order overpaid (below).
  *
  * A matched transfer counts towards its checkout's order, and is on the desk only through that
  * order's facts, the first that holds winning (MATCHED_RULES):
@@ -28,9 +32,7 @@
  * `paid` (itemKindOf). In the export a matched transfer is its order's row.
  */
 import type { AttentionItem, AttentionKind } from '../../../common/payments-desk';
-
-/** What settlement, the watcher or a refund wrote in chain_transfers.status. */
-type TransferStatus = 'matched' | 'unmatched' | 'underpaid' | 'review' | 'removed' | 'refunded';
+import { isTransferStatus, type TransferStatus } from '../payments';
 
 /** The facts about a transfer and its checkout's order that decide its kind. */
 export interface TransferFacts {
@@ -50,13 +52,17 @@ type Fact = Exclude<keyof TransferFacts, 'status' | 'statusBeforeRefund'>;
 
 /** The status of a transfer that counts towards its checkout's order: its kind comes from MATCHED_RULES. */
 export const MATCHED: TransferStatus = 'matched';
+/** A transfer that made no order and had money sent back: judged by its status_before_refund. */
+const REFUNDED: TransferStatus = 'refunded';
+/** What a refunded transfer was judged as when its status before the refund is unknown. */
+const UNMATCHED: TransferStatus = 'unmatched';
 
 /** The kind of a transfer that made no order, by the status it was judged with. */
 const STATUS_KINDS: Readonly<Partial<Record<TransferStatus, AttentionKind>>> = Object.freeze({
   removed: 'reorged',
   unmatched: 'unmatched',
   underpaid: 'underpaid',
-  review: 'overpaid',
+  'extra-payment': 'overpaid',
 });
 
 /** A matched transfer's kind, in precedence order: the first rule whose facts all hold. */
@@ -71,13 +77,13 @@ const MATCHED_RULES: ReadonlyArray<{ when: readonly Fact[]; kind: AttentionKind 
 const EXPORT_STATUSES: Readonly<Partial<Record<TransferStatus, string>>> = Object.freeze({
   unmatched: 'unmatched',
   underpaid: 'underpaid',
-  review: 'extra-payment',
+  'extra-payment': 'extra-payment',
   refunded: 'refunded',
 });
 
 /** The status the transfer was judged with: for a refunded one, what it was before (unmatched if unknown). */
-export function judgedStatusOf(status: string, statusBeforeRefund: string | null): string {
-  return status === 'refunded' ? (statusBeforeRefund ?? 'unmatched') : status;
+export function judgedStatusOf<S extends string>(status: S, statusBeforeRefund: S | null): S | TransferStatus {
+  return status === REFUNDED ? (statusBeforeRefund ?? UNMATCHED) : status;
 }
 
 /**
@@ -88,7 +94,7 @@ export function judgedStatusOf(status: string, statusBeforeRefund: string | null
 export function attentionKindOf(facts: TransferFacts): AttentionKind | null {
   const status = judgedStatusOf(facts.status, facts.statusBeforeRefund);
   if (status === MATCHED) return MATCHED_RULES.find((rule) => rule.when.every((fact) => facts[fact]))?.kind ?? null;
-  return Object.hasOwn(STATUS_KINDS, status) ? STATUS_KINDS[status as TransferStatus]! : null;
+  return isTransferStatus(status) ? (STATUS_KINDS[status] ?? null) : null;
 }
 
 /**
@@ -106,17 +112,14 @@ export function itemKindOf(kind: AttentionKind | null, status: string): Attentio
  * @internal The export reads the status in SQL; only the tests call this.
  */
 export function exportStatusOf(status: string): string | null {
-  return Object.hasOwn(EXPORT_STATUSES, status) ? EXPORT_STATUSES[status as TransferStatus]! : null;
+  return isTransferStatus(status) ? (EXPORT_STATUSES[status] ?? null) : null;
 }
 
 /** The statuses the export lists as transfers of their own. */
 export const EXPORTED_TRANSFER_STATUSES: readonly TransferStatus[] = Object.freeze(Object.keys(EXPORT_STATUSES) as TransferStatus[]);
 
 /** The statuses of the transfers that made no order and may be on the desk: those of STATUS_KINDS, and `refunded`. */
-export const UNORDERED_STATUSES: readonly TransferStatus[] = Object.freeze([
-  ...(Object.keys(STATUS_KINDS) as TransferStatus[]),
-  'refunded',
-]);
+export const UNORDERED_STATUSES: readonly TransferStatus[] = Object.freeze([...(Object.keys(STATUS_KINDS) as TransferStatus[]), REFUNDED]);
 
 /** SQL for each fact: boolean expressions over the query's columns (nullable ones count as false). */
 export type FactsSql = Record<Fact, string> & { status: string; statusBeforeRefund: string };
@@ -129,7 +132,7 @@ const literal = (word: string) => {
 
 /** judgedStatusOf in SQL. */
 function judgedStatusSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRefund'>): string {
-  return `(case when ${sql.status} = 'refunded' then coalesce(${sql.statusBeforeRefund}, 'unmatched') else ${sql.status} end)`;
+  return `(case when ${sql.status} = ${literal(REFUNDED)} then coalesce(${sql.statusBeforeRefund}, ${literal(UNMATCHED)}) else ${sql.status} end)`;
 }
 
 /** The kind of a transfer that made no order, in SQL: it reads the transfer's status alone. */

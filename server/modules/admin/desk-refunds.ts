@@ -72,7 +72,7 @@ export class DeskRefunds {
         target: String(id),
         changes: [
           { field: 'refund', from: null, to: `${pog(amountWei)} POG to ${item.sender} in ${transfers[0]!.txHash}` },
-          { field: 'refundable', from: pog(BigInt(item.amountWei) - recorded.refundedBeforeWei), to: item.refundable },
+          { field: 'refundable', from: pog(recorded.refundableBeforeWei), to: item.refundable },
           ...(recorded.order ? [{ field: `order ${recorded.order.id} status`, from: recorded.order.from, to: recorded.order.to }] : []),
           ...(resolved ? [{ field: 'resolved', from: null, to: note }] : []),
         ],

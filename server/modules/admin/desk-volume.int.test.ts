@@ -135,10 +135,10 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
       ['matched', null],
       ['unmatched', null],
       ['underpaid', null],
-      ['review', null],
+      ['extra-payment', null],
       ['removed', null],
       ['refunded', null],
-      ...['unmatched', 'underpaid', 'review', 'removed'].map((s): [string, string] => ['refunded', s]),
+      ...['unmatched', 'underpaid', 'extra-payment', 'removed'].map((s): [string, string] => ['refunded', s]),
       // A status the desk does not know needs nobody, in both.
       ['pending', null],
     ];
@@ -326,7 +326,7 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
     );
     const loose: Array<{ tx_hash: string; status: string }> = await db()('chain_transfers')
       .whereNull('order_id')
-      .whereIn('status', ['unmatched', 'underpaid', 'review', 'refunded']);
+      .whereIn('status', ['unmatched', 'underpaid', 'extra-payment', 'refunded']);
     expect(transferRows.map((r) => r[3]).sort()).toEqual(loose.map((t) => t.tx_hash).sort());
     expect(new Set(rows.map((r) => `${r[1]}|${r[3]}`)).size).toBe(rows.length);
     // Oldest first; at one instant orders before transfers, orders by id.

@@ -10,7 +10,13 @@ import { auditPageSchema } from '../../../common/admin';
 import type { Variant } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits } from '../../../common/money';
-import { attentionItemSchema, attentionPageSchema, PAYMENTS_EXPORT_COLUMNS, type AttentionItem } from '../../../common/payments-desk';
+import {
+  adminOrderDetailSchema,
+  attentionItemSchema,
+  attentionPageSchema,
+  PAYMENTS_EXPORT_COLUMNS,
+  type AttentionItem,
+} from '../../../common/payments-desk';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
 import type { Harness } from '../../test/harness';
@@ -241,6 +247,43 @@ describe.each(testDatabaseKinds)('payments desk on %s', (kind) => {
       expect((await asAdmin(`/api/admin/payments/export.csv${query}`)).status, query).toBe(400);
     }
     expect((await asAdmin('/api/admin/payments/export.csv?from=2025-01-01&to=2026-01-01')).status).toBe(200);
+  });
+
+  it('keeps an extra payment (a further payment to a paid checkout) for a refund: its shopper is told, the desk, the order and the export name it', async () => {
+    const s = new Shopper(h);
+    const c = await pay.checkout(s, unlimited.id, null, 1);
+    const first = await pay.send(STRANGER_WALLET, { value: BigInt(c.amountWei) });
+    await h.payments!.watcher.tick();
+    const [order] = await pay.ordersFor(first);
+    expect(order).toMatchObject({ intent_id: c.id, overpaid: false });
+
+    // The same exact amount again: its checkout is already paid.
+    const extra = BigInt(c.amountWei);
+    const again = await pay.send(STRANGER_WALLET, { value: extra });
+    await pay.mine(2);
+    const answer = await pay.createOrder(s, { checkoutId: c.id, transactionHash: again });
+    expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 409, code: ErrorCode.checkoutClosed });
+    const row = (await pay.transferRow(again))!;
+    expect(row).toMatchObject({ status: 'extra-payment', intent_id: c.id, order_id: null });
+
+    expect(itemOf((await queue('?kind=overpaid')).items, again)).toMatchObject({
+      transferId: String(row.id),
+      kind: 'overpaid',
+      orderId: order!.id,
+      excess: formatUnits(extra, 18, 2),
+      refundableWei: extra.toString(),
+      note: 'a further payment for an already paid checkout (refund it)',
+    });
+
+    const detail = adminOrderDetailSchema.parse(await (await asAdmin(`/api/admin/orders/${order!.id}`)).json());
+    expect(detail.transfers.map((t) => [t.txHash, t.use])).toEqual([
+      [first.toLowerCase(), 'paid'],
+      [again.toLowerCase(), 'extra-payment'],
+    ]);
+
+    const csv = await (await asAdmin(`/api/admin/payments/export.csv?from=${dayOffset(-1)}&to=${dayOffset(1)}`)).text();
+    const exported = csv.split('\r\n').map((r) => r.split(','));
+    expect(exported.find((r) => r[3] === again.toLowerCase())?.slice(1, 3)).toEqual([order!.id, 'extra-payment']);
   });
 
   it('answers nothing to a stranger without the admin session, nor to another site', async () => {

@@ -34,6 +34,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { HANDOFF_JOB, PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
+import type { TransferStatus } from '../payments';
 import { recordAudit } from './audit';
 import { refundRecords } from './refund-records';
 
@@ -162,7 +163,7 @@ export class OrdersDesk {
       .select('title', 'quantity', 'unit_price');
     const transfers: Array<{
       id: number;
-      status: string;
+      status: TransferStatus;
       tx_hash: string;
       value_wei: string;
       from_address: string;
@@ -332,9 +333,9 @@ function timeline(
 }
 
 /** What a transfer of the order's checkout became, by its chain_transfers status. */
-const TRANSFER_USE: Record<string, AdminOrderDetail['transfers'][number]['use']> = {
+const TRANSFER_USE: Partial<Record<TransferStatus, AdminOrderDetail['transfers'][number]['use']>> = {
   matched: 'paid',
-  review: 'extra',
+  'extra-payment': 'extra-payment',
   refunded: 'refunded',
   removed: 'reorged',
 };

@@ -21,6 +21,7 @@ import { lockSession } from '../session';
 import { orderIdOfCheckout } from '../orders';
 import type { StockService } from '../stock';
 import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
+import type { TransferStatus } from './transfer-status';
 
 export interface PaymentTarget {
   chainId: number;
@@ -284,7 +285,7 @@ export class CheckoutService {
 
   /**
    * The sweep (every watcher tick): open checkouts past their time end their price hold; payable
-   * ones past match_until close and free their amounts (paid ones free them too: a duplicate
+   * ones past match_until close and free their amounts (paid ones free them too: an extra
    * payment is no longer recognised after that); claims whose payment never settled lapse.
    * Returns how many claims lapsed (the product list must be rebuilt then).
    */
@@ -353,14 +354,18 @@ export class CheckoutService {
 }
 
 /** The exact sum of the recorded transfers matching `where` in these statuses. */
-export async function transferSum(db: Db | Knex.Transaction, where: Record<string, string>, statuses: readonly string[]): Promise<bigint> {
+export async function transferSum(
+  db: Db | Knex.Transaction,
+  where: Record<string, string>,
+  statuses: readonly TransferStatus[],
+): Promise<bigint> {
   const [row] = await db('chain_transfers').where(where).whereIn('status', statuses).sum({ n: 'value_wei' });
   // numeric(78,0) sums arrive as decimal strings (never a float)
   return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
 }
 
 /** The transfer statuses that count towards a checkout: partial and paying ones. */
-const COUNTED: readonly string[] = ['underpaid', 'matched'];
+const COUNTED: readonly TransferStatus[] = ['underpaid', 'matched'];
 
 /** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
 export const receivedWei = (db: Db | Knex.Transaction, intentId: string) => transferSum(db, { intent_id: intentId }, COUNTED);

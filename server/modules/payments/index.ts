@@ -9,3 +9,5 @@ export { notAttachable } from './settlement-decision';
 export { RefundService } from './refunds';
 /** The units claimed by checkouts whose payment is on its way (the stock module's claims, given to it in server/wiring.ts). */
 export { claimedUnitsByVariant } from './stock-claim';
+/** What became of a transfer to the store wallet (chain_transfers.status), and what of it can still be refunded. */
+export { isTransferStatus, refundableWei, type TransferStatus } from './transfer-status';

@@ -61,7 +61,7 @@ export class OrderFromTransaction {
           ErrorCode.paymentUnderpaid,
           `That transfer carried less than the total. We have received ${formatUnits(answer.receivedWei, 18, 2)} POG; ${formatUnits(answer.dueWei, 18, 2)} POG is still due. Pay the remainder from your cart (the exact amount is shown there) and your order is made.`,
         );
-      case 'duplicate':
+      case 'extra-payment':
         throw new AppError(
           ErrorCode.checkoutClosed,
           'This checkout was already paid by another transaction. This payment has been recorded; contact support with your transaction hash for a refund.',

@@ -22,6 +22,7 @@ import type { Logger } from '../../lib/logger';
 import { unavailableCause } from '../../lib/unavailable';
 import { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs } from '../orders';
 import type { ChainClient } from './chain-client';
+import { refundableWei, type TransferStatus } from './transfer-status';
 import { TRANSFER_TOPIC, type RawLog, type ReceiptFacts } from './verify';
 
 /** A Transfer of the POG token from the store wallet to the payer, of the refund's amount. Addresses lower case. */
@@ -144,8 +145,9 @@ export interface RecordedRefund {
   /** False when this very refund was already recorded for this transfer (a repeat): nothing changed. */
   created: boolean;
   refundId: number;
-  /** What was refunded from the transfer before and after this call, wei. */
-  refundedBeforeWei: bigint;
+  /** What of the transfer could still be refunded before this call (refundableWei), wei. */
+  refundableBeforeWei: bigint;
+  /** What was refunded from the transfer after this call, wei. */
   refundedWei: bigint;
   /** The order's status change, when this refund completed the order's refund. */
   order: { id: string; from: string; to: string } | null;
@@ -246,7 +248,10 @@ export class RefundService {
     });
     const refundedBeforeWei = await refundedFromTransfer(trx, transferId);
     const mine = recorded.find((r) => r.transfer_id === transferId);
-    if (mine) return { created: false, refundId: mine.id, refundedBeforeWei, refundedWei: refundedBeforeWei, order: null };
+    if (mine) {
+      const refundableBeforeWei = refundableOf(transfer, refundedBeforeWei);
+      return { created: false, refundId: mine.id, refundableBeforeWei, refundedWei: refundedBeforeWei, order: null };
+    }
     const free = candidates.find((t) => !recorded.some((r) => r.log_index === t.logIndex));
     if (!free) throw alreadyRecorded();
 
@@ -272,13 +277,13 @@ export class RefundService {
     if (transfer.status !== 'matched' && transfer.status !== 'refunded') {
       await trx('chain_transfers')
         .where({ id: transferId })
-        .update({ status: 'refunded', status_before_refund: transfer.status, updated_at: now });
+        .update({ status: 'refunded' satisfies TransferStatus, status_before_refund: transfer.status, updated_at: now });
     }
     const orderChange = transfer.order_id ? await refundOrderIfFull(trx, transfer.order_id, now) : null;
     return {
       created: true,
       refundId,
-      refundedBeforeWei,
+      refundableBeforeWei: refundableOf(transfer, refundedBeforeWei),
       refundedWei: refundedBeforeWei + amountWei,
       order: orderChange && transfer.order_id ? { id: transfer.order_id, ...orderChange } : null,
     };
@@ -287,7 +292,7 @@ export class RefundService {
 
 interface LockedTransfer {
   id: number;
-  status: string;
+  status: TransferStatus;
   intent_id: string | null;
   order_id: string | null;
   from_address: string;
@@ -305,11 +310,11 @@ interface LockedTransfer {
 async function lockTransfer(trx: Knex.Transaction, transferId: number): Promise<LockedTransfer> {
   let checkout: string | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const seen: { intent_id: string | null; status: string } | undefined = await trx('chain_transfers')
+    const seen: { intent_id: string | null; status: TransferStatus } | undefined = await trx('chain_transfers')
       .where({ id: transferId })
       .first('intent_id', 'status');
     if (!seen) throw new AppError(ErrorCode.attentionItemNotFound, `There is no transfer ${transferId} to the store wallet.`);
-    const counts = (t: { intent_id: string | null; status: string }) => t.intent_id !== null && t.status !== 'matched';
+    const counts = (t: { intent_id: string | null; status: TransferStatus }) => t.intent_id !== null && t.status !== 'matched';
     if (counts(seen) && seen.intent_id !== checkout) {
       await trx('checkout_intents').where({ id: seen.intent_id }).forUpdate().first('id');
       checkout = seen.intent_id;
@@ -335,12 +340,16 @@ function refuseRemoved(transfer: LockedTransfer, outcome: string): void {
   );
 }
 
+/** What of the locked transfer can still be refunded, after `refundedBeforeWei` went back (transfer-status.ts). */
+const refundableOf = (transfer: LockedTransfer, refundedBeforeWei: bigint) =>
+  refundableWei({ status: transfer.status, valueWei: BigInt(transfer.value_wei) }, refundedBeforeWei);
+
 function refuseAboveRefundable(transfer: LockedTransfer, refundedBeforeWei: bigint, amountWei: bigint, outcome: string): void {
-  const refundableWei = BigInt(transfer.value_wei) - refundedBeforeWei;
-  if (amountWei <= refundableWei) return;
+  const refundable = refundableOf(transfer, refundedBeforeWei);
+  if (amountWei <= refundable) return;
   throw new AppError(
     ErrorCode.refundExceedsRefundable,
-    `Only ${pog(refundableWei)} POG of this payment can still be refunded (it carried ${pog(BigInt(transfer.value_wei))} POG, ${pog(refundedBeforeWei)} POG went back already). ${outcome}`,
+    `Only ${pog(refundable)} POG of this payment can still be refunded (it carried ${pog(BigInt(transfer.value_wei))} POG, ${pog(refundedBeforeWei)} POG went back already). ${outcome}`,
   );
 }
 

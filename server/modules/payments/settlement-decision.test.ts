@@ -68,9 +68,9 @@ describe('decidePayment: what the money does to the checkout it identifies', () 
     { name: 'by the admin', by: 'admin' },
   ])('keeps a further payment for an already paid checkout for a refund ($name)', ({ by }) => {
     expect(decidePayment(facts({ by, checkout: { status: 'paid' }, valueWei: 1n }))).toEqual({
-      kind: 'duplicate',
-      transfer: { status: 'review', intentId: 'c1', note: 'a further payment for an already paid checkout (refund it)' },
-      settlement: { kind: 'duplicate', intentId: 'c1', sessionId: 's1' },
+      kind: 'extra-payment',
+      transfer: { status: 'extra-payment', intentId: 'c1', note: 'a further payment for an already paid checkout (refund it)' },
+      settlement: { kind: 'extra-payment', intentId: 'c1', sessionId: 's1' },
     });
   });
 
@@ -394,7 +394,7 @@ describe('attaching a transfer', () => {
   it.each([
     { status: 'matched', why: 'it already made order o1' },
     { status: 'underpaid', why: 'it already counts towards checkout c1, which waits for the rest' },
-    { status: 'review', why: 'it already counts towards checkout c1, which was already paid (refund it instead)' },
+    { status: 'extra-payment', why: 'it already counts towards checkout c1, which was already paid (refund it instead)' },
     { status: 'refunded', why: 'its money went back to the sender (refunded)' },
     { status: 'removed', why: 'a chain reorganisation removed it: it is not on chain now' },
     { status: 'something-new', why: 'it is something-new' },

@@ -4,8 +4,8 @@
  * reads, calls these and writes what they say, in one transaction.
  *
  * Two steps, because a checkout's stock is read (its variants locked) only once it is paid in
- * full: `decidePayment` says what the money does to the checkout it identifies (nothing, a
- * duplicate, underpaid, or paid in full); for a payment in full, `decideOrder` says what the order
+ * full: `decidePayment` says what the money does to the checkout it identifies (nothing, an
+ * extra payment, underpaid, or paid in full); for a payment in full, `decideOrder` says what the order
  * is, given the checkout's stock. Also here: whether the admin may attach a transfer to a checkout
  * (`attachRefusal`, `notAttachable`).
  */
@@ -14,6 +14,7 @@ import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 import { OVERPAID_THRESHOLD_WEI, roundUpToCent } from './amount';
 import type { IntentRow } from './checkout-service';
+import { isTransferStatus, type TransferStatus } from './transfer-status';
 
 /** What a transfer did; `sessionId` is the session of the checkout it was for. */
 export type Settlement =
@@ -30,13 +31,10 @@ export type Settlement =
     }
   /** Counted towards the checkout, which still needs `dueWei`. */
   | { kind: 'underpaid'; intentId: string; sessionId: string | null; receivedWei: bigint; dueWei: bigint }
-  /** The checkout was already paid by another transfer: kept for a refund. */
-  | { kind: 'duplicate'; intentId: string; sessionId: string | null }
+  /** A further payment to a checkout that was already paid (by another transfer): kept for a refund. */
+  | { kind: 'extra-payment'; intentId: string; sessionId: string | null }
   /** Identifies no payable checkout: kept for the admin. */
   | { kind: 'unmatched' };
-
-/** `refunded`: made no order, and money went back (refunds.ts): it never counts towards a checkout again. */
-export type TransferStatus = 'matched' | 'unmatched' | 'underpaid' | 'review' | 'removed' | 'refunded';
 
 /** How a transfer identifies a checkout: its exact amount, the proven wallet of its session, or the admin's say. */
 export type MatchedBy = 'amount' | 'proven-sender' | 'admin';
@@ -73,7 +71,7 @@ export interface PaymentFacts {
 
 /** What to write on the transfer's row. */
 export interface TransferMark {
-  status: Extract<TransferStatus, 'matched' | 'unmatched' | 'underpaid' | 'review'>;
+  status: Extract<TransferStatus, 'matched' | 'unmatched' | 'underpaid' | 'extra-payment'>;
   intentId: string | null;
   note: string | null;
 }
@@ -93,7 +91,7 @@ export interface PaidInFull {
 
 export type PaymentDecision =
   | { kind: 'unmatched'; transfer: TransferMark; settlement: Settlement }
-  | { kind: 'duplicate'; transfer: TransferMark; settlement: Settlement }
+  | { kind: 'extra-payment'; transfer: TransferMark; settlement: Settlement }
   | {
       kind: 'underpaid';
       transfer: TransferMark;
@@ -132,7 +130,7 @@ export interface OrderDecision {
 }
 
 const UNMATCHED_NOTE = 'no payable checkout has this exact amount, and the sender is no proven wallet of one';
-const DUPLICATE_NOTE = 'a further payment for an already paid checkout (refund it)';
+const EXTRA_PAYMENT_NOTE = 'a further payment for an already paid checkout (refund it)';
 const HOW: Record<MatchedBy, string | null> = {
   amount: null,
   'proven-sender': 'matched by the proven sender (not the exact amount)',
@@ -153,9 +151,9 @@ export function decidePayment(facts: PaymentFacts): PaymentDecision {
   const { checkout, by } = match;
   if (checkout.status === 'paid') {
     return {
-      kind: 'duplicate',
-      transfer: { status: 'review', intentId: checkout.id, note: DUPLICATE_NOTE },
-      settlement: { kind: 'duplicate', intentId: checkout.id, sessionId: checkout.sessionId },
+      kind: 'extra-payment',
+      transfer: { status: 'extra-payment', intentId: checkout.id, note: EXTRA_PAYMENT_NOTE },
+      settlement: { kind: 'extra-payment', intentId: checkout.id, sessionId: checkout.sessionId },
     };
   }
   const receivedWei = facts.receivedBeforeWei + facts.valueWei;
@@ -216,16 +214,16 @@ export const onRefundHold = (row: { refund_hold_until: Date | null }, now: Date)
 
 /** Why a transfer that is not unmatched cannot be attached to a checkout (409 transfer-not-attachable). */
 export function notAttachable(row: { id: number; status: string; intent_id: string | null; order_id: string | null }): AppError {
-  const why: Record<string, string> = {
+  const why: Partial<Record<TransferStatus, string>> = {
     matched: `it already made order ${row.order_id}`,
     underpaid: `it already counts towards checkout ${row.intent_id}, which waits for the rest`,
-    review: `it already counts towards checkout ${row.intent_id}, which was already paid (refund it instead)`,
+    'extra-payment': `it already counts towards checkout ${row.intent_id}, which was already paid (refund it instead)`,
     refunded: 'its money went back to the sender (refunded)',
     removed: 'a chain reorganisation removed it: it is not on chain now',
   };
   return new AppError(
     ErrorCode.transferNotAttachable,
-    `Transfer ${row.id} cannot be attached: ${why[row.status] ?? `it is ${row.status}`}. Only an unmatched transfer can be attached to a checkout.`,
+    `Transfer ${row.id} cannot be attached: ${(isTransferStatus(row.status) && why[row.status]) || `it is ${row.status}`}. Only an unmatched transfer can be attached to a checkout.`,
   );
 }
 

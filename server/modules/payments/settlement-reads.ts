@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { sessionsProvenBy } from '../session';
 import { PAYABLE, transferSum, type IntentRow } from './checkout-service';
-import type { CheckoutFacts, MatchedBy, TransferStatus } from './settlement-decision';
+import type { CheckoutFacts, MatchedBy } from './settlement-decision';
+import type { TransferStatus } from './transfer-status';
 import type { StoreTransfer } from './verify';
 
 export interface TransferRow {

@@ -52,6 +52,7 @@ import {
   type StoredTransferRow,
   type TransferRow,
 } from './settlement-reads';
+import type { TransferStatus } from './transfer-status';
 import type { StoreTransfer } from './verify';
 
 /** Who presented a transfer: the shopper's browser, the chain watcher, the admin attaching it, a sign-in adopting it. */
@@ -107,7 +108,7 @@ export class SettlementService {
           from_address: transfer.from,
           to_address: transfer.to,
           value_wei: transfer.value.toString(),
-          status: 'unmatched',
+          status: 'unmatched' satisfies TransferStatus,
           created_at: now,
           updated_at: now,
         })
@@ -167,7 +168,7 @@ export class SettlementService {
       .first();
     if (!oldest?.t) return [];
     const candidates: Array<{ id: number }> = await this.db('chain_transfers')
-      .where({ status: 'unmatched', from_address: wallet.toLowerCase() })
+      .where({ status: 'unmatched' satisfies TransferStatus, from_address: wallet.toLowerCase() })
       .where((q) => q.whereNull('refund_hold_until').orWhere('refund_hold_until', '<=', now))
       .where('created_at', '>=', oldest.t)
       .orderBy('id')
@@ -213,7 +214,8 @@ export class SettlementService {
           throw new AppError(ErrorCode.checkoutNotFound, `There is no checkout ${intentId}. Pick one of the transfer’s candidates.`);
         const transfer = storedTransfer(row);
         if (row.status !== 'unmatched') {
-          const again = row.intent_id === intentId && row.note?.startsWith(ATTACHED) && ['matched', 'underpaid'].includes(row.status);
+          const again =
+            row.intent_id === intentId && row.note?.startsWith(ATTACHED) && (row.status === 'matched' || row.status === 'underpaid');
           const known = again ? await this.judged(trx, row, transfer, now) : null;
           if (known) return { settlement: known, attached: false, transfer };
           throw notAttachable(row);
@@ -256,8 +258,8 @@ export class SettlementService {
           dueWei: BigInt(intent!.total_wei) - received,
         };
       }
-      case 'review':
-        return intent ? { kind: 'duplicate', intentId: intent.id, sessionId: intent.session_id } : { kind: 'unmatched' };
+      case 'extra-payment':
+        return intent ? { kind: 'extra-payment', intentId: intent.id, sessionId: intent.session_id } : { kind: 'unmatched' };
       case 'unmatched':
         // Judged once: a checkout opened after a transfer was mined cannot be what it paid for.
         return { kind: 'unmatched' };
@@ -274,7 +276,13 @@ export class SettlementService {
   private async restore(trx: Knex.Transaction, row: TransferRow, transfer: StoreTransfer, now: Date): Promise<Settlement> {
     await trx('chain_transfers')
       .where({ id: row.id })
-      .update({ status: 'matched', note: null, block_number: transfer.blockNumber, block_hash: transfer.blockHash, updated_at: now });
+      .update({
+        status: 'matched' satisfies TransferStatus,
+        note: null,
+        block_number: transfer.blockNumber,
+        block_hash: transfer.blockHash,
+        updated_at: now,
+      });
     const order = await lockOrder(trx, row.order_id!);
     if ((await paidTowardsOrder(trx, order.id)) >= BigInt(order.total_wei)) await restoreReorgedOrder(trx, order, now);
     return { kind: 'order', orderId: order.id, intentId: order.intent_id, sessionId: order.session_id, created: false };
@@ -314,7 +322,7 @@ export class SettlementService {
       // An already paid checkout takes no more: what it received is not read.
       receivedBeforeWei: match && match.intent.status !== 'paid' ? await receivedWei(trx, match.intent.id) : 0n,
     });
-    if (decision.kind === 'unmatched' || decision.kind === 'duplicate') {
+    if (decision.kind === 'unmatched' || decision.kind === 'extra-payment') {
       await mark(decision.transfer);
       return decision.settlement;
     }
@@ -346,8 +354,8 @@ export class SettlementService {
     if (paid.emptyCart) await removeBoughtLines(trx, paid.emptyCart.sessionId, paid.emptyCart.variantIds);
     // Every transfer that paid towards it now belongs to the order.
     await trx('chain_transfers')
-      .where({ intent_id: intent.id, status: 'underpaid' })
-      .update({ status: 'matched', order_id: orderId, updated_at: now });
+      .where({ intent_id: intent.id, status: 'underpaid' satisfies TransferStatus })
+      .update({ status: 'matched' satisfies TransferStatus, order_id: orderId, updated_at: now });
     await mark(paid.transfer, orderId);
     return { ...paid.settlement, orderId };
   }

@@ -19,6 +19,7 @@ import { failReorgedOrder, lockOrder } from '../orders';
 import type { CheckoutService } from './checkout-service';
 import type { SettlementService } from './settlement';
 import { paidTowardsOrder } from './settlement-reads';
+import type { TransferStatus } from './transfer-status';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
 
 /** Advisory lock key of the watcher ("PAY!"). */
@@ -157,7 +158,7 @@ export class ChainWatcher implements Job {
     const recorded: Array<{ tx_hash: string; log_index: number; block_number: string; block_hash: string }> = await db('chain_transfers')
       .where({ chain_id: chain.target.chainId })
       .where('block_number', '>', floor)
-      .whereNot('status', 'removed')
+      .whereNot('status', 'removed' satisfies TransferStatus)
       .select('tx_hash', 'log_index', 'block_number', 'block_hash');
     let undone = 0;
     for (const row of recorded) {
@@ -188,12 +189,15 @@ export class ChainWatcher implements Job {
     await this.deps.db.transaction(async (trx) => {
       removed = false;
       const key = { chain_id: transfer.chainId, tx_hash: transfer.txHash, log_index: transfer.logIndex };
-      const row = await trx('chain_transfers').where(key).forUpdate().first('id', 'status', 'order_id');
+      const row: { id: number; status: TransferStatus; order_id: string | null } | undefined = await trx('chain_transfers')
+        .where(key)
+        .forUpdate()
+        .first('id', 'status', 'order_id');
       // A refunded transfer keeps its status: it must never count again, even if it comes back.
       if (!row || row.status === 'removed' || row.status === 'refunded') return;
       await trx('chain_transfers')
         .where({ id: row.id })
-        .update({ status: 'removed', note: 'removed by a chain reorganisation', updated_at: new Date() });
+        .update({ status: 'removed' satisfies TransferStatus, note: 'removed by a chain reorganisation', updated_at: new Date() });
       removed = true;
       if (!row.order_id) return;
       const order = await lockOrder(trx, row.order_id);

@@ -17,7 +17,7 @@ import { RefundDialog } from './refund-dialog';
 
 /** How a transfer that does not count towards the order is labelled. */
 const TRANSFER_USE_TEXT: Record<Exclude<AdminOrderDetail['transfers'][number]['use'], 'paid'>, string> = {
-  extra: 'Paid after the order',
+  'extra-payment': 'Paid after the order',
   refunded: 'Refunded, not counted',
   reorged: 'Removed by a reorg',
 };
@@ -197,7 +197,7 @@ function OrderDetail({ order }: { order: AdminOrderDetail }) {
                 <Copyable value={t.sender} what="sender address" />
                 <TxReference txHash={t.txHash} explorerUrl={explorerUrl(explorer, 'tx', t.txHash)} />
               </span>
-              {(t.use === 'paid' || t.use === 'extra') && (
+              {(t.use === 'paid' || t.use === 'extra-payment') && (
                 <Button
                   variant="outline"
                   className="justify-self-start"
