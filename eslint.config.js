@@ -42,7 +42,7 @@ export const SERVER_MODULE_IMPORTS = {
   orders: ['auth', 'catalogue'],
   cart: ['catalogue', 'session'],
   catalogue: ['stock'],
-  admin: ['catalogue', 'orders', 'payments', 'stock'],
+  admin: ['catalogue', 'orders', 'payments', 'session', 'stock'],
   auth: ['session'],
   session: [],
   stock: [],

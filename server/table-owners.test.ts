@@ -45,7 +45,6 @@ export function tablesQueried(code: string, tables: Iterable<string>): string[] 
 const NOT_YET_MOVED: Record<string, string> = {
   // The admin's desks and the attach sheet read payments' and orders' tables for their queues and
   // counts (SQL over 100,000 orders): to become read functions of payments and orders.
-  'server/modules/admin/attach.ts: sessions': 'session: the wallet a session proved',
   'server/modules/admin/attach.ts: checkout_intents': 'payments: attach candidates',
   'server/modules/admin/attach.ts: checkout_intent_items': 'payments: attach candidates',
   'server/modules/admin/attach.ts: chain_transfers': 'payments: attach candidates',
@@ -63,7 +62,6 @@ const NOT_YET_MOVED: Record<string, string> = {
   'server/modules/admin/desk-items.ts: checkout_intents': 'payments: a transfer as a desk item',
   'server/modules/admin/desk-items.ts: chain_transfers': 'payments: a transfer as a desk item',
   'server/modules/admin/desk-items.ts: orders': 'orders: the order a transfer paid',
-  'server/modules/admin/refund-records.ts: refunds': 'orders: refunds of an order or transfer',
 };
 
 describe('table owners', () => {

@@ -29,6 +29,7 @@ import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { notAttachable, receivedWeiByCheckout, type PaymentServices, type TransferStatus } from '../payments';
+import { sessionsThatProved, sessionWalletColumn } from '../session';
 import { recordAudit } from './audit';
 import { pog, wei } from './desk-format';
 import { transferIdOf } from './desk-items';
@@ -92,18 +93,25 @@ export class TransferAttach {
     // Only checkouts with a possible reason are read: a close amount needs a total of at least
     // 10/11 of the transfer (what is still due is never more than the total).
     const rows: CheckoutRow[] = await this.db('checkout_intents as c')
-      .leftJoin('sessions as s', 's.id', 'c.session_id')
       .where({ 'c.chain_id': transfer.chain_id, 'c.token_address': transfer.token_address, 'c.store_wallet': transfer.to_address })
       .whereIn('c.status', UNPAID)
       .where('c.created_at', '<=', seen)
       .where('c.created_at', '>=', new Date(seen.getTime() - WINDOW_MS))
       .where((w) => {
-        w.where('s.wallet_address', transfer.from_address)
+        w.whereIn('c.session_id', sessionsThatProved(this.db, transfer.from_address))
           .orWhere('c.created_at', '>=', sameTimeFrom)
           .orWhereRaw('c.total_wei * 11 >= cast(? as numeric) * 10', [value.toString()]);
         if (firstReporter) w.orWhere('c.id', firstReporter);
       })
-      .select('c.id', 'c.status', 'c.total_wei', 'c.created_at', 'c.session_id', 'c.source_key', 's.wallet_address');
+      .select(
+        'c.id',
+        'c.status',
+        'c.total_wei',
+        'c.created_at',
+        'c.session_id',
+        'c.source_key',
+        sessionWalletColumn(this.db, 'c.session_id', 'wallet_address'),
+      );
     const received = await receivedWeiByCheckout(
       this.db,
       rows.map((r) => r.id),

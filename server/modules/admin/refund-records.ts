@@ -2,18 +2,8 @@
 import type { Knex } from 'knex';
 import type { RefundRecord } from '../../../common/payments-desk';
 import type { Db } from '../../db';
+import { refundsRecordedBy } from '../orders';
 import { iso, pog, wei, type ExplorerUrl } from './desk-format';
-
-interface RefundRow {
-  id: number;
-  transfer_id: number;
-  order_id: string | null;
-  to_address: string;
-  amount_wei: string;
-  tx_hash: string;
-  created_at: Date | string;
-  session_label: string | null;
-}
 
 /** The refunds recorded against these transfers (`transfer_id`) or orders (`order_id`), oldest first. */
 export async function refundRecords(
@@ -22,11 +12,7 @@ export async function refundRecords(
   ids: ReadonlyArray<number | string>,
   explorerUrl: ExplorerUrl,
 ): Promise<RefundRecord[]> {
-  if (ids.length === 0) return [];
-  const rows: RefundRow[] = await db('refunds')
-    .whereIn(by, ids)
-    .orderBy([{ column: 'created_at' }, { column: 'id' }])
-    .select('id', 'transfer_id', 'order_id', 'to_address', 'amount_wei', 'tx_hash', 'created_at', 'session_label');
+  const rows = await refundsRecordedBy(db, by, ids);
   return rows.map((r) => {
     const amountWei = wei(r.amount_wei);
     return {

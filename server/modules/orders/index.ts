@@ -18,7 +18,7 @@ export { lockOrder, failReorgedOrder, restoreReorgedOrder, PAYMENT_REORGED } fro
  * The refunds payments records (read and written in its transaction), and what they do to an order
  * (fully refunded → 'refunded'), in the caller's transaction.
  */
-export { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs } from './refund-events';
+export { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs, refundsRecordedBy } from './refund-events';
 /** Creates each paid order's Shopify draft order (the outbox job createOrder queues); `runOne` is the admin's retry. */
 export { ShopifyHandoff } from './handoff';
 /** The outbox kind of that job (the admin's orders view reads its attempts and errors). */

@@ -36,6 +36,31 @@ export interface RefundRecord {
   session_label: string | null;
 }
 
+/** A recorded refund, as the admin's desks list it. */
+export interface StoredRefund {
+  id: number;
+  transfer_id: number;
+  order_id: string | null;
+  to_address: string;
+  amount_wei: string;
+  tx_hash: string;
+  created_at: Date | string;
+  session_label: string | null;
+}
+
+/** The refunds recorded against these transfers (`transfer_id`) or orders (`order_id`), oldest first. */
+export async function refundsRecordedBy(
+  db: Db | Knex.Transaction,
+  by: 'transfer_id' | 'order_id',
+  ids: ReadonlyArray<number | string>,
+): Promise<StoredRefund[]> {
+  if (ids.length === 0) return [];
+  return db('refunds')
+    .whereIn(by, ids)
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select('id', 'transfer_id', 'order_id', 'to_address', 'amount_wei', 'tx_hash', 'created_at', 'session_label');
+}
+
 /** The refunds recorded from these Transfer logs of transaction `txHash` (`logIndexes`), against whichever transfer. */
 export async function refundsOfLogs(
   trx: Knex.Transaction,

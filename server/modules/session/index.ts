@@ -5,4 +5,4 @@ export {
   /** @internal The cookie's name, which the tests read the session from. */
   SESSION_COOKIE,
 } from './middleware';
-export { lockSession, sessionsProvenBy, sessionWallet, setSessionWallet } from './wallet';
+export { lockSession, sessionsProvenBy, sessionsThatProved, sessionWallet, sessionWalletColumn, setSessionWallet } from './wallet';

@@ -36,3 +36,19 @@ export async function sessionWallet(db: Conn, sessionId: string, now: Date): Pro
 export function sessionsProvenBy(db: Conn, address: string, now: Date): Knex.QueryBuilder {
   return db('sessions').where('wallet_address', address).where('wallet_expires_at', '>', now).select('id');
 }
+
+/**
+ * The sessions that ever proved `address` (the proof may have expired since), as a subquery of
+ * their ids: evidence of who a session was, as the admin's attach sheet weighs it.
+ */
+export function sessionsThatProved(db: Conn, address: string): Knex.QueryBuilder {
+  return db('sessions').where('wallet_address', address).select('id');
+}
+
+/**
+ * The wallet a session last proved (expired or not), as a column named `as` of the caller's
+ * query, for the session whose id is in the caller's column `sessionIdColumn` (e.g. 'c.session_id').
+ */
+export function sessionWalletColumn(db: Conn, sessionIdColumn: string, as: string): Knex.Raw {
+  return db.raw('(select s.wallet_address from sessions s where s.id = ??) as ??', [sessionIdColumn, as]);
+}
