@@ -7,7 +7,7 @@
 const OUTSIDE = [
   /\b[Ss]pec(?:'s)? §/,
   /\b(?:the|product|storefront) spec\b(?!\w)/i,
-  /storefront-spec/,
+  /storefront-[s]pec/, // (a class, so this line does not match itself)
   /(?:\.\.\/|\b)shared\/(?:spec|design|reference|hooks)\b/,
   /(?<!docs\/)\bdesign\/[\w-]+\.md/,
   /\b(?:reference|contract)(?:'s)? (?:§|section \d)/i,

@@ -31,7 +31,7 @@ const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').
  * argument of a call to the query builder (`db('variants as v')`, `.join('products as p', …)`, `.from('orders')`,
  * `.into('refunds')`), and a table after from / join / into / update / table in raw SQL.
  */
-export function tablesQueried(code: string, tables: Iterable<string>): string[] {
+function tablesQueried(code: string, tables: Iterable<string>): string[] {
   const text = withoutComments(code);
   return [...tables].filter((table) =>
     new RegExp(`\\w\\(\\s*['"\`]${table}(?: as \\w+)?['"\`]|\\b(?:from|join|into|update|table)\\s+"?${table}"?\\b`, 'i').test(text),

@@ -11,15 +11,30 @@ import type { Db } from '../../db';
 import { needsShipping, nextStatus } from './status';
 
 /** The sum of the refunds recorded against each of these orders, wei (orders without any are absent). */
-export async function refundedWeiByOrder(db: Db | Knex.Transaction, orderIds: readonly string[]): Promise<Map<string, bigint>> {
-  if (orderIds.length === 0) return new Map();
-  const sums: Array<{ order_id: string; n: string | number | null }> = await db('refunds')
-    .whereIn('order_id', [...new Set(orderIds)])
-    .groupBy('order_id')
-    .select('order_id')
+export function refundedWeiByOrder(db: Db | Knex.Transaction, orderIds: readonly string[]): Promise<Map<string, bigint>> {
+  return refundedWeiBy(db, 'order_id', orderIds, String);
+}
+
+/** What was refunded against each of these transfers, wei (transfers without any are absent). */
+export function refundedWeiByTransfer(db: Db | Knex.Transaction, transferIds: readonly number[]): Promise<Map<number, bigint>> {
+  return refundedWeiBy(db, 'transfer_id', transferIds, Number);
+}
+
+/** The refunds' sum per value of `column` among `ids`, wei, keyed as `key` reads the column. */
+async function refundedWeiBy<K>(
+  db: Db | Knex.Transaction,
+  column: 'order_id' | 'transfer_id',
+  ids: readonly K[],
+  key: (value: unknown) => K,
+): Promise<Map<K, bigint>> {
+  if (ids.length === 0) return new Map();
+  const sums: Array<Record<string, unknown> & { n: string | number | null }> = await db('refunds')
+    .whereIn(column, [...new Set(ids)] as Array<string | number>)
+    .groupBy(column)
+    .select(column)
     .sum({ n: 'amount_wei' });
   // numeric sums arrive as decimal strings (never a float)
-  return new Map(sums.map((s) => [s.order_id, BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
+  return new Map(sums.map((s) => [key(s[column]), BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
 }
 
 /** A refund as payments records it: one Transfer log of a refund transaction, against one store transfer. */
@@ -83,18 +98,6 @@ export async function insertRefund(trx: Knex.Transaction, refund: RefundRecord):
     .ignore()
     .returning('id');
   return inserted[0]?.id ?? null;
-}
-
-/** What was refunded against each of these transfers, wei (transfers without any are absent). */
-export async function refundedWeiByTransfer(db: Db | Knex.Transaction, transferIds: readonly number[]): Promise<Map<number, bigint>> {
-  if (transferIds.length === 0) return new Map();
-  const sums: Array<{ transfer_id: number; n: string | number | null }> = await db('refunds')
-    .whereIn('transfer_id', [...new Set(transferIds)])
-    .groupBy('transfer_id')
-    .select('transfer_id')
-    .sum({ n: 'amount_wei' });
-  // numeric sums arrive as decimal strings (never a float)
-  return new Map(sums.map((s) => [Number(s.transfer_id), BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
 }
 
 /**
