@@ -24,6 +24,8 @@ export default defineConfig({
           name: 'integration',
           include: ['{server,emulators,scripts}/**/*.int.test.ts'],
           environment: 'node',
+          // one migrated PGlite database, dumped once, that each file's PGlite database starts from
+          globalSetup: ['server/test/pglite-template.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // two cores: files run in parallel, each with its own database

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import type ClientPgLiteType from 'knex-pglite';
+import type * as PGliteModule from '@electric-sql/pglite';
 import { Model } from 'objection';
 import type { DatabaseConfig } from './config';
 import type { Logger } from './lib/logger';
@@ -46,6 +47,11 @@ function pgLiteClient(): typeof knexFactory.Client {
   return PgLiteClient as unknown as typeof knexFactory.Client;
 }
 
+/** PGlite itself (a development dependency, loaded as pgLiteClient loads knex-pglite, after it). */
+function pgLite(): typeof PGliteModule {
+  return createRequire(import.meta.url)('@electric-sql/pglite') as typeof PGliteModule;
+}
+
 const migrationSource: Knex.MigrationSource<[string, Knex.Migration]> = {
   getMigrations: async () => migrations,
   getMigrationName: ([name]) => name,
@@ -55,7 +61,15 @@ const migrationSource: Knex.MigrationSource<[string, Knex.Migration]> = {
 /** How long connecting to Postgres, or waiting for a pooled connection, may take. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
-export function createDb(config: DatabaseConfig, opts: { searchPath?: string; logger?: Logger } = {}): Db {
+export function createDb(
+  config: DatabaseConfig,
+  opts: {
+    searchPath?: string;
+    logger?: Logger;
+    /** PGlite in memory only: start from this dump of a data directory (PGlite's dumpDataDir) instead of an empty one. */
+    pgliteDataDir?: Blob;
+  } = {},
+): Db {
   let db: Db;
   if (config.kind === 'postgres') {
     db = knexFactory({
@@ -73,11 +87,13 @@ export function createDb(config: DatabaseConfig, opts: { searchPath?: string; lo
     });
   } else {
     if (config.dir !== ':memory:') fs.mkdirSync(config.dir, { recursive: true });
-    db = knexFactory({
-      client: pgLiteClient(),
-      dialect: 'postgres',
-      connection: config.dir === ':memory:' ? {} : { filename: config.dir },
-    } as Knex.Config);
+    const client = pgLiteClient();
+    let connection: object = config.dir === ':memory:' ? {} : { filename: config.dir };
+    if (opts.pgliteDataDir) {
+      if (config.dir !== ':memory:') throw new Error('a PGlite data directory dump starts an in-memory database only');
+      connection = { pglite: new (pgLite().PGlite)({ loadDataDir: opts.pgliteDataDir }) };
+    }
+    db = knexFactory({ client, dialect: 'postgres', connection } as Knex.Config);
   }
   Model.knex(db);
   return db;
