@@ -62,8 +62,15 @@ export const TABLE_OWNERS = {
   session: ['sessions'],
   auth: ['siwe_nonces'],
   orders: ['orders', 'order_items', 'outbox', 'webhook_events', 'refunds'],
-  payments: ['chain_transfers', 'checkout_amounts', 'checkout_intents', 'checkout_intent_items', 'checkout_tx_reports'],
-  admin: ['admin_audit_log', 'admin_login_counters', 'admin_login_state', 'admin_sessions', 'payment_desk_resolutions'],
+  payments: [
+    'chain_transfers',
+    'checkout_amounts',
+    'checkout_intents',
+    'checkout_intent_items',
+    'checkout_tx_reports',
+    'payment_desk_resolutions',
+  ],
+  admin: ['admin_audit_log', 'admin_login_counters', 'admin_login_state', 'admin_sessions'],
   stock: [],
   lib: ['app_state', 'rate_limits'],
 };

@@ -4,21 +4,12 @@
  * opening checkouts.
  */
 import type { CandidateReason } from '../../../common/payments-desk';
-
-/** A candidate checkout as read for ranking. */
-export interface CheckoutRow {
-  id: string;
-  status: string;
-  total_wei: string;
-  created_at: Date | string;
-  session_id: string | null;
-  source_key: string | null;
-  wallet_address: string | null;
-}
+import type { AttachCheckoutRow } from '../payments';
 
 /** A candidate being ranked. */
 export interface Ranked {
-  row: CheckoutRow;
+  /** The checkout as payments reads it for the attach sheet. */
+  row: AttachCheckoutRow;
   total: bigint;
   due: bigint;
   createdAt: Date;
@@ -58,7 +49,7 @@ export function onePerSource(ranked: readonly Ranked[]): Array<Ranked & { sameSo
     parent.set(k, root);
     return root;
   };
-  const keysOf = (r: CheckoutRow) => [
+  const keysOf = (r: AttachCheckoutRow) => [
     `checkout:${r.id}`,
     ...(r.source_key ? [`ip:${r.source_key}`] : []),
     ...(r.session_id ? [`session:${r.session_id}`] : []),

@@ -28,33 +28,25 @@ import type { AttachCandidate, AttachCandidates, AttachResult, CandidateReason }
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { notAttachable, receivedWeiByCheckout, type PaymentServices, type TransferStatus } from '../payments';
-import { sessionsThatProved, sessionWalletColumn } from '../session';
+import {
+  attachCheckoutRows,
+  checkoutLines,
+  hashReports,
+  notAttachable,
+  receivedWeiByCheckout,
+  transferToAttach,
+  type AttachTransferRow,
+  type PaymentServices,
+} from '../payments';
 import { recordAudit } from './audit';
 import { pog, wei } from './desk-format';
 import { transferIdOf } from './desk-items';
 import type { PaymentsDesk } from './payments-desk';
-import { byEvidence, onePerSource, type CheckoutRow, type Ranked } from './attach-rank';
+import { byEvidence, onePerSource, type Ranked } from './attach-rank';
 
 const WINDOW_MS = 7 * 86_400_000;
 const SAME_TIME_MS = 3_600_000;
 const MAX_CANDIDATES = 20;
-/** Checkout statuses that are not paid. A closed one (past its time, amounts freed) is shown as the shopper sees it: expired. */
-const UNPAID = ['open', 'underpaid', 'expired', 'closed'];
-
-interface TransferRow {
-  id: number;
-  chain_id: number;
-  tx_hash: string;
-  token_address: string;
-  to_address: string;
-  from_address: string;
-  value_wei: string;
-  status: TransferStatus;
-  intent_id: string | null;
-  order_id: string | null;
-  created_at: Date | string;
-}
 
 const abs = (v: bigint) => (v < 0n ? -v : v);
 
@@ -82,36 +74,18 @@ export class TransferAttach {
     const value = wei(transfer.value_wei);
     const sameTimeFrom = new Date(seen.getTime() - SAME_TIME_MS);
     // Every checkout that reported this transaction's hash, first report first.
-    const reports: Array<{ intent_id: string; reported_at: Date | string }> = await this.db('checkout_tx_reports')
-      .where({ tx_hash: transfer.tx_hash })
-      .orderBy([{ column: 'reported_at' }, { column: 'id' }])
-      .select('intent_id', 'reported_at');
+    const reports = await hashReports(this.db, transfer.tx_hash);
     const reportedAt = new Map(reports.map((r) => [r.intent_id, new Date(r.reported_at)]));
     const first = reports[0];
     // The first report is evidence only when it came before the shop saw the transfer on chain.
     const firstReporter = first && new Date(first.reported_at) <= seen ? first.intent_id : null;
-    // Only checkouts with a possible reason are read: a close amount needs a total of at least
-    // 10/11 of the transfer (what is still due is never more than the total).
-    const rows: CheckoutRow[] = await this.db('checkout_intents as c')
-      .where({ 'c.chain_id': transfer.chain_id, 'c.token_address': transfer.token_address, 'c.store_wallet': transfer.to_address })
-      .whereIn('c.status', UNPAID)
-      .where('c.created_at', '<=', seen)
-      .where('c.created_at', '>=', new Date(seen.getTime() - WINDOW_MS))
-      .where((w) => {
-        w.whereIn('c.session_id', sessionsThatProved(this.db, transfer.from_address))
-          .orWhere('c.created_at', '>=', sameTimeFrom)
-          .orWhereRaw('c.total_wei * 11 >= cast(? as numeric) * 10', [value.toString()]);
-        if (firstReporter) w.orWhere('c.id', firstReporter);
-      })
-      .select(
-        'c.id',
-        'c.status',
-        'c.total_wei',
-        'c.created_at',
-        'c.session_id',
-        'c.source_key',
-        sessionWalletColumn(this.db, 'c.session_id', 'wallet_address'),
-      );
+    const rows = await attachCheckoutRows(this.db, transfer, {
+      seen,
+      openedFrom: new Date(seen.getTime() - WINDOW_MS),
+      sameTimeFrom,
+      value,
+      firstReporter,
+    });
     const received = await receivedWeiByCheckout(
       this.db,
       rows.map((r) => r.id),
@@ -130,17 +104,13 @@ export class TransferAttach {
       return [{ row: r, total, due, createdAt, reasons, difference: value - due, hashReportedAt: reportedAt.get(r.id) ?? null }];
     });
     const best = onePerSource(ranked.sort(byEvidence)).slice(0, MAX_CANDIDATES);
-    const items: Array<{ intent_id: string; title: string; quantity: number }> = best.length
-      ? await this.db('checkout_intent_items')
-          .whereIn(
-            'intent_id',
-            best.map((c) => c.row.id),
-          )
-          .orderBy('id')
-          .select('intent_id', 'title', 'quantity')
-      : [];
+    const items = await checkoutLines(
+      this.db,
+      best.map((c) => c.row.id),
+    );
     const candidates = best.map((c): AttachCandidate => ({
       checkoutId: c.row.id,
+      // A closed checkout (past its time, amounts freed) is shown as the shopper sees it: expired.
       status: c.row.status === 'closed' ? 'expired' : c.row.status,
       total: pog(c.total),
       due: pog(c.due),
@@ -179,22 +149,8 @@ export class TransferAttach {
     return { item: await this.deps.desk.itemOf(id), orderId: done.settlement.kind === 'order' ? done.settlement.orderId : null };
   }
 
-  private async transfer(transferId: string): Promise<TransferRow> {
-    const row: TransferRow | undefined = await this.db('chain_transfers')
-      .where({ id: this.id(transferId) })
-      .first(
-        'id',
-        'chain_id',
-        'tx_hash',
-        'token_address',
-        'to_address',
-        'from_address',
-        'value_wei',
-        'status',
-        'intent_id',
-        'order_id',
-        'created_at',
-      );
+  private async transfer(transferId: string): Promise<AttachTransferRow> {
+    const row = await transferToAttach(this.db, this.id(transferId));
     if (!row) throw this.notFound(transferId);
     return row;
   }

@@ -9,36 +9,13 @@
  *   `refunded` (it went back before any order; refunded says how much).
  * A transfer a reorganisation removed carried no money and is left out. Summing amount_paid minus
  * amount_refunded gives what the store wallet kept. Which transfers are listed, and the status of
- * each, are the rule of desk-kinds.ts (EXPORTED_TRANSFER_STATUSES, exportStatusSql).
+ * each, are the rule of payments' desk-kinds.ts; payments reads the rows in batches (exportBatch).
  */
 import { Readable } from 'node:stream';
-import type { Knex } from 'knex';
 import { PAYMENTS_EXPORT_COLUMNS } from '../../../common/payments-desk';
 import type { Db } from '../../db';
+import { EXPORT_BATCH, exportBatch, type ExportRow } from '../payments';
 import { iso, pog, wei } from './desk-format';
-import { EXPORTED_TRANSFER_STATUSES, exportStatusSql } from './desk-kinds';
-
-/** Rows of the export read at a time. */
-const EXPORT_BATCH = 1000;
-/** The export's order over the union's columns (of table `t`): time, orders before transfers, then id. */
-const exportOrder = (t: string) => `${t}at, ${t}branch, case when ${t}branch = 0 then ${t}order_id end, ${t}transfer_id`;
-
-/** One row of the export's union (see exportBatch). */
-interface ExportRow {
-  at: Date | string;
-  /** 0 for an order's row, 1 for a transfer's (at the same instant, orders come first). */
-  branch: number;
-  /** Null on an order's row. */
-  transfer_id: number | null;
-  order_id: string | null;
-  status: string;
-  tx_hash: string;
-  sender: string;
-  paid_wei: string | number;
-  /** What went back: against the order (all its transfers), or against the transfer that made none. */
-  refunded_wei: string | number;
-  name: string | null;
-}
 
 /** The export from `from` to `to` (ISO dates, UTC, inclusive), streamed. */
 export function paymentsExportCsv(db: Db, from: string, to: string): Readable {
@@ -62,78 +39,6 @@ export function paymentsExportCsv(db: Db, from: string, to: string): Readable {
     }
   }
   return Readable.from(chunks());
-}
-
-/**
- * One batch of the export after row `after` (oldest first: time, then orders before transfers,
- * then id). Each side reads its own next EXPORT_BATCH rows along an index from exactly where the
- * last row was (compared at the database's own precision), so every batch costs the same however
- * long the range: the orders paid in the range, and the transfers seen in it that made no order
- * (desk-kinds.ts names them; a transfer a reorganisation removed carried no money and is left out).
- */
-function exportBatch(db: Db, start: Date, end: Date, after: ExportRow | null): Knex.QueryBuilder {
-  const orders = db('orders as o')
-    .where('o.paid_at', '>=', start)
-    .where('o.paid_at', '<', end)
-    .orderBy([{ column: 'o.paid_at' }, { column: 'o.id' }])
-    .limit(EXPORT_BATCH)
-    .select(
-      'o.paid_at as at',
-      db.raw('0 as branch'),
-      db.raw('null::integer as transfer_id'),
-      'o.id as order_id',
-      'o.status as status',
-      'o.tx_hash as tx_hash',
-      'o.customer_wallet as sender',
-      'o.amount_paid_wei as paid_wei',
-      'o.shopify_order_name as name',
-    );
-  const transfers = db('chain_transfers as ct')
-    .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
-    .whereNull('ct.order_id')
-    .whereIn('ct.status', EXPORTED_TRANSFER_STATUSES)
-    .where('ct.created_at', '>=', start)
-    .where('ct.created_at', '<', end)
-    .orderBy([{ column: 'ct.created_at' }, { column: 'ct.id' }])
-    .limit(EXPORT_BATCH)
-    .select(
-      'ct.created_at as at',
-      db.raw('1 as branch'),
-      'ct.id as transfer_id',
-      'o.id as order_id',
-      db.raw(`${exportStatusSql('ct.status')} as status`),
-      'ct.tx_hash as tx_hash',
-      'ct.from_address as sender',
-      'ct.value_wei as paid_wei',
-      db.raw('null::text as name'),
-    );
-  if (after?.transfer_id === null) {
-    orders.whereRaw('(o.paid_at, o.id) > (select paid_at, id from orders where id = ?)', [after.order_id]);
-    transfers.whereRaw('ct.created_at >= (select paid_at from orders where id = ?)', [after.order_id]);
-  } else if (after) {
-    orders.whereRaw('o.paid_at > (select created_at from chain_transfers where id = ?)', [after.transfer_id]);
-    transfers.whereRaw('(ct.created_at, ct.id) > (select created_at, id from chain_transfers where id = ?)', [after.transfer_id]);
-  }
-  const batch = db
-    .select('*')
-    .from(db.raw('((?) union all (?)) as x', [orders, transfers]))
-    .orderByRaw(exportOrder(''))
-    .limit(EXPORT_BATCH);
-  // What went back, summed for the batch's rows only: against an order (all its transfers), or
-  // against a transfer that made none.
-  const refunded = (key: 'order_id' | 'transfer_id', branch: number) =>
-    db('refunds')
-      .whereIn(key, db('b').where('b.branch', branch).select(`b.${key}`))
-      .groupBy(key)
-      .select(key, db.raw('sum(amount_wei) as n'))
-      .as(`r${branch}`);
-  return db
-    .with('b', batch)
-    .from('b')
-    .leftJoin(refunded('order_id', 0), (on) => on.on('r0.order_id', 'b.order_id').andOnVal('b.branch', '=', 0))
-    .leftJoin(refunded('transfer_id', 1), (on) => on.on('r1.transfer_id', 'b.transfer_id').andOnVal('b.branch', '=', 1))
-    .select('b.*', db.raw('coalesce(r0.n, r1.n, 0) as refunded_wei'))
-    .orderByRaw(exportOrder('b.'));
 }
 
 /**

@@ -1,63 +1,30 @@
 /**
  * A transfer to the store wallet as the payments desk shows it (common/payments-desk.ts
  * AttentionItem): the transfer with its checkout, its order, its resolution, its refunds and its
- * kind, which the one rule of desk-kinds.ts gives in SQL (DESK_KIND_SQL, over DESK_FACTS). The queue
- * (payments-desk.ts), refunds (desk-refunds.ts) and attaching (attach.ts) read items here; the one
- * write is a resolution (markResolved), which records only that a person has dealt with an item.
+ * kind, which payments reads in one statement (deskTransferRows, by the rule of its desk-kinds.ts).
+ * The queue (payments-desk.ts), refunds (desk-refunds.ts) and attaching (attach.ts) read items here.
  */
 import { getAddress } from 'ethers';
 import type { Knex } from 'knex';
-import type { AttentionItem, AttentionKind, RefundRecord } from '../../../common/payments-desk';
+import type { AttentionItem, RefundRecord } from '../../../common/payments-desk';
 import { ErrorCode } from '../../../common/errors';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { PAYMENT_REORGED } from '../orders';
-import { receivedWeiByCheckout, refundableWei, type TransferStatus } from '../payments';
+import {
+  deskTransferRows,
+  itemKindOf,
+  judgedStatusOf,
+  MATCHED,
+  receivedWeiByCheckout,
+  refundableWei,
+  type DeskTransferRow,
+} from '../payments';
 import { explorerUrlOf, iso, pog, wei, type ExplorerUrl } from './desk-format';
-import { attentionKindSql, itemKindOf, judgedStatusOf, MATCHED, type FactsSql } from './desk-kinds';
 import { refundRecords } from './refund-records';
 
-/** The facts of desk-kinds.ts over the desk's queries: the transfer `ct` and its checkout's order `o`. */
-export const DESK_FACTS: FactsSql = {
-  status: 'ct.status',
-  statusBeforeRefund: 'ct.status_before_refund',
-  orderReorged: `o.status_reason = '${PAYMENT_REORGED}'`,
-  paying: 'o.tx_hash = ct.tx_hash and o.log_index = ct.log_index',
-  onHold: 'o.hold_reason is not null',
-  overpaid: 'o.overpaid',
-  late: 'o.late',
-};
-/** The transfer's kind on the desk (desk-kinds.ts attentionKindSql over DESK_FACTS), null when it needs nobody. */
-export const DESK_KIND_SQL = attentionKindSql(DESK_FACTS);
-
-interface Row {
-  id: number;
-  status: TransferStatus;
-  status_before_refund: TransferStatus | null;
-  tx_hash: string;
-  log_index: number;
-  block_number: string | number;
-  from_address: string;
-  value_wei: string;
-  intent_id: string | null;
-  note: string | null;
-  created_at: Date | string;
-  order_id: string | null;
-  order_status_reason: string | null;
-  order_hold_reason: string | null;
-  order_overpaid: boolean | null;
-  order_late: boolean | null;
-  order_total_wei: string | null;
-  order_amount_paid_wei: string | null;
-  order_tx_hash: string | null;
-  order_log_index: number | null;
-  intent_total_wei: string | null;
-  resolved_at: Date | string | null;
-  resolution_note: string | null;
-  /** Its kind on the desk (DESK_KIND_SQL), null when it needs nobody. */
-  kind: AttentionKind | null;
-}
+/** A transfer with its checkout, order and resolution, as payments reads it for the desk. */
+type Row = DeskTransferRow;
 
 /** The chain's head for confirmations: a block, none (null: inside a transaction, say), or `ask` the chain. */
 type Head = number | null | 'ask';
@@ -117,7 +84,7 @@ export class DeskItems {
 
   /** Transfers `ids` as items, in this order, with what their checkouts received and their refunds. */
   private async itemsOf(db: Db | Knex.Transaction, ids: readonly number[], head: Head, any = false): Promise<AttentionItem[]> {
-    const byId = new Map((await this.rowsOf(db, ids)).map((r) => [r.id, r]));
+    const byId = new Map((await deskTransferRows(db, ids)).map((r) => [r.id, r]));
     const rows = ids.flatMap((id) => byId.get(id) ?? []);
     if (rows.length === 0) return [];
     const [block, received, refunds] = await Promise.all([
@@ -130,45 +97,6 @@ export class DeskItems {
       this.refundsOf(db, rows),
     ]);
     return rows.flatMap((r) => this.item(r, block, received, refunds, any) ?? []);
-  }
-
-  /**
-   * Transfers `ids` with their checkout, its order, their resolution and their kind on the desk
-   * (desk-kinds.ts; null when it needs nobody).
-   */
-  private rowsOf(db: Db | Knex.Transaction, ids: readonly number[]): Promise<Row[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return db('chain_transfers as ct')
-      .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
-      .leftJoin('checkout_intents as c', 'c.id', 'ct.intent_id')
-      .leftJoin('payment_desk_resolutions as r', 'r.transfer_id', 'ct.id')
-      .whereIn('ct.id', ids)
-      .select(
-        'ct.id',
-        'ct.status',
-        'ct.status_before_refund',
-        'ct.tx_hash',
-        'ct.log_index',
-        'ct.block_number',
-        'ct.from_address',
-        'ct.value_wei',
-        'ct.intent_id',
-        'ct.note',
-        'ct.created_at',
-        'o.id as order_id',
-        'o.status_reason as order_status_reason',
-        'o.hold_reason as order_hold_reason',
-        'o.overpaid as order_overpaid',
-        'o.late as order_late',
-        'o.total_wei as order_total_wei',
-        'o.amount_paid_wei as order_amount_paid_wei',
-        'o.tx_hash as order_tx_hash',
-        'o.log_index as order_log_index',
-        'c.total_wei as intent_total_wei',
-        'r.resolved_at',
-        'r.note as resolution_note',
-        db.raw(`${DESK_KIND_SQL} as kind`),
-      );
   }
 
   /** The refunds recorded against each of these transfers, oldest first. */
@@ -234,22 +162,6 @@ export class DeskItems {
       refundTo: getAddress(r.from_address),
     };
   }
-}
-
-/**
- * Records that a person dealt with transfer `transferId`, with their note, once: false when it
- * was resolved already (by another click at the same moment, say).
- */
-export async function markResolved(
-  trx: Knex.Transaction,
-  resolution: { transferId: number; at: Date; note: string; session: string },
-): Promise<boolean> {
-  const inserted = await trx('payment_desk_resolutions')
-    .insert({ transfer_id: resolution.transferId, resolved_at: resolution.at, note: resolution.note, session_label: resolution.session })
-    .onConflict('transfer_id')
-    .ignore()
-    .returning('transfer_id');
-  return inserted.length > 0;
 }
 
 /** The transfer id a route names, or null when it cannot be one (chain_transfers.id is a positive int4). */

@@ -14,7 +14,8 @@ import { AppError } from '../../lib/errors';
 import type { RefundService } from '../payments';
 import { recordAudit } from './audit';
 import { pog } from './desk-format';
-import { markResolved, transferIdOf, type DeskItems } from './desk-items';
+import { markResolved } from '../payments';
+import { transferIdOf, type DeskItems } from './desk-items';
 
 export class DeskRefunds {
   constructor(

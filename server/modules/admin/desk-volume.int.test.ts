@@ -2,8 +2,8 @@
  * The admin's desks and a shopper's orders at volume, on each database, over HTTP: 6,000 paid
  * orders and 200 transfers that need a person written straight into the database
  * (server/test/desk-volume.ts). The payments desk pages, filters and counts in SQL exactly as the
- * one rule of desk-kinds.ts says (checked against it, and the rule's SQL against its JavaScript for
- * every combination of facts); the orders view's prefix search finds what a plain reading finds;
+ * one rule of payments' desk-kinds.ts says (checked against its JavaScript; the rule's SQL is
+ * checked against the same for every combination of facts in desk-kinds.int.test.ts); the orders view's prefix search finds what a plain reading finds;
  * the export lists every row once across its batches, ties included, with formulas neutralised; a
  * shopper's orders come a page at a time, the orders that need them first; and nobody without the
  * admin session (or signed in as another wallet) gets any of it.
@@ -28,16 +28,7 @@ import { resolveSome, SEEDED_FROM, SEEDED_TO, seedDeskVolume } from '../../test/
 import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
-import {
-  attentionKindOf,
-  attentionKindSql,
-  exportStatusOf,
-  exportStatusSql,
-  flaggedOrderSql,
-  unorderedKindSql,
-  type FactsSql,
-  type TransferFacts,
-} from './desk-kinds';
+import { attentionKindOf } from '../payments';
 
 const ORDERS = 6000;
 const FLAGGED = 200;
@@ -128,59 +119,6 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
   };
   const countsOf = (rows: Array<{ kind: AttentionKind | null }>) =>
     Object.fromEntries(attentionKindSchema.options.map((k) => [k, rows.filter((r) => r.kind === k).length]));
-
-  it('computes every kind and export status in SQL as the rule does in JavaScript, for every status and every overlap of facts', async () => {
-    const names = ['orderReorged', 'paying', 'onHold', 'overpaid', 'late'] as const;
-    const statuses: Array<[string, string | null]> = [
-      ['matched', null],
-      ['unmatched', null],
-      ['underpaid', null],
-      ['extra-payment', null],
-      ['removed', null],
-      ['refunded', null],
-      ...['unmatched', 'underpaid', 'extra-payment', 'removed'].map((s): [string, string] => ['refunded', s]),
-      // A status the desk does not know needs nobody, in both.
-      ['pending', null],
-    ];
-    const cases: TransferFacts[] = statuses.flatMap(([status, statusBeforeRefund]) =>
-      Array.from({ length: 32 }, (_, bits) => ({
-        status,
-        statusBeforeRefund,
-        ...(Object.fromEntries(names.map((n, i) => [n, Boolean(bits & (2 ** i))])) as Record<(typeof names)[number], boolean>),
-      })),
-    );
-    const sql: FactsSql = {
-      status: 'f.status',
-      statusBeforeRefund: 'f.before',
-      orderReorged: 'f.reorged',
-      paying: 'f.paying',
-      onHold: 'f.on_hold',
-      overpaid: 'f.overpaid',
-      late: 'f.late',
-    };
-    const values = cases.map((_, i) => `(${i}, ?, ?::text, ?::boolean, ?::boolean, ?::boolean, ?::boolean, ?::boolean)`).join(', ');
-    const bindings = cases.flatMap((c) => [c.status, c.statusBeforeRefund, c.orderReorged, c.paying, c.onHold, c.overpaid, c.late]);
-    const result = await db().raw(
-      `select f.n, ${attentionKindSql(sql)} as kind, ${unorderedKindSql(sql)} as unordered, ${flaggedOrderSql(sql)} as flagged,
-              ${exportStatusSql('f.status')} as exported
-         from (values ${values}) as f(n, status, before, reorged, paying, on_hold, overpaid, late) order by f.n`,
-      bindings,
-    );
-    const rows: Array<{ kind: string | null; unordered: string | null; flagged: boolean; exported: string | null }> = result.rows;
-    expect(rows).toHaveLength(cases.length);
-    rows.forEach((row, i) => {
-      const c = cases[i]!;
-      const what = JSON.stringify(c);
-      expect(row.kind, what).toBe(attentionKindOf(c));
-      // A transfer that made no order is judged by its status alone; a matched one is found through its order's facts.
-      if (c.status !== 'matched') expect(row.unordered, what).toBe(attentionKindOf(c));
-      else if (attentionKindOf(c) !== null) expect(row.flagged, what).toBe(true);
-      // The export's status of a transfer that made no order, by its status alone.
-      expect(row.exported, what).toBe(exportStatusOf(c.status));
-    });
-    // Every kind is among the cases.
-    expect(new Set(cases.map((c) => attentionKindOf(c)))).toEqual(new Set([...attentionKindSchema.options, null]));
-  });
 
   it('pages the open items newest first, each once, with the kinds and counts the rule gives; the empty history has none', async () => {
     const expected = (await facts()).filter((f) => f.kind !== null && !f.resolved);

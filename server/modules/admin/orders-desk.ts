@@ -24,7 +24,6 @@
  * reorged (status_reason payment-reorged, at the order's updated_at), and the admin's audit rows
  * about the order or its transfers: resolved (payment-resolved) and attached (payment-attached).
  */
-import type { Knex } from 'knex';
 import { explorerUrlOf, iso, pog, wei, type ExplorerUrl } from './desk-format';
 import { orderStatusSchema, type OrderStatus } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
@@ -33,54 +32,24 @@ import type { AdminOrder, AdminOrderDetail, AdminOrdersPage, DraftState, RefundR
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { HANDOFF_JOB, PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
-import type { TransferStatus } from '../payments';
+import {
+  handoffJobs,
+  orderById,
+  orderItems,
+  ordersNewestFirst,
+  PAYMENT_REORGED,
+  type AdminOrderRecord,
+  type HandoffJobRecord,
+  type ShopifyHandoff,
+} from '../orders';
+import { transfersOfCheckout, type TransferStatus } from '../payments';
 import { recordAudit } from './audit';
 import { refundRecords } from './refund-records';
 
 /** Orders on one page of the list. */
 const PAGE_SIZE = 50;
-/** The columns a search term is a prefix of (each with its prefix index). */
-const SEARCHED = ['id', 'customer_wallet', 'tx_hash'] as const;
-/**
- * How many orders one column may match before a term counts as common: below it, the matches are
- * read along the prefix indexes and sorted; from it on, the newest are found walking back in time.
- */
-const SEARCH_CAP = 1000;
 /** What an order id, a wallet or a tx hash can start with; anything else finds no order. */
 const ID_LIKE = /^[A-Za-z0-9]{1,80}$/;
-
-interface OrderRecord {
-  id: string;
-  intent_id: string;
-  status: OrderStatus;
-  customer_wallet: string;
-  total_wei: string;
-  amount_paid_wei: string;
-  overpaid: boolean;
-  late: boolean;
-  hold_reason: string | null;
-  status_reason: string | null;
-  tx_hash: string;
-  shopify_draft_order_id: string | null;
-  shopify_order_id: string | null;
-  shopify_order_name: string | null;
-  paid_at: Date | string;
-  confirmed_at: Date | string | null;
-  shipped_at: Date | string | null;
-  updated_at: Date | string;
-  refunded_wei: string;
-}
-
-interface JobRecord {
-  order_id: string;
-  attempts: number;
-  last_error: string | null;
-  last_error_at: Date | string | null;
-  last_failed_attempt: number;
-  next_attempt_at: Date | string;
-  done_at: Date | string | null;
-}
 
 export class OrdersDesk {
   private readonly now: () => Date;
@@ -104,25 +73,16 @@ export class OrdersDesk {
   async list(query: { status?: string; q?: string; before?: string }): Promise<AdminOrdersPage> {
     const status = query.status === undefined ? undefined : parseStatus(query.status);
     const before = query.before === undefined ? undefined : decodeCursor(query.before);
-    const q = this.orders().limit(PAGE_SIZE + 1);
-    if (status) q.where('o.status', status);
     const term = query.q?.trim();
-    if (term) {
-      if (!ID_LIKE.test(term)) return { orders: [], nextBefore: null };
-      // Case-insensitive prefix; the term is letters and digits only, so it holds no LIKE wildcard.
-      const prefix = `${term.toLowerCase()}%`;
-      const found = await this.matching(prefix);
-      if (found) q.whereIn('o.id', found);
-      // A common term: its orders are dense, so the newest are found quickly walking back in time.
-      else q.where((w) => SEARCHED.reduce((or, column) => or.orWhereRaw(`lower(o.${column}) collate "C" like ?`, [prefix]), w));
-    }
-    if (before)
-      q.where((w) =>
-        w.where('o.paid_at', '<', before.paidAt).orWhere((e) => e.where('o.paid_at', '=', before.paidAt).where('o.id', '<', before.id)),
-      );
-    const rows: OrderRecord[] = await q;
+    if (term && !ID_LIKE.test(term)) return { orders: [], nextBefore: null };
+    // Case-insensitive prefix; the term is letters and digits only, so it holds no LIKE wildcard.
+    const prefix = term ? `${term.toLowerCase()}%` : undefined;
+    const rows = await ordersNewestFirst(this.db, { limit: PAGE_SIZE + 1, status, prefix, before });
     const page = rows.slice(0, PAGE_SIZE);
-    const jobs = await this.jobs(page.map((r) => r.id));
+    const jobs = await handoffJobs(
+      this.db,
+      page.map((r) => r.id),
+    );
     const last = page.at(-1);
     return {
       orders: page.map((r) => this.summary(r, jobs.get(r.id))),
@@ -130,48 +90,14 @@ export class OrdersDesk {
     };
   }
 
-  /**
-   * The ids of the orders whose id, payer or tx hash starts with `prefix` (lower case, ending in
-   * %), each read along its prefix index (migrations: desk_volume); null when one of them matches
-   * more than SEARCH_CAP orders (a common term).
-   */
-  private async matching(prefix: string): Promise<string[] | null> {
-    const branches = SEARCHED.map((column, i) =>
-      this.db('orders')
-        .whereRaw(`lower(${column}) collate "C" like ?`, [prefix])
-        .orderByRaw(`lower(${column}) collate "C"`)
-        .limit(SEARCH_CAP + 1)
-        .select('id', this.db.raw(`${i} as branch`)),
-    );
-    const rows: Array<{ id: string; branch: number }> = await this.db
-      .select('*')
-      .from(this.db.raw(`(${branches.map(() => '(?)').join(' union all ')}) as m`, branches));
-    const perBranch = SEARCHED.map((_, i) => rows.filter((r) => r.branch === i).length);
-    if (perBranch.some((n) => n > SEARCH_CAP)) return null;
-    return [...new Set(rows.map((r) => r.id))];
-  }
-
   /** One order with its items, transfers, refunds and timeline; 404 order-not-found otherwise. */
   async get(id: string): Promise<AdminOrderDetail> {
-    const row = ID_LIKE.test(id) ? ((await this.orders().where('o.id', id).first()) as OrderRecord | undefined) : undefined;
+    const row = ID_LIKE.test(id) ? await orderById(this.db, id) : undefined;
     if (!row) throw new AppError(ErrorCode.orderNotFound, `No order ${id}. Look it up in the orders list.`);
-    const job = (await this.jobs([row.id])).get(row.id);
+    const job = (await handoffJobs(this.db, [row.id])).get(row.id);
     const summary = this.summary(row, job);
-    const items: Array<{ title: string; quantity: number; unit_price: string }> = await this.db('order_items')
-      .where({ order_id: row.id })
-      .orderBy('id')
-      .select('title', 'quantity', 'unit_price');
-    const transfers: Array<{
-      id: number;
-      status: TransferStatus;
-      tx_hash: string;
-      value_wei: string;
-      from_address: string;
-      created_at: Date | string;
-    }> = await this.db('chain_transfers')
-      .where({ intent_id: row.intent_id })
-      .orderBy('id')
-      .select('id', 'status', 'tx_hash', 'value_wei', 'from_address', 'created_at');
+    const items = await orderItems(this.db, row.id);
+    const transfers = await transfersOfCheckout(this.db, row.intent_id);
     const refunds = await refundRecords(this.db, 'order_id', [row.id], this.explorerUrl);
     const transferIds = transfers.map((t) => String(t.id));
     const audit: Array<{ at: Date | string; action: string; target: string; changes: unknown }> = await this.db('admin_audit_log')
@@ -217,53 +143,14 @@ export class OrdersDesk {
 
   private async whyNotRetryable(orderId: string, noHandoff: boolean): Promise<string> {
     if (noHandoff) return 'The Shopify hand-off does not run on this server (no chain is configured).';
-    const job = (await this.jobs([orderId])).get(orderId);
+    const job = (await handoffJobs(this.db, [orderId])).get(orderId);
     if (!job) return `Order ${orderId} has no Shopify hand-off (it was held or never handed off): there is nothing to retry.`;
     if (job.done_at) return `Order ${orderId} is already handed off to Shopify: there is nothing to retry.`;
     if (!job.last_error) return `The Shopify hand-off of order ${orderId} has not failed: it runs by itself shortly.`;
     return `The Shopify hand-off of order ${orderId} is running right now; look again in a moment.`;
   }
 
-  /** Orders with what was refunded against each. */
-  private orders(): Knex.QueryBuilder {
-    return this.db('orders as o')
-      .orderBy([
-        { column: 'o.paid_at', order: 'desc' },
-        { column: 'o.id', order: 'desc' },
-      ])
-      .select(
-        'o.id',
-        'o.intent_id',
-        'o.status',
-        'o.customer_wallet',
-        'o.total_wei',
-        'o.amount_paid_wei',
-        'o.overpaid',
-        'o.late',
-        'o.hold_reason',
-        'o.status_reason',
-        'o.tx_hash',
-        'o.shopify_draft_order_id',
-        'o.shopify_order_id',
-        'o.shopify_order_name',
-        'o.paid_at',
-        'o.confirmed_at',
-        'o.shipped_at',
-        'o.updated_at',
-        this.db.raw('(select coalesce(sum(r.amount_wei), 0)::text from refunds r where r.order_id = o.id) as refunded_wei'),
-      );
-  }
-
-  private async jobs(orderIds: string[]): Promise<Map<string, JobRecord>> {
-    if (orderIds.length === 0) return new Map();
-    const rows: JobRecord[] = await this.db('outbox')
-      .where({ kind: HANDOFF_JOB })
-      .whereIn('order_id', orderIds)
-      .select('order_id', 'attempts', 'last_error', 'last_error_at', 'last_failed_attempt', 'next_attempt_at', 'done_at');
-    return new Map(rows.map((r) => [r.order_id, r]));
-  }
-
-  private summary(r: OrderRecord, job: JobRecord | undefined): AdminOrder {
+  private summary(r: AdminOrderRecord, job: HandoffJobRecord | undefined): AdminOrder {
     return {
       id: r.id,
       status: r.status,
@@ -291,7 +178,7 @@ export class OrdersDesk {
   }
 }
 
-function draftStateOf(r: OrderRecord, job: JobRecord | undefined): DraftState {
+function draftStateOf(r: AdminOrderRecord, job: HandoffJobRecord | undefined): DraftState {
   if (r.shopify_order_id || r.confirmed_at || r.shipped_at) return 'completed';
   if (r.shopify_draft_order_id) return 'open';
   if (job && !job.done_at) return 'pending';
@@ -300,9 +187,9 @@ function draftStateOf(r: OrderRecord, job: JobRecord | undefined): DraftState {
 
 /** Events in time order; events at the same instant keep the order of the lifecycle. */
 function timeline(
-  r: OrderRecord,
+  r: AdminOrderRecord,
   order: AdminOrder,
-  job: JobRecord | undefined,
+  job: HandoffJobRecord | undefined,
   refunds: RefundRecord[],
   audit: Array<{ at: Date | string; action: string; target: string; changes: unknown }>,
 ): TimelineEvent[] {

@@ -4,16 +4,15 @@
  * watcher wrote (docs/payments.md) and changes none of it: resolving an item only records that a
  * person has dealt with it (payment_desk_resolutions).
  *
- * Which transfers need attention, and as what, is the one rule of desk-kinds.ts: the queue's SQL
- * filter and counts (here), each item (desk-items.ts) and the export (desk-export.ts) are made from
- * it. The queue is filtered, counted and paged in SQL: only the transfers that may need a person
- * are read (every one that made no order, and those of the few orders the rule may flag), never
- * every payment. Refunds are desk-refunds.ts. An item stays on the desk while its state says so;
+ * Which transfers need attention, and as what, is the one rule of payments' desk-kinds.ts: the
+ * queue's SQL filter and counts, each item (desk-items.ts) and the export (desk-export.ts) are made
+ * from it, read by payments (desk-reads.ts, export-reads.ts). The queue is filtered, counted and
+ * paged in SQL: only the transfers that may need a person are read (every one that made no order,
+ * and those of the few orders the rule may flag), never every payment. Refunds are desk-refunds.ts. An item stays on the desk while its state says so;
  * an underpaid transfer whose checkout is later paid, or an unmatched one a proven wallet adopts,
  * leaves by itself.
  */
 import type { Readable } from 'node:stream';
-import type { Knex } from 'knex';
 import {
   attentionKindSchema,
   ATTENTION_PAGE_SIZE,
@@ -26,11 +25,10 @@ import { ErrorCode } from '../../../common/errors';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import type { RefundService } from '../payments';
+import { deskQueue, markResolved, transferExists, type RefundService } from '../payments';
 import { recordAudit } from './audit';
 import { paymentsExportCsv } from './desk-export';
-import { DESK_FACTS, DESK_KIND_SQL, DeskItems, markResolved, transferIdOf } from './desk-items';
-import { flaggedOrderSql, MATCHED, UNORDERED_STATUSES, unorderedKindSql } from './desk-kinds';
+import { DeskItems, transferIdOf } from './desk-items';
 import { DeskRefunds } from './desk-refunds';
 
 export class PaymentsDesk {
@@ -57,31 +55,12 @@ export class PaymentsDesk {
   /**
    * A page of the queue, newest first: unresolved items (or, with `resolved`, the history),
    * optionally of one kind, after the item `before` (the previous page's `nextBefore`); with how
-   * many items of each kind the tab holds and, on the open tab, how many are unresolved in all.
-   * One query reads the tab's items once (places) for both the page and the counts.
+   * many items of each kind the tab holds and, on the open tab, how many are unresolved in all
+   * (payments' deskQueue reads the page and the counts in one statement).
    */
   async attention(filter: { kind?: AttentionKind; resolved: boolean; before?: string }): Promise<AttentionPage> {
-    const db = this.db;
     const before = filter.before === undefined ? undefined : await this.cursorOf(filter.before);
-    const page = db('d')
-      .whereNotNull('d.kind')
-      .orderBy([
-        { column: 'd.created_at', order: 'desc' },
-        { column: 'd.id', order: 'desc' },
-      ])
-      .limit(ATTENTION_PAGE_SIZE + 1)
-      .select('d.id', db.raw('null as kind'), db.raw('row_number() over (order by d.created_at desc, d.id desc)::integer as n'));
-    if (filter.kind) page.where('d.kind', filter.kind);
-    // Exactly after the cursor's item, at the database's own precision.
-    if (before !== undefined) page.whereRaw('(d.created_at, d.id) < (select created_at, id from chain_transfers where id = ?)', [before]);
-    const counts = db('d')
-      .whereNotNull('d.kind')
-      .groupBy('d.kind')
-      .select(db.raw('null::integer as id'), 'd.kind', db.raw('count(*)::integer as n'));
-    const rows: Array<{ id: number | null; kind: AttentionKind | null; n: number }> = await db
-      .withMaterialized('d', this.places(filter.resolved ? 'resolved' : 'open'))
-      .select('*')
-      .from(db.raw('((?) union all (?)) as x', [page, counts]));
+    const rows = await deskQueue(this.db, { kind: filter.kind, resolved: filter.resolved, before, limit: ATTENTION_PAGE_SIZE + 1 });
     // The page's ids in its order (n), and the tab's counts.
     const ids = rows
       .filter((r) => r.id !== null)
@@ -158,42 +137,11 @@ export class PaymentsDesk {
   /** The transfer id of a page's cursor, or 400 naming what to send. */
   private async cursorOf(before: string): Promise<number> {
     const id = transferIdOf(before);
-    const known = id === null ? undefined : await this.db('chain_transfers').where({ id }).first('id');
-    if (!known)
+    if (id === null || !(await transferExists(this.db, id)))
       throw new AppError(
         ErrorCode.badRequest,
         'before must be the nextBefore of the previous page, as it was given (or leave it out for the first page)',
       );
     return id!;
-  }
-
-  /**
-   * Where each transfer of a tab stands: its id, time and kind on the desk (null when it needs
-   * nobody); the open ones, or the resolved ones. Read without reading every payment: the open
-   * ones in two parts, the transfers that made no order (by status, judged by it alone) and the
-   * matched transfers of the few orders whose facts may flag them (a partial index), each without
-   * a resolution; the history through its resolutions, so an empty one costs nothing.
-   */
-  private places(scope: 'open' | 'resolved'): Knex.QueryBuilder {
-    const db = this.db;
-    if (scope === 'resolved')
-      return db('payment_desk_resolutions as r')
-        .join('chain_transfers as ct', 'ct.id', 'r.transfer_id')
-        .leftJoin('orders as o', 'o.intent_id', 'ct.intent_id')
-        .select('ct.id', 'ct.created_at', db.raw(`${DESK_KIND_SQL} as kind`));
-    const unresolved = (q: Knex.QueryBuilder) => q.whereNotExists(db('payment_desk_resolutions as r').whereRaw('r.transfer_id = ct.id'));
-    const unordered = unresolved(
-      db('chain_transfers as ct')
-        .whereIn('ct.status', UNORDERED_STATUSES)
-        .select('ct.id', 'ct.created_at', db.raw(`${unorderedKindSql(DESK_FACTS)} as kind`)),
-    );
-    const ofFlaggedOrders = unresolved(
-      db('orders as o')
-        .join('chain_transfers as ct', 'ct.intent_id', 'o.intent_id')
-        .where('ct.status', MATCHED)
-        .whereRaw(flaggedOrderSql(DESK_FACTS))
-        .select('ct.id', 'ct.created_at', db.raw(`${DESK_KIND_SQL} as kind`)),
-    );
-    return db.queryBuilder().unionAll([unordered, ofFlaggedOrders], true);
   }
 }

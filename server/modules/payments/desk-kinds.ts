@@ -32,7 +32,7 @@
  * `paid` (itemKindOf). In the export a matched transfer is its order's row.
  */
 import type { AttentionItem, AttentionKind } from '../../../common/payments-desk';
-import { isTransferStatus, type TransferStatus } from '../payments';
+import { isTransferStatus, type TransferStatus } from './transfer-status';
 
 /** The facts about a transfer and its checkout's order that decide its kind. */
 export interface TransferFacts {

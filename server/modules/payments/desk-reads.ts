@@ -1,0 +1,167 @@
+/**
+ * The payments desk's reads of the transfers to the store wallet, and its one write (a
+ * resolution): the admin's desk (server/modules/admin) pages, counts and shows them from here.
+ * Which transfers need a person, and as what, is the rule of desk-kinds.ts, applied in SQL over
+ * DESK_FACTS: the transfer `ct` and its checkout's order `o` (orders' part of each statement comes
+ * from orders' query-parts.ts). A resolution (payment_desk_resolutions) records only that a person
+ * has dealt with a transfer; nothing here changes what settlement or the watcher wrote.
+ */
+import type { Knex } from 'knex';
+import type { AttentionKind } from '../../../common/payments-desk';
+import type { Db } from '../../db';
+import { joinCheckoutOrder, orderDeskColumns, orderFactsSql } from '../orders';
+import { attentionKindSql, flaggedOrderSql, MATCHED, UNORDERED_STATUSES, unorderedKindSql, type FactsSql } from './desk-kinds';
+import type { TransferStatus } from './transfer-status';
+
+/** The facts of desk-kinds.ts over the desk's queries: the transfer `ct` and its checkout's order `o`. */
+const DESK_FACTS: FactsSql = {
+  status: 'ct.status',
+  statusBeforeRefund: 'ct.status_before_refund',
+  ...orderFactsSql('o', { txHash: 'ct.tx_hash', logIndex: 'ct.log_index' }),
+};
+/** The transfer's kind on the desk (desk-kinds.ts attentionKindSql over DESK_FACTS), null when it needs nobody. */
+const DESK_KIND_SQL = attentionKindSql(DESK_FACTS);
+
+/** A transfer with its checkout, its order and its resolution, as the desk reads it. */
+export interface DeskTransferRow {
+  id: number;
+  status: TransferStatus;
+  status_before_refund: TransferStatus | null;
+  tx_hash: string;
+  log_index: number;
+  block_number: string | number;
+  from_address: string;
+  value_wei: string;
+  intent_id: string | null;
+  note: string | null;
+  created_at: Date | string;
+  order_id: string | null;
+  order_status_reason: string | null;
+  order_hold_reason: string | null;
+  order_overpaid: boolean | null;
+  order_late: boolean | null;
+  order_total_wei: string | null;
+  order_amount_paid_wei: string | null;
+  order_tx_hash: string | null;
+  order_log_index: number | null;
+  intent_total_wei: string | null;
+  resolved_at: Date | string | null;
+  resolution_note: string | null;
+  /** Its kind on the desk (DESK_KIND_SQL), null when it needs nobody. */
+  kind: AttentionKind | null;
+}
+
+/**
+ * Transfers `ids` with their checkout, its order, their resolution and their kind on the desk
+ * (desk-kinds.ts; null when it needs nobody), in no particular order.
+ */
+export function deskTransferRows(db: Db | Knex.Transaction, ids: readonly number[]): Promise<DeskTransferRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  const q = db('chain_transfers as ct');
+  joinCheckoutOrder(q, 'ct.intent_id', 'o');
+  return q
+    .leftJoin('checkout_intents as c', 'c.id', 'ct.intent_id')
+    .leftJoin('payment_desk_resolutions as r', 'r.transfer_id', 'ct.id')
+    .whereIn('ct.id', ids)
+    .select(
+      'ct.id',
+      'ct.status',
+      'ct.status_before_refund',
+      'ct.tx_hash',
+      'ct.log_index',
+      'ct.block_number',
+      'ct.from_address',
+      'ct.value_wei',
+      'ct.intent_id',
+      'ct.note',
+      'ct.created_at',
+      ...orderDeskColumns('o'),
+      'c.total_wei as intent_total_wei',
+      'r.resolved_at',
+      'r.note as resolution_note',
+      db.raw(`${DESK_KIND_SQL} as kind`),
+    );
+}
+
+/** Whether there is a transfer `id` (a page's cursor names one). */
+export async function transferExists(db: Db | Knex.Transaction, id: number): Promise<boolean> {
+  return (await db('chain_transfers').where({ id }).first('id')) !== undefined;
+}
+
+/**
+ * One page of the desk's queue, newest first: up to `limit` ids of the tab's items (the open
+ * ones, or with `resolved` the history), optionally of one kind, after transfer `before`; and how
+ * many items of each kind the tab holds. One statement reads the tab's items once (placesOf) for
+ * both the page and the counts: rows with an id are the page (n its place), rows without are a
+ * kind's count (n).
+ */
+export function deskQueue(
+  db: Db,
+  filter: { kind?: AttentionKind; resolved: boolean; before?: number; limit: number },
+): Promise<Array<{ id: number | null; kind: AttentionKind | null; n: number }>> {
+  const page = db('d')
+    .whereNotNull('d.kind')
+    .orderBy([
+      { column: 'd.created_at', order: 'desc' },
+      { column: 'd.id', order: 'desc' },
+    ])
+    .limit(filter.limit)
+    .select('d.id', db.raw('null as kind'), db.raw('row_number() over (order by d.created_at desc, d.id desc)::integer as n'));
+  if (filter.kind) page.where('d.kind', filter.kind);
+  // Exactly after the cursor's item, at the database's own precision.
+  if (filter.before !== undefined)
+    page.whereRaw('(d.created_at, d.id) < (select created_at, id from chain_transfers where id = ?)', [filter.before]);
+  const counts = db('d')
+    .whereNotNull('d.kind')
+    .groupBy('d.kind')
+    .select(db.raw('null::integer as id'), 'd.kind', db.raw('count(*)::integer as n'));
+  return db
+    .withMaterialized('d', placesOf(db, filter.resolved ? 'resolved' : 'open'))
+    .select('*')
+    .from(db.raw('((?) union all (?)) as x', [page, counts]));
+}
+
+/**
+ * Where each transfer of a tab stands: its id, time and kind on the desk (null when it needs
+ * nobody); the open ones, or the resolved ones. Read without reading every payment: the open
+ * ones in two parts, the transfers that made no order (by status, judged by it alone) and the
+ * matched transfers of the few orders whose facts may flag them (a partial index), each without
+ * a resolution; the history through its resolutions, so an empty one costs nothing.
+ */
+function placesOf(db: Db, scope: 'open' | 'resolved'): Knex.QueryBuilder {
+  if (scope === 'resolved')
+    return joinCheckoutOrder(
+      db('payment_desk_resolutions as r').join('chain_transfers as ct', 'ct.id', 'r.transfer_id'),
+      'ct.intent_id',
+      'o',
+    ).select('ct.id', 'ct.created_at', db.raw(`${DESK_KIND_SQL} as kind`));
+  const unresolved = (q: Knex.QueryBuilder) => q.whereNotExists(db('payment_desk_resolutions as r').whereRaw('r.transfer_id = ct.id'));
+  const unordered = unresolved(
+    db('chain_transfers as ct')
+      .whereIn('ct.status', UNORDERED_STATUSES)
+      .select('ct.id', 'ct.created_at', db.raw(`${unorderedKindSql(DESK_FACTS)} as kind`)),
+  );
+  const ofFlaggedOrders = unresolved(
+    joinCheckoutOrder(db('chain_transfers as ct'), 'ct.intent_id', 'o', true)
+      .where('ct.status', MATCHED)
+      .whereRaw(flaggedOrderSql(DESK_FACTS))
+      .select('ct.id', 'ct.created_at', db.raw(`${DESK_KIND_SQL} as kind`)),
+  );
+  return db.queryBuilder().unionAll([unordered, ofFlaggedOrders], true);
+}
+
+/**
+ * Records that a person dealt with transfer `transferId`, with their note, once: false when it
+ * was resolved already (by another click at the same moment, say).
+ */
+export async function markResolved(
+  trx: Knex.Transaction,
+  resolution: { transferId: number; at: Date; note: string; session: string },
+): Promise<boolean> {
+  const inserted = await trx('payment_desk_resolutions')
+    .insert({ transfer_id: resolution.transferId, resolved_at: resolution.at, note: resolution.note, session_label: resolution.session })
+    .onConflict('transfer_id')
+    .ignore()
+    .returning('transfer_id');
+  return inserted.length > 0;
+}
