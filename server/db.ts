@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
 import type ClientPgLiteType from 'knex-pglite';
-import type * as PGliteModule from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Model } from 'objection';
 import type { DatabaseConfig } from './config';
 import type { Logger } from './lib/logger';
@@ -47,11 +47,6 @@ function pgLiteClient(): typeof knexFactory.Client {
   return PgLiteClient as unknown as typeof knexFactory.Client;
 }
 
-/** PGlite itself (a development dependency, loaded as pgLiteClient loads knex-pglite, after it). */
-function pgLite(): typeof PGliteModule {
-  return createRequire(import.meta.url)('@electric-sql/pglite') as typeof PGliteModule;
-}
-
 const migrationSource: Knex.MigrationSource<[string, Knex.Migration]> = {
   getMigrations: async () => migrations,
   getMigrationName: ([name]) => name,
@@ -66,8 +61,8 @@ export function createDb(
   opts: {
     searchPath?: string;
     logger?: Logger;
-    /** PGlite in memory only: start from this dump of a data directory (PGlite's dumpDataDir) instead of an empty one. */
-    pgliteDataDir?: Blob;
+    /** PGlite in memory only: this PGlite instead of a new, empty one (the tests start theirs from a migrated dump). */
+    pglite?: PGlite;
   } = {},
 ): Db {
   let db: Db;
@@ -89,9 +84,9 @@ export function createDb(
     if (config.dir !== ':memory:') fs.mkdirSync(config.dir, { recursive: true });
     const client = pgLiteClient();
     let connection: object = config.dir === ':memory:' ? {} : { filename: config.dir };
-    if (opts.pgliteDataDir) {
-      if (config.dir !== ':memory:') throw new Error('a PGlite data directory dump starts an in-memory database only');
-      connection = { pglite: new (pgLite().PGlite)({ loadDataDir: opts.pgliteDataDir }) };
+    if (opts.pglite) {
+      if (config.dir !== ':memory:') throw new Error('a PGlite instance is given for an in-memory database only');
+      connection = { pglite: opts.pglite };
     }
     db = knexFactory({ client, dialect: 'postgres', connection } as Knex.Config);
   }

@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
 import { createDb, migrate, type Db } from '../db';
 import { PGLITE_TEMPLATE_ENV } from './pglite-template';
 
@@ -26,7 +27,10 @@ export const testDatabaseKinds: Array<'pglite' | 'postgres'> = process.env.TEST_
 export async function createTestDatabase(kind: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (kind === 'pglite') {
     const template = process.env[PGLITE_TEMPLATE_ENV];
-    const db = createDb({ kind: 'pglite', dir: ':memory:' }, template ? { pgliteDataDir: new Blob([fs.readFileSync(template)]) } : {});
+    const db = createDb(
+      { kind: 'pglite', dir: ':memory:' },
+      template ? { pglite: new PGlite({ loadDataDir: new Blob([fs.readFileSync(template)]) }) } : {},
+    );
     await migrate(db);
     return { kind, db, destroy: () => db.destroy() };
   }
