@@ -1,7 +1,11 @@
 /**
- * Compiles server/chain/contracts/DemoPogsToken.sol with solc (the npm package, offline) into the
- * artifact the server deploys in local mode: `npx tsx scripts/compile-token.ts`.
- * The artifact is committed so `npm start` never needs the compiler.
+ * Compiles the Solidity sources of server/chain/contracts with solc (the npm package, offline)
+ * into the artifacts the server and the tests deploy: `npx tsx scripts/compile-contracts.ts`.
+ * - DemoPogsToken.sol → demo-pogs-token.json: the token local mode deploys;
+ * - DemoSmartAccount.sol → demo-smart-account.json: a smart account (ERC-4337, ERC-1271) and its
+ *   factory, for smart-wallet shoppers on the local chain and in the tests.
+ * The artifacts are committed so `npm start` never needs the compiler; each records its source's
+ * hash, and a test fails when a source no longer matches its artifact.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -13,17 +17,13 @@ const require = createRequire(import.meta.url);
 const solc = require('solc');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, 'server/chain/contracts');
-const source = fs.readFileSync(path.join(dir, 'DemoPogsToken.sol'), 'utf8');
 
-const input = {
-  language: 'Solidity',
-  sources: { 'DemoPogsToken.sol': { content: source } },
-  settings: {
-    optimizer: { enabled: true, runs: 200 },
-    evmVersion: 'cancun',
-    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
-  },
-};
+/** Each source, the artifact it becomes, and the contracts of it the artifact holds. */
+const TARGETS = [
+  { source: 'DemoPogsToken.sol', artifact: 'demo-pogs-token.json', contracts: ['DemoPogsToken'] },
+  { source: 'DemoSmartAccount.sol', artifact: 'demo-smart-account.json', contracts: ['DemoSmartAccount', 'DemoSmartAccountFactory'] },
+];
+
 const findImports = (importPath: string) => {
   try {
     return { contents: fs.readFileSync(require.resolve(importPath), 'utf8') };
@@ -31,19 +31,33 @@ const findImports = (importPath: string) => {
     return { error: `not found: ${importPath}` };
   }
 };
-const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
-const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
-if (errors.length) {
-  console.error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'));
-  process.exit(1);
+
+for (const target of TARGETS) {
+  const source = fs.readFileSync(path.join(dir, target.source), 'utf8');
+  const input = {
+    language: 'Solidity',
+    sources: { [target.source]: { content: source } },
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: 'cancun',
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
+  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
+  if (errors.length) {
+    console.error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'));
+    process.exit(1);
+  }
+  const compiled = (name: string) => output.contracts[target.source][name];
+  const sourceSha256 = createHash('sha256').update(source).digest('hex');
+  const compiler = `solc ${solc.version()}`;
+  // One contract: its fields at the top (as the token's artifact always was); several: by name.
+  const entry = (name: string) => ({ abi: compiled(name).abi, bytecode: `0x${compiled(name).evm.bytecode.object}` });
+  const artifact =
+    target.contracts.length === 1
+      ? { contractName: target.contracts[0], compiler, sourceSha256, ...entry(target.contracts[0]!) }
+      : { compiler, sourceSha256, contracts: Object.fromEntries(target.contracts.map((name) => [name, entry(name)])) };
+  fs.writeFileSync(path.join(dir, target.artifact), `${JSON.stringify(artifact, null, 2)}\n`);
+  for (const name of target.contracts) console.log(`Compiled ${name} with ${compiler}: ${(entry(name).bytecode.length - 2) / 2} bytes`);
 }
-const contract = output.contracts['DemoPogsToken.sol'].DemoPogsToken;
-const artifact = {
-  contractName: 'DemoPogsToken',
-  compiler: `solc ${solc.version()}`,
-  sourceSha256: createHash('sha256').update(source).digest('hex'),
-  abi: contract.abi,
-  bytecode: `0x${contract.evm.bytecode.object}`,
-};
-fs.writeFileSync(path.join(dir, 'demo-pogs-token.json'), `${JSON.stringify(artifact, null, 2)}\n`);
-console.log(`Compiled DemoPogsToken with ${artifact.compiler}: ${(artifact.bytecode.length - 2) / 2} bytes`);

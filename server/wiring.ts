@@ -114,10 +114,10 @@ export function buildServices(opts: ServiceOptions): Services {
     const orders = new OrdersService(db, { explorerUrl: config.mode === 'local' ? null : config.publicLinks.explorerUrl });
     const paymentServices = createPaymentServices({ config, db, logger, target, orders, stock });
     const handoff = new ShopifyHandoff({ db, shopify, logger });
-    // The chain's RPC also checks contract wallets' sign-in signatures (EIP-1271).
+    // The chain's RPC also checks smart accounts' sign-in signatures (ERC-1271, ERC-6492).
     const auth = new AuthService(db, {
       chainId: target.chainId,
-      provider: paymentServices.chain.provider,
+      rpc: paymentServices.chain.request,
       // A proven wallet may claim the transfers it sent with a wrong amount (never a typed address).
       onSignedIn: (sessionId, address) =>
         paymentServices.settlement

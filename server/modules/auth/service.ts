@@ -3,10 +3,11 @@
  * store wallet are public on-chain, so a wallet address alone must not show anyone's orders: the
  * session proves the wallet by signing a message the server wrote, with a single-use, short-lived
  * nonce stored here. The checks: domain and URI are this shop's, chain id is Base, the nonce is
- * this session's and unused, the message is within its time, and the signature is the address's
- * (an EOA, or a contract wallet through EIP-1271 when the RPC answers).
+ * this session's and unused, the message is within its time, and the signature is the address's:
+ * a plain key's, a deployed smart account's (ERC-1271) or a smart account's not deployed yet
+ * (ERC-6492), the last two asked on chain (signature.ts).
  */
-import { getAddress, type JsonRpcProvider } from 'ethers';
+import { getAddress } from 'ethers';
 import { generateNonce, SiweMessage } from 'siwe';
 import type { AuthSession, SiweNonce } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
@@ -14,6 +15,7 @@ import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { unavailableCause } from '../../lib/unavailable';
 import { sessionWallet, setSessionWallet } from '../session';
+import { signedBy, type ChainRpc } from './signature';
 
 export const SIWE_STATEMENT = 'Sign in to POGS Shop to see your orders.';
 /** How long a nonce (and the message carrying it) may be signed and presented. */
@@ -37,7 +39,8 @@ export class AuthService {
     private readonly db: Db,
     private readonly opts: {
       chainId: number;
-      provider?: JsonRpcProvider;
+      /** The chain, for smart accounts' signatures (ERC-1271, ERC-6492); without it only plain keys sign in. */
+      rpc?: ChainRpc;
       now?: () => Date;
       /** Told when a session has proved a wallet (payments match that wallet's transfers then). */
       onSignedIn?: (sessionId: string, address: string) => Promise<unknown>;
@@ -110,22 +113,20 @@ export class AuthService {
         'That sign-in message was already used, has expired, or was not issued to this browser. Sign in again.',
       );
 
-    const result = await message.verify(
-      { signature, domain: site.domain, nonce: message.nonce, time: now.toISOString() },
-      { provider: this.opts.provider as never, suppressExceptions: true },
-    );
-    if (!result.success) {
-      // A contract wallet's signature is checked on chain (EIP-1271): an RPC that did not answer
-      // says nothing about the signature.
-      if (unavailableCause(result.error)) {
-        throw new AppError(
-          ErrorCode.chainUnavailable,
-          'We cannot reach the Base network to check your wallet’s signature right now. Try signing in again in a moment.',
-          { expose: true },
-        );
-      }
-      throw new AppError(ErrorCode.invalidSignature, 'The signature does not belong to that wallet.');
+    // The fields were checked above; the signature is over the message as siwe writes it.
+    let signed: boolean;
+    try {
+      signed = await signedBy(message.address, message.prepareMessage(), signature, this.opts.rpc);
+    } catch (err) {
+      // A smart account's signature is checked on chain: an RPC that did not answer says nothing about it.
+      if (!unavailableCause(err)) throw err;
+      throw new AppError(
+        ErrorCode.chainUnavailable,
+        'We cannot reach the Base network to check your wallet’s signature right now. Try signing in again in a moment.',
+        { expose: true },
+      );
     }
+    if (!signed) throw new AppError(ErrorCode.invalidSignature, 'The signature does not belong to that wallet.');
 
     const address = message.address.toLowerCase();
     const walletExpiresAt = new Date(now.getTime() + SIGNED_IN_TTL_MS);

@@ -38,8 +38,8 @@ export interface ChainTarget {
 
 export class ChainClient {
   /**
-   * The RPC as ethers sees it, with the same timeout (the sign-in's contract-wallet check uses
-   * it); its failures are ethers' errors, or an UnavailableError when the RPC did not answer.
+   * The RPC as ethers sees it, with the same timeout (the live checks read the token through it);
+   * its failures are ethers' errors, or an UnavailableError when the RPC did not answer.
    */
   readonly provider: JsonRpcProvider;
   private readonly timeoutMs: number;
@@ -133,8 +133,11 @@ export class ChainClient {
 
   /**
    * One JSON-RPC call, given up after the timeout even while ethers is still retrying a
-   * rate-limited answer; an RPC that did not answer becomes an UnavailableError.
+   * rate-limited answer; an RPC that did not answer becomes an UnavailableError. (Sign-in asks
+   * smart accounts' signatures through it.)
    */
+  readonly request = (method: string, params: unknown[]) => this.send(method, params);
+
   private async send(method: string, params: unknown[]) {
     try {
       return await raceTimeout(this.provider.send(method, params), this.timeoutMs, () => this.timedOut());

@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import token from './contracts/demo-pogs-token.json';
+import smartAccount from './contracts/demo-smart-account.json';
+
+const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'contracts');
+const sha256 = (file: string) =>
+  createHash('sha256')
+    .update(fs.readFileSync(path.join(dir, file), 'utf8'))
+    .digest('hex');
+
+describe('the compiled contracts', () => {
+  // After editing a .sol file, recompile: npx tsx scripts/compile-contracts.ts
+  it.each([
+    ['DemoPogsToken.sol', token.sourceSha256],
+    ['DemoSmartAccount.sol', smartAccount.sourceSha256],
+  ])('%s matches its committed artifact', (source, recorded) => {
+    expect(recorded).toBe(sha256(source));
+  });
+});
