@@ -31,12 +31,19 @@ describe.each(testDatabaseKinds)('smart-wallet sign-in on %s', (kind) => {
   let deployed: string;
   let undeployed: string;
   let order: Order;
+  let variantId: string;
+  /** Sends `value` of the token from smart account `account` to `to` (its owner funds it first); answers the tx hash. */
+  async function payFrom(account: string, c: { tokenAddress: string; storeWallet: string }, value: bigint): Promise<string> {
+    await (await sendTokenTransfer(testChain.provider, OWNER, { token: c.tokenAddress, to: account, value })).wait();
+    await accounts.execute(OWNER, account, { to: c.tokenAddress, data: ERC20.encodeFunctionData('transfer', [c.storeWallet, value]) });
+    return (await testChain.provider.getLogs({ address: c.tokenAddress, fromBlock: 'latest', toBlock: 'latest' }))[0]!.transactionHash;
+  }
 
   beforeAll(async () => {
     h = await startHarness(kind, { chain: testChain.chain });
     await h.catalogue.sync();
     await h.catalogue.seedDemoPrices();
-    const variantId = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!.id;
+    variantId = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!.id;
     await h.database.db('variants').where({ shopify_id: variantId }).update({ available_stock: null, inventory_quantity: null });
     await bumpCatalogueVersion(h.database.db);
     accounts = await deploySmartAccounts(testChain.provider, DEV_ACCOUNTS[0]);
@@ -46,13 +53,8 @@ describe.each(testDatabaseKinds)('smart-wallet sign-in on %s', (kind) => {
     const s = new Shopper(h);
     await s.add({ variantId, quantity: 1 });
     const c = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: deployed })).json());
-    await (await sendTokenTransfer(testChain.provider, OWNER, { token: c.tokenAddress, to: deployed, value: BigInt(c.amountWei) })).wait();
-    await accounts.execute(OWNER, deployed, {
-      to: c.tokenAddress,
-      data: ERC20.encodeFunctionData('transfer', [c.storeWallet, BigInt(c.amountWei)]),
-    });
-    const paid = (await testChain.provider.getLogs({ address: c.tokenAddress, fromBlock: 'latest', toBlock: 'latest' }))[0]!;
-    const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: paid.transactionHash, customerWallet: deployed });
+    const paid = await payFrom(deployed, c, BigInt(c.amountWei));
+    const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: paid, customerWallet: deployed });
     expect(res.status).toBe(201);
     order = orderSchema.parse(await res.json());
   });
@@ -98,6 +100,20 @@ describe.each(testDatabaseKinds)('smart-wallet sign-in on %s', (kind) => {
     await expectSignedIn(await verify(s, message, signature), undeployed);
     expect(await accounts.deployed(undeployed)).toBe(false);
     expect(ordersListSchema.parse(await (await s.request(`/api/orders?wallet=${undeployed}`)).json())).toEqual([]);
+  });
+
+  it('counts a wrong amount a smart account sent towards its checkout once it signs in (a proven sender)', async () => {
+    const s = new Shopper(h);
+    await s.add({ variantId, quantity: 1 });
+    const c = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: deployed })).json());
+    const hash = (await payFrom(deployed, c, BigInt(c.amountWei) - 10n ** 18n)).toLowerCase();
+    const transfer = () => h.database.db('chain_transfers').where({ tx_hash: hash }).first();
+    const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: hash, customerWallet: deployed });
+    expect((await res.json()).code).toBe('payment-unmatched');
+    expect(await transfer()).toMatchObject({ status: 'unmatched', intent_id: null, from_address: deployed.toLowerCase() });
+    const message = await messageFor(s, deployed);
+    await expectSignedIn(await verify(s, message, await accounts.sign(OWNER, message)), deployed);
+    expect(await transfer()).toMatchObject({ status: 'underpaid', intent_id: c.id });
   });
 
   it('refuses a stranger: their key for a smart account, a bare signature for an undeployed one, a wrapper that makes their own account, garbage', async () => {
