@@ -43,6 +43,7 @@ export const SERVER_MODULE_IMPORTS = {
   cart: ['catalogue', 'session'],
   catalogue: ['stock'],
   admin: ['catalogue', 'orders', 'payments', 'session', 'stock'],
+  paymaster: ['payments'],
   auth: ['session'],
   session: [],
   stock: [],
@@ -71,6 +72,7 @@ export const TABLE_OWNERS = {
     'payment_desk_resolutions',
   ],
   admin: ['admin_audit_log', 'admin_login_counters', 'admin_login_state', 'admin_sessions'],
+  paymaster: ['paymaster_sponsorships'],
   stock: [],
   lib: ['app_state', 'rate_limits'],
 };

@@ -3,7 +3,9 @@
  * into the artifacts the server and the tests deploy: `npx tsx scripts/compile-contracts.ts`.
  * - DemoPogsToken.sol → demo-pogs-token.json: the token local mode deploys;
  * - DemoSmartAccount.sol → demo-smart-account.json: a smart account (ERC-4337, ERC-1271) and its
- *   factory, for smart-wallet shoppers on the local chain and in the tests.
+ *   factory, for smart-wallet shoppers on the local chain and in the tests;
+ * - ShopPaymaster.sol → shop-paymaster.json: the shop's own verifying paymaster (ERC-4337), which
+ *   pays the gas of the user operations the shop's paymaster service signed.
  * The artifacts are committed so `npm start` never needs the compiler; each records its source's
  * hash, and a test fails when a source no longer matches its artifact.
  */
@@ -22,6 +24,7 @@ const dir = path.join(root, 'server/chain/contracts');
 const TARGETS = [
   { source: 'DemoPogsToken.sol', artifact: 'demo-pogs-token.json', contracts: ['DemoPogsToken'] },
   { source: 'DemoSmartAccount.sol', artifact: 'demo-smart-account.json', contracts: ['DemoSmartAccount', 'DemoSmartAccountFactory'] },
+  { source: 'ShopPaymaster.sol', artifact: 'shop-paymaster.json', contracts: ['ShopPaymaster'] },
 ];
 
 const findImports = (importPath: string) => {

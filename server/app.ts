@@ -33,6 +33,7 @@ import { cartRoutes, type CartService } from './modules/cart';
 import { sessionMiddleware, type SessionService } from './modules/session';
 import { paymentRoutes, type CheckoutService, type OrderFromTransaction, type PaymentTarget } from './modules/payments';
 import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules/orders';
+import { paymasterRoutes, type PaymasterService } from './modules/paymaster';
 import { authRoutes, type AuthService } from './modules/auth';
 import {
   adminRoutes,
@@ -95,6 +96,8 @@ export interface AppDeps {
     orderFromTx: OrderFromTransaction;
     orders: OrdersService;
     auth: AuthService;
+    /** The shop's paymaster service, when it pays smart wallets' gas. */
+    paymaster?: PaymasterService;
     /** The Shopify app's client secret, the webhook HMAC key. */
     webhookSecret: string | undefined;
   };
@@ -227,6 +230,7 @@ export function createApp(deps: AppDeps): Koa {
   if (deps.payments) {
     const { checkouts, orderFromTx, orders, auth } = deps.payments;
     routers.push(paymentRoutes(checkouts, orderFromTx), orderRoutes(orders, auth), authRoutes(auth, config));
+    if (deps.payments.paymaster) routers.push(paymasterRoutes(deps.payments.paymaster, checkouts));
   }
   // Never with a real chain or store: the Demo Wallet exists only in the full local demo.
   if (demo && deps.demoWallet) routers.push(deps.demoWallet);

@@ -157,6 +157,34 @@ describe('loadConfig', () => {
     });
   });
 
+  it('turns the paymaster on with its address and signer key together, and refuses one alone or a malformed key', () => {
+    const key = `0x${'ab'.repeat(32)}`;
+    const address = '0x3333333333333333333333333333333333333333';
+    expect(loadConfig({}).paymaster).toBeNull();
+    expect(loadConfig({ PAYMASTER_ADDRESS: address, PAYMASTER_SIGNER_KEY: key }).paymaster).toEqual({
+      address,
+      signerKey: key,
+      entryPoint: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
+    });
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        if (err instanceof ConfigError) return err.problems;
+        throw err;
+      }
+    };
+    expect(refused({ PAYMASTER_ADDRESS: address })).toEqual([
+      expect.stringMatching(/PAYMASTER_ADDRESS and PAYMASTER_SIGNER_KEY must be set together/),
+    ]);
+    expect(refused({ PAYMASTER_SIGNER_KEY: key })).toEqual([expect.stringMatching(/must be set together/)]);
+    const malformed = refused({ PAYMASTER_ADDRESS: address, PAYMASTER_SIGNER_KEY: '0x1234' });
+    expect(malformed).toEqual([expect.stringMatching(/^PAYMASTER_SIGNER_KEY: must be a 0x-prefixed 32-byte private key$/)]);
+    // The key's value is never repeated in a problem.
+    expect(refused({ PAYMASTER_ADDRESS: 'nope', PAYMASTER_SIGNER_KEY: key }).join(' ')).not.toContain(key.slice(4));
+  });
+
   describe('refuses a mix of real and demo settings outside production', () => {
     const chain = {
       BASE_RPC_URL: 'http://127.0.0.1:8545',

@@ -17,6 +17,9 @@ const urlString = z.url({ protocol: /^https?$/ });
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
+/** ERC-4337 EntryPoint v0.8, deployed at this address on Base (and every chain) by a deterministic deployer. */
+const ENTRYPOINT_V08 = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108';
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -76,6 +79,15 @@ const envSchema = z.object({
   COMMUNITY_URL: urlString.default('https://discord.gg/pogs'),
   BRAND_URL: urlString.default('https://pogs.com'),
   WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
+  /**
+   * Gas paid by the shop for smart wallets' payments (ERC-4337, ERC-7677): the shop's verifying
+   * paymaster (ShopPaymaster.sol, deployed with this signer's address) and the key the paymaster
+   * service signs sponsored operations with. Both or neither; off when neither.
+   */
+  PAYMASTER_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
+  PAYMASTER_SIGNER_KEY: optional(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')),
+  /** The ERC-4337 EntryPoint the paymaster is deposited in (v0.8's, the same address on every chain). */
+  ENTRYPOINT_ADDRESS: z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address').default(ENTRYPOINT_V08),
   /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
   METRICS_PORT: optional(z.coerce.number().int().min(1).max(65535)),
   /** How long a shutdown waits for the requests in flight and the background jobs' passes. */
@@ -229,6 +241,8 @@ interface ConfigCommon {
   payments: PaymentsConfig;
   /** How long one outbound call may take before it counts as failed. */
   timeouts: { shopifyMs: number; chainRpcMs: number };
+  /** The shop's paymaster, when it pays smart wallets' gas (null: it does not). */
+  paymaster: { address: string; signerKey: string; entryPoint: string } | null;
   /** The metrics listener's port (null: no metrics listener). */
   metricsPort: number | null;
   /** How long a shutdown waits for requests in flight and background jobs. */
@@ -282,6 +296,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const chainSet = chainKeys.filter(isSet);
   if (chainSet.length && chainSet.length < chainKeys.length && !production) {
     problems.push(`${chainKeys.join(', ')} must be set together (missing: ${chainKeys.filter((k) => !chainSet.includes(k)).join(', ')})`);
+  }
+  if (isSet('PAYMASTER_ADDRESS') !== isSet('PAYMASTER_SIGNER_KEY')) {
+    problems.push('PAYMASTER_ADDRESS and PAYMASTER_SIGNER_KEY must be set together (or neither, for no sponsored gas)');
   }
   if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeKeys, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
   const storeComplete = isSet('SHOPIFY_STORE_DOMAIN') && (isSet('SHOPIFY_CLIENT_ID') || isSet('SHOPIFY_ADMIN_TOKEN'));
@@ -419,6 +436,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitScale: e.RATE_LIMIT_SCALE,
     adminPassword,
     timeouts: { shopifyMs: e.SHOPIFY_TIMEOUT_MS, chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS },
+    paymaster:
+      e.PAYMASTER_ADDRESS && e.PAYMASTER_SIGNER_KEY
+        ? { address: e.PAYMASTER_ADDRESS, signerKey: e.PAYMASTER_SIGNER_KEY, entryPoint: e.ENTRYPOINT_ADDRESS }
+        : null,
     metricsPort: e.METRICS_PORT ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     // Behind a proxy its health checks need a moment to notice; reached directly, nothing does.

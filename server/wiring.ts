@@ -20,6 +20,7 @@ import { claimedUnitsByVariant, createPaymentServices, type ChainTarget, type Pa
 import { OrdersService, ShopifyHandoff, unsyncedSalesByVariant } from './modules/orders';
 import { StockService } from './modules/stock';
 import { AuthService } from './modules/auth';
+import { PaymasterService } from './modules/paymaster';
 import { SessionService } from './modules/session';
 import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
@@ -70,6 +71,8 @@ export interface PaymentSystem extends PaymentServices {
   orders: OrdersService;
   handoff: ShopifyHandoff;
   auth: AuthService;
+  /** The shop's paymaster service, when it pays smart wallets' gas (PAYMASTER_ADDRESS and PAYMASTER_SIGNER_KEY). */
+  paymaster?: PaymasterService;
   /** The Shopify app's client secret, the webhook HMAC key. */
   webhookSecret: string | undefined;
 }
@@ -124,7 +127,17 @@ export function buildServices(opts: ServiceOptions): Services {
           .adoptUnmatched(sessionId, address)
           .catch((err) => logger.error({ err }, 'matching a signed-in wallet’s transfers failed')),
     });
-    payments = { ...paymentServices, orders, handoff, auth, webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret };
+    const paymaster =
+      config.paymaster &&
+      new PaymasterService(db, { chainId: target.chainId, paymaster: config.paymaster, url: `${config.publicUrl}/api/paymaster`, logger });
+    payments = {
+      ...paymentServices,
+      orders,
+      handoff,
+      auth,
+      paymaster: paymaster || undefined,
+      webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
+    };
   }
   const passwordHash = config.adminPassword.hash;
   if (!passwordHash) throw new Error('local mode: read the generated admin password (loadLocalAdminPassword) before buildServices');

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import token from './contracts/demo-pogs-token.json';
 import smartAccount from './contracts/demo-smart-account.json';
+import paymaster from './contracts/shop-paymaster.json';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'contracts');
 const sha256 = (file: string) =>
@@ -17,6 +18,7 @@ describe('the compiled contracts', () => {
   it.each([
     ['DemoPogsToken.sol', token.sourceSha256],
     ['DemoSmartAccount.sol', smartAccount.sourceSha256],
+    ['ShopPaymaster.sol', paymaster.sourceSha256],
   ])('%s matches its committed artifact', (source, recorded) => {
     expect(recorded).toBe(sha256(source));
   });

@@ -53,6 +53,11 @@ export const CROSS_SITE_WRITES_ALLOWED: ReadonlyArray<{ method: string; path: st
     path: '/api/webhooks/shopify',
     why: 'Shopify’s servers call it, server to server, and every delivery is checked against its HMAC signature',
   },
+  {
+    method: 'POST',
+    path: '/api/paymaster',
+    why: 'smart wallets call the paymaster service from their own pages and servers; it reads no cookie, and a checkout’s ticket (which only the session that made the checkout is given) says what it may sponsor',
+  },
 ];
 
 /** GET routes that write, refused from other sites like the writes (and their HEAD), each with why. */

@@ -157,3 +157,11 @@ export async function startMetricsServer(opts: { port: number; host: string; log
   });
   return server;
 }
+
+/** The paymaster service's answers, by method and outcome: `sponsored`, or why it refused (`not-the-amount`, `already-sponsored`, …). */
+export const paymasterRequests = new Counter({
+  name: 'pogs_paymaster_requests_total',
+  help: 'Requests to the shop paymaster, by JSON-RPC method and outcome (sponsored, or the refusal reason).',
+  labelNames: ['method', 'outcome'] as const,
+  registers: [registry],
+});

@@ -56,6 +56,7 @@ export const RATE_LIMITS: readonly RateLimitRule[] = [
   { route: 'POST /api/orders/create', name: 'order-create', ip: [perMinute(120)], session: [perMinute(60)] },
   { route: 'GET /api/auth/nonce', name: 'auth-nonce', ip: [perMinute(30), perHour(200)], session: [perMinute(10)] },
   { route: 'POST /api/auth/verify', name: 'auth-verify', ip: [perMinute(30)], session: [perMinute(10)] },
+  { route: 'POST /api/paymaster', name: 'paymaster', ip: [perMinute(60), perHour(600)], session: [] },
   { route: 'POST /api/admin/login', name: 'admin-login', ip: [perMinute(10), perHour(60)], session: [perMinute(10)] },
 ];
 
@@ -244,7 +245,8 @@ export function rateLimitMiddleware(
     if (!rule) return next();
     let verdict: RateLimitVerdict = { allowed: true };
     try {
-      verdict = await limiter.hit(rule, { ip: ctx.ip, sessionId: await opts.sessionId(ctx) });
+      // A rule without session limits makes no session (the paymaster's callers have no cookies).
+      verdict = await limiter.hit(rule, { ip: ctx.ip, sessionId: rule.session.length ? await opts.sessionId(ctx) : null });
     } catch (err) {
       opts.logger.error({ err, route: rule.route }, 'rate limit not checked; the request goes on');
     }

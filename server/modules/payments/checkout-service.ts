@@ -314,18 +314,13 @@ export class CheckoutService {
   }
 
   async toApi(row: IntentRow): Promise<Checkout> {
-    const [items, orderId, amounts, received] = await Promise.all([
+    const [items, orderId, amountWei, received] = await Promise.all([
       this.db('checkout_intent_items').where({ intent_id: row.id }).orderBy('id') as Promise<IntentItemRow[]>,
       orderIdOfCheckout(this.db, row.id),
-      this.db('checkout_amounts').where({ intent_id: row.id }).orderBy('id', 'desc').select('amount_wei', 'purpose') as Promise<
-        Array<{ amount_wei: string; purpose: string }>
-      >,
+      amountAskedWei(this.db, row),
       receivedWei(this.db, row.id),
     ]);
     const totalWei = BigInt(row.total_wei);
-    // After an underpayment the amount to send is the newest remainder; otherwise the full amount.
-    const remainder = row.status === 'underpaid' ? amounts.find((a) => a.purpose === 'remainder') : undefined;
-    const amountWei = BigInt(remainder?.amount_wei ?? row.amount_wei);
     const status: CheckoutStatus = row.status === 'closed' ? 'expired' : row.status;
     return {
       id: row.id,
@@ -369,6 +364,52 @@ const COUNTED: readonly TransferStatus[] = ['underpaid', 'matched'];
 
 /** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
 export const receivedWei = (db: Db | Knex.Transaction, intentId: string) => transferSum(db, { intent_id: intentId }, COUNTED);
+
+/** The amount checkout `row` asks for now: after an underpayment its newest remainder, otherwise its full amount. */
+async function amountAskedWei(db: Db | Knex.Transaction, row: IntentRow): Promise<bigint> {
+  if (row.status !== 'underpaid') return BigInt(row.amount_wei);
+  const remainder: { amount_wei: string } | undefined = await db('checkout_amounts')
+    .where({ intent_id: row.id, purpose: 'remainder' })
+    .orderBy('id', 'desc')
+    .first('amount_wei');
+  return BigInt(remainder?.amount_wei ?? row.amount_wei);
+}
+
+/**
+ * What the paymaster needs of checkout `id` to sponsor its payment: where the payment goes, the
+ * amount it asks for now (its full amount, or the remainder an underpaid one asks for), the
+ * session that made it, and whether it can still be paid (a payable status, before match_until).
+ * Undefined when there is no such checkout.
+ */
+export async function checkoutToSponsor(
+  db: Db | Knex.Transaction,
+  id: string,
+  now: Date,
+): Promise<
+  | {
+      id: string;
+      sessionId: string | null;
+      chainId: number;
+      tokenAddress: string;
+      storeWallet: string;
+      amountWei: bigint;
+      payable: boolean;
+    }
+  | undefined
+> {
+  if (!UUID_RE.test(id)) return undefined;
+  const row: IntentRow | undefined = await db('checkout_intents').where({ id }).first();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    chainId: row.chain_id,
+    tokenAddress: row.token_address,
+    storeWallet: row.store_wallet,
+    amountWei: await amountAskedWei(db, row),
+    payable: PAYABLE.includes(row.status) && new Date(row.match_until) > now,
+  };
+}
 
 /** receivedWei for many checkouts in one query (checkouts with nothing counted are absent). */
 export async function receivedWeiByCheckout(db: Db | Knex.Transaction, intentIds: readonly string[]): Promise<Map<string, bigint>> {

@@ -1,0 +1,9 @@
+/**
+ * The shop's paymaster: it pays the gas of smart wallets' payments (ERC-4337 user operations
+ * sponsored through ERC-7677), for the exact payment of a checkout only.
+ */
+export { PaymasterService } from './service';
+/** GET /api/checkout/:id/paymaster (the checkout's ticket) and POST /api/paymaster (the JSON-RPC service). */
+export { paymasterRoutes } from './routes';
+/** @internal A user operation as wallets send it (the tests build them). */
+export type { UserOperation } from './user-operation';

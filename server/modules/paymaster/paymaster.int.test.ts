@@ -1,0 +1,218 @@
+/**
+ * The paymaster service over HTTP with a real EntryPoint (v0.8) and the shop's paymaster contract
+ * on anvil, on each database: a smart account holding POGS and no ETH pays a checkout through an
+ * operation the shop sponsors, and gets its order; everything else a wallet, a stranger or
+ * another site can send is refused with the reason, and nothing is sponsored twice.
+ */
+import { ContractFactory, getAddress, parseEther, toQuantity, Wallet, type Contract } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutSchema, orderSchema, type Checkout } from '../../../common/api';
+import paymasterArtifact from '../../chain/contracts/shop-paymaster.json';
+import { DEV_ACCOUNTS } from '../../chain/local-chain';
+import { sendTokenTransfer } from '../../test/chain';
+import { testDatabaseKinds } from '../../test/databases';
+import { startHarness, type Harness } from '../../test/harness';
+import { Shopper } from '../../test/shopper';
+import { deploySmartAccounts, type SmartAccounts } from '../../test/smart-account';
+import { batchCall, entryPointAt, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
+import { useTestChain } from '../../test/use-test-chain';
+import { bumpCatalogueVersion } from '../catalogue';
+import type { UserOperation } from './user-operation';
+
+const testChain = useTestChain();
+const BUNDLER = DEV_ACCOUNTS[3]!;
+const signerKey = Wallet.createRandom().privateKey;
+
+interface RpcAnswer {
+  result?: {
+    paymaster: string;
+    paymasterData: string;
+    paymasterVerificationGasLimit: string;
+    paymasterPostOpGasLimit: string;
+    isFinal?: boolean;
+  };
+  error?: { code: number; message: string; data?: { reason: string } };
+}
+
+describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
+  let h: Harness;
+  let accounts: SmartAccounts;
+  let entryPoint: Contract;
+  let paymaster: string;
+  let variantId: string;
+  const owner = Wallet.createRandom();
+  let account: string;
+
+  beforeAll(async () => {
+    const funder = await testChain.provider.getSigner(DEV_ACCOUNTS[0]!);
+    accounts = await deploySmartAccounts(testChain.provider, DEV_ACCOUNTS[0]!);
+    entryPoint = entryPointAt(accounts.entryPoint, await testChain.provider.getSigner(BUNDLER));
+    const pm = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, funder).deploy(
+      accounts.entryPoint,
+      new Wallet(signerKey).address,
+    );
+    await pm.waitForDeployment();
+    paymaster = getAddress(await pm.getAddress());
+    await (await entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('1') })).wait();
+    h = await startHarness(kind, {
+      chain: testChain.chain,
+      env: { PAYMASTER_ADDRESS: paymaster, PAYMASTER_SIGNER_KEY: signerKey, ENTRYPOINT_ADDRESS: accounts.entryPoint },
+    });
+    await h.catalogue.sync();
+    await h.catalogue.seedDemoPrices();
+    variantId = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!.id;
+    await h.database.db('variants').where({ shopify_id: variantId }).update({ available_stock: null, inventory_quantity: null });
+    await bumpCatalogueVersion(h.database.db);
+    account = await accounts.deploy(owner.address);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  /** A checkout for the smart account, with its POGS (sent by a funded dev account) and the capability its wallet is given. */
+  async function checkout(s = new Shopper(h)) {
+    await s.add({ variantId, quantity: 1 });
+    const c: Checkout = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: account })).json());
+    await (
+      await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: account, value: BigInt(c.amountWei) })
+    ).wait();
+    const res = await s.request(`/api/checkout/${c.id}/paymaster`);
+    expect(res.status).toBe(200);
+    const capability = (await res.json()) as { url: string; context: { ticket: string } };
+    return { s, c, capability };
+  }
+  const rpc = async (method: string, params: unknown, headers: Record<string, string> = {}): Promise<RpcAnswer> => {
+    const res = await fetch(`${h.baseUrl}/api/paymaster`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    const body = await res.json();
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: 7 });
+    return body;
+  };
+  const params = (op: UserOperation, context: unknown, over: { entryPoint?: string; chainId?: string } = {}) => [
+    op,
+    over.entryPoint ?? accounts.entryPoint,
+    over.chainId ?? toQuantity(8453),
+    context,
+  ];
+  const refusedFor = async (op: UserOperation, context: unknown, over = {}) => {
+    const answer = await rpc('pm_getPaymasterData', params(op, context, over));
+    expect(answer.result).toBeUndefined();
+    return answer.error!;
+  };
+
+  it('pays the gas of a checkout’s payment from a smart account with no ETH, which gets its order', async () => {
+    const { s, c, capability } = await checkout();
+    expect(capability.url).toBe(`${h.config.publicUrl}/api/paymaster`);
+    expect(await testChain.provider.getBalance(account)).toBe(0n);
+    const op = await userOperation(entryPoint, account, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
+    const stub = await rpc('pm_getPaymasterStubData', params(op, capability.context));
+    expect(stub.result).toMatchObject({ paymaster, isFinal: false });
+    const final = await rpc('pm_getPaymasterData', params({ ...op, ...stub.result, paymasterData: undefined }, capability.context));
+    expect(final.result!.paymaster).toBe(paymaster);
+    const receipt = await signAndSubmit(
+      entryPoint,
+      pack(op, { ...stub.result!, paymasterData: final.result!.paymasterData }),
+      owner,
+      BUNDLER,
+    );
+    expect(receipt.status).toBe(1);
+    expect(await testChain.provider.getBalance(account)).toBe(0n);
+    const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: receipt.hash, customerWallet: account });
+    expect(res.status).toBe(201);
+    expect(orderSchema.parse(await res.json())).toMatchObject({ status: 'paid' });
+    // Paid: the checkout is not sponsored again.
+    const again = await userOperation(entryPoint, account, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
+    expect((await refusedFor(again, capability.context)).data?.reason).toBe('not-payable');
+  });
+
+  it('refuses another token, recipient or amount, a second call, another chain or EntryPoint, and gas over its limits', async () => {
+    const { c, capability } = await checkout();
+    const amount = BigInt(c.amountWei);
+    const cases: Array<[string, string, Partial<UserOperation>, { entryPoint?: string; chainId?: string }]> = [
+      ['not-the-token', transferCall(DEV_ACCOUNTS[2]!, c.storeWallet, amount), {}, {}],
+      ['not-the-store', transferCall(c.tokenAddress, DEV_ACCOUNTS[2]!, amount), {}, {}],
+      ['not-the-amount', transferCall(c.tokenAddress, c.storeWallet, amount - 1n), {}, {}],
+      [
+        'not-one-call',
+        batchCall([
+          { token: c.tokenAddress, to: c.storeWallet, value: amount },
+          { token: c.tokenAddress, to: DEV_ACCOUNTS[2]!, value: 1n },
+        ]),
+        {},
+        {},
+      ],
+      ['gas-too-high', transferCall(c.tokenAddress, c.storeWallet, amount), { maxFeePerGas: toQuantity(10n ** 11n) }, {}],
+      ['wrong-chain', transferCall(c.tokenAddress, c.storeWallet, amount), {}, { chainId: '0x1' }],
+      ['wrong-entrypoint', transferCall(c.tokenAddress, c.storeWallet, amount), {}, { entryPoint: paymaster }],
+    ];
+    for (const [reason, callData, change, over] of cases) {
+      const op = { ...(await userOperation(entryPoint, account, callData)), ...change };
+      const error = await refusedFor(op, capability.context, over);
+      expect({ reason: error.data?.reason, code: error.code }, reason).toEqual({ reason, code: -32001 });
+      expect(error.message.length).toBeGreaterThan(10);
+    }
+    // A batch of exactly the one transfer is sponsored (some wallets batch every call).
+    const one = await userOperation(entryPoint, account, batchCall([{ token: c.tokenAddress, to: c.storeWallet, value: amount }]));
+    expect((await rpc('pm_getPaymasterStubData', params(one, capability.context))).result?.paymaster).toBe(paymaster);
+  });
+
+  it('sponsors one operation per checkout amount: the same one again, not another account’s or nonce’s', async () => {
+    const { c, capability } = await checkout();
+    const op = await userOperation(entryPoint, account, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
+    expect((await rpc('pm_getPaymasterData', params(op, capability.context))).result).toBeDefined();
+    expect((await rpc('pm_getPaymasterData', params(op, capability.context))).result).toBeDefined();
+    const otherNonce = { ...op, nonce: toQuantity(BigInt(op.nonce) + 1n) };
+    expect((await refusedFor(otherNonce, capability.context)).data?.reason).toBe('already-sponsored');
+    const otherAccount = { ...op, sender: await accounts.addressOf(owner.address, 9n) };
+    expect((await refusedFor(otherAccount, capability.context)).data?.reason).toBe('already-sponsored');
+    expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(1);
+  });
+
+  it('gives a checkout’s ticket to its own session only, and sponsors nothing without a ticket of ours', async () => {
+    const { c, capability } = await checkout();
+    const stranger = new Shopper(h);
+    expect((await stranger.request(`/api/checkout/${c.id}/paymaster`)).status).toBe(404);
+    expect((await stranger.request(`/api/checkout/not-a-uuid/paymaster`)).status).toBe(404);
+    const op = await userOperation(entryPoint, account, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
+    const forged = `${c.id}.${capability.context.ticket.split('.')[1]!.replace(/^./, (ch) => (ch === 'A' ? 'B' : 'A'))}`;
+    for (const context of [null, {}, { ticket: forged }, { ticket: c.id }, { checkoutId: c.id }]) {
+      expect((await refusedFor(op, context)).data?.reason).toBe('no-ticket');
+    }
+    expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(0);
+  });
+
+  it('answers wallets from any site, and a malformed call with a JSON-RPC error, never a 500', async () => {
+    const { c, capability } = await checkout();
+    const op = await userOperation(entryPoint, account, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
+    // A wallet's page on another site (a cross-site POST, refused on every other write route).
+    const fromWallet = await rpc('pm_getPaymasterStubData', params(op, capability.context), {
+      origin: 'https://keys.coinbase.com',
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(fromWallet.result?.paymaster).toBe(paymaster);
+    const preflight = await fetch(`${h.baseUrl}/api/paymaster`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://keys.coinbase.com', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect((await rpc('eth_sendTransaction', [])).error?.code).toBe(-32601);
+    expect((await rpc('pm_getPaymasterData', [op])).error?.code).toBe(-32602);
+    expect(
+      (await rpc('pm_getPaymasterData', [{ ...op, sender: '0x12' }, accounts.entryPoint, '0x2105', capability.context])).error?.code,
+    ).toBe(-32602);
+    const notRpc = await fetch(`${h.baseUrl}/api/paymaster`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"hello":1}',
+    });
+    expect(notRpc.status).toBe(200);
+    expect((await notRpc.json()).error.code).toBe(-32600);
+  });
+});

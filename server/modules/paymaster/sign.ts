@@ -1,0 +1,61 @@
+/**
+ * The shop's signature on a user operation it sponsors, for its own verifying paymaster
+ * (ShopPaymaster.sol): paymasterData = validUntil (6 bytes) | validAfter (6) | the signer's
+ * EIP-191 signature (65) of the hash ShopPaymaster.getHash computes (every field of the operation
+ * but its signatures, the paymaster's gas limits, the chain, the paymaster and the window).
+ */
+import { AbiCoder, concat, getAddress, getBytes, keccak256, toBeHex, zeroPadValue, type Signer } from 'ethers';
+import type { UserOperation } from './user-operation';
+
+/** The paymaster's own gas limits in paymasterAndData (bytes 20-52): its verification and its post-op (none). */
+export interface PaymasterGas {
+  verificationGasLimit: bigint;
+  postOpGasLimit: bigint;
+}
+
+/** What a wallet sends but the signature does not cover yet: a dummy of the right length, for gas estimates. */
+export const STUB_SIGNATURE = `0x${'ff'.repeat(64)}1c`;
+
+const uint128 = (n: bigint) => zeroPadValue(toBeHex(n), 16);
+const uint48 = (n: number) => zeroPadValue(toBeHex(n), 6);
+
+/** initCode as the EntryPoint packs it: the factory and its data, or nothing. */
+const initCode = (op: UserOperation) => (op.factory ? concat([op.factory, op.factoryData ?? '0x']) : '0x');
+
+/** ShopPaymaster.getHash, off chain. */
+export function sponsorshipHash(
+  op: UserOperation,
+  sponsor: { chainId: number; paymaster: string; gas: PaymasterGas },
+  window: { validUntil: number; validAfter: number },
+): string {
+  return keccak256(
+    AbiCoder.defaultAbiCoder().encode(
+      ['address', 'uint256', 'bytes32', 'bytes32', 'bytes32', 'uint256', 'uint256', 'bytes32', 'uint256', 'address', 'uint48', 'uint48'],
+      [
+        getAddress(op.sender),
+        BigInt(op.nonce),
+        keccak256(initCode(op)),
+        keccak256(op.callData),
+        concat([uint128(BigInt(op.verificationGasLimit)), uint128(BigInt(op.callGasLimit))]),
+        BigInt(concat([uint128(sponsor.gas.verificationGasLimit), uint128(sponsor.gas.postOpGasLimit)])),
+        BigInt(op.preVerificationGas),
+        concat([uint128(BigInt(op.maxPriorityFeePerGas)), uint128(BigInt(op.maxFeePerGas))]),
+        sponsor.chainId,
+        getAddress(sponsor.paymaster),
+        window.validUntil,
+        window.validAfter,
+      ],
+    ),
+  );
+}
+
+/** paymasterData for `op`: the window and the signer's signature over it (STUB_SIGNATURE when `stub`). */
+export async function paymasterData(
+  op: UserOperation,
+  sponsor: { chainId: number; paymaster: string; gas: PaymasterGas; signer: Pick<Signer, 'signMessage'> },
+  window: { validUntil: number; validAfter: number },
+  stub = false,
+): Promise<string> {
+  const signature = stub ? STUB_SIGNATURE : await sponsor.signer.signMessage(getBytes(sponsorshipHash(op, sponsor, window)));
+  return concat([uint48(window.validUntil), uint48(window.validAfter), signature]);
+}
