@@ -284,6 +284,16 @@ export const siweNonceSchema = z.object({
 });
 export type SiweNonce = z.infer<typeof siweNonceSchema>;
 
+/**
+ * GET /api/checkout/:id/paymaster: what a smart wallet needs to have the shop pay the payment's gas
+ * (EIP-5792's paymasterService capability: the service's URL and the checkout's ticket).
+ */
+export const paymasterCapabilitySchema = z.object({
+  url: z.string(),
+  context: z.object({ ticket: z.string() }),
+});
+export type PaymasterCapability = z.infer<typeof paymasterCapabilitySchema>;
+
 export const siweVerifySchema = z.strictObject({
   message: z.string().min(1).max(4000),
   signature: z

@@ -6,7 +6,9 @@
  */
 import { BrowserProvider, Contract, isError } from 'ethers';
 import { BASE_CHAIN_ID } from '../../common/chain';
+import type { PaymasterCapability } from '../../common/api';
 import { INVALID_BALANCE_MESSAGE } from './payment-errors';
+import { offersPaymaster, sendSponsoredTransfer } from './sponsored-calls';
 import { WalletError, WRONG_NETWORK_MESSAGE } from './wallet-errors';
 import type { Eip1193Provider } from './types';
 
@@ -38,6 +40,14 @@ export interface TokenPayment {
   dispose(): void;
 }
 
+/** A shopper's payment: a token payment whose gas the shop's paymaster can pay, where the wallet can take it. */
+export interface SponsorablePayment extends TokenPayment {
+  /** Whether the wallet can have a paymaster pay its gas on Base (EIP-5792 paymasterService). */
+  offersPaymaster(from: string): Promise<boolean>;
+  /** Sends the transfer with `paymaster` paying its gas (sponsored-calls.ts); resolves with the carrying transaction's hash. */
+  sponsoredTransfer(from: string, to: string, amountWei: bigint, paymaster: PaymasterCapability): Promise<string>;
+}
+
 /** A wallet still on another chain after the switch makes ethers throw NETWORK_ERROR. */
 function wrongNetwork(error: unknown): unknown {
   return isError(error, 'NETWORK_ERROR') ? new WalletError(WRONG_NETWORK_MESSAGE, { cause: error }) : error;
@@ -47,7 +57,7 @@ function wrongNetwork(error: unknown): unknown {
  * Binds the token contract to the connected wallet. Call after ensureBaseNetwork: the provider is
  * pinned to Base, so a wallet that silently stayed on another chain fails instead of paying there.
  */
-export function createTokenPayment(wallet: Eip1193Provider, tokenAddress: string): TokenPayment {
+export function createTokenPayment(wallet: Eip1193Provider, tokenAddress: string): SponsorablePayment {
   // Base makes a block every ~2 s; ethers' default 4 s polling would add a block of waiting.
   const provider = new BrowserProvider(wallet, BASE_CHAIN_ID, { pollingInterval: 1000 });
   const token = new Contract(tokenAddress, ERC20_ABI, provider);
@@ -76,6 +86,20 @@ export function createTokenPayment(wallet: Eip1193Provider, tokenAddress: string
           data: token.interface.encodeFunctionData('transfer', [to, amountWei]),
           gasLimit: TRANSFER_GAS_LIMIT,
         });
+      } catch (error) {
+        throw wrongNetwork(error);
+      }
+    },
+
+    offersPaymaster: (from) => offersPaymaster(wallet, from),
+
+    async sponsoredTransfer(from, to, amountWei, paymaster) {
+      try {
+        return await sendSponsoredTransfer(
+          wallet,
+          { from, token: tokenAddress, to, amountWei, paymaster },
+          { timeoutMs: RECEIPT_TIMEOUT_MS },
+        );
       } catch (error) {
         throw wrongNetwork(error);
       }

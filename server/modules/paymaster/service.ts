@@ -12,6 +12,7 @@
  */
 import { getAddress, toQuantity, Wallet } from 'ethers';
 import { z } from 'zod';
+import type { PaymasterCapability } from '../../../common/api';
 import type { Db } from '../../db';
 import type { Logger } from '../../lib/logger';
 import { paymasterRequests } from '../../lib/metrics';
@@ -70,7 +71,7 @@ export class PaymasterService {
   }
 
   /** What the shopper's browser gives its wallet for checkout `checkoutId` (EIP-5792's paymasterService capability). */
-  capability(checkoutId: string): { url: string; context: { ticket: string } } {
+  capability(checkoutId: string): PaymasterCapability {
     return { url: this.deps.url, context: { ticket: ticketFor(this.key, checkoutId) } };
   }
 

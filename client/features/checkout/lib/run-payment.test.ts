@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Cart, Checkout, Order } from '../../../../common/api';
 import { ApiError } from '../../../lib/api-client';
-import type { TokenPayment, TransferReceipt } from '../../../web3/token-payment';
+import type { SponsorablePayment, TransferReceipt } from '../../../web3/token-payment';
 import { WalletError, WRONG_NETWORK_MESSAGE } from '../../../web3/wallet-errors';
 import { checkoutReducer, initialCheckoutState, type CheckoutEvent, type CheckoutState } from './checkout-machine';
 import { CheckoutFailure } from './payment-failure';
@@ -61,20 +61,26 @@ interface Harness {
 }
 
 function harness(
-  overrides: { balance?: bigint; receipt?: TransferReceipt | null; payment?: Partial<TokenPayment> } & Partial<PaymentDeps> = {},
+  overrides: { balance?: bigint; receipt?: TransferReceipt | null; payment?: Partial<SponsorablePayment> } & Partial<PaymentDeps> = {},
 ): Harness {
   const log: string[] = [];
   const notices: PaymentNotice[] = [];
   let state = initialCheckoutState;
   const phases: string[] = [state.phase];
   const { balance = 1000n * POG, receipt = { status: 1, blockNumber: 7 }, payment: paymentOverrides, ...depOverrides } = overrides;
-  const payment: TokenPayment = {
+  const payment: SponsorablePayment = {
     balanceOf: async (owner) => {
       log.push(`balanceOf ${owner}`);
       return balance;
     },
     transfer: async (from, to, amount) => {
       log.push(`transfer ${from} → ${to} ${amount}`);
+      return HASH;
+    },
+    // A plain-key wallet unless a test says otherwise (asked quietly: the log is the payment's steps).
+    offersPaymaster: async () => false,
+    sponsoredTransfer: async (from, to, amount, paymaster) => {
+      log.push(`sponsoredTransfer ${from} → ${to} ${amount} via ${paymaster.url}`);
       return HASH;
     },
     waitForReceipt: async (hash) => {
@@ -101,6 +107,8 @@ function harness(
       log.push(`reportTransaction ${id} ${hash}`);
       return checkout;
     },
+    // A shop that pays no gas unless a test says otherwise.
+    paymasterFor: async () => null,
     createOrder: async (request) => {
       log.push(`createOrder ${request.checkoutId} ${request.transactionHash} ${request.customerWallet} ${request.cartItems?.length}`);
       return order;
@@ -151,6 +159,69 @@ describe('runPayment', () => {
       { title: 'Transaction Confirmed', description: 'Payment successful! Creating your order...' },
       { title: 'Order Created', description: 'Payment confirmed! Redirecting to shipping...' },
     ]);
+  });
+
+  describe('with the shop paying the gas', () => {
+    const paymaster = { url: 'https://shop.example/api/paymaster', context: { ticket: 'the-ticket' } };
+
+    it('sends the transfer through the paymaster when the shop offers one and the wallet can take it, saying so', async () => {
+      const h = harness({
+        paymasterFor: async (id) => {
+          h.log.push(`paymasterFor ${id}`);
+          return paymaster;
+        },
+        payment: {
+          offersPaymaster: async (from) => {
+            h.log.push(`offersPaymaster ${from}`);
+            return true;
+          },
+        },
+      });
+      await runPayment(request, h.deps);
+      expect(h.log.slice(0, 8)).toEqual([
+        `createCheckout ${BUYER}`,
+        `connectToken ${TOKEN}`,
+        `balanceOf ${BUYER}`,
+        `paymasterFor ${checkout.id}`,
+        `offersPaymaster ${BUYER}`,
+        'toast Network fee paid by the shop',
+        `sponsoredTransfer ${BUYER} → ${STORE} 25000000000000012345 via ${paymaster.url}`,
+        `reportTransaction ${checkout.id} ${HASH}`,
+      ]);
+      expect(h.log).toContain(`createOrder ${checkout.id} ${HASH} ${BUYER} 1`);
+      expect(h.log).not.toContainEqual(expect.stringMatching(/^transfer /));
+      expect(h.phases.at(-1)).toBe('done');
+    });
+
+    it('sends a plain transfer, saying nothing of fees, when the wallet cannot take it or the shop pays no gas', async () => {
+      for (const [offered, canTake] of [
+        [paymaster, false],
+        [null, true],
+      ] as const) {
+        const h = harness({ paymasterFor: async () => offered, payment: { offersPaymaster: async () => canTake } });
+        await runPayment(request, h.deps);
+        expect(h.log).toContain(`transfer ${BUYER} → ${STORE} 25000000000000012345`);
+        expect(h.log.join('\n')).not.toMatch(/sponsoredTransfer|Network fee/);
+        expect(h.phases.at(-1)).toBe('done');
+      }
+    });
+
+    it('fails like any payment when the sponsored calls fail, with no order', async () => {
+      const h = harness({
+        paymasterFor: async () => paymaster,
+        payment: {
+          offersPaymaster: async () => true,
+          sponsoredTransfer: async () => {
+            throw new WalletError('The transaction failed on chain.');
+          },
+        },
+      });
+      await runPayment(request, h.deps);
+      expect(h.log.join('\n')).not.toMatch(/createOrder|reportTransaction/);
+      // Back to the start, as any failed payment: the shopper may try again.
+      expect(h.phases).toEqual(['idle', 'checking-balance', 'awaiting-wallet', 'idle']);
+      expect(h.notices.at(-1)).toMatchObject({ variant: 'destructive', description: 'The transaction failed on chain.' });
+    });
   });
 
   it('goes on when the hint to the server fails', async () => {

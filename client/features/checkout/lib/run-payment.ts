@@ -3,8 +3,8 @@
  * a dependency (the server calls, the chain, toasts, navigation), so the whole sequence runs in
  * unit tests with fakes; the state machine only hears what happened.
  */
-import type { Cart, Checkout, CreateOrderRequest, Order } from '../../../../common/api';
-import type { TokenPayment } from '../../../web3/token-payment';
+import type { Cart, Checkout, CreateOrderRequest, Order, PaymasterCapability } from '../../../../common/api';
+import type { SponsorablePayment } from '../../../web3/token-payment';
 import type { Eip1193Provider } from '../../../web3/types';
 import { insufficientBalanceMessage, RECEIPT_NOT_FOUND_MESSAGE, TRANSACTION_FAILED_MESSAGE } from '../../../web3/payment-errors';
 import type { CheckoutEvent } from './checkout-machine';
@@ -16,6 +16,11 @@ export const REDIRECT_DELAY_MS = 1500;
 export const TRANSACTION_CONFIRMED_NOTICE = Object.freeze({
   title: 'Transaction Confirmed',
   description: 'Payment successful! Creating your order...',
+});
+/** Said when the shop's paymaster pays the payment's gas (a smart wallet that can use it). */
+export const SPONSORED_NOTICE = Object.freeze({
+  title: 'Network fee paid by the shop',
+  description: 'Confirm the payment in your wallet: you need no ETH for it.',
 });
 export const ORDER_CREATED_NOTICE = Object.freeze({
   title: 'Order Created',
@@ -39,8 +44,10 @@ export interface PaymentDeps {
   dispatch(event: CheckoutEvent): void;
   createCheckout(customerWallet: string): Promise<Checkout>;
   /** Moves the wallet to Base, then binds the checkout's token (client/web3, loaded lazily). */
-  connectToken(provider: Eip1193Provider, tokenAddress: string): Promise<TokenPayment>;
+  connectToken(provider: Eip1193Provider, tokenAddress: string): Promise<SponsorablePayment>;
   reportTransaction(checkoutId: string, transactionHash: string): Promise<unknown>;
+  /** The shop's paymaster for the checkout, or null when the shop pays no gas. */
+  paymasterFor(checkoutId: string): Promise<PaymasterCapability | null>;
   createOrder(request: CreateOrderRequest): Promise<Order>;
   /** Refetches the cart (the server emptied it with the order) and tells every reader. */
   refreshCart(): Promise<void>;
@@ -52,7 +59,7 @@ export interface PaymentDeps {
 
 export async function runPayment({ cart, address, provider }: PaymentRequest, deps: PaymentDeps): Promise<void> {
   const { dispatch } = deps;
-  let payment: TokenPayment | null = null;
+  let payment: SponsorablePayment | null = null;
   dispatch({ type: 'start' });
   try {
     const checkout = await deps.createCheckout(address);
@@ -62,7 +69,13 @@ export async function runPayment({ cart, address, provider }: PaymentRequest, de
     if (balance < amount) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, insufficientBalanceMessage(amount, balance));
     dispatch({ type: 'balance-ok' });
 
-    const transactionHash = await payment.transfer(address, checkout.storeWallet, amount);
+    // The shop pays the gas where it offers to and the wallet can take it; otherwise a plain transfer.
+    const paymaster = await deps.paymasterFor(checkout.id);
+    const sponsored = paymaster !== null && (await payment.offersPaymaster(address));
+    if (sponsored) deps.notify(SPONSORED_NOTICE);
+    const transactionHash = sponsored
+      ? await payment.sponsoredTransfer(address, checkout.storeWallet, amount, paymaster)
+      : await payment.transfer(address, checkout.storeWallet, amount);
     dispatch({ type: 'transaction-sent', transactionHash });
     // From here the server can finish the order on its own, even if this tab dies. A hint only.
     await deps.reportTransaction(checkout.id, transactionHash).catch(() => undefined);

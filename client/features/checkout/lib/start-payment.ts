@@ -10,6 +10,7 @@ import { loadWeb3 } from '../../../web3/load-web3';
 import { WalletError, WRONG_NETWORK_MESSAGE } from '../../../web3/wallet-errors';
 import { createCheckout } from '../api/create-checkout';
 import { createOrder } from '../api/create-order';
+import { getPaymaster } from '../api/get-paymaster';
 import { reportTransaction } from '../api/report-transaction';
 import { runPayment, type PaymentDeps, type PaymentRequest } from './run-payment';
 
@@ -32,6 +33,7 @@ export function startPayment(request: PaymentRequest, { dispatch, network, refre
       return web3.createTokenPayment(provider, tokenAddress);
     },
     reportTransaction,
+    paymasterFor: getPaymaster,
     createOrder,
     refreshCart,
     notify: (notice) => void toast(notice),

@@ -1,0 +1,76 @@
+/**
+ * Paying with no ETH, where the wallet can (EIP-5792 with ERC-7677): a smart wallet that offers
+ * `paymasterService` on Base sends the token transfer as `wallet_sendCalls` with the shop's
+ * paymaster, which pays its gas; the transaction that carries it is read from
+ * `wallet_getCallsStatus`. Wallets without the capability (plain keys, MetaMask) keep the plain
+ * transfer.
+ */
+import { Interface } from 'ethers';
+import { BASE_CHAIN_ID_HEX } from '../../common/chain';
+import type { PaymasterCapability } from '../../common/api';
+import { TRANSACTION_FAILED_MESSAGE } from './payment-errors';
+import type { Eip1193Provider } from './types';
+import { WalletError } from './wallet-errors';
+
+const ERC20 = new Interface(['function transfer(address to, uint256 amount) returns (bool)']);
+
+/** How often the wallet is asked whether the calls made a transaction yet. */
+export const CALLS_POLL_MS = 1000;
+
+/** Whether the wallet says it can have a paymaster pay its gas on Base (no answer, or an error: it cannot). */
+export async function offersPaymaster(wallet: Eip1193Provider, from: string): Promise<boolean> {
+  try {
+    const capabilities = (await wallet.request({ method: 'wallet_getCapabilities', params: [from, [BASE_CHAIN_ID_HEX]] })) as Record<
+      string,
+      { paymasterService?: { supported?: boolean } } | undefined
+    > | null;
+    return capabilities?.[BASE_CHAIN_ID_HEX]?.paymasterService?.supported === true;
+  } catch {
+    return false; // a wallet that does not know the method: a plain transfer
+  }
+}
+
+/**
+ * Sends `transfer(to, amountWei)` on `token` from `from` as one call with the shop's paymaster,
+ * and resolves with the hash of the transaction that carried it once the wallet knows it (its
+ * status 200 or a receipt), within `timeoutMs`.
+ */
+export async function sendSponsoredTransfer(
+  wallet: Eip1193Provider,
+  call: { from: string; token: string; to: string; amountWei: bigint; paymaster: PaymasterCapability },
+  opts: { timeoutMs: number; sleep?: (ms: number) => Promise<void> },
+): Promise<string> {
+  const sent = (await wallet.request({
+    method: 'wallet_sendCalls',
+    params: [
+      {
+        version: '2.0.0',
+        chainId: BASE_CHAIN_ID_HEX,
+        from: call.from,
+        atomicRequired: true,
+        calls: [{ to: call.token, data: ERC20.encodeFunctionData('transfer', [call.to, call.amountWei]), value: '0x0' }],
+        capabilities: { paymasterService: { url: call.paymaster.url, context: call.paymaster.context } },
+      },
+    ],
+  })) as string | { id?: string };
+  // EIP-5792 v2 answers { id }; wallets of its first draft answer the id itself.
+  const id = typeof sent === 'string' ? sent : sent?.id;
+  if (!id) throw new WalletError('The wallet did not say which payment it sent. Check your wallet’s activity before paying again.');
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const until = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const status = (await wallet.request({ method: 'wallet_getCallsStatus', params: [id] })) as {
+      status?: number | string;
+      receipts?: Array<{ transactionHash?: string; status?: string }>;
+    } | null;
+    const hash = status?.receipts?.find((r) => r.transactionHash)?.transactionHash;
+    if (hash) return hash;
+    // 400 and up: the batch failed off chain or reverted (2.0.0); 'FAILURE' in older drafts.
+    if ((typeof status?.status === 'number' && status.status >= 400) || status?.status === 'FAILURE') {
+      throw new WalletError(TRANSACTION_FAILED_MESSAGE);
+    }
+    if (Date.now() > until)
+      throw new WalletError('The wallet has not sent the payment yet. Check your wallet’s activity before paying again.');
+    await sleep(CALLS_POLL_MS);
+  }
+}
