@@ -64,6 +64,8 @@ export const publicConfigSchema = z.object({
   /** The POG token contract and the store wallet every payment goes to (null when payments are off). */
   tokenAddress: z.string().nullable(),
   storeWallet: z.string().nullable(),
+  /** The shop's paymaster pays smart wallets' gas for their payments (GET /api/checkout/:id/paymaster answers). */
+  gasPaidByShop: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

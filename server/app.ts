@@ -166,6 +166,7 @@ export function createApp(deps: AppDeps): Koa {
     mode: config.mode,
     tokenAddress: deps.payments?.target.tokenAddress ?? null,
     storeWallet: deps.payments?.target.storeWallet ?? null,
+    gasPaidByShop: Boolean(deps.payments?.paymaster),
   });
   api.get('/api/config', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');

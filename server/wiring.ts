@@ -129,7 +129,13 @@ export function buildServices(opts: ServiceOptions): Services {
     });
     const paymaster =
       config.paymaster &&
-      new PaymasterService(db, { chainId: target.chainId, paymaster: config.paymaster, url: `${config.publicUrl}/api/paymaster`, logger });
+      new PaymasterService(db, {
+        chainId: target.chainId,
+        paymaster: config.paymaster,
+        url: `${config.publicUrl}/api/paymaster`,
+        rpc: paymentServices.chain.request,
+        logger,
+      });
     payments = {
       ...paymentServices,
       orders,

@@ -40,7 +40,7 @@ export function AppLayout() {
   }, [queryClient]);
   return (
     <WalletProvider config={walletConfig}>
-      <CheckoutProvider network={network} refreshCart={refreshAfterOrder}>
+      <CheckoutProvider network={network} gasPaidByShop={config?.gasPaidByShop === true} refreshCart={refreshAfterOrder}>
         <AppShell />
       </CheckoutProvider>
     </WalletProvider>

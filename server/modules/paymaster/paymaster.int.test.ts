@@ -169,9 +169,24 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
     expect((await rpc('pm_getPaymasterData', params(op, capability.context))).result).toBeDefined();
     const otherNonce = { ...op, nonce: toQuantity(BigInt(op.nonce) + 1n) };
     expect((await refusedFor(otherNonce, capability.context)).data?.reason).toBe('already-sponsored');
-    const otherAccount = { ...op, sender: await accounts.addressOf(owner.address, 9n) };
+    // Another account holding the amount too.
+    const other = await accounts.addressOf(owner.address, 9n);
+    await (
+      await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: other, value: BigInt(c.amountWei) })
+    ).wait();
+    const otherAccount = { ...op, sender: other };
     expect((await refusedFor(otherAccount, capability.context)).data?.reason).toBe('already-sponsored');
     expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(1);
+  });
+
+  it('signs nothing for an account that does not hold the amount (its transfer would revert at the shop’s cost)', async () => {
+    const { c, capability } = await checkout();
+    const empty = await accounts.addressOf(owner.address, 5n);
+    const op = await userOperation(entryPoint, empty, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
+    expect((await refusedFor(op, capability.context)).data?.reason).toBe('balance-too-low');
+    expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(0);
+    // Asking for the estimate alone costs nothing and is answered.
+    expect((await rpc('pm_getPaymasterStubData', params(op, capability.context))).result?.paymaster).toBe(paymaster);
   });
 
   it('gives a checkout’s ticket to its own session only, and sponsors nothing without a ticket of ours', async () => {

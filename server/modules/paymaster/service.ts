@@ -10,7 +10,7 @@
  * gas estimate; it records nothing); pm_getPaymasterData records the sponsorship and signs
  * (sign.ts) for the shop's own verifying paymaster, ShopPaymaster.sol.
  */
-import { getAddress, toQuantity, Wallet } from 'ethers';
+import { getAddress, Interface, toQuantity, Wallet } from 'ethers';
 import { z } from 'zod';
 import type { PaymasterCapability } from '../../../common/api';
 import type { Db } from '../../db';
@@ -46,7 +46,9 @@ export class PaymasterError extends Error {
   }
 }
 
-type RefusalReason = Refusal['reason'] | 'wrong-chain' | 'wrong-entrypoint' | 'no-ticket' | 'not-payable' | 'already-sponsored';
+type RefusalReason =
+  Refusal['reason'] | 'wrong-chain' | 'wrong-entrypoint' | 'no-ticket' | 'not-payable' | 'already-sponsored' | 'balance-too-low';
+const ERC20 = new Interface(['function balanceOf(address owner) view returns (uint256)']);
 const refuse = (reason: RefusalReason, message: string) => new PaymasterError(-32001, message, reason);
 
 const paramsSchema = z.tuple([userOperationSchema, z.string(), z.string(), z.record(z.string(), z.unknown()).nullish()]);
@@ -62,6 +64,8 @@ export class PaymasterService {
       paymaster: { address: string; signerKey: string; entryPoint: string };
       /** Where wallets reach the service (PUBLIC_URL's /api/paymaster). */
       url: string;
+      /** One JSON-RPC call to the chain (the account's token balance is read before signing). */
+      rpc: (method: string, params: unknown[]) => Promise<unknown>;
       logger: Logger;
       now?: () => Date;
     },
@@ -120,7 +124,13 @@ export class PaymasterService {
       GAS_LIMITS,
     );
     if (refusal) throw refuse(refusal.reason, refusal.message);
-    if (final) await this.record(checkout.id, checkout.amountWei, op, now);
+    if (final) {
+      // An operation whose transfer would revert still costs the shop its gas: not signed.
+      if ((await this.balanceOf(checkout.tokenAddress, op.sender)) < checkout.amountWei) {
+        throw refuse('balance-too-low', 'The account does not hold the amount to pay; add POGS to it and try again.');
+      }
+      await this.record(checkout.id, checkout.amountWei, op, now);
+    }
     const validAfter = Math.floor(now.getTime() / 1000) - 60;
     const window = { validUntil: validAfter + 60 + VALID_FOR_S, validAfter };
     const data = await paymasterData(
@@ -157,6 +167,21 @@ export class PaymasterService {
       .first('sender', 'nonce');
     if (kept.sender !== row.sender || kept.nonce !== row.nonce) {
       throw refuse('already-sponsored', 'The shop already sponsored another operation paying this amount of this checkout.');
+    }
+  }
+
+  /** `owner`'s balance of `token`, read from the chain (an RPC that does not answer: the caller is told to try again). */
+  private async balanceOf(token: string, owner: string): Promise<bigint> {
+    try {
+      const answer = await this.deps.rpc('eth_call', [{ to: token, data: ERC20.encodeFunctionData('balanceOf', [owner]) }, 'latest']);
+      return BigInt(ERC20.decodeFunctionResult('balanceOf', String(answer))[0]);
+    } catch (err) {
+      this.deps.logger.warn({ err }, 'paymaster: the token balance could not be read');
+      throw new PaymasterError(
+        -32603,
+        'The shop cannot read the account’s balance on Base right now; try again in a moment.',
+        'chain-unavailable',
+      );
     }
   }
 

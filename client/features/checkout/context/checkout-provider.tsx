@@ -53,6 +53,8 @@ const CheckoutContext = createContext<CheckoutContextValue | null>(null);
 interface CheckoutProviderProps {
   /** Base's public RPC and explorer, for wallets that must add the network (null until known). */
   network: BaseNetworkOptions | null;
+  /** The shop pays smart wallets' gas (public config): only then is the paymaster asked for. */
+  gasPaidByShop: boolean;
   /** Refetches the cart and tells its readers (app/ wires in the cart feature's). */
   refreshCart: () => Promise<void>;
   children: ReactNode;
@@ -62,7 +64,7 @@ interface CheckoutProviderProps {
  * The payment's state for the whole app, above the cart drawer: closing and reopening the drawer
  * mid-payment shows the same step. Also hosts the "Pay from another wallet" dialog.
  */
-export function CheckoutProvider({ network, refreshCart, children }: CheckoutProviderProps) {
+export function CheckoutProvider({ network, gasPaidByShop, refreshCart, children }: CheckoutProviderProps) {
   const [state, dispatch] = useReducer(checkoutReducer, initialCheckoutState);
   const running = useRef(false);
   const [elsewhere, setElsewhere] = useState<{ open: boolean; cart: Cart | null }>({ open: false, cart: null });
@@ -85,7 +87,7 @@ export function CheckoutProvider({ network, refreshCart, children }: CheckoutPro
       running.current = true;
       void loadPayment()
         .then(
-          ({ startPayment }) => startPayment({ cart, ...wallet }, { dispatch, network, refreshCart }),
+          ({ startPayment }) => startPayment({ cart, ...wallet }, { dispatch, network, gasPaidByShop, refreshCart }),
           // Its code could not be fetched (offline, an old page after a release): as a failed request would say.
           () => void toast({ title: PAYMENT_FAILED_TITLE, description: NETWORK_ERROR_MESSAGE, variant: 'destructive' }),
         )
@@ -93,7 +95,7 @@ export function CheckoutProvider({ network, refreshCart, children }: CheckoutPro
           running.current = false;
         });
     },
-    [network, refreshCart],
+    [network, gasPaidByShop, refreshCart],
   );
 
   const payElsewhere = useCallback((cart: Cart) => {

@@ -18,10 +18,15 @@ interface StartPaymentOptions {
   dispatch: PaymentDeps['dispatch'];
   /** Base's public RPC and explorer (null until the config is known). */
   network: BaseNetworkOptions | null;
+  /** The shop pays smart wallets' gas: its paymaster is asked for at each payment (else never). */
+  gasPaidByShop: boolean;
   refreshCart: () => Promise<void>;
 }
 
-export function startPayment(request: PaymentRequest, { dispatch, network, refreshCart }: StartPaymentOptions): Promise<void> {
+export function startPayment(
+  request: PaymentRequest,
+  { dispatch, network, gasPaidByShop, refreshCart }: StartPaymentOptions,
+): Promise<void> {
   const deps: PaymentDeps = {
     dispatch,
     createCheckout,
@@ -33,7 +38,7 @@ export function startPayment(request: PaymentRequest, { dispatch, network, refre
       return web3.createTokenPayment(provider, tokenAddress);
     },
     reportTransaction,
-    paymasterFor: getPaymaster,
+    paymasterFor: gasPaidByShop ? getPaymaster : async () => null,
     createOrder,
     refreshCart,
     notify: (notice) => void toast(notice),
