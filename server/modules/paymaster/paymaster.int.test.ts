@@ -222,6 +222,16 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
     expect(
       (await rpc('pm_getPaymasterData', [{ ...op, sender: '0x12' }, accounts.entryPoint, '0x2105', capability.context])).error?.code,
     ).toBe(-32602);
+    // Addresses with a wrong EIP-55 checksum (one letter's case flipped): a refused sender, never a 500;
+    // the EntryPoint is compared whatever its case.
+    const flipped = (a: string) => a.replace(/[a-fA-F]/, (ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()));
+    expect(
+      (await rpc('pm_getPaymasterStubData', [{ ...op, sender: flipped(op.sender) }, accounts.entryPoint, '0x2105', capability.context]))
+        .error?.code,
+    ).toBe(-32602);
+    expect((await rpc('pm_getPaymasterStubData', [op, flipped(accounts.entryPoint), '0x2105', capability.context])).result?.paymaster).toBe(
+      paymaster,
+    );
     const notRpc = await fetch(`${h.baseUrl}/api/paymaster`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

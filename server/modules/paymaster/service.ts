@@ -110,7 +110,7 @@ export class PaymasterService {
     const { paymaster } = this.deps;
     if (chainId.toLowerCase() !== toQuantity(this.deps.chainId))
       throw refuse('wrong-chain', `The shop sponsors operations on chain ${toQuantity(this.deps.chainId)} only.`);
-    if (!/^0x[0-9a-fA-F]{40}$/.test(entryPoint) || getAddress(entryPoint) !== getAddress(paymaster.entryPoint)) {
+    if (entryPoint.toLowerCase() !== paymaster.entryPoint.toLowerCase()) {
       throw refuse('wrong-entrypoint', `The shop's paymaster is deposited in the EntryPoint ${getAddress(paymaster.entryPoint)} only.`);
     }
     const checkoutId = checkoutOfTicket(this.key, context?.ticket);

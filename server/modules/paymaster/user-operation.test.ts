@@ -89,5 +89,9 @@ describe('userOperationSchema', () => {
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((i) => i.path[0])).toContain('sender');
     expect(userOperationSchema.safeParse({ ...op(execute()), nonce: '0x01' }).success).toBe(false);
+    // A mixed-case address with a wrong checksum is not an address (ethers would throw on it later).
+    const badChecksum = OTHER.replace('C44', 'c44');
+    expect(userOperationSchema.safeParse({ ...op(execute()), sender: badChecksum }).success).toBe(false);
+    expect(userOperationSchema.safeParse({ ...op(execute()), sender: OTHER.toLowerCase() }).success).toBe(true);
   });
 });

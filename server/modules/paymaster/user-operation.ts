@@ -10,12 +10,15 @@
  * exactly one call (Coinbase's smart wallet batches even one call that way: a batch of
  * `(target, value, data)`). Anything else, a second call included, is refused.
  */
-import { getAddress, Interface, isHexString } from 'ethers';
+import { getAddress, Interface, isAddress, isHexString } from 'ethers';
 import { z } from 'zod';
 
 const hex = z.string().refine((s): boolean => isHexString(s), 'a 0x-prefixed hexadecimal string');
 const quantity = z.string().regex(/^0x(?:0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/, 'a 0x-prefixed hexadecimal quantity');
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'a 0x-prefixed 20-byte address');
+// A mixed-case address must carry a valid checksum (EIP-55), as ethers reads it.
+const address = z
+  .string()
+  .refine((s): boolean => /^0x[0-9a-fA-F]{40}$/.test(s) && isAddress(s), 'a 0x-prefixed 20-byte address (EIP-55 checksum if mixed case)');
 
 /** A user operation as a wallet sends it (EntryPoint v0.7/v0.8, unpacked). */
 export const userOperationSchema = z.object({
