@@ -70,10 +70,14 @@ export interface PayingShop {
 /**
  * A shop on `kind`'s database and the test chain with the demo catalogue synced and priced, one
  * variant's stock made unlimited (so a test's many checkouts never run out), its paying kit and an
- * admin session.
+ * admin session; `env`: settings beyond the test defaults (the paymaster's, say).
  */
-export async function startPayingShop(kind: 'pglite' | 'postgres', chain: TestChain): Promise<PayingShop> {
-  const h = await startHarness(kind, { chain: chain.chain });
+export async function startPayingShop(
+  kind: 'pglite' | 'postgres',
+  chain: TestChain,
+  opts: { env?: Record<string, string> } = {},
+): Promise<PayingShop> {
+  const h = await startHarness(kind, { chain: chain.chain, env: opts.env });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
   const unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;

@@ -4,18 +4,15 @@
  * owner over the EntryPoint's hash, and submitted with handleOps (what a bundler does once it has
  * checked an operation).
  */
-import { concat, Contract, Interface, toBeHex, toQuantity, zeroPadValue, type BaseWallet, type Signer } from 'ethers';
+import { concat, Contract, Interface, toQuantity, type BaseWallet, type Signer } from 'ethers';
 import entryPointArtifact from '@account-abstraction/contracts/artifacts/EntryPoint.json';
-import type { UserOperation } from '../modules/paymaster';
+import { packedFields, type UserOperation } from '../modules/paymaster';
 
 const ACCOUNT = new Interface([
   'function execute(address target, uint256 value, bytes data)',
   'function executeBatch((address target, uint256 value, bytes data)[] calls)',
 ]);
 const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
-
-/** Two uint128s in one bytes32, as the EntryPoint packs gas limits and fees. */
-const two128 = (high: bigint, low: bigint) => concat([zeroPadValue(toBeHex(high), 16), zeroPadValue(toBeHex(low), 16)]);
 
 /** The account's call data for a token transfer (`execute`), or for several calls at once (`executeBatch`). */
 export function transferCall(token: string, to: string, value: bigint): string {
@@ -47,19 +44,19 @@ export function pack(
   op: UserOperation,
   pm: { paymaster: string; paymasterVerificationGasLimit: string; paymasterPostOpGasLimit: string; paymasterData: string },
 ) {
+  const packed = packedFields(op, {
+    verificationGasLimit: BigInt(pm.paymasterVerificationGasLimit),
+    postOpGasLimit: BigInt(pm.paymasterPostOpGasLimit),
+  });
   return {
     sender: op.sender,
     nonce: BigInt(op.nonce),
-    initCode: op.factory ? concat([op.factory, op.factoryData ?? '0x']) : '0x',
+    initCode: packed.initCode,
     callData: op.callData,
-    accountGasLimits: two128(BigInt(op.verificationGasLimit), BigInt(op.callGasLimit)),
+    accountGasLimits: packed.accountGasLimits,
     preVerificationGas: BigInt(op.preVerificationGas),
-    gasFees: two128(BigInt(op.maxPriorityFeePerGas), BigInt(op.maxFeePerGas)),
-    paymasterAndData: concat([
-      pm.paymaster,
-      two128(BigInt(pm.paymasterVerificationGasLimit), BigInt(pm.paymasterPostOpGasLimit)),
-      pm.paymasterData,
-    ]),
+    gasFees: packed.gasFees,
+    paymasterAndData: concat([pm.paymaster, packed.paymasterGas, pm.paymasterData]),
     signature: '0x' as string,
   };
 }

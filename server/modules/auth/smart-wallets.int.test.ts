@@ -12,10 +12,10 @@ import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { sendTokenTransfer } from '../../test/chain';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
+import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { deploySmartAccounts, type SmartAccounts } from '../../test/smart-account';
 import { useTestChain } from '../../test/use-test-chain';
-import { bumpCatalogueVersion } from '../catalogue';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
 const ordersListSchema = z.array(orderSchema);
@@ -40,12 +40,9 @@ describe.each(testDatabaseKinds)('smart-wallet sign-in on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    h = await startHarness(kind, { chain: testChain.chain });
-    await h.catalogue.sync();
-    await h.catalogue.seedDemoPrices();
-    variantId = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!.id;
-    await h.database.db('variants').where({ shopify_id: variantId }).update({ available_stock: null, inventory_quantity: null });
-    await bumpCatalogueVersion(h.database.db);
+    const shop = await startPayingShop(kind, testChain);
+    h = shop.h;
+    variantId = shop.unlimited.id;
     accounts = await deploySmartAccounts(testChain.provider, DEV_ACCOUNTS[0]);
     deployed = await accounts.deploy(OWNER);
     undeployed = await accounts.addressOf(OWNER, 1n);

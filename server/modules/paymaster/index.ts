@@ -5,5 +5,7 @@
 export { PaymasterService } from './service';
 /** GET /api/checkout/:id/paymaster (the checkout's ticket) and POST /api/paymaster (the JSON-RPC service). */
 export { paymasterRoutes } from './routes';
-/** @internal A user operation as wallets send it (the tests build them). */
+/** @internal A user operation as wallets send it, and its fields as the EntryPoint packs them (the tests build and submit them). */
 export type { UserOperation } from './user-operation';
+/** @internal */
+export { packedFields } from './sign';

@@ -11,12 +11,12 @@ import paymasterArtifact from '../../chain/contracts/shop-paymaster.json';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { sendTokenTransfer } from '../../test/chain';
 import { testDatabaseKinds } from '../../test/databases';
-import { startHarness, type Harness } from '../../test/harness';
+import type { Harness } from '../../test/harness';
+import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { deploySmartAccounts, type SmartAccounts } from '../../test/smart-account';
 import { batchCall, entryPointAt, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
-import { bumpCatalogueVersion } from '../catalogue';
 import type { UserOperation } from './user-operation';
 
 const testChain = useTestChain();
@@ -54,15 +54,11 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
     await pm.waitForDeployment();
     paymaster = getAddress(await pm.getAddress());
     await (await entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('1') })).wait();
-    h = await startHarness(kind, {
-      chain: testChain.chain,
+    const shop = await startPayingShop(kind, testChain, {
       env: { PAYMASTER_ADDRESS: paymaster, PAYMASTER_SIGNER_KEY: signerKey, ENTRYPOINT_ADDRESS: accounts.entryPoint },
     });
-    await h.catalogue.sync();
-    await h.catalogue.seedDemoPrices();
-    variantId = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!.id;
-    await h.database.db('variants').where({ shopify_id: variantId }).update({ available_stock: null, inventory_quantity: null });
-    await bumpCatalogueVersion(h.database.db);
+    h = shop.h;
+    variantId = shop.unlimited.id;
     account = await accounts.deploy(owner.address);
   });
   afterAll(async () => {

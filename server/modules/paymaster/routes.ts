@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import type { CheckoutService } from '../payments';
+import { checkoutNotFound, type CheckoutService } from '../payments';
 import { PaymasterError, type PaymasterService } from './service';
 
 /** JSON-RPC 2.0 request ids: a string, a number or null. */
@@ -18,11 +18,7 @@ export function paymasterRoutes(service: PaymasterService, checkouts: CheckoutSe
   router.get('/api/checkout/:id/paymaster', async (ctx) => {
     const own = await checkouts.own(await ctx.state.session.id(), ctx.params.id);
     ctx.set('Cache-Control', 'no-store');
-    if (!own) {
-      ctx.status = 404;
-      ctx.body = { code: 'checkout-not-found', message: 'No such checkout in this browser.' };
-      return;
-    }
+    if (!own) throw checkoutNotFound();
     ctx.body = service.capability(own.id);
   });
 

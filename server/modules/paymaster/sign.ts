@@ -19,8 +19,19 @@ export const STUB_SIGNATURE = `0x${'ff'.repeat(64)}1c`;
 const uint128 = (n: bigint) => zeroPadValue(toBeHex(n), 16);
 const uint48 = (n: number) => zeroPadValue(toBeHex(n), 6);
 
-/** initCode as the EntryPoint packs it: the factory and its data, or nothing. */
-const initCode = (op: UserOperation) => (op.factory ? concat([op.factory, op.factoryData ?? '0x']) : '0x');
+/**
+ * The fields of `op` the EntryPoint packs (PackedUserOperation): initCode (the factory and its
+ * data, or nothing), the account's gas limits and the fees each as two uint128s in one bytes32,
+ * and paymasterAndData's gas part for the paymaster's `gas`.
+ */
+export function packedFields(op: UserOperation, gas: PaymasterGas) {
+  return {
+    initCode: op.factory ? concat([op.factory, op.factoryData ?? '0x']) : '0x',
+    accountGasLimits: concat([uint128(BigInt(op.verificationGasLimit)), uint128(BigInt(op.callGasLimit))]),
+    gasFees: concat([uint128(BigInt(op.maxPriorityFeePerGas)), uint128(BigInt(op.maxFeePerGas))]),
+    paymasterGas: concat([uint128(gas.verificationGasLimit), uint128(gas.postOpGasLimit)]),
+  };
+}
 
 /** ShopPaymaster.getHash, off chain. */
 export function sponsorshipHash(
@@ -28,18 +39,19 @@ export function sponsorshipHash(
   sponsor: { chainId: number; paymaster: string; gas: PaymasterGas },
   window: { validUntil: number; validAfter: number },
 ): string {
+  const packed = packedFields(op, sponsor.gas);
   return keccak256(
     AbiCoder.defaultAbiCoder().encode(
       ['address', 'uint256', 'bytes32', 'bytes32', 'bytes32', 'uint256', 'uint256', 'bytes32', 'uint256', 'address', 'uint48', 'uint48'],
       [
         getAddress(op.sender),
         BigInt(op.nonce),
-        keccak256(initCode(op)),
+        keccak256(packed.initCode),
         keccak256(op.callData),
-        concat([uint128(BigInt(op.verificationGasLimit)), uint128(BigInt(op.callGasLimit))]),
-        BigInt(concat([uint128(sponsor.gas.verificationGasLimit), uint128(sponsor.gas.postOpGasLimit)])),
+        packed.accountGasLimits,
+        BigInt(packed.paymasterGas),
         BigInt(op.preVerificationGas),
-        concat([uint128(BigInt(op.maxPriorityFeePerGas)), uint128(BigInt(op.maxFeePerGas))]),
+        packed.gasFees,
         sponsor.chainId,
         getAddress(sponsor.paymaster),
         window.validUntil,

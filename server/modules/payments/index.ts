@@ -1,7 +1,7 @@
 /** Payments: checkout intents, on-chain verification, settlement into orders, the chain watcher. */
 export { CheckoutService, receivedWeiByCheckout, type PaymentTarget } from './checkout-service';
 /** A checkout as the paymaster sees it: where its payment goes, the amount it asks for now, whose it is, whether it can be paid. */
-export { checkoutToSponsor } from './checkout-service';
+export { checkoutNotFound, checkoutToSponsor } from './checkout-service';
 export { OrderFromTransaction } from './order-from-transaction';
 export { paymentRoutes } from './routes';
 export { createPaymentServices, type PaymentServices } from './system';
