@@ -108,7 +108,7 @@ function harness(
       return checkout;
     },
     // A shop that pays no gas unless a test says otherwise.
-    paymasterFor: async () => null,
+    paymasterFor: null,
     createOrder: async (request) => {
       log.push(`createOrder ${request.checkoutId} ${request.transactionHash} ${request.customerWallet} ${request.cartItems?.length}`);
       return order;
@@ -182,8 +182,8 @@ describe('runPayment', () => {
         `createCheckout ${BUYER}`,
         `connectToken ${TOKEN}`,
         `balanceOf ${BUYER}`,
-        `paymasterFor ${checkout.id}`,
         `offersPaymaster ${BUYER}`,
+        `paymasterFor ${checkout.id}`,
         'toast Network fee paid by the shop',
         `sponsoredTransfer ${BUYER} → ${STORE} 25000000000000012345 via ${paymaster.url}`,
         `reportTransaction ${checkout.id} ${HASH}`,
@@ -194,14 +194,26 @@ describe('runPayment', () => {
     });
 
     it('sends a plain transfer, saying nothing of fees, when the wallet cannot take it or the shop pays no gas', async () => {
-      for (const [offered, canTake] of [
-        [paymaster, false],
-        [null, true],
-      ] as const) {
-        const h = harness({ paymasterFor: async () => offered, payment: { offersPaymaster: async () => canTake } });
+      for (const shopPays of [true, false]) {
+        const h = harness({
+          paymasterFor: shopPays
+            ? async (id) => {
+                h.log.push(`paymasterFor ${id}`);
+                return paymaster;
+              }
+            : null,
+          payment: {
+            offersPaymaster: async (from) => {
+              h.log.push(`offersPaymaster ${from}`);
+              return !shopPays;
+            },
+          },
+        });
         await runPayment(request, h.deps);
         expect(h.log).toContain(`transfer ${BUYER} → ${STORE} 25000000000000012345`);
-        expect(h.log.join('\n')).not.toMatch(/sponsoredTransfer|Network fee/);
+        expect(h.log.join('\n')).not.toMatch(/sponsoredTransfer|Network fee|paymasterFor/);
+        // A shop that pays no gas does not even ask the wallet.
+        expect(h.log.includes(`offersPaymaster ${BUYER}`)).toBe(shopPays);
         expect(h.phases.at(-1)).toBe('done');
       }
     });

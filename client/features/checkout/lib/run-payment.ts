@@ -46,8 +46,11 @@ export interface PaymentDeps {
   /** Moves the wallet to Base, then binds the checkout's token (client/web3, loaded lazily). */
   connectToken(provider: Eip1193Provider, tokenAddress: string): Promise<SponsorablePayment>;
   reportTransaction(checkoutId: string, transactionHash: string): Promise<unknown>;
-  /** The shop's paymaster for the checkout, or null when the shop pays no gas. */
-  paymasterFor(checkoutId: string): Promise<PaymasterCapability | null>;
+  /**
+   * Null when the shop pays no gas; else the shop's paymaster for a checkout (its service and the
+   * checkout's ticket), or null when the shop could not give it (then the plain transfer).
+   */
+  paymasterFor: ((checkoutId: string) => Promise<PaymasterCapability | null>) | null;
   createOrder(request: CreateOrderRequest): Promise<Order>;
   /** Refetches the cart (the server emptied it with the order) and tells every reader. */
   refreshCart(): Promise<void>;
@@ -69,11 +72,12 @@ export async function runPayment({ cart, address, provider }: PaymentRequest, de
     if (balance < amount) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, insufficientBalanceMessage(amount, balance));
     dispatch({ type: 'balance-ok' });
 
-    // The shop pays the gas where it offers to and the wallet can take it; otherwise a plain transfer.
-    const paymaster = await deps.paymasterFor(checkout.id);
-    const sponsored = paymaster !== null && (await payment.offersPaymaster(address));
-    if (sponsored) deps.notify(SPONSORED_NOTICE);
-    const transactionHash = sponsored
+    // The shop pays the gas where it offers to and the wallet can take it (the wallet is asked only
+    // then, the shop only for such a wallet); otherwise a plain transfer.
+    const sponsor = deps.paymasterFor && (await payment.offersPaymaster(address)) ? deps.paymasterFor : null;
+    const paymaster = sponsor && (await sponsor(checkout.id));
+    if (paymaster) deps.notify(SPONSORED_NOTICE);
+    const transactionHash = paymaster
       ? await payment.sponsoredTransfer(address, checkout.storeWallet, amount, paymaster)
       : await payment.transfer(address, checkout.storeWallet, amount);
     dispatch({ type: 'transaction-sent', transactionHash });

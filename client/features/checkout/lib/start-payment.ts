@@ -18,7 +18,7 @@ interface StartPaymentOptions {
   dispatch: PaymentDeps['dispatch'];
   /** Base's public RPC and explorer (null until the config is known). */
   network: BaseNetworkOptions | null;
-  /** The shop pays smart wallets' gas: its paymaster is asked for at each payment (else never). */
+  /** The shop pays smart wallets' gas: a wallet that can take a paymaster gets the shop's at each payment (else none is asked for). */
   gasPaidByShop: boolean;
   refreshCart: () => Promise<void>;
 }
@@ -38,7 +38,7 @@ export function startPayment(
       return web3.createTokenPayment(provider, tokenAddress);
     },
     reportTransaction,
-    paymasterFor: gasPaidByShop ? getPaymaster : async () => null,
+    paymasterFor: gasPaidByShop ? getPaymaster : null,
     createOrder,
     refreshCart,
     notify: (notice) => void toast(notice),
