@@ -1,11 +1,11 @@
 /**
  * The full local demo's start-up, all in one place: the embedded anvil (under its guard), the demo
- * token, the Demo Wallet's JSON-RPC and the Shopify emulator inside the shop's own server.
+ * token, the shop's paymaster (sponsored gas), the Demo Wallet's JSON-RPC and the Shopify emulator inside the shop's own server.
  *
  * main.ts reaches this module only by a dynamic import, and only when `config.mode` is 'local'. The
  * build makes it an entry of its own (dist-server/local-mode.js) and the production set leaves it
  * out together with everything only it reaches (scripts/stage-production.ts): anvil, the guard, the
- * token's artifact, the emulator, PGlite's client. A live shop never has any of it on disk.
+ * contracts' artifacts, the emulator, PGlite's client. A live shop never has any of it on disk.
  */
 import type Koa from 'koa';
 import type { Router } from '@koa/router';
@@ -17,11 +17,15 @@ import type { ShopifyGraphql } from './shopify';
 import type { ChainTarget } from './modules/payments';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain } from './chain/local-chain';
 import { ensureDemoToken } from './chain/demo-token';
+import { ensureLocalPaymaster } from './chain/local-paymaster';
 import { demoWalletRoutes } from './chain/demo-wallet';
 import { startLocalShopify } from './local-shopify';
 
 export interface LocalMode {
-  /** The configuration with the emulator's secrets filled in (the webhook key payments check). */
+  /**
+   * The configuration with the emulator's secrets filled in (the webhook key payments check) and
+   * the local chain's paymaster (the shop pays smart wallets' gas, as a live shop can).
+   */
   config: Config;
   /** The demo token on the local chain, paid to dev account #0. */
   target: ChainTarget;
@@ -49,6 +53,10 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
     logger.info(
       `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
     );
+    const paymaster = await ensureLocalPaymaster(db, chain.rpcUrl, logger);
+    logger.info(
+      `sponsored gas: the shop's paymaster ${paymaster.deployed ? 'deployed' : 'found'} at ${paymaster.address} (EntryPoint ${paymaster.entryPoint}); it pays smart wallets' gas on the local chain`,
+    );
     const target: ChainTarget = {
       rpcUrl: chain.rpcUrl,
       chainId: BASE_CHAIN_ID,
@@ -60,7 +68,10 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
     // The emulator lives in this very process, behind the same port; its secrets come from the data folder.
     const local = await startLocalShopify(config, { origin: opts.origin, logger });
     return {
-      config: local.config,
+      config: {
+        ...local.config,
+        paymaster: { address: paymaster.address, signerKey: paymaster.signerKey, entryPoint: paymaster.entryPoint },
+      },
       target,
       shopify: local.shopify,
       mount: local.mount,
