@@ -5,7 +5,7 @@
  * checked an operation).
  */
 import { concat, Contract, Interface, toQuantity, type BaseWallet, type Signer } from 'ethers';
-import entryPointArtifact from '@account-abstraction/contracts/artifacts/EntryPoint.json';
+import entryPointArtifact from '@account-abstraction/contracts/artifacts/EntryPoint.json' with { type: 'json' };
 import { packedFields, type UserOperation } from '../modules/paymaster';
 
 const ACCOUNT = new Interface([

@@ -1,0 +1,159 @@
+import { expect, test, type Page } from './fixtures/test';
+import { Contract, JsonRpcProvider, parseUnits, Wallet } from 'ethers';
+import type { AuthSession, Checkout, Order, Product, PublicConfig, Variant } from '../common/api';
+import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
+import { SmartAccountWallet } from './fixtures/smart-wallet';
+import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
+
+// Paying with POGS and no ETH, on a 390 × 844 phone, against the local shop, which pays smart
+// wallets' gas with its own paymaster on the embedded chain. The smart wallet (fixtures/smart-
+// wallet.ts) builds ERC-4337 user operations, asks the shop's paymaster service and has them
+// submitted to the EntryPoint; a plain key without ETH keeps the plain transfer and its error.
+
+/** The dev account that plays the bundler (it pays the bundle's gas and is refunded by the paymaster's deposit). */
+const BUNDLER = DEV_ACCOUNTS[7];
+
+let products: Product[];
+let config: PublicConfig;
+let provider: JsonRpcProvider;
+
+test.use({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
+
+test.beforeAll(async ({ request }) => {
+  products = await (await request.get('/api/products')).json();
+  config = (await (await request.get('/api/config')).json()) as PublicConfig;
+  provider = new JsonRpcProvider(CHAIN_RPC, 8453, { staticNetwork: true });
+});
+test.afterAll(() => provider.destroy());
+
+/** Sends `to` some demo POGS from the Demo Wallet's account (#1). */
+async function givePogs(to: string, amount = '10000') {
+  const token = new Contract(
+    config.tokenAddress!,
+    ['function transfer(address to, uint256 amount) returns (bool)', 'function balanceOf(address) view returns (uint256)'],
+    await provider.getSigner(DEV_ACCOUNTS[1]),
+  );
+  await (await token.getFunction('transfer').send(to, parseUnits(amount, 18))).wait();
+}
+
+function pick(): Variant {
+  const candidates = products
+    .filter((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
+    .sort((a, b) => b.variants[0].availableStock - a.variants[0].availableStock);
+  if (!candidates[0]) throw new Error('no single-variant product with stock');
+  return candidates[0].variants[0];
+}
+
+/** Buys one of `variant` from the cart drawer; `connect`: the wallet is not connected to the shop yet. */
+async function payFromDrawer(page: Page, wallet: TestWallet, variant: Variant, connect: boolean) {
+  await page.goto('/');
+  if (connect) {
+    await page.getByTestId('wallet-button').click();
+    await pickTestWallet(page, wallet);
+    await closeToasts(page);
+  } else {
+    await expect(page.getByTestId('wallet-address')).toBeVisible();
+  }
+  expect((await page.request.post('/api/cart/add', { data: { variantId: variant.id, quantity: 1 } })).ok()).toBe(true);
+  await page.getByTestId('cart-button').click();
+  const drawer = page.getByTestId('cart-drawer');
+  await expect(drawer.getByTestId('cart-item')).toHaveCount(1);
+  await drawer.getByTestId('pay-button').click();
+  return drawer;
+}
+
+const ticketRequests = (page: Page) => {
+  const seen: string[] = [];
+  page.on('request', (r) => {
+    if (/^\/api\/checkout\/[^/]+\/paymaster$/.test(new URL(r.url()).pathname)) seen.push(r.url());
+  });
+  return seen;
+};
+
+test.describe('paying with POGS and no ETH', () => {
+  test('a smart wallet with POGS and no ETH signs in, pays with the shop paying the gas, and gets its order', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    expect(config.gasPaidByShop).toBe(true);
+    const smart = await SmartAccountWallet.create(CHAIN_RPC, BUNDLER);
+    try {
+      await givePogs(smart.address);
+      expect(await provider.getBalance(smart.address)).toBe(0n);
+      expect(await smart.deployed()).toBe(false);
+      const wallet = await TestWallet.install(page, { smart });
+
+      // Sign-in before the account exists: the wallet signs in ERC-6492's wrapped form.
+      await page.goto('/orders');
+      await page.getByTestId('orders-connect-wallet').getByRole('button', { name: 'Connect Wallet' }).click();
+      await pickTestWallet(page, wallet);
+      await closeToasts(page);
+      await page.getByTestId('orders-sign-in').getByTestId('orders-sign-in-button').click();
+      await expect(page.getByTestId('orders-empty')).toBeVisible();
+      const session = (await (await page.request.get('/api/auth/session')).json()) as AuthSession;
+      expect(session.address).toBe(smart.address.toLowerCase());
+      expect(smart.signatures).toHaveLength(1);
+      expect(smart.signatures[0]!.endsWith('6492'.repeat(16))).toBe(true);
+
+      const variant = pick();
+      const releaseRedirect = await holdShippingRedirect(page);
+      const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/orders/create' && r.status() < 300);
+      const checkout = page
+        .waitForResponse((r) => new URL(r.url()).pathname === '/api/checkout' && r.request().method() === 'POST' && r.status() === 201)
+        .then((r) => r.json() as Promise<Checkout>);
+      const drawer = await payFromDrawer(page, wallet, variant, false);
+      await expectToast(page, 'Network fee paid by the shop', 'Confirm the payment in your wallet: you need no ETH for it.');
+      await page.screenshot({ path: testInfo.outputPath('sponsored-390x844.png') });
+      const order = (await (await created).json()) as Order;
+      await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
+      await expect(drawer.getByTestId('cart-paid')).toHaveText('Payment confirmed! Redirecting to shipping...');
+      await releaseRedirect();
+      await page.waitForURL(/\/shopify-emulator\//, { timeout: 60_000 });
+
+      // One user operation, sponsored: the wallet never sent a transaction itself and still has no ETH.
+      const methods = wallet.methods();
+      expect(methods).toEqual(expect.arrayContaining(['wallet_getCapabilities', 'wallet_sendCalls', 'wallet_getCallsStatus']));
+      expect(methods).not.toContain('eth_sendTransaction');
+      expect(smart.operations).toHaveLength(1);
+      const [{ op, final }] = smart.operations;
+      expect(op.factory).toBeTruthy(); // the payment deployed the account
+      expect(final.paymaster).toMatch(/^0x[0-9a-fA-F]{40}$/);
+      expect(await provider.getBalance(smart.address)).toBe(0n);
+      expect(await smart.deployed()).toBe(true);
+
+      // The order is the smart account's: it lists on its orders page (now checked by ERC-1271 on a new sign-in).
+      await page.goto('/orders');
+      await expect(page.getByTestId('order-card').filter({ hasText: order.id })).toBeVisible();
+      const again = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      try {
+        // Another browser cannot have the shop pay for this checkout: the ticket is the paying session's only.
+        const stranger = await again.request.get(new URL(`/api/checkout/${(await checkout).id}/paymaster`, page.url()).toString());
+        expect(stranger.status()).toBe(404);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      smart.dispose();
+    }
+  });
+
+  test('a plain key without ETH keeps the plain transfer and is told it needs ETH for gas', async ({ page }) => {
+    test.setTimeout(120_000);
+    // An account the node signs for (impersonated) with POGS and not a wei of ETH.
+    const plain = Wallet.createRandom().address;
+    await provider.send('anvil_impersonateAccount', [plain]);
+    await givePogs(plain);
+    expect(await provider.getBalance(plain)).toBe(0n);
+    const wallet = await TestWallet.install(page, { address: plain });
+    const tickets = ticketRequests(page);
+
+    await payFromDrawer(page, wallet, pick(), true);
+    await expectToast(page, 'Payment Failed', 'Insufficient POG tokens or ETH for gas fees', 'destructive');
+    // The shop asked the wallet whether it can take a paymaster (it cannot) and sent the transfer as today.
+    expect(wallet.methods()).toEqual(expect.arrayContaining(['wallet_getCapabilities', 'eth_sendTransaction']));
+    expect(wallet.methods()).not.toContain('wallet_sendCalls');
+    expect(tickets).toEqual([]);
+    await expect(page.getByTestId('cart-drawer').getByTestId('pay-button')).toHaveText('Pay with POG');
+  });
+});
