@@ -69,7 +69,7 @@ describe('loadConfig', () => {
       apiVersion: '2026-07',
       clientSecret: 'a-client-secret',
     });
-    expect(c.timeouts).toEqual({ shopifyMs: 20_000, chainRpcMs: 10_000 });
+    expect(c.timeouts).toEqual({ shopifyMs: 20_000, chainRpcMs: 10_000, paymasterServiceMs: 10_000 });
     expect(c.chain).toEqual({
       kind: 'rpc',
       rpcUrl: realProduction.BASE_RPC_URL,
@@ -162,9 +162,8 @@ describe('loadConfig', () => {
     const address = '0x3333333333333333333333333333333333333333';
     expect(loadConfig({}).paymaster).toBeNull();
     expect(loadConfig({ PAYMASTER_ADDRESS: address, PAYMASTER_SIGNER_KEY: key }).paymaster).toEqual({
-      address,
-      signerKey: key,
       entryPoint: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
+      sponsor: { kind: 'verifying', address, signerKey: key },
     });
     const refused = (env: Record<string, string>) => {
       try {
@@ -183,6 +182,80 @@ describe('loadConfig', () => {
     expect(malformed).toEqual([expect.stringMatching(/^PAYMASTER_SIGNER_KEY: must be a 0x-prefixed 32-byte private key$/)]);
     // The key's value is never repeated in a problem.
     expect(refused({ PAYMASTER_ADDRESS: 'nope', PAYMASTER_SIGNER_KEY: key }).join(' ')).not.toContain(key.slice(4));
+  });
+
+  describe('a hosted paymaster service instead of the shop’s own paymaster', () => {
+    const own = { PAYMASTER_ADDRESS: '0x3333333333333333333333333333333333333333', PAYMASTER_SIGNER_KEY: `0x${'ab'.repeat(32)}` };
+    const apiKey = 'cdpClientKey0123456789abcdef';
+    const hosted = { PAYMASTER_SERVICE_URL: `https://api.developer.coinbase.com/rpc/v1/base/${apiKey}` };
+    const refused = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        if (err instanceof ConfigError) return err.problems;
+        throw err;
+      }
+    };
+
+    it('turns sponsored gas on with the URL alone, or with a header key and a policy', () => {
+      expect(loadConfig(hosted).paymaster).toEqual({
+        entryPoint: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
+        sponsor: { kind: 'hosted', url: hosted.PAYMASTER_SERVICE_URL },
+      });
+      const withAll = {
+        PAYMASTER_SERVICE_URL: 'https://paymaster.example/v2/base',
+        PAYMASTER_SERVICE_KEY: apiKey,
+        PAYMASTER_POLICY_ID: 'sp_x',
+      };
+      expect(loadConfig({ ...realProduction, ...withAll }).paymaster?.sponsor).toEqual({
+        kind: 'hosted',
+        url: withAll.PAYMASTER_SERVICE_URL,
+        key: apiKey,
+        policyId: 'sp_x',
+      });
+    });
+
+    it('is off with neither sponsor', () => {
+      expect(loadConfig({}).paymaster).toBeNull();
+      expect(loadConfig(realProduction).paymaster).toBeNull();
+    });
+
+    it('refuses both sponsors at once, in production too, naming the settings', () => {
+      for (const env of [
+        { ...own, ...hosted },
+        { ...realProduction, ...own, ...hosted },
+      ]) {
+        const problems = refused(env);
+        expect(problems).toEqual([
+          expect.stringMatching(/both the shop's own paymaster .* and a hosted one \(PAYMASTER_SERVICE_URL\) are set/),
+        ]);
+        expect(problems.join(' ')).not.toContain(apiKey);
+      }
+      expect(refused({ ...hosted, PAYMASTER_ADDRESS: own.PAYMASTER_ADDRESS })).toHaveLength(2);
+    });
+
+    it('refuses a key or a policy without the URL, a plain-http URL off loopback, and never repeats the URL or key', () => {
+      expect(refused({ PAYMASTER_SERVICE_KEY: apiKey })).toEqual([
+        expect.stringMatching(/^PAYMASTER_SERVICE_KEY belongs to a hosted paymaster/),
+      ]);
+      expect(refused({ PAYMASTER_POLICY_ID: 'sp_x' })).toEqual([
+        expect.stringMatching(/^PAYMASTER_POLICY_ID belongs to a hosted paymaster/),
+      ]);
+      const plain = refused({ ...realProduction, PAYMASTER_SERVICE_URL: `http://paymaster.example/rpc/${apiKey}` });
+      expect(plain).toEqual([expect.stringMatching(/^PAYMASTER_SERVICE_URL must be https:\/\//)]);
+      expect(loadConfig({ PAYMASTER_SERVICE_URL: `http://127.0.0.1:4337/rpc/${apiKey}` }).paymaster?.sponsor.kind).toBe('hosted');
+      expect(refused({ PAYMASTER_SERVICE_URL: `https://paymaster.example:6000/${apiKey}` })).toEqual([
+        expect.stringMatching(/PAYMASTER_SERVICE_URL uses port 6000/),
+      ]);
+      const malformed = [
+        ...refused({ PAYMASTER_SERVICE_URL: `ftp://paymaster.example/${apiKey}` }),
+        ...refused({ PAYMASTER_SERVICE_URL: `not a url ${apiKey}` }),
+        ...refused({ ...hosted, PAYMASTER_SERVICE_KEY: `${apiKey} with spaces` }),
+      ];
+      expect(malformed).toHaveLength(3);
+      expect(malformed.join(' ')).not.toContain(apiKey);
+    });
   });
 
   describe('refuses a mix of real and demo settings outside production', () => {
@@ -340,9 +413,12 @@ describe('loadConfig', () => {
     });
 
     it('has timeouts for its outbound calls, as settings', () => {
-      expect(loadConfig({ SHOPIFY_TIMEOUT_MS: '5000', CHAIN_RPC_TIMEOUT_MS: '2500' }).timeouts).toEqual({
+      expect(
+        loadConfig({ SHOPIFY_TIMEOUT_MS: '5000', CHAIN_RPC_TIMEOUT_MS: '2500', PAYMASTER_SERVICE_TIMEOUT_MS: '3000' }).timeouts,
+      ).toEqual({
         shopifyMs: 5000,
         chainRpcMs: 2500,
+        paymasterServiceMs: 3000,
       });
       expect(() => loadConfig({ CHAIN_RPC_TIMEOUT_MS: '0' })).toThrow(/CHAIN_RPC_TIMEOUT_MS/);
     });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ADDRESS_PATTERN, BASE_CHAIN_ID } from '../common/chain';
 import { fetchRefusesPort, isLoopbackHost } from './lib/hosts';
 import { parsePasswordHash } from './lib/password-hash';
+import { paymasterConfig, paymasterProblems, type PaymasterConfig } from './paymaster-config';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
 
@@ -80,12 +81,18 @@ const envSchema = z.object({
   BRAND_URL: urlString.default('https://pogs.com'),
   WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
   /**
-   * Gas paid by the shop for smart wallets' payments (ERC-4337, ERC-7677): the shop's verifying
-   * paymaster (ShopPaymaster.sol, deployed with this signer's address) and the key the paymaster
-   * service signs sponsored operations with. Both or neither; off when neither.
+   * Gas paid by the shop for smart wallets' payments (ERC-4337, ERC-7677), by one sponsor
+   * (server/paymaster-config.ts): the shop's verifying paymaster (ShopPaymaster.sol, deployed with
+   * this signer's address) and the key the paymaster service signs sponsored operations with...
    */
   PAYMASTER_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
   PAYMASTER_SIGNER_KEY: optional(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')),
+  /** ...or a hosted paymaster service (ERC-7677): its URL, its key when it takes one in a header, its sponsorship policy. */
+  PAYMASTER_SERVICE_URL: optional(urlString),
+  PAYMASTER_SERVICE_KEY: optional(z.string().regex(/^[\x21-\x7e]{8,4096}$/, "must be the provider's API key, without spaces")),
+  PAYMASTER_POLICY_ID: optional(z.string().regex(/^[\x21-\x7e]{1,200}$/, "must be the provider's policy id, without spaces")),
+  /** How long one call to the hosted paymaster service may take. */
+  PAYMASTER_SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   /** The ERC-4337 EntryPoint the paymaster is deposited in (v0.8's, the same address on every chain). */
   ENTRYPOINT_ADDRESS: z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address').default(ENTRYPOINT_V08),
   /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
@@ -240,9 +247,9 @@ interface ConfigCommon {
   adminPassword: AdminPasswordConfig;
   payments: PaymentsConfig;
   /** How long one outbound call may take before it counts as failed. */
-  timeouts: { shopifyMs: number; chainRpcMs: number };
-  /** The shop's paymaster, when it pays smart wallets' gas (null: it does not). */
-  paymaster: { address: string; signerKey: string; entryPoint: string } | null;
+  timeouts: { shopifyMs: number; chainRpcMs: number; paymasterServiceMs: number };
+  /** Who pays smart wallets' gas: the shop's own verifying paymaster or a hosted service (null: nobody, the shop pays no gas). */
+  paymaster: PaymasterConfig | null;
   /** The metrics listener's port (null: no metrics listener). */
   metricsPort: number | null;
   /** How long a shutdown waits for requests in flight and background jobs. */
@@ -297,9 +304,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (chainSet.length && chainSet.length < chainKeys.length && !production) {
     problems.push(`${chainKeys.join(', ')} must be set together (missing: ${chainKeys.filter((k) => !chainSet.includes(k)).join(', ')})`);
   }
-  if (isSet('PAYMASTER_ADDRESS') !== isSet('PAYMASTER_SIGNER_KEY')) {
-    problems.push('PAYMASTER_ADDRESS and PAYMASTER_SIGNER_KEY must be set together (or neither, for no sponsored gas)');
-  }
+  problems.push(...paymasterProblems(isSet, parsed.success ? parsed.data.PAYMASTER_SERVICE_URL : undefined));
   if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeKeys, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
   const storeComplete = isSet('SHOPIFY_STORE_DOMAIN') && (isSet('SHOPIFY_CLIENT_ID') || isSet('SHOPIFY_ADMIN_TOKEN'));
   const liveSettings = production || (chainSet.length === chainKeys.length && storeComplete);
@@ -435,11 +440,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     adminPassword,
-    timeouts: { shopifyMs: e.SHOPIFY_TIMEOUT_MS, chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS },
-    paymaster:
-      e.PAYMASTER_ADDRESS && e.PAYMASTER_SIGNER_KEY
-        ? { address: e.PAYMASTER_ADDRESS, signerKey: e.PAYMASTER_SIGNER_KEY, entryPoint: e.ENTRYPOINT_ADDRESS }
-        : null,
+    timeouts: { shopifyMs: e.SHOPIFY_TIMEOUT_MS, chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS, paymasterServiceMs: e.PAYMASTER_SERVICE_TIMEOUT_MS },
+    paymaster: paymasterConfig(e),
     metricsPort: e.METRICS_PORT ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     // Behind a proxy its health checks need a moment to notice; reached directly, nothing does.

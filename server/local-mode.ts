@@ -70,7 +70,10 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
     return {
       config: {
         ...local.config,
-        paymaster: { address: paymaster.address, signerKey: paymaster.signerKey, entryPoint: paymaster.entryPoint },
+        paymaster: {
+          entryPoint: paymaster.entryPoint,
+          sponsor: { kind: 'verifying', address: paymaster.address, signerKey: paymaster.signerKey },
+        },
       },
       target,
       shopify: local.shopify,

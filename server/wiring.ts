@@ -71,7 +71,7 @@ export interface PaymentSystem extends PaymentServices {
   orders: OrdersService;
   handoff: ShopifyHandoff;
   auth: AuthService;
-  /** The shop's paymaster service, when it pays smart wallets' gas (PAYMASTER_ADDRESS and PAYMASTER_SIGNER_KEY). */
+  /** The shop's paymaster service, when it pays smart wallets' gas (its own paymaster's settings, or a hosted one's). */
   paymaster?: PaymasterService;
   /** The Shopify app's client secret, the webhook HMAC key. */
   webhookSecret: string | undefined;
@@ -132,6 +132,7 @@ export function buildServices(opts: ServiceOptions): Services {
       new PaymasterService(db, {
         chainId: target.chainId,
         paymaster: config.paymaster,
+        sponsorTimeoutMs: config.timeouts.paymasterServiceMs,
         url: `${config.publicUrl}/api/paymaster`,
         rpc: paymentServices.chain.request,
         logger,

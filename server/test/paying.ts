@@ -7,6 +7,7 @@ import { checkoutSchema, type Checkout, type Variant } from '../../common/api';
 import { bumpCatalogueVersion } from '../modules/catalogue';
 import { sendTokenTransfer, type TestChain } from './chain';
 import { adminSession, startHarness, type Harness } from './harness';
+import type { Logger } from '../lib/logger';
 import type { Shopper } from './shopper';
 
 export interface PayingKit {
@@ -70,14 +71,15 @@ export interface PayingShop {
 /**
  * A shop on `kind`'s database and the test chain with the demo catalogue synced and priced, one
  * variant's stock made unlimited (so a test's many checkouts never run out), its paying kit and an
- * admin session; `env`: settings beyond the test defaults (the paymaster's, say).
+ * admin session; `env`: settings beyond the test defaults (the paymaster's, say); `logger`: where
+ * the server logs, for a test that reads its lines.
  */
 export async function startPayingShop(
   kind: 'pglite' | 'postgres',
   chain: TestChain,
-  opts: { env?: Record<string, string> } = {},
+  opts: { env?: Record<string, string>; logger?: Logger } = {},
 ): Promise<PayingShop> {
-  const h = await startHarness(kind, { chain: chain.chain, env: opts.env });
+  const h = await startHarness(kind, { chain: chain.chain, env: opts.env, logger: opts.logger });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
   const unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;

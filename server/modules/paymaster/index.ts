@@ -7,5 +7,5 @@ export { PaymasterService } from './service';
 export { paymasterRoutes } from './routes';
 /** @internal A user operation as wallets send it, and its fields as the EntryPoint packs them (the tests build and submit them). */
 export type { UserOperation } from './user-operation';
-/** @internal */
-export { packedFields } from './sign';
+/** @internal How the EntryPoint packs an operation, and a verifying paymaster's signed data (the tests' stand-in for a hosted paymaster signs with it). */
+export { packedFields, paymasterData } from './sign';

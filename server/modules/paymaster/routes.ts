@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import { checkoutNotFound, type CheckoutService } from '../payments';
-import { PaymasterError, type PaymasterService } from './service';
+import { PaymasterError } from './paymaster-error';
+import type { PaymasterService } from './service';
 
 /** JSON-RPC 2.0 request ids: a string, a number or null. */
 const isId = (id: unknown) => id === null || typeof id === 'string' || typeof id === 'number';
@@ -19,7 +20,7 @@ export function paymasterRoutes(service: PaymasterService, checkouts: CheckoutSe
     const own = await checkouts.own(await ctx.state.session.id(), ctx.params.id);
     ctx.set('Cache-Control', 'no-store');
     if (!own) throw checkoutNotFound();
-    ctx.body = service.capability(own.id);
+    ctx.body = await service.capability(own.id);
   });
 
   router.options('/api/paymaster', (ctx) => {

@@ -6,23 +6,29 @@
  * can still be paid; and one operation per checkout amount (one account, one EntryPoint nonce).
  * Anything else is refused with a JSON-RPC error saying why. Every answer is logged and counted.
  *
- * pm_getPaymasterStubData answers the paymaster's fields with a dummy signature (for the wallet's
- * gas estimate; it records nothing); pm_getPaymasterData records the sponsorship and signs
- * (sign.ts) for the shop's own verifying paymaster, ShopPaymaster.sol.
+ * Once its checks passed, the service asks its sponsor (sponsor.ts) for the paymaster's fields:
+ * pm_getPaymasterStubData for the wallet's gas estimate (it records nothing); pm_getPaymasterData
+ * only after it recorded the sponsorship. The sponsor is the shop's own verifying paymaster
+ * (ShopPaymaster.sol, signed for with sign.ts) or a hosted paymaster service the call is forwarded
+ * to (hosted-sponsor.ts), whichever the settings name.
  */
-import { getAddress, Interface, toQuantity, Wallet } from 'ethers';
+import { getAddress, Interface, toQuantity } from 'ethers';
 import { z } from 'zod';
 import type { PaymasterCapability } from '../../../common/api';
 import type { Db } from '../../db';
 import type { Logger } from '../../lib/logger';
 import { paymasterRequests } from '../../lib/metrics';
+import { ServerSecret } from '../../lib/server-secret';
+import type { PaymasterConfig } from '../../paymaster-config';
 import { checkoutToSponsor } from '../payments';
-import { paymasterData, type PaymasterGas } from './sign';
-import { checkoutOfTicket, ticketFor, ticketKey } from './ticket';
+import { HostedSponsor } from './hosted-sponsor';
+import { PaymasterError } from './paymaster-error';
+import { VerifyingSponsor, type Sponsor } from './sponsor';
+import { checkoutOfTicket, ticketFor } from './ticket';
 import { refusalOf, userOperationSchema, type GasLimits, type Refusal, type UserOperation } from './user-operation';
 
 /** The most the shop pays for one operation; a wallet's estimate for one transfer is well within them. */
-export const GAS_LIMITS: GasLimits = {
+const GAS_LIMITS: GasLimits = {
   callGasLimit: 200_000n,
   // an account deployed by the operation itself (a new smart wallet), a passkey's signature check
   verificationGasLimit: 1_500_000n,
@@ -30,21 +36,8 @@ export const GAS_LIMITS: GasLimits = {
   preVerificationGas: 1_000_000n,
   maxFeePerGas: 1_000_000_000n, // 1 gwei; Base's fee is usually a few hundredths of that
 };
-/** The paymaster's own gas: its signature check; it has no post-op. */
-export const PAYMASTER_GAS: PaymasterGas = { verificationGasLimit: 60_000n, postOpGasLimit: 0n };
-/** How long a signed sponsorship is valid on chain. */
-const VALID_FOR_S = 10 * 60;
-
-/** A JSON-RPC error: invalid params (-32602), an unknown method (-32601), or a refusal (-32001, with its reason). */
-export class PaymasterError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly reason: string,
-  ) {
-    super(message);
-  }
-}
+/** What the tickets' HMAC key is derived from the server's secret for (the same in every sponsor's mode). */
+const TICKET_PURPOSE = 'paymaster-ticket';
 
 type RefusalReason =
   Refusal['reason'] | 'wrong-chain' | 'wrong-entrypoint' | 'no-ticket' | 'not-payable' | 'already-sponsored' | 'balance-too-low';
@@ -54,14 +47,16 @@ const refuse = (reason: RefusalReason, message: string) => new PaymasterError(-3
 const paramsSchema = z.tuple([userOperationSchema, z.string(), z.string(), z.record(z.string(), z.unknown()).nullish()]);
 
 export class PaymasterService {
-  private readonly signer: Wallet;
-  private readonly key: Buffer;
+  private readonly sponsor: Sponsor;
+  private readonly secret: ServerSecret;
 
   constructor(
     private readonly db: Db,
     private readonly deps: {
       chainId: number;
-      paymaster: { address: string; signerKey: string; entryPoint: string };
+      paymaster: PaymasterConfig;
+      /** How long one call to a hosted sponsor may take. */
+      sponsorTimeoutMs: number;
       /** Where wallets reach the service (PUBLIC_URL's /api/paymaster). */
       url: string;
       /** One JSON-RPC call to the chain (the account's token balance is read before signing). */
@@ -70,13 +65,19 @@ export class PaymasterService {
       now?: () => Date;
     },
   ) {
-    this.signer = new Wallet(deps.paymaster.signerKey);
-    this.key = ticketKey(deps.paymaster.signerKey);
+    const { sponsor } = deps.paymaster;
+    this.sponsor =
+      sponsor.kind === 'verifying'
+        ? new VerifyingSponsor(sponsor.address, sponsor.signerKey)
+        : new HostedSponsor(sponsor, { timeoutMs: deps.sponsorTimeoutMs, logger: deps.logger });
+    // The tickets' key comes from the server's own secret (in the database, the same on every
+    // instance), not from a sponsor's: a hosted sponsor leaves the shop no signing key.
+    this.secret = new ServerSecret(db);
   }
 
   /** What the shopper's browser gives its wallet for checkout `checkoutId` (EIP-5792's paymasterService capability). */
-  capability(checkoutId: string): PaymasterCapability {
-    return { url: this.deps.url, context: { ticket: ticketFor(this.key, checkoutId) } };
+  async capability(checkoutId: string): Promise<PaymasterCapability> {
+    return { url: this.deps.url, context: { ticket: ticketFor(await this.secret.key(TICKET_PURPOSE), checkoutId) } };
   }
 
   /** Answers one JSON-RPC call; throws a PaymasterError for the caller to answer as a JSON-RPC error. */
@@ -90,7 +91,7 @@ export class PaymasterService {
     }
     const final = method === 'pm_getPaymasterData';
     try {
-      const result = await this.sponsor(params, final);
+      const result = await this.answer(params, final);
       paymasterRequests.inc({ method, outcome: 'sponsored' });
       return result;
     } catch (err) {
@@ -101,7 +102,7 @@ export class PaymasterService {
     }
   }
 
-  private async sponsor(params: unknown, final: boolean) {
+  private async answer(params: unknown, final: boolean) {
     const parsed = paramsSchema.safeParse(params);
     if (!parsed.success) {
       throw new PaymasterError(-32602, 'params must be [userOperation, entryPoint, chainId, context] (ERC-7677)', 'invalid-params');
@@ -111,9 +112,9 @@ export class PaymasterService {
     if (chainId.toLowerCase() !== toQuantity(this.deps.chainId))
       throw refuse('wrong-chain', `The shop sponsors operations on chain ${toQuantity(this.deps.chainId)} only.`);
     if (entryPoint.toLowerCase() !== paymaster.entryPoint.toLowerCase()) {
-      throw refuse('wrong-entrypoint', `The shop's paymaster is deposited in the EntryPoint ${getAddress(paymaster.entryPoint)} only.`);
+      throw refuse('wrong-entrypoint', `The shop sponsors operations through the EntryPoint ${getAddress(paymaster.entryPoint)} only.`);
     }
-    const checkoutId = checkoutOfTicket(this.key, context?.ticket);
+    const checkoutId = checkoutOfTicket(await this.secret.key(TICKET_PURPOSE), context?.ticket);
     if (!checkoutId) throw refuse('no-ticket', 'The paymaster context must carry the ticket the shop gave for this checkout.');
     const now = this.now();
     const checkout = await checkoutToSponsor(this.db, checkoutId, now);
@@ -131,21 +132,10 @@ export class PaymasterService {
       }
       await this.record(checkout.id, checkout.amountWei, op, now);
     }
-    const validAfter = Math.floor(now.getTime() / 1000) - 60;
-    const window = { validUntil: validAfter + 60 + VALID_FOR_S, validAfter };
-    const data = await paymasterData(
-      op,
-      { chainId: this.deps.chainId, paymaster: paymaster.address, gas: PAYMASTER_GAS, signer: this.signer },
-      window,
-      !final,
-    );
-    return {
-      paymaster: getAddress(paymaster.address),
-      paymasterData: data,
-      paymasterVerificationGasLimit: toQuantity(PAYMASTER_GAS.verificationGasLimit),
-      paymasterPostOpGasLimit: toQuantity(PAYMASTER_GAS.postOpGasLimit),
-      ...(final ? {} : { sponsor: { name: 'POGS Shop' }, isFinal: false }),
-    };
+    const call = { op, entryPoint, chainId: this.deps.chainId, now };
+    if (final) return this.sponsor.final(call);
+    // The stub is never final: the shop records a sponsorship and reads the balance only when asked for the final fields.
+    return { ...(await this.sponsor.stub(call)), sponsor: { name: 'POGS Shop' }, isFinal: false };
   }
 
   /**

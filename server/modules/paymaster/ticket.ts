@@ -3,14 +3,10 @@
  * paymaster context) so the paymaster service knows which checkout an operation pays. The wallet
  * calls the service without the shop's cookies, so the ticket is what proves that the session
  * that made the checkout asked: only that session is given it (GET /api/checkout/:id/paymaster),
- * and nobody can make one without the key (an HMAC of the checkout's id).
+ * and nobody can make one without the key (an HMAC of the checkout's id). The key is derived from
+ * the server's own secret for this use only (server/lib/server-secret.ts), whoever the sponsor is.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-
-/** The tickets' HMAC key, derived from the paymaster signer's key (a secret the server already keeps) for this use only. */
-export function ticketKey(signerKey: string): Buffer {
-  return createHash('sha256').update(`pogs-shop paymaster ticket\n${signerKey}`).digest();
-}
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Checkout `checkoutId`'s ticket. */
 export function ticketFor(key: Buffer, checkoutId: string): string {

@@ -13,10 +13,10 @@
 import { getAddress, Interface, isAddress, isHexString } from 'ethers';
 import { z } from 'zod';
 
-const hex = z.string().refine((s): boolean => isHexString(s), 'a 0x-prefixed hexadecimal string');
+export const hex = z.string().refine((s): boolean => isHexString(s), 'a 0x-prefixed hexadecimal string');
 const quantity = z.string().regex(/^0x(?:0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/, 'a 0x-prefixed hexadecimal quantity');
 // A mixed-case address must carry a valid checksum (EIP-55), as ethers reads it.
-const address = z
+export const address = z
   .string()
   .refine((s): boolean => /^0x[0-9a-fA-F]{40}$/.test(s) && isAddress(s), 'a 0x-prefixed 20-byte address (EIP-55 checksum if mixed case)');
 

@@ -1,0 +1,254 @@
+/**
+ * The paymaster service with a hosted sponsor (PAYMASTER_SERVICE_URL) over HTTP, with a real
+ * EntryPoint (v0.8) on anvil, on each database. The hosted service is a stand-in
+ * (server/test/hosted-paymaster.ts) that signs for its own verifying paymaster under its own key,
+ * as a hosted one does. A smart account holding POGS and no ETH pays through it and gets its order;
+ * an operation the shop refuses never reaches it; its refusal, its silence and its garbage each
+ * reach the wallet as a JSON-RPC error it can act on; its URL and key appear in no log line and no
+ * answer.
+ */
+import { Writable } from 'node:stream';
+import { ContractFactory, getAddress, parseEther, toQuantity, Wallet, type Contract } from 'ethers';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkoutSchema, orderSchema, type Checkout } from '../../../common/api';
+import paymasterArtifact from '../../chain/contracts/shop-paymaster.json';
+import { DEV_ACCOUNTS } from '../../chain/local-chain';
+import { sendTokenTransfer } from '../../test/chain';
+import { testDatabaseKinds } from '../../test/databases';
+import type { Harness } from '../../test/harness';
+import { startHostedPaymaster, type HostedPaymaster } from '../../test/hosted-paymaster';
+import { startPayingShop } from '../../test/paying';
+import { Shopper } from '../../test/shopper';
+import { deploySmartAccounts, type SmartAccounts } from '../../test/smart-account';
+import { entryPointAt, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
+import { useTestChain } from '../../test/use-test-chain';
+import type { UserOperation } from './user-operation';
+
+const testChain = useTestChain();
+const BUNDLER = DEV_ACCOUNTS[3]!;
+const POLICY = 'sp_pogs_checkout';
+const TIMEOUT_MS = 1500;
+
+interface RpcAnswer {
+  result?: {
+    paymaster: string;
+    paymasterData: string;
+    paymasterVerificationGasLimit: string;
+    paymasterPostOpGasLimit: string;
+    isFinal?: boolean;
+    sponsor?: { name: string };
+  };
+  error?: { code: number; message: string; data?: { reason: string } };
+}
+
+describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on %s', (kind) => {
+  let h: Harness;
+  let hosted: HostedPaymaster;
+  let accounts: SmartAccounts;
+  let entryPoint: Contract;
+  let paymaster: string;
+  let variantId: string;
+  const owner = Wallet.createRandom();
+  let account: string;
+  /** Every line the server logged, and every answer it gave, as text. */
+  const logLines: string[] = [];
+  const answers: string[] = [];
+
+  beforeAll(async () => {
+    const funder = await testChain.provider.getSigner(DEV_ACCOUNTS[0]!);
+    accounts = await deploySmartAccounts(testChain.provider, DEV_ACCOUNTS[0]!);
+    entryPoint = entryPointAt(accounts.entryPoint, await testChain.provider.getSigner(BUNDLER));
+    // The provider's own paymaster, under the provider's own key: the shop holds neither.
+    const providerKey = Wallet.createRandom().privateKey;
+    const pm = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, funder).deploy(
+      accounts.entryPoint,
+      new Wallet(providerKey).address,
+    );
+    await pm.waitForDeployment();
+    paymaster = getAddress(await pm.getAddress());
+    await (await entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('1') })).wait();
+    hosted = await startHostedPaymaster({ paymaster, signerKey: providerKey, entryPoint: accounts.entryPoint, chainId: 8453 });
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        logLines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const shop = await startPayingShop(kind, testChain, {
+      env: {
+        PAYMASTER_SERVICE_URL: hosted.url,
+        PAYMASTER_SERVICE_KEY: hosted.key,
+        PAYMASTER_POLICY_ID: POLICY,
+        PAYMASTER_SERVICE_TIMEOUT_MS: String(TIMEOUT_MS),
+        ENTRYPOINT_ADDRESS: accounts.entryPoint,
+      },
+      logger: pino({ level: 'trace' }, sink),
+    });
+    h = shop.h;
+    variantId = shop.unlimited.id;
+    account = await accounts.deploy(owner.address);
+  });
+  afterAll(async () => {
+    await h?.close();
+    await hosted?.close();
+  });
+  beforeEach(() => {
+    hosted.mode = 'sign';
+    hosted.received.length = 0;
+  });
+
+  /** A checkout for the smart account, with its POGS, and the capability its wallet is given. */
+  async function checkout(s = new Shopper(h)) {
+    await s.add({ variantId, quantity: 1 });
+    const c: Checkout = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: account })).json());
+    await (
+      await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: account, value: BigInt(c.amountWei) })
+    ).wait();
+    const res = await s.request(`/api/checkout/${c.id}/paymaster`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    answers.push(text);
+    const capability = JSON.parse(text) as { url: string; context: { ticket: string } };
+    const op = await userOperation(entryPoint, account, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
+    return { s, c, capability, op };
+  }
+  const rpc = async (method: string, params: unknown): Promise<RpcAnswer> => {
+    const res = await fetch(`${h.baseUrl}/api/paymaster`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    answers.push(text);
+    return JSON.parse(text) as RpcAnswer;
+  };
+  const params = (op: UserOperation, context: unknown, over: { chainId?: string } = {}) => [
+    op,
+    accounts.entryPoint,
+    over.chainId ?? toQuantity(8453),
+    context,
+  ];
+
+  it('pays the gas of a checkout’s payment through the hosted sponsor: no ETH, an order, the provider asked with its own context', async () => {
+    const { s, c, capability, op } = await checkout();
+    expect(capability.url).toBe(`${h.config.publicUrl}/api/paymaster`);
+    const stub = await rpc('pm_getPaymasterStubData', params(op, capability.context));
+    // The shop's name as the sponsor, never final (the shop records and checks the balance on the final call).
+    expect(stub.result).toMatchObject({ paymaster, isFinal: false, sponsor: { name: 'POGS Shop' } });
+    expect(stub.result!.paymasterVerificationGasLimit).toBe(toQuantity(hosted.gas.verificationGasLimit));
+    expect(stub.result!.paymasterPostOpGasLimit).toBe('0x0');
+    const final = await rpc('pm_getPaymasterData', params({ ...op, ...stub.result, paymasterData: undefined }, capability.context));
+    expect(final.result).toMatchObject({ paymaster });
+    expect(final.result).not.toHaveProperty('isFinal');
+    const receipt = await signAndSubmit(entryPoint, pack(op, final.result!), owner, BUNDLER);
+    expect(receipt.status).toBe(1);
+    expect(await testChain.provider.getBalance(account)).toBe(0n);
+    const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: receipt.hash, customerWallet: account });
+    expect(res.status).toBe(201);
+    expect(orderSchema.parse(await res.json())).toMatchObject({ status: 'paid' });
+
+    // The provider got the same two ERC-7677 calls, with its key, its policy, and not the shop's ticket.
+    expect(hosted.received.map((r) => r.method)).toEqual(['pm_getPaymasterStubData', 'pm_getPaymasterData']);
+    for (const call of hosted.received) {
+      expect(call.authorization).toBe(`Bearer ${hosted.key}`);
+      const [sent, sentEntryPoint, chainId, context] = call.params as [UserOperation, string, string, Record<string, unknown>];
+      expect({ sender: sent.sender, nonce: sent.nonce, callData: sent.callData }).toEqual({
+        sender: op.sender,
+        nonce: op.nonce,
+        callData: op.callData,
+      });
+      expect([sentEntryPoint, chainId]).toEqual([accounts.entryPoint, '0x2105']);
+      expect(context).toEqual({ sponsorshipPolicyId: POLICY, policyId: POLICY });
+      expect(JSON.stringify(call.params)).not.toContain(capability.context.ticket.split('.')[1]);
+    }
+    expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(1);
+  });
+
+  it('never forwards an operation the shop refuses: the provider hears nothing', async () => {
+    const { c, capability, op } = await checkout();
+    const amount = BigInt(c.amountWei);
+    const cases: Array<[string, string, UserOperation, unknown, { chainId?: string }]> = [
+      [
+        'not-the-amount',
+        'pm_getPaymasterData',
+        { ...op, callData: transferCall(c.tokenAddress, c.storeWallet, amount - 1n) },
+        capability.context,
+        {},
+      ],
+      [
+        'not-the-store',
+        'pm_getPaymasterStubData',
+        { ...op, callData: transferCall(c.tokenAddress, DEV_ACCOUNTS[2]!, amount) },
+        capability.context,
+        {},
+      ],
+      ['gas-too-high', 'pm_getPaymasterData', { ...op, maxFeePerGas: toQuantity(10n ** 11n) }, capability.context, {}],
+      ['wrong-chain', 'pm_getPaymasterStubData', op, capability.context, { chainId: '0x1' }],
+      ['no-ticket', 'pm_getPaymasterData', op, { sponsorshipPolicyId: POLICY }, {}],
+    ];
+    for (const [reason, method, sent, context, over] of cases) {
+      const answer = await rpc(method, params(sent, context, over));
+      expect({ code: answer.error?.code, reason: answer.error?.data?.reason }, reason).toEqual({ code: -32001, reason });
+    }
+    // An account that does not hold the amount: refused before the final call is forwarded.
+    const empty = await accounts.addressOf(owner.address, 5n);
+    const poor = await rpc('pm_getPaymasterData', params({ ...op, sender: empty }, capability.context));
+    expect(poor.error?.data?.reason).toBe('balance-too-low');
+    expect(hosted.received).toEqual([]);
+    expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(0);
+  });
+
+  it('passes on the provider’s refusal as sponsor-refused, with its words trimmed and without its key', async () => {
+    const { capability, op } = await checkout();
+    hosted.mode = 'refuse';
+    for (const method of ['pm_getPaymasterStubData', 'pm_getPaymasterData']) {
+      const answer = await rpc(method, params(op, capability.context));
+      expect(answer.result).toBeUndefined();
+      expect(answer.error).toMatchObject({ code: -32001, data: { reason: 'sponsor-refused' } });
+      expect(answer.error!.message).toBe(
+        'The shop’s gas sponsor refused this payment: Sponsorship policy rejected this user operation for key [redacted]: over the daily limit.',
+      );
+    }
+    expect(hosted.received).toHaveLength(2);
+  });
+
+  it('answers -32603 sponsor-unavailable within its timeout when the provider hangs, is down, fails or answers garbage', async () => {
+    const { capability, op } = await checkout();
+    for (const mode of ['hang', 'down', 'garbage', 'wrong-shape', 'fail', 'final-stub'] as const) {
+      hosted.mode = mode;
+      const started = Date.now();
+      const answer = await rpc('pm_getPaymasterStubData', params(op, capability.context));
+      const took = Date.now() - started;
+      expect({ mode, code: answer.error?.code, reason: answer.error?.data?.reason }).toEqual({
+        mode,
+        code: -32603,
+        reason: 'sponsor-unavailable',
+      });
+      expect(answer.error!.message).toMatch(/pay the network fee from the wallet/);
+      if (mode === 'hang') expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+      expect(took, mode).toBeLessThan(TIMEOUT_MS + 3000);
+    }
+    // The final call too, after the sponsorship is recorded: asked again once the provider is back, it is sponsored.
+    hosted.mode = 'hang';
+    expect((await rpc('pm_getPaymasterData', params(op, capability.context))).error?.data?.reason).toBe('sponsor-unavailable');
+    hosted.mode = 'sign';
+    expect((await rpc('pm_getPaymasterData', params(op, capability.context))).result?.paymaster).toBe(paymaster);
+    const logged = logLines.map((l) => JSON.parse(l) as { msg?: string; cause?: string });
+    expect(logged.filter((l) => l.msg === 'paymaster: the hosted sponsor gave no usable answer').map((l) => l.cause)).toEqual(
+      expect.arrayContaining(['timeout', 'unreachable', 'malformed', 'busy', 'final-stub']),
+    );
+  });
+
+  it('never shows the provider’s URL or keys: no log line, no answer, no public config', async () => {
+    const publicConfig = await (await fetch(`${h.baseUrl}/api/config`)).text();
+    expect(JSON.parse(publicConfig)).toMatchObject({ gasPaidByShop: true });
+    expect(logLines.length).toBeGreaterThan(10);
+    expect(answers.length).toBeGreaterThan(10);
+    const port = new URL(hosted.url).port;
+    for (const text of [...logLines, ...answers, publicConfig]) {
+      for (const secret of [hosted.urlKey, hosted.key, hosted.url, `127.0.0.1:${port}`]) expect(text).not.toContain(secret);
+    }
+  });
+});
