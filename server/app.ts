@@ -12,6 +12,7 @@ import mount from 'koa-mount';
 import serve from 'koa-static';
 import type { Health, PublicConfig } from '../common/api';
 import type { RenderShopPage, ShopRenderModule } from '../common/shop-render';
+import type { SponsoredGas } from '../common/sponsored-gas';
 import { BASE_CHAIN_ID } from '../common/chain';
 import { ErrorCode } from '../common/errors';
 import type { Config } from './config';
@@ -70,6 +71,8 @@ export interface AppDeps {
     desk: PaymentsDesk;
     attach: TransferAttach;
     ordersDesk: OrdersDesk;
+    /** The paymaster's deposit left and its sponsorships per day; absent when the shop pays no gas. */
+    sponsoredGas?: () => Promise<SponsoredGas>;
     now?: () => Date;
   };
   /** The built client (dist/); when absent only the API is served. */
@@ -223,6 +226,7 @@ export function createApp(deps: AppDeps): Koa {
       desk: deps.admin.desk,
       attach: deps.admin.attach,
       ordersDesk: deps.admin.ordersDesk,
+      sponsoredGas: deps.admin.sponsoredGas,
       config,
       db,
       now: deps.admin.now,

@@ -20,7 +20,7 @@ import { claimedUnitsByVariant, createPaymentServices, type ChainTarget, type Pa
 import { OrdersService, ShopifyHandoff, unsyncedSalesByVariant } from './modules/orders';
 import { StockService } from './modules/stock';
 import { AuthService } from './modules/auth';
-import { PaymasterService } from './modules/paymaster';
+import { PaymasterService, SponsoredGasReport } from './modules/paymaster';
 import { SessionService } from './modules/session';
 import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
@@ -73,6 +73,8 @@ export interface PaymentSystem extends PaymentServices {
   auth: AuthService;
   /** The shop's paymaster service, when it pays smart wallets' gas (its own paymaster's settings, or a hosted one's). */
   paymaster?: PaymasterService;
+  /** With the paymaster: its deposit left and the sponsorships per day, for the admin. */
+  sponsoredGas?: SponsoredGasReport;
   /** The Shopify app's client secret, the webhook HMAC key. */
   webhookSecret: string | undefined;
 }
@@ -137,12 +139,22 @@ export function buildServices(opts: ServiceOptions): Services {
         rpc: paymentServices.chain.request,
         logger,
       });
+    // Sponsorships are recorded with the wall clock, so the days are counted with it too.
+    const sponsoredGas =
+      config.paymaster &&
+      new SponsoredGasReport(db, {
+        paymasterAddress: config.paymaster.sponsor.kind === 'verifying' ? config.paymaster.sponsor.address : null,
+        entryPoint: config.paymaster.entryPoint,
+        rpc: paymentServices.chain.request,
+        logger,
+      });
     payments = {
       ...paymentServices,
       orders,
       handoff,
       auth,
       paymaster: paymaster || undefined,
+      sponsoredGas: sponsoredGas || undefined,
       webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
     };
   }
@@ -158,6 +170,7 @@ export function buildServices(opts: ServiceOptions): Services {
   });
   const attach = new TransferAttach(db, { desk, settlement: payments?.settlement, now });
   const ordersDesk = new OrdersDesk(db, { config, handoff: payments?.handoff, now });
+  const sponsoredGas = payments?.sponsoredGas;
   const readiness = new Readiness({ db, shopify, payments, ...config.readiness });
   const app: AppDeps = {
     config,
@@ -167,7 +180,15 @@ export function buildServices(opts: ServiceOptions): Services {
     sessions,
     carts,
     rateLimiter,
-    admin: { sessions: admin, inventory, desk, attach, ordersDesk, now },
+    admin: {
+      sessions: admin,
+      inventory,
+      desk,
+      attach,
+      ordersDesk,
+      sponsoredGas: sponsoredGas && (() => sponsoredGas.read()),
+      now,
+    },
     staticDir: opts.staticDir,
     readiness,
     mounts: opts.mounts,

@@ -110,6 +110,7 @@ describe.each(testDatabaseKinds)('admin area on %s', (kind) => {
       ['PUT', `/api/products/${t}/custom-title`, { customTitle: 'Hijacked' }],
       ['DELETE', `/api/products/${t}/custom-title`],
       ['GET', '/api/admin/audit'],
+      ['GET', '/api/admin/paymaster'],
     ];
   };
 

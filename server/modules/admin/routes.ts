@@ -21,6 +21,7 @@ import {
   resolveAttentionSchema,
 } from '../../../common/payments-desk';
 import type { SyncStartAnswer, SyncStatus } from '../../../common/api';
+import type { SponsoredGas } from '../../../common/sponsored-gas';
 import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { sameOriginOnly } from '../../lib/cross-site';
@@ -63,6 +64,8 @@ export function adminRoutes(deps: {
   desk: PaymentsDesk;
   attach: TransferAttach;
   ordersDesk: OrdersDesk;
+  /** The paymaster's deposit left and its sponsorships per day (the paymaster module's); absent when the shop pays no gas. */
+  sponsoredGas?: () => Promise<SponsoredGas>;
   config: Config;
   db: Db;
   now?: () => Date;
@@ -264,6 +267,11 @@ export function adminRoutes(deps: {
   router.post('/api/admin/payments/:transferId/attach', noStore, ...guarded, async (ctx) => {
     const { checkoutId } = parseJsonBody(ctx, attachTransferSchema, '{"checkoutId": "3b241101-e2bb-4255-8caf-4136c566a962"}');
     ctx.body = await attach.attach(ctx.params.transferId!, checkoutId, label(ctx));
+  });
+
+  // Sponsored gas: the deposit is read from the chain (null with the reason when it does not answer).
+  router.get('/api/admin/paymaster', noStore, ...guarded, async (ctx) => {
+    ctx.body = (deps.sponsoredGas ? await deps.sponsoredGas() : { enabled: false }) satisfies SponsoredGas;
   });
 
   // The admin's orders view.

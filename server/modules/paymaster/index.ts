@@ -5,6 +5,8 @@
 export { PaymasterService } from './service';
 /** GET /api/checkout/:id/paymaster (the checkout's ticket) and POST /api/paymaster (the JSON-RPC service). */
 export { paymasterRoutes } from './routes';
+/** The admin's view: the paymaster's deposit left in the EntryPoint and the sponsorships per day (GET /api/admin/paymaster). */
+export { SponsoredGasReport } from './sponsored-gas';
 /** @internal A user operation as wallets send it, and its fields as the EntryPoint packs them (the tests build and submit them). */
 export type { UserOperation } from './user-operation';
 /** @internal How the EntryPoint packs an operation, and a verifying paymaster's signed data (the tests' stand-in for a hosted paymaster signs with it). */

@@ -28,7 +28,7 @@ import { checkoutOfTicket, ticketFor } from './ticket';
 import { refusalOf, userOperationSchema, type GasLimits, type Refusal, type UserOperation } from './user-operation';
 
 /** The most the shop pays for one operation; a wallet's estimate for one transfer is well within them. */
-const GAS_LIMITS: GasLimits = {
+export const GAS_LIMITS: GasLimits = {
   callGasLimit: 200_000n,
   // an account deployed by the operation itself (a new smart wallet), a passkey's signature check
   verificationGasLimit: 1_500_000n,

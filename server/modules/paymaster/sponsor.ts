@@ -35,7 +35,7 @@ export interface Sponsor {
 }
 
 /** The shop's own paymaster's gas: its signature check; it has no post-op. */
-const PAYMASTER_GAS: PaymasterGas = { verificationGasLimit: 60_000n, postOpGasLimit: 0n };
+export const PAYMASTER_GAS: PaymasterGas = { verificationGasLimit: 60_000n, postOpGasLimit: 0n };
 /** How long a signed sponsorship is valid on chain. */
 const VALID_FOR_S = 10 * 60;
 

@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { AttentionList } from '../components/attention-list';
 import { ExportDialog } from '../components/export-dialog';
+import { SponsoredGasPanel } from '../components/sponsored-gas-panel';
 
-/** /admin/payments: the transfers that need a person first, and the accountant's export. */
+/** /admin/payments: the sponsored gas's deposit (compact), the transfers that need a person, and the accountant's export. */
 export function PaymentsPage() {
   const [exportOpen, setExportOpen] = useState(false);
   return (
@@ -16,6 +17,7 @@ export function PaymentsPage() {
           Export CSV
         </Button>
       </header>
+      <SponsoredGasPanel />
       <AttentionList />
       <ExportDialog open={exportOpen} onOpenChange={setExportOpen} />
     </div>
