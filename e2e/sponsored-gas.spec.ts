@@ -2,20 +2,21 @@ import { expect, test, type Page } from './fixtures/test';
 import { Contract, JsonRpcProvider, parseUnits, Wallet } from 'ethers';
 import type { AuthSession, Checkout, Order, Product, PublicConfig, Variant } from '../common/api';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
+import { localEntryPoint } from '../server/chain/local-paymaster';
+import { startBundler, type Bundler } from './fixtures/bundler';
 import { SmartAccountWallet } from './fixtures/smart-wallet';
 import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
 
 // Paying with POGS and no ETH, on a 390 × 844 phone, against the local shop, which pays smart
 // wallets' gas with its own paymaster on the embedded chain. The smart wallet (fixtures/smart-
-// wallet.ts) builds ERC-4337 user operations, asks the shop's paymaster service and has them
-// submitted to the EntryPoint; a plain key without ETH keeps the plain transfer and its error.
-
-/** The dev account that plays the bundler (it pays the bundle's gas and is refunded by the paymaster's deposit). */
-const BUNDLER = DEV_ACCOUNTS[7];
+// wallet.ts) builds ERC-4337 user operations, asks the shop's paymaster service and sends them to
+// a real bundler (alto, fixtures/bundler.ts), which puts them on chain through the EntryPoint; a
+// plain key without ETH keeps the plain transfer and its error.
 
 let products: Product[];
 let config: PublicConfig;
 let provider: JsonRpcProvider;
+let bundler: Bundler;
 
 test.use({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
 
@@ -23,8 +24,12 @@ test.beforeAll(async ({ request }) => {
   products = await (await request.get('/api/products')).json();
   config = (await (await request.get('/api/config')).json()) as PublicConfig;
   provider = new JsonRpcProvider(CHAIN_RPC, 8453, { staticNetwork: true });
+  bundler = await startBundler({ rpcUrl: CHAIN_RPC, entryPoint: localEntryPoint() });
 });
-test.afterAll(() => provider.destroy());
+test.afterAll(async () => {
+  await bundler?.stop();
+  provider?.destroy();
+});
 
 /** Sends `to` some demo POGS from the Demo Wallet's account (#1). */
 async function givePogs(to: string, amount = '10000') {
@@ -77,7 +82,7 @@ test.describe('paying with POGS and no ETH', () => {
   }, testInfo) => {
     test.setTimeout(180_000);
     expect(config.gasPaidByShop).toBe(true);
-    const smart = await SmartAccountWallet.create(CHAIN_RPC, BUNDLER);
+    const smart = await SmartAccountWallet.create(CHAIN_RPC, bundler.url);
     try {
       await givePogs(smart.address);
       expect(await provider.getBalance(smart.address)).toBe(0n);

@@ -29,6 +29,7 @@ describe("local mode's paymaster on the local chain", () => {
     const first = await ensureLocalPaymaster(t.db, chain.rpcUrl);
     expect(first.deployed).toBe(true);
     expect(first.entryPoint).toBe(localEntryPoint());
+    expect(localEntryPoint()).toBe('0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'); // v0.8's address on every public chain
     for (const address of [localEntryPoint(), localAccountFactory(), first.address]) expect(await provider.getCode(address)).not.toBe('0x');
 
     const paymaster = new Contract(first.address, PAYMASTER, provider);

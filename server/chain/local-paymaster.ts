@@ -6,8 +6,10 @@
  * PAYMASTER_SIGNER_KEY does.
  *
  * The EntryPoint and the factory go through the chain's CREATE2 deployer (anvil has it at its
- * usual address) with a zero salt, so their addresses follow from their bytecode alone: a wallet
- * on the same chain finds them without asking the shop (localEntryPoint, localAccountFactory). The
+ * usual address), so their addresses follow from their bytecode alone: a wallet on the same chain
+ * finds them without asking the shop (localEntryPoint, localAccountFactory). The EntryPoint goes
+ * with the salt it was deployed with on every public chain, so it lands at its canonical address,
+ * the one ENTRYPOINT_ADDRESS defaults to, where bundlers look for v0.8. The
  * paymaster's signer key is made on the first start and kept in app_state with its address; a
  * chain that lost its state gets all three again.
  */
@@ -50,11 +52,13 @@ const factoryArtifact: Artifact = accounts.contracts.DemoSmartAccountFactory;
 const entryPointInit = (): string => entryPointArtifact.bytecode;
 const factoryInit = (entryPoint: string): string =>
   concat([factoryArtifact.bytecode, AbiCoder.defaultAbiCoder().encode(['address'], [entryPoint])]);
-const create2Address = (initCode: string) => getCreate2Address(CREATE2_DEPLOYER, ZeroHash, keccak256(initCode));
+/** The salt of EntryPoint v0.8's deployment on public chains (with the artifact's bytecode: its canonical address). */
+const ENTRYPOINT_SALT = '0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9';
+const create2Address = (initCode: string, salt: string = ZeroHash) => getCreate2Address(CREATE2_DEPLOYER, salt, keccak256(initCode));
 
-/** The local chain's EntryPoint. */
+/** The local chain's EntryPoint: v0.8's canonical address. */
 export function localEntryPoint(): string {
-  return create2Address(entryPointInit());
+  return create2Address(entryPointInit(), ENTRYPOINT_SALT);
 }
 
 /**
@@ -84,18 +88,18 @@ export async function ensureLocalPaymaster(db: Db, rpcUrl: string, logger?: Logg
   try {
     const deployer = await provider.getSigner(DEV_ACCOUNTS[0]);
     const hasCode = async (address: string, block?: number) => (await provider.getCode(address, block)) !== '0x';
-    const viaCreate2 = async (initCode: string) => {
-      const address = create2Address(initCode);
+    const viaCreate2 = async (initCode: string, salt: string = ZeroHash) => {
+      const address = create2Address(initCode, salt);
       if (await hasCode(address)) return address;
       // A set gas limit: the node's estimate of a CREATE from inside the proxy can fall short (63/64 rule).
-      const tx = await deployer.sendTransaction({ to: CREATE2_DEPLOYER, data: concat([ZeroHash, initCode]), gasLimit: DEPLOY_GAS });
+      const tx = await deployer.sendTransaction({ to: CREATE2_DEPLOYER, data: concat([salt, initCode]), gasLimit: DEPLOY_GAS });
       const receipt = await tx.wait();
       // Read at the receipt's block: anvil may answer 'latest' from the block before for a moment.
       if (!receipt || !(await hasCode(address, receipt.blockNumber)))
         throw new Error(`local chain: the CREATE2 deployment of ${address} left no code`);
       return address;
     };
-    const entryPoint = await viaCreate2(entryPointInit());
+    const entryPoint = await viaCreate2(entryPointInit(), ENTRYPOINT_SALT);
     await viaCreate2(factoryInit(entryPoint));
 
     const known = await getState<{ address: string; signerKey: string }>(db, 'local_paymaster');

@@ -4,7 +4,7 @@
  * owner over the EntryPoint's hash, and submitted with handleOps (what a bundler does once it has
  * checked an operation).
  */
-import { concat, Contract, Interface, toQuantity, type BaseWallet, type Signer } from 'ethers';
+import { concat, Contract, Interface, toQuantity, type BaseWallet, type ContractRunner } from 'ethers';
 import entryPointArtifact from '@account-abstraction/contracts/artifacts/EntryPoint.json' with { type: 'json' };
 import { packedFields, type UserOperation } from '../modules/paymaster';
 
@@ -62,7 +62,7 @@ export function pack(
 }
 
 /** The EntryPoint at `address`, as `runner` calls it. */
-export const entryPointAt = (address: string, runner: Signer) => new Contract(address, entryPointArtifact.abi, runner);
+export const entryPointAt = (address: string, runner: ContractRunner) => new Contract(address, entryPointArtifact.abi, runner);
 
 /** Signs `packed` as its account's owner (the EntryPoint's hash, unprefixed, as SimpleAccount checks it) and submits it, `bundler` paying. */
 export async function signAndSubmit(entryPoint: Contract, packed: ReturnType<typeof pack>, owner: BaseWallet, beneficiary: string) {
