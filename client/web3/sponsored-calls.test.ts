@@ -44,6 +44,17 @@ describe('offersPaymaster', () => {
     // MetaMask and other plain-key wallets without the method.
     expect(await offersPaymaster(wallet({}), FROM)).toBe(false);
   });
+
+  it('is false when the wallet does not answer in time (a plain transfer instead of a payment that waits forever)', async () => {
+    const silent = { request: () => new Promise<unknown>(() => undefined) };
+    expect(await offersPaymaster(silent, FROM, 20)).toBe(false);
+    // An answer in time still counts.
+    const slow = {
+      request: () =>
+        new Promise<unknown>((resolve) => setTimeout(() => resolve({ '0x2105': { paymasterService: { supported: true } } }), 5)),
+    };
+    expect(await offersPaymaster(slow, FROM, 1000)).toBe(true);
+  });
 });
 
 describe('sendSponsoredTransfer', () => {

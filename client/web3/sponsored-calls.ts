@@ -17,16 +17,27 @@ const ERC20 = new Interface(['function transfer(address to, uint256 amount) retu
 /** How often the wallet is asked whether the calls made a transaction yet. */
 export const CALLS_POLL_MS = 1000;
 
-/** Whether the wallet says it can have a paymaster pay its gas on Base (no answer, or an error: it cannot). */
-export async function offersPaymaster(wallet: Eip1193Provider, from: string): Promise<boolean> {
+/**
+ * How long a wallet may take to say what it can. A wallet that knows the method answers at once; one
+ * that does not may never answer (a phone wallet through a relay), and the payment must not wait on it.
+ */
+export const CAPABILITIES_TIMEOUT_MS = 3000;
+
+/** Whether the wallet says it can have a paymaster pay its gas on Base (no answer in time, or an error: it cannot). */
+export async function offersPaymaster(wallet: Eip1193Provider, from: string, timeoutMs = CAPABILITIES_TIMEOUT_MS): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silence = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
   try {
-    const capabilities = (await wallet.request({ method: 'wallet_getCapabilities', params: [from, [BASE_CHAIN_ID_HEX]] })) as Record<
+    const asked = wallet.request({ method: 'wallet_getCapabilities', params: [from, [BASE_CHAIN_ID_HEX]] });
+    const capabilities = (await Promise.race([asked, silence])) as Record<
       string,
       { paymasterService?: { supported?: boolean } } | undefined
     > | null;
     return capabilities?.[BASE_CHAIN_ID_HEX]?.paymasterService?.supported === true;
   } catch {
     return false; // a wallet that does not know the method: a plain transfer
+  } finally {
+    clearTimeout(timer);
   }
 }
 
