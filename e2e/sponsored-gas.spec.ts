@@ -107,9 +107,13 @@ test.describe('paying with POGS and no ETH', () => {
       const checkout = page
         .waitForResponse((r) => new URL(r.url()).pathname === '/api/checkout' && r.request().method() === 'POST' && r.status() === 201)
         .then((r) => r.json() as Promise<Checkout>);
+      const release = smart.holdNextCalls();
       const drawer = await payFromDrawer(page, wallet, variant, false);
+      // While the wallet asks the shopper to confirm: the shop says it pays the fee.
       await expectToast(page, 'Network fee paid by the shop', 'Confirm the payment in your wallet: you need no ETH for it.');
+      await expect(drawer.getByTestId('pay-button')).toHaveText('Confirm in your wallet...');
       await page.screenshot({ path: testInfo.outputPath('sponsored-390x844.png') });
+      release();
       const order = (await (await created).json()) as Order;
       await expectToast(page, 'Order Created', 'Payment confirmed! Redirecting to shipping...');
       await expect(drawer.getByTestId('cart-paid')).toHaveText('Payment confirmed! Redirecting to shipping...');
