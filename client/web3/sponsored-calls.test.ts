@@ -1,7 +1,7 @@
 import { Interface } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { TRANSACTION_FAILED_MESSAGE } from './payment-errors';
-import { offersPaymaster, sendSponsoredTransfer } from './sponsored-calls';
+import { callsPollDelay, offersPaymaster, sendSponsoredTransfer } from './sponsored-calls';
 import type { RequestArguments } from './types';
 
 const FROM = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -57,6 +57,14 @@ describe('offersPaymaster', () => {
   });
 });
 
+describe('callsPollDelay', () => {
+  it('asks soon at first, then less often, never less than once a second', () => {
+    const delays = Array.from({ length: 8 }, (_, i) => callsPollDelay(i));
+    expect(delays.slice(0, 4)).toEqual([200, 300, 450, 675]);
+    expect(delays.slice(4)).toEqual([1000, 1000, 1000, 1000]);
+  });
+});
+
 describe('sendSponsoredTransfer', () => {
   const call = { from: FROM, token: TOKEN, to: STORE, amountWei: 25n * 10n ** 18n + 7n, paymaster };
 
@@ -65,7 +73,11 @@ describe('sendSponsoredTransfer', () => {
       wallet_sendCalls: () => ({ id: 'batch-1' }),
       wallet_getCallsStatus: (n) => (n < 3 ? { status: 100 } : { status: 200, receipts: [{ transactionHash: HASH, status: '0x1' }] }),
     });
-    expect(await sendSponsoredTransfer(w, call, { timeoutMs: 60_000, sleep: noSleep })).toBe(HASH);
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    expect(await sendSponsoredTransfer(w, call, { timeoutMs: 60_000, sleep })).toBe(HASH);
+    // Asked soon after sending, then less often.
+    expect(waits).toEqual([200, 300]);
     const sent = (w.calls[0]!.params as unknown[])[0] as {
       chainId: string;
       from: string;

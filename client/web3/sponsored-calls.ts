@@ -14,8 +14,14 @@ import { WalletError } from './wallet-errors';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 amount) returns (bool)']);
 
-/** How often the wallet is asked whether the calls made a transaction yet. */
-export const CALLS_POLL_MS = 1000;
+/**
+ * How long to wait before asking the wallet again whether the calls made a transaction yet: soon at
+ * first (a bundler includes an operation within a block or two, and each second waited here is a
+ * second the shopper waits), then less often, at most once a second.
+ */
+export function callsPollDelay(attempt: number): number {
+  return Math.min(1000, Math.round(200 * 1.5 ** attempt));
+}
 
 /**
  * How long a wallet may take to say what it can. A wallet that knows the method answers at once; one
@@ -69,7 +75,7 @@ export async function sendSponsoredTransfer(
   if (!id) throw new WalletError('The wallet did not say which payment it sent. Check your wallet’s activity before paying again.');
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const until = Date.now() + opts.timeoutMs;
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     const status = (await wallet.request({ method: 'wallet_getCallsStatus', params: [id] })) as {
       status?: number | string;
       receipts?: Array<{ transactionHash?: string; status?: string }>;
@@ -82,6 +88,6 @@ export async function sendSponsoredTransfer(
     }
     if (Date.now() > until)
       throw new WalletError('The wallet has not sent the payment yet. Check your wallet’s activity before paying again.');
-    await sleep(CALLS_POLL_MS);
+    await sleep(callsPollDelay(attempt));
   }
 }
