@@ -13,7 +13,12 @@ import { randomBytes } from 'node:crypto';
 import { getAddress, toQuantity, Wallet } from 'ethers';
 import { paymasterData, type UserOperation } from '../modules/paymaster';
 
-export type HostedMode = 'sign' | 'refuse' | 'hang' | 'down' | 'garbage' | 'wrong-shape' | 'fail' | 'final-stub';
+/**
+ * 'sign': answers as most providers do (the gas limits in both answers); 'minimal': its final answer
+ * is ERC-7677's least, `{ paymaster, paymasterData }`; 'revoked': refuses the shop's key (HTTP 401);
+ * the others fail in their own way.
+ */
+export type HostedMode = 'sign' | 'minimal' | 'refuse' | 'revoked' | 'hang' | 'down' | 'garbage' | 'wrong-shape' | 'fail' | 'final-stub';
 
 export interface HostedCall {
   method: string;
@@ -86,6 +91,9 @@ export async function startHostedPaymaster(opts: {
       case 'fail':
         json(500, { error: { code: -32603, message: 'internal error' } });
         return;
+      case 'revoked':
+        json(401, { error: { code: -32001, message: 'unauthorized: API key revoked' } });
+        return;
       case 'refuse':
         // A provider's words, with room to trim, and its key repeated (the shop must not pass it on).
         json(200, {
@@ -109,6 +117,10 @@ export async function startHostedPaymaster(opts: {
       window,
       stub && state.mode !== 'final-stub',
     );
+    if (state.mode === 'minimal' && !stub) {
+      json(200, { result: { paymaster: opts.paymaster, paymasterData: data } });
+      return;
+    }
     json(200, {
       result: {
         paymaster: opts.paymaster,

@@ -166,6 +166,18 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(1);
   });
 
+  it('takes a final answer without gas limits (ERC-7677 requires only paymaster and paymasterData): the stub’s stand', async () => {
+    const { s, c, capability, op } = await checkout();
+    hosted.mode = 'minimal';
+    const stub = await rpc('pm_getPaymasterStubData', params(op, capability.context));
+    const final = await rpc('pm_getPaymasterData', params({ ...op, ...stub.result, paymasterData: undefined }, capability.context));
+    expect(Object.keys(final.result!).sort()).toEqual(['paymaster', 'paymasterData']);
+    const receipt = await signAndSubmit(entryPoint, pack(op, { ...stub.result!, ...final.result! }), owner, BUNDLER);
+    expect(receipt.status).toBe(1);
+    const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: receipt.hash, customerWallet: account });
+    expect(res.status).toBe(201);
+  });
+
   it('never forwards an operation the shop refuses: the provider hears nothing', async () => {
     const { c, capability, op } = await checkout();
     const amount = BigInt(c.amountWei);
@@ -214,31 +226,39 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     expect(hosted.received).toHaveLength(2);
   });
 
-  it('answers -32603 sponsor-unavailable within its timeout when the provider hangs, is down, fails or answers garbage', async () => {
-    const { capability, op } = await checkout();
-    for (const mode of ['hang', 'down', 'garbage', 'wrong-shape', 'fail', 'final-stub'] as const) {
+  it('answers -32603 sponsor-unavailable when the provider hangs (its timeout), is down, fails, refuses the key or answers garbage', async () => {
+    const { c, capability, op } = await checkout();
+    for (const mode of ['hang', 'down', 'garbage', 'wrong-shape', 'fail', 'revoked', 'final-stub'] as const) {
       hosted.mode = mode;
-      const started = Date.now();
       const answer = await rpc('pm_getPaymasterStubData', params(op, capability.context));
-      const took = Date.now() - started;
       expect({ mode, code: answer.error?.code, reason: answer.error?.data?.reason }).toEqual({
         mode,
         code: -32603,
         reason: 'sponsor-unavailable',
       });
-      expect(answer.error!.message).toMatch(/pay the network fee from the wallet/);
-      if (mode === 'hang') expect(took).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-      expect(took, mode).toBeLessThan(TIMEOUT_MS + 3000);
+      expect(answer.error!.message).toMatch(/try again/);
     }
-    // The final call too, after the sponsorship is recorded: asked again once the provider is back, it is sponsored.
+    const logged = () => logLines.map((l) => JSON.parse(l) as { msg?: string; cause?: string; level?: number });
+    const causes = logged().filter((l) => l.msg === 'paymaster: the hosted sponsor gave no usable answer');
+    expect(causes.map((l) => l.cause)).toEqual(
+      expect.arrayContaining(['timeout', 'unreachable', 'malformed', 'busy', 'auth', 'final-stub']),
+    );
+    // A key the provider refuses is the operator's to fix: a warning, not a shopper's refusal.
+    expect(causes.find((l) => l.cause === 'auth')?.level).toBe(40);
+
+    // The final call too, after the sponsorship is recorded: the record is taken back (the checkout
+    // is not held, nothing counted), and asked again once the provider is back, it is sponsored.
+    const rows = () => h.database.db('paymaster_sponsorships').where({ checkout_id: c.id });
     hosted.mode = 'hang';
     expect((await rpc('pm_getPaymasterData', params(op, capability.context))).error?.data?.reason).toBe('sponsor-unavailable');
+    expect(await rows()).toHaveLength(0);
     hosted.mode = 'sign';
     expect((await rpc('pm_getPaymasterData', params(op, capability.context))).result?.paymaster).toBe(paymaster);
-    const logged = logLines.map((l) => JSON.parse(l) as { msg?: string; cause?: string });
-    expect(logged.filter((l) => l.msg === 'paymaster: the hosted sponsor gave no usable answer').map((l) => l.cause)).toEqual(
-      expect.arrayContaining(['timeout', 'unreachable', 'malformed', 'busy', 'final-stub']),
-    );
+    expect(await rows()).toHaveLength(1);
+    // Once sponsored, a failure on a later ask for the same operation keeps the sponsorship it has.
+    hosted.mode = 'fail';
+    expect((await rpc('pm_getPaymasterData', params(op, capability.context))).error?.data?.reason).toBe('sponsor-unavailable');
+    expect(await rows()).toHaveLength(1);
   });
 
   it('never shows the provider’s URL or keys: no log line, no answer, no public config', async () => {

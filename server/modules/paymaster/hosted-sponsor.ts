@@ -27,8 +27,9 @@ const hostedAnswerSchema = z.union([
     result: z.object({
       paymaster: address,
       paymasterData: hex,
-      paymasterVerificationGasLimit: quantity,
-      paymasterPostOpGasLimit: quantity,
+      // ERC-7677: the stub may carry them, pm_getPaymasterData (v0.7/v0.8) need not (the stub's stand).
+      paymasterVerificationGasLimit: quantity.optional(),
+      paymasterPostOpGasLimit: quantity.optional(),
       isFinal: z.boolean().optional(),
       sponsor: z.object({ name: z.string(), icon: z.string().optional() }).optional(),
     }),
@@ -83,6 +84,8 @@ export class HostedSponsor implements Sponsor {
       throw this.unavailable(method, timedOut ? 'timeout' : 'unreachable');
     }
     if (status === 429 || status >= 500) throw this.unavailable(method, 'busy', { status });
+    // The shop's own key refused: the operator's to fix (a warning), not the shopper's payment refused.
+    if (status === 401 || status === 403) throw this.unavailable(method, 'auth', { status });
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -104,17 +107,19 @@ export class HostedSponsor implements Sponsor {
     return {
       paymaster: fields.paymaster,
       paymasterData: fields.paymasterData,
-      paymasterVerificationGasLimit: toQuantity(BigInt(fields.paymasterVerificationGasLimit)),
-      paymasterPostOpGasLimit: toQuantity(BigInt(fields.paymasterPostOpGasLimit)),
+      ...(fields.paymasterVerificationGasLimit && {
+        paymasterVerificationGasLimit: toQuantity(BigInt(fields.paymasterVerificationGasLimit)),
+      }),
+      ...(fields.paymasterPostOpGasLimit && { paymasterPostOpGasLimit: toQuantity(BigInt(fields.paymasterPostOpGasLimit)) }),
     };
   }
 
-  private unavailable(method: string, cause: 'timeout' | 'unreachable' | 'busy' | 'malformed' | 'final-stub', facts: object = {}) {
+  private unavailable(method: string, cause: 'timeout' | 'unreachable' | 'busy' | 'auth' | 'malformed' | 'final-stub', facts: object = {}) {
     this.opts.logger.warn({ method, cause, ...facts }, 'paymaster: the hosted sponsor gave no usable answer');
     const message =
       cause === 'timeout' || cause === 'unreachable' || cause === 'busy'
-        ? 'The shop’s gas sponsor is not answering right now; try again in a moment, or pay the network fee from the wallet.'
-        : 'The shop’s gas sponsor gave an answer the shop cannot use; pay the network fee from the wallet, or try again later.';
+        ? 'The shop’s gas sponsor is not answering right now; try again in a moment.'
+        : 'The shop’s gas sponsor cannot sponsor payments right now; try again later, or contact the shop.';
     return new PaymasterError(-32603, message, 'sponsor-unavailable');
   }
 

@@ -44,6 +44,14 @@ type RefusalReason =
 const ERC20 = new Interface(['function balanceOf(address owner) view returns (uint256)']);
 const refuse = (reason: RefusalReason, message: string) => new PaymasterError(-32001, message, reason);
 
+/** One sponsorship row, as record() wrote it. */
+interface SponsorshipKey {
+  checkout_id: string;
+  amount_wei: string;
+  sender: string;
+  nonce: string;
+}
+
 const paramsSchema = z.tuple([userOperationSchema, z.string(), z.string(), z.record(z.string(), z.unknown()).nullish()]);
 
 export class PaymasterService {
@@ -130,10 +138,17 @@ export class PaymasterService {
       if ((await this.balanceOf(checkout.tokenAddress, op.sender)) < checkout.amountWei) {
         throw refuse('balance-too-low', 'The account does not hold the amount to pay; add POGS to it and try again.');
       }
-      await this.record(checkout.id, checkout.amountWei, op, now);
+      const recorded = await this.record(checkout.id, checkout.amountWei, op, now);
+      try {
+        return await this.sponsor.final({ op, entryPoint, chainId: this.deps.chainId, now });
+      } catch (err) {
+        // The sponsor did not sponsor it (a hosted one refused or did not answer): this call's record
+        // goes, so the checkout is not held for an operation nobody will pay for, nor counted as sponsored.
+        if (recorded) await this.unrecord(recorded);
+        throw err;
+      }
     }
     const call = { op, entryPoint, chainId: this.deps.chainId, now };
-    if (final) return this.sponsor.final(call);
     // The stub is never final: the shop records a sponsorship and reads the balance only when asked for the final fields.
     return { ...(await this.sponsor.stub(call)), sponsor: { name: 'POGS Shop' }, isFinal: false };
   }
@@ -143,7 +158,7 @@ export class PaymasterService {
    * operation asked again is signed again (the EntryPoint runs one operation per nonce); another
    * account or nonce for the same amount is refused, so at most one sponsored operation can pay it.
    */
-  private async record(checkoutId: string, amountWei: bigint, op: UserOperation, now: Date): Promise<void> {
+  private async record(checkoutId: string, amountWei: bigint, op: UserOperation, now: Date): Promise<SponsorshipKey | null> {
     const row = {
       checkout_id: checkoutId,
       amount_wei: amountWei.toString(),
@@ -151,13 +166,20 @@ export class PaymasterService {
       nonce: BigInt(op.nonce).toString(),
       created_at: now,
     };
-    await this.db('paymaster_sponsorships').insert(row).onConflict(['checkout_id', 'amount_wei']).ignore();
+    const inserted = await this.db('paymaster_sponsorships').insert(row).onConflict(['checkout_id', 'amount_wei']).ignore().returning('id');
     const kept: { sender: string; nonce: string } = await this.db('paymaster_sponsorships')
       .where({ checkout_id: checkoutId, amount_wei: row.amount_wei })
       .first('sender', 'nonce');
     if (kept.sender !== row.sender || kept.nonce !== row.nonce) {
       throw refuse('already-sponsored', 'The shop already sponsored another operation paying this amount of this checkout.');
     }
+    // Null: recorded by an earlier call for the same operation, which stands.
+    return inserted.length ? { checkout_id: row.checkout_id, amount_wei: row.amount_wei, sender: row.sender, nonce: row.nonce } : null;
+  }
+
+  /** Takes back what record() just wrote. */
+  private async unrecord(key: SponsorshipKey): Promise<void> {
+    await this.db('paymaster_sponsorships').where(key).delete();
   }
 
   /** `owner`'s balance of `token`, read from the chain (an RPC that does not answer: the caller is told to try again). */

@@ -19,12 +19,16 @@ export interface SponsorCall {
   now: Date;
 }
 
-/** The paymaster's fields of a user operation (ERC-7677's answer, EntryPoint v0.7/v0.8). */
+/**
+ * The paymaster's fields of a user operation (ERC-7677's answer, EntryPoint v0.7/v0.8). The gas
+ * limits may be left out of the final answer (the wallet keeps the stub's); the shop's own
+ * paymaster always gives them.
+ */
 export interface PaymasterFields {
   paymaster: string;
   paymasterData: string;
-  paymasterVerificationGasLimit: string;
-  paymasterPostOpGasLimit: string;
+  paymasterVerificationGasLimit?: string;
+  paymasterPostOpGasLimit?: string;
 }
 
 export interface Sponsor {
