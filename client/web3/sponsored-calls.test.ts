@@ -1,7 +1,7 @@
 import { Interface } from 'ethers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TRANSACTION_FAILED_MESSAGE } from './payment-errors';
-import { callsPollDelay, offersPaymaster, sendSponsoredTransfer } from './sponsored-calls';
+import { CAPABILITIES_TIMEOUT_MS, callsPollDelay, offersPaymaster, sendSponsoredTransfer } from './sponsored-calls';
 import type { RequestArguments } from './types';
 
 const FROM = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -46,14 +46,22 @@ describe('offersPaymaster', () => {
   });
 
   it('is false when the wallet does not answer in time (a plain transfer instead of a payment that waits forever)', async () => {
-    const silent = { request: () => new Promise<unknown>(() => undefined) };
-    expect(await offersPaymaster(silent, FROM, 20)).toBe(false);
-    // An answer in time still counts.
-    const slow = {
-      request: () =>
-        new Promise<unknown>((resolve) => setTimeout(() => resolve({ '0x2105': { paymasterService: { supported: true } } }), 5)),
-    };
-    expect(await offersPaymaster(slow, FROM, 1000)).toBe(true);
+    vi.useFakeTimers();
+    try {
+      const silent = offersPaymaster({ request: () => new Promise<unknown>(() => undefined) }, FROM);
+      await vi.advanceTimersByTimeAsync(CAPABILITIES_TIMEOUT_MS);
+      expect(await silent).toBe(false);
+      // An answer within the time still counts.
+      const answer = { '0x2105': { paymasterService: { supported: true } } };
+      const slow = offersPaymaster(
+        { request: () => new Promise<unknown>((resolve) => setTimeout(() => resolve(answer), CAPABILITIES_TIMEOUT_MS - 1)) },
+        FROM,
+      );
+      await vi.advanceTimersByTimeAsync(CAPABILITIES_TIMEOUT_MS - 1);
+      expect(await slow).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -107,5 +115,38 @@ describe('sendSponsoredTransfer', () => {
     await expect(sendSponsoredTransfer(noId, call, { timeoutMs: 60_000, sleep: noSleep })).rejects.toThrow(/did not say which payment/);
     const slow = wallet({ wallet_sendCalls: () => ({ id: 'b' }), wallet_getCallsStatus: () => ({ status: 100 }) });
     await expect(sendSponsoredTransfer(slow, call, { timeoutMs: -1, sleep: noSleep })).rejects.toThrow(/has not sent the payment yet/);
+    // Included, but the transfer reverted (the bundle's transaction itself succeeded): no order to wait for.
+    const reverted = wallet({
+      wallet_sendCalls: () => ({ id: 'b' }),
+      wallet_getCallsStatus: () => ({ status: 500, receipts: [{ transactionHash: HASH, status: '0x0' }] }),
+    });
+    await expect(sendSponsoredTransfer(reverted, call, { timeoutMs: 60_000, sleep: noSleep })).rejects.toThrow(TRANSACTION_FAILED_MESSAGE);
+  });
+
+  it('asks again when the wallet fails to answer or never does, and then tells the shopper to look before paying again', async () => {
+    vi.useFakeTimers();
+    try {
+      // An id the wallet does not know yet, then a hash: the error is not the shopper's.
+      const forgetful = wallet({
+        wallet_sendCalls: () => ({ id: 'b' }),
+        wallet_getCallsStatus: (n) => {
+          if (n === 1) throw new Error('unknown bundle id');
+          return { receipts: [{ transactionHash: HASH, status: '0x1' }] };
+        },
+      });
+      const found = sendSponsoredTransfer(forgetful, call, { timeoutMs: 60_000 });
+      await vi.advanceTimersByTimeAsync(callsPollDelay(0));
+      expect(await found).toBe(HASH);
+
+      // A wallet that never answers its status: not a wait forever.
+      const mute = {
+        request: async (args: RequestArguments) => (args.method === 'wallet_sendCalls' ? { id: 'b' } : new Promise(() => undefined)),
+      };
+      const lost = sendSponsoredTransfer(mute, call, { timeoutMs: 10_000 }).catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(10_000 + 1000);
+      expect(await lost).toMatchObject({ message: expect.stringMatching(/Check your wallet’s activity before paying again/) });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

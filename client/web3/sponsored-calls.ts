@@ -31,19 +31,15 @@ export const CAPABILITIES_TIMEOUT_MS = 3000;
 
 /** Whether the wallet says it can have a paymaster pay its gas on Base (no answer in time, or an error: it cannot). */
 export async function offersPaymaster(wallet: Eip1193Provider, from: string, timeoutMs = CAPABILITIES_TIMEOUT_MS): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const silence = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
   try {
-    const asked = wallet.request({ method: 'wallet_getCapabilities', params: [from, [BASE_CHAIN_ID_HEX]] });
-    const capabilities = (await Promise.race([asked, silence])) as Record<
+    const asked = wallet.request({ method: 'wallet_getCapabilities', params: [from, [BASE_CHAIN_ID_HEX]] }) as Promise<Record<
       string,
       { paymasterService?: { supported?: boolean } } | undefined
-    > | null;
+    > | null>;
+    const capabilities = await withinTime(asked, timeoutMs);
     return capabilities?.[BASE_CHAIN_ID_HEX]?.paymasterService?.supported === true;
   } catch {
     return false; // a wallet that does not know the method: a plain transfer
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -76,18 +72,38 @@ export async function sendSponsoredTransfer(
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const until = Date.now() + opts.timeoutMs;
   for (let attempt = 0; ; attempt++) {
-    const status = (await wallet.request({ method: 'wallet_getCallsStatus', params: [id] })) as {
-      status?: number | string;
-      receipts?: Array<{ transactionHash?: string; status?: string }>;
-    } | null;
-    const hash = status?.receipts?.find((r) => r.transactionHash)?.transactionHash;
-    if (hash) return hash;
-    // 400 and up: the batch failed off chain or reverted (2.0.0); 'FAILURE' in older drafts.
-    if ((typeof status?.status === 'number' && status.status >= 400) || status?.status === 'FAILURE') {
+    // A wallet that does not answer, or fails to (an id it does not know yet), is asked again until
+    // the time is up: the payment may be on its way, so the shopper is told to look before paying again.
+    const status = await withinTime(
+      wallet.request({ method: 'wallet_getCallsStatus', params: [id] }) as Promise<CallsStatus | null>,
+      until - Date.now(),
+    ).catch(() => null);
+    // 400 and up: the batch failed off chain or reverted (2.0.0); 'FAILURE' in older drafts; a
+    // receipt with status 0: included, but the transfer reverted.
+    if (
+      (typeof status?.status === 'number' && status.status >= 400) ||
+      status?.status === 'FAILURE' ||
+      status?.receipts?.some((r) => r.status === '0x0')
+    ) {
       throw new WalletError(TRANSACTION_FAILED_MESSAGE);
     }
-    if (Date.now() > until)
-      throw new WalletError('The wallet has not sent the payment yet. Check your wallet’s activity before paying again.');
+    const hash = status?.receipts?.find((r) => r.transactionHash)?.transactionHash;
+    if (hash) return hash;
+    if (Date.now() >= until) throw new WalletError(NOT_SENT_YET_MESSAGE);
     await sleep(callsPollDelay(attempt));
   }
+}
+
+const NOT_SENT_YET_MESSAGE = 'The wallet has not sent the payment yet. Check your wallet’s activity before paying again.';
+
+interface CallsStatus {
+  status?: number | string;
+  receipts?: Array<{ transactionHash?: string; status?: string }>;
+}
+
+/** `promise`'s answer, or null when it has none within `ms`. */
+function withinTime<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silence = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, ms))));
+  return Promise.race([promise, silence]).finally(() => clearTimeout(timer));
 }

@@ -218,6 +218,14 @@ describe('runPayment', () => {
       }
     });
 
+    it('sends a plain transfer when the wallet could take a paymaster but the shop could not give one for this checkout', async () => {
+      const h = harness({ paymasterFor: async () => null, payment: { offersPaymaster: async () => true } });
+      await runPayment(request, h.deps);
+      expect(h.log).toContain(`transfer ${BUYER} → ${STORE} 25000000000000012345`);
+      expect(h.log.join('\n')).not.toMatch(/sponsoredTransfer|Network fee/);
+      expect(h.phases.at(-1)).toBe('done');
+    });
+
     it('fails like any payment when the sponsored calls fail, with no order', async () => {
       const h = harness({
         paymasterFor: async () => paymaster,
