@@ -22,7 +22,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
 import type { Product, PublicConfig } from '../common/api';
 import { CHROMIUM_ARGS } from '../e2e/fixtures/chromium';
@@ -49,6 +49,7 @@ const STEP_TIMEOUT_MS = 60_000;
 // The test wallet reads the chain's address when it loads: it must be this run's chain.
 process.env.E2E_CHAIN_RPC = CHAIN;
 const { DEV_ACCOUNTS, TestWallet } = await import('../e2e/fixtures/test-wallet');
+const { closeToasts } = await import('../e2e/fixtures/ui');
 
 type Kind = 'plain' | 'first' | 'later';
 interface Sample {
@@ -139,22 +140,6 @@ async function startShop(dataDir: string): Promise<{ child: ChildProcess; stop: 
   }
   await stop();
   throw new Error(`the shop did not answer /api/health in time:\n${errors}`);
-}
-
-/** Closes toasts until none shows for 300 ms. */
-async function closeToasts(page: Page) {
-  const until = Date.now() + 10_000;
-  while (Date.now() < until) {
-    const close = page.getByTestId('toast').getByRole('button', { name: 'Close' });
-    if ((await close.count()) === 0) {
-      await page.waitForTimeout(300);
-      if ((await close.count()) === 0) return;
-    }
-    await close
-      .first()
-      .click({ timeout: 1_000 })
-      .catch(() => undefined);
-  }
 }
 
 /** The single-variant product with the most stock now. */

@@ -53,6 +53,9 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
     logger.info(
       `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
     );
+    if (config.paymaster) {
+      logger.warn('the PAYMASTER_* settings are for a shop on Base and are not used here: the local chain has its own paymaster');
+    }
     const paymaster = await ensureLocalPaymaster(db, chain.rpcUrl, logger);
     logger.info(
       `sponsored gas: the shop's paymaster ${paymaster.deployed ? 'deployed' : 'found'} at ${paymaster.address} (EntryPoint ${paymaster.entryPoint}); it pays smart wallets' gas on the local chain`,

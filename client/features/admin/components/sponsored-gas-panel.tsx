@@ -66,11 +66,15 @@ function Enabled({ gas, retry }: { gas: Enabled; retry: ReactNode }) {
   const totals = sponsoredTotals(gas.days);
   const standing = gas.depositWei === null ? null : depositStanding(gas.depositWei, gas.maxOperationCostWei);
   const most = `${formatEth(gas.maxOperationCostWei)} ETH`;
+  // A hosted sponsor: the provider keeps the balance, nothing to read on chain and nothing wrong.
+  const hosted = gas.paymaster === null;
   return (
     <>
       <Facts>
         <Fact label="Deposit left" testId="sponsored-gas-deposit-fact">
-          {gas.depositWei === null ? (
+          {hosted ? (
+            <span data-testid="sponsored-gas-hosted">With your provider</span>
+          ) : gas.depositWei === null ? (
             <span className="text-destructive">Unknown</span>
           ) : (
             <span className="break-all tabular-nums" data-testid="sponsored-gas-deposit" data-wei={gas.depositWei}>
@@ -89,7 +93,12 @@ function Enabled({ gas, retry }: { gas: Enabled; retry: ReactNode }) {
         </Fact>
       </Facts>
 
-      {gas.depositWei === null && (
+      {hosted && (
+        <p className="text-sm text-muted-foreground">
+          A hosted paymaster pays the gas and bills you: its dashboard shows your balance and spend.
+        </p>
+      )}
+      {!hosted && gas.depositWei === null && (
         <div role="alert" className="grid justify-items-start gap-2 rounded-xl border border-red-200 bg-red-50 p-3 text-sm text-red-950">
           <p className="flex items-start gap-2" data-testid="sponsored-gas-deposit-error">
             <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
@@ -181,7 +190,8 @@ function DaysTable({ gas }: { gas: Enabled }) {
         </tbody>
       </table>
       <p className="text-xs text-muted-foreground">
-        Days without any are left out. A payment counts when the shop signs its sponsorship, even if the wallet then does not send it.
+        Days without any are left out. A payment counts once its sponsorship is granted (the shop’s paymaster signed it, or its hosted
+        sponsor did), even if the wallet then does not send it.
       </p>
     </div>
   );
