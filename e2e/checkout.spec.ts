@@ -5,7 +5,7 @@ import { formatPogAmount } from '../client/lib/format-pog-price';
 import { formatUnits } from '../common/money';
 import { insufficientBalanceMessage } from '../client/web3/payment-errors';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
-import { closeToasts, completeShopifyShippingForm, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
+import { closeToasts, completeShopifyShippingForm, expectToast, holdShippingRedirect, mostStocked, pickTestWallet } from './fixtures/ui';
 
 // Paying against the real server in local mode: the embedded anvil chain with its demo POGS, the
 // server's chain watcher, and the Shopify emulator's draft orders and hosted invoice page. The
@@ -19,14 +19,7 @@ test.beforeAll(async ({ request }) => {
   products = await res.json();
 });
 
-/** The single-variant product with the most stock: every paying test buys some of it, so the pick must not run out over the run. */
-function pick(): { product: Product; variant: Variant } {
-  const candidates = products
-    .filter((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
-    .sort((a, b) => b.variants[0].availableStock - a.variants[0].availableStock);
-  if (!candidates[0]) throw new Error('no single-variant product with stock');
-  return { product: candidates[0], variant: candidates[0].variants[0] };
-}
+const pick = () => mostStocked(products);
 
 async function connectTestWallet(page: Page, wallet: TestWallet) {
   await page.getByTestId('wallet-button').click();

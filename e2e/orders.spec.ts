@@ -3,7 +3,7 @@ import { Contract, JsonRpcProvider, parseUnits } from 'ethers';
 import type { AuthSession, Order, Product, PublicConfig, Variant } from '../common/api';
 import { formatPogPrice } from '../client/lib/format-pog-price';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
-import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
+import { closeToasts, expectToast, mostStocked, pickTestWallet } from './fixtures/ui';
 
 // The orders page against the real server in local mode: Sign-In with Ethereum with the EIP-6963
 // test wallet (personal_sign through anvil as the dev account), a real purchase, and the wallet
@@ -32,14 +32,7 @@ test.beforeAll(async ({ request }) => {
   }
 });
 
-/** The single-variant product with the most stock (other specs buy it too; it must not run out). */
-function pick(): Variant {
-  const candidates = products
-    .filter((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
-    .sort((a, b) => b.variants[0].availableStock - a.variants[0].availableStock);
-  if (!candidates[0]) throw new Error('no single-variant product with stock');
-  return candidates[0].variants[0];
-}
+const pick = (): Variant => mostStocked(products).variant;
 
 async function chooseTestWallet(page: Page, wallet: TestWallet) {
   await pickTestWallet(page, wallet);

@@ -5,7 +5,7 @@ import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
 import { localEntryPoint } from '../server/chain/local-paymaster';
 import { startBundler, type Bundler } from './fixtures/bundler';
 import { SmartAccountWallet } from './fixtures/smart-wallet';
-import { closeToasts, expectToast, holdShippingRedirect, pickTestWallet } from './fixtures/ui';
+import { closeToasts, expectToast, holdShippingRedirect, mostStocked, pickTestWallet } from './fixtures/ui';
 
 // Paying with POGS and no ETH, on a 390 × 844 phone, against the local shop, which pays smart
 // wallets' gas with its own paymaster on the embedded chain. The smart wallet (fixtures/smart-
@@ -41,13 +41,7 @@ async function givePogs(to: string, amount = '10000') {
   await (await token.getFunction('transfer').send(to, parseUnits(amount, 18))).wait();
 }
 
-function pick(): Variant {
-  const candidates = products
-    .filter((p) => p.variants.length === 1 && !p.variants[0].isSoldOut && p.variants[0].availableStock > 0)
-    .sort((a, b) => b.variants[0].availableStock - a.variants[0].availableStock);
-  if (!candidates[0]) throw new Error('no single-variant product with stock');
-  return candidates[0].variants[0];
-}
+const pick = (): Variant => mostStocked(products).variant;
 
 /** Buys one of `variant` from the cart drawer; `connect`: the wallet is not connected to the shop yet. */
 async function payFromDrawer(page: Page, wallet: TestWallet, variant: Variant, connect: boolean) {

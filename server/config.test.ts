@@ -26,6 +26,17 @@ const realProduction = {
   ADMIN_PASSWORD_HASH: ADMIN_HASH,
 };
 
+/** The problems loadConfig refuses `env` with (none: it loads). */
+function refused(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+}
+
 describe('loadConfig', () => {
   it('runs with embedded defaults when nothing is configured, and says which', () => {
     const c = loadConfig({});
@@ -165,15 +176,6 @@ describe('loadConfig', () => {
       entryPoint: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
       sponsor: { kind: 'verifying', address, signerKey: key },
     });
-    const refused = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (err) {
-        if (err instanceof ConfigError) return err.problems;
-        throw err;
-      }
-    };
     expect(refused({ PAYMASTER_ADDRESS: address })).toEqual([
       expect.stringMatching(/PAYMASTER_ADDRESS and PAYMASTER_SIGNER_KEY must be set together/),
     ]);
@@ -188,15 +190,6 @@ describe('loadConfig', () => {
     const own = { PAYMASTER_ADDRESS: '0x3333333333333333333333333333333333333333', PAYMASTER_SIGNER_KEY: `0x${'ab'.repeat(32)}` };
     const apiKey = 'cdpClientKey0123456789abcdef';
     const hosted = { PAYMASTER_SERVICE_URL: `https://api.developer.coinbase.com/rpc/v1/base/${apiKey}` };
-    const refused = (env: Record<string, string>) => {
-      try {
-        loadConfig(env);
-        return [];
-      } catch (err) {
-        if (err instanceof ConfigError) return err.problems;
-        throw err;
-      }
-    };
 
     it('turns sponsored gas on with the URL alone, or with a header key and a policy', () => {
       expect(loadConfig(hosted).paymaster).toEqual({

@@ -26,6 +26,7 @@ import {
   parseEther,
   Wallet,
   ZeroHash,
+  type Signer,
 } from 'ethers';
 import { BASE_CHAIN_ID } from '../../common/chain';
 import type { Db } from '../db';
@@ -106,18 +107,31 @@ export async function ensureLocalPaymaster(db: Db, rpcUrl: string, logger?: Logg
     if (known && (await hasCode(known.address))) return { ...known, entryPoint, deployed: false };
 
     const signer = Wallet.createRandom();
-    const contract = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, deployer).deploy(
-      entryPoint,
-      signer.address,
-    );
-    await contract.waitForDeployment();
-    const address = getAddress(await contract.getAddress());
-    const entryPointContract = new Contract(entryPoint, entryPointArtifact.abi, deployer);
-    await (await entryPointContract.getFunction('depositTo')(address, { value: LOCAL_PAYMASTER_DEPOSIT })).wait();
+    const address = await deployShopPaymaster(deployer, { entryPoint, signer: signer.address, deposit: LOCAL_PAYMASTER_DEPOSIT });
     await setState(db, 'local_paymaster', { address, signerKey: signer.privateKey });
     logger?.debug({ address, entryPoint }, 'local paymaster deployed');
     return { address, signerKey: signer.privateKey, entryPoint, deployed: true };
   } finally {
     provider.destroy();
   }
+}
+
+/**
+ * Deploys ShopPaymaster for `entryPoint`, accepting `signer`'s signatures, and deposits `deposit`
+ * wei for it in the EntryPoint, `deployer` paying; answers its address. (The tests' paymasters
+ * are made the same way.)
+ */
+export async function deployShopPaymaster(
+  deployer: Signer,
+  opts: { entryPoint: string; signer: string; deposit: bigint },
+): Promise<string> {
+  const contract = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, deployer).deploy(
+    opts.entryPoint,
+    opts.signer,
+  );
+  await contract.waitForDeployment();
+  const address = getAddress(await contract.getAddress());
+  const entryPoint = new Contract(opts.entryPoint, ['function depositTo(address account) payable'], deployer);
+  await (await entryPoint.getFunction('depositTo')(address, { value: opts.deposit })).wait();
+  return address;
 }

@@ -4,9 +4,12 @@
  * and what such a wallet does: show its address before it exists, sign as it (ERC-1271 once
  * deployed, wrapped in ERC-6492 before), deploy, and send a call from it (its owner asks it to).
  */
-import { AbiCoder, concat, Contract, ContractFactory, getAddress, Interface, type JsonRpcProvider, type Signer } from 'ethers';
+import { AbiCoder, concat, Contract, ContractFactory, getAddress, Interface, parseEther, type JsonRpcProvider, type Signer } from 'ethers';
 import entryPointArtifact from '@account-abstraction/contracts/artifacts/EntryPoint.json';
 import artifact from '../chain/contracts/demo-smart-account.json';
+import { DEV_ACCOUNTS } from '../chain/local-chain';
+import { deployShopPaymaster } from '../chain/local-paymaster';
+import { entryPointAt } from './user-operations';
 
 /** What ends every ERC-6492 signature (the standard's magic bytes). */
 const ERC6492_SUFFIX = '0x6492649264926492649264926492649264926492649264926492649264926492';
@@ -70,4 +73,36 @@ async function deployContract(signer: Signer, abi: readonly object[] | Interface
   const contract = await new ContractFactory(abi as Interface, bytecode, signer).deploy(...args);
   await contract.waitForDeployment();
   return getAddress(await contract.getAddress());
+}
+
+/** The dev account that plays the bundler in the sponsored-payment tests (it submits handleOps; the paymaster's deposit refunds it). */
+export const TEST_BUNDLER = DEV_ACCOUNTS[3]!;
+
+/**
+ * What sponsored payments need on the test chain: the EntryPoint and the account factory, the
+ * EntryPoint as the bundler calls it, and a ShopPaymaster accepting `signer`'s signatures with
+ * 1 ETH deposited (dev account #0 deploying and paying).
+ */
+export async function deploySponsorStack(provider: JsonRpcProvider, signer: string) {
+  const accounts = await deploySmartAccounts(provider, DEV_ACCOUNTS[0]!);
+  const entryPoint = entryPointAt(accounts.entryPoint, await provider.getSigner(TEST_BUNDLER));
+  const paymaster = await deployShopPaymaster(await provider.getSigner(DEV_ACCOUNTS[0]!), {
+    entryPoint: accounts.entryPoint,
+    signer,
+    deposit: parseEther('1'),
+  });
+  return { accounts, entryPoint, paymaster };
+}
+
+/** What POST /api/paymaster answers (ERC-7677), as the tests read it. */
+export interface PaymasterAnswer {
+  result?: {
+    paymaster: string;
+    paymasterData: string;
+    paymasterVerificationGasLimit: string;
+    paymasterPostOpGasLimit: string;
+    isFinal?: boolean;
+    sponsor?: { name: string };
+  };
+  error?: { code: number; message: string; data?: { reason: string } };
 }

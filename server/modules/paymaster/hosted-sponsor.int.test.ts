@@ -8,11 +8,10 @@
  * answer.
  */
 import { Writable } from 'node:stream';
-import { ContractFactory, getAddress, parseEther, toQuantity, Wallet, type Contract } from 'ethers';
+import { toQuantity, Wallet, type Contract } from 'ethers';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkoutSchema, orderSchema, type Checkout } from '../../../common/api';
-import paymasterArtifact from '../../chain/contracts/shop-paymaster.json';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { sendTokenTransfer } from '../../test/chain';
 import { testDatabaseKinds } from '../../test/databases';
@@ -20,27 +19,14 @@ import type { Harness } from '../../test/harness';
 import { startHostedPaymaster, type HostedPaymaster } from '../../test/hosted-paymaster';
 import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
-import { deploySmartAccounts, type SmartAccounts } from '../../test/smart-account';
-import { entryPointAt, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
+import { deploySponsorStack, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
+import { pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { UserOperation } from './user-operation';
 
 const testChain = useTestChain();
-const BUNDLER = DEV_ACCOUNTS[3]!;
 const POLICY = 'sp_pogs_checkout';
 const TIMEOUT_MS = 1500;
-
-interface RpcAnswer {
-  result?: {
-    paymaster: string;
-    paymasterData: string;
-    paymasterVerificationGasLimit: string;
-    paymasterPostOpGasLimit: string;
-    isFinal?: boolean;
-    sponsor?: { name: string };
-  };
-  error?: { code: number; message: string; data?: { reason: string } };
-}
 
 describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on %s', (kind) => {
   let h: Harness;
@@ -56,18 +42,9 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
   const answers: string[] = [];
 
   beforeAll(async () => {
-    const funder = await testChain.provider.getSigner(DEV_ACCOUNTS[0]!);
-    accounts = await deploySmartAccounts(testChain.provider, DEV_ACCOUNTS[0]!);
-    entryPoint = entryPointAt(accounts.entryPoint, await testChain.provider.getSigner(BUNDLER));
     // The provider's own paymaster, under the provider's own key: the shop holds neither.
     const providerKey = Wallet.createRandom().privateKey;
-    const pm = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, funder).deploy(
-      accounts.entryPoint,
-      new Wallet(providerKey).address,
-    );
-    await pm.waitForDeployment();
-    paymaster = getAddress(await pm.getAddress());
-    await (await entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('1') })).wait();
+    ({ accounts, entryPoint, paymaster } = await deploySponsorStack(testChain.provider, new Wallet(providerKey).address));
     hosted = await startHostedPaymaster({ paymaster, signerKey: providerKey, entryPoint: accounts.entryPoint, chainId: 8453 });
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
@@ -113,7 +90,7 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     const op = await userOperation(entryPoint, account, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
     return { s, c, capability, op };
   }
-  const rpc = async (method: string, params: unknown): Promise<RpcAnswer> => {
+  const rpc = async (method: string, params: unknown): Promise<PaymasterAnswer> => {
     const res = await fetch(`${h.baseUrl}/api/paymaster`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -122,7 +99,7 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     expect(res.status).toBe(200);
     const text = await res.text();
     answers.push(text);
-    return JSON.parse(text) as RpcAnswer;
+    return JSON.parse(text) as PaymasterAnswer;
   };
   const params = (op: UserOperation, context: unknown, over: { chainId?: string } = {}) => [
     op,
@@ -142,7 +119,7 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     const final = await rpc('pm_getPaymasterData', params({ ...op, ...stub.result, paymasterData: undefined }, capability.context));
     expect(final.result).toMatchObject({ paymaster });
     expect(final.result).not.toHaveProperty('isFinal');
-    const receipt = await signAndSubmit(entryPoint, pack(op, final.result!), owner, BUNDLER);
+    const receipt = await signAndSubmit(entryPoint, pack(op, final.result!), owner, TEST_BUNDLER);
     expect(receipt.status).toBe(1);
     expect(await testChain.provider.getBalance(account)).toBe(0n);
     const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: receipt.hash, customerWallet: account });
@@ -172,7 +149,7 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     const stub = await rpc('pm_getPaymasterStubData', params(op, capability.context));
     const final = await rpc('pm_getPaymasterData', params({ ...op, ...stub.result, paymasterData: undefined }, capability.context));
     expect(Object.keys(final.result!).sort()).toEqual(['paymaster', 'paymasterData']);
-    const receipt = await signAndSubmit(entryPoint, pack(op, { ...stub.result!, ...final.result! }), owner, BUNDLER);
+    const receipt = await signAndSubmit(entryPoint, pack(op, { ...stub.result!, ...final.result! }), owner, TEST_BUNDLER);
     expect(receipt.status).toBe(1);
     const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: receipt.hash, customerWallet: account });
     expect(res.status).toBe(201);

@@ -4,35 +4,22 @@
  * operation the shop sponsors, and gets its order; everything else a wallet, a stranger or
  * another site can send is refused with the reason, and nothing is sponsored twice.
  */
-import { ContractFactory, getAddress, parseEther, toQuantity, Wallet, type Contract } from 'ethers';
+import { toQuantity, Wallet, type Contract } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSchema, orderSchema, type Checkout } from '../../../common/api';
-import paymasterArtifact from '../../chain/contracts/shop-paymaster.json';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { sendTokenTransfer } from '../../test/chain';
 import { testDatabaseKinds } from '../../test/databases';
 import type { Harness } from '../../test/harness';
 import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
-import { deploySmartAccounts, type SmartAccounts } from '../../test/smart-account';
-import { batchCall, entryPointAt, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
+import { deploySponsorStack, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
+import { batchCall, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { UserOperation } from './user-operation';
 
 const testChain = useTestChain();
-const BUNDLER = DEV_ACCOUNTS[3]!;
 const signerKey = Wallet.createRandom().privateKey;
-
-interface RpcAnswer {
-  result?: {
-    paymaster: string;
-    paymasterData: string;
-    paymasterVerificationGasLimit: string;
-    paymasterPostOpGasLimit: string;
-    isFinal?: boolean;
-  };
-  error?: { code: number; message: string; data?: { reason: string } };
-}
 
 describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
   let h: Harness;
@@ -44,16 +31,7 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
   let account: string;
 
   beforeAll(async () => {
-    const funder = await testChain.provider.getSigner(DEV_ACCOUNTS[0]!);
-    accounts = await deploySmartAccounts(testChain.provider, DEV_ACCOUNTS[0]!);
-    entryPoint = entryPointAt(accounts.entryPoint, await testChain.provider.getSigner(BUNDLER));
-    const pm = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, funder).deploy(
-      accounts.entryPoint,
-      new Wallet(signerKey).address,
-    );
-    await pm.waitForDeployment();
-    paymaster = getAddress(await pm.getAddress());
-    await (await entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('1') })).wait();
+    ({ accounts, entryPoint, paymaster } = await deploySponsorStack(testChain.provider, new Wallet(signerKey).address));
     const shop = await startPayingShop(kind, testChain, {
       env: { PAYMASTER_ADDRESS: paymaster, PAYMASTER_SIGNER_KEY: signerKey, ENTRYPOINT_ADDRESS: accounts.entryPoint },
     });
@@ -77,7 +55,7 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
     const capability = (await res.json()) as { url: string; context: { ticket: string } };
     return { s, c, capability };
   }
-  const rpc = async (method: string, params: unknown, headers: Record<string, string> = {}): Promise<RpcAnswer> => {
+  const rpc = async (method: string, params: unknown, headers: Record<string, string> = {}): Promise<PaymasterAnswer> => {
     const res = await fetch(`${h.baseUrl}/api/paymaster`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
@@ -115,7 +93,7 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
       entryPoint,
       pack(op, { ...stub.result!, paymasterData: final.result!.paymasterData }),
       owner,
-      BUNDLER,
+      TEST_BUNDLER,
     );
     expect(receipt.status).toBe(1);
     expect(await testChain.provider.getBalance(account)).toBe(0n);

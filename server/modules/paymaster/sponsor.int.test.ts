@@ -3,9 +3,10 @@
  * signature (sign.ts): the hash it signs is the contract's; an operation changed after signing, or
  * signed by another key, is refused by the EntryPoint.
  */
-import { Contract, ContractFactory, getAddress, parseEther, Wallet } from 'ethers';
+import { Contract, parseEther, Wallet } from 'ethers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import paymasterArtifact from '../../chain/contracts/shop-paymaster.json';
+import { deployShopPaymaster } from '../../chain/local-paymaster';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { deploySmartAccounts } from '../../test/smart-account';
 import { entryPointAt, pack, transferCall, userOperation } from '../../test/user-operations';
@@ -29,13 +30,7 @@ describe('the shop paymaster contract', () => {
     const funder = await testChain.provider.getSigner(DEV_ACCOUNTS[1]!);
     const accounts = await deploySmartAccounts(testChain.provider, DEV_ACCOUNTS[0]!);
     entryPoint = entryPointAt(accounts.entryPoint, funder);
-    const pm = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, funder).deploy(
-      accounts.entryPoint,
-      signer.address,
-    );
-    await pm.waitForDeployment();
-    paymaster = getAddress(await pm.getAddress());
-    await (await entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('1') })).wait();
+    paymaster = await deployShopPaymaster(funder, { entryPoint: accounts.entryPoint, signer: signer.address, deposit: parseEther('1') });
     account = await accounts.deploy(owner.address);
   });
 

@@ -6,11 +6,10 @@
  * with its reason (not a 500), and a shop without a paymaster says it pays no gas.
  */
 import { randomUUID } from 'node:crypto';
-import { ContractFactory, getAddress, parseEther, toQuantity, Wallet, type Contract } from 'ethers';
+import { getAddress, parseEther, toQuantity, Wallet, type Contract } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../common/errors';
 import { sponsoredGasSchema, type SponsoredGas } from '../../../common/sponsored-gas';
-import paymasterArtifact from '../../chain/contracts/shop-paymaster.json';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import type { Db } from '../../db';
 import { sendTokenTransfer } from '../../test/chain';
@@ -18,12 +17,11 @@ import { testDatabaseKinds } from '../../test/databases';
 import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { startPayingShop, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
-import { deploySmartAccounts, type SmartAccounts } from '../../test/smart-account';
-import { entryPointAt, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
+import { deploySponsorStack, TEST_BUNDLER, type SmartAccounts } from '../../test/smart-account';
+import { pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 
 const testChain = useTestChain();
-const BUNDLER = DEV_ACCOUNTS[3]!;
 const signerKey = Wallet.createRandom().privateKey;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,16 +52,7 @@ describe.each(testDatabaseKinds)('the admin’s sponsored gas on %s', (kind) => 
   const env = () => ({ PAYMASTER_ADDRESS: paymaster, PAYMASTER_SIGNER_KEY: signerKey, ENTRYPOINT_ADDRESS: accounts.entryPoint });
 
   beforeAll(async () => {
-    const funder = await testChain.provider.getSigner(DEV_ACCOUNTS[0]!);
-    accounts = await deploySmartAccounts(testChain.provider, DEV_ACCOUNTS[0]!);
-    entryPoint = entryPointAt(accounts.entryPoint, await testChain.provider.getSigner(BUNDLER));
-    const pm = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, funder).deploy(
-      accounts.entryPoint,
-      new Wallet(signerKey).address,
-    );
-    await pm.waitForDeployment();
-    paymaster = getAddress(await pm.getAddress());
-    await (await entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('1') })).wait();
+    ({ accounts, entryPoint, paymaster } = await deploySponsorStack(testChain.provider, new Wallet(signerKey).address));
     const shop = await startPayingShop(kind, testChain, { env: env() });
     ({ h, pay, admin } = shop);
     variantId = shop.unlimited.id;
@@ -107,7 +96,7 @@ describe.each(testDatabaseKinds)('the admin’s sponsored gas on %s', (kind) => 
       }),
     });
     const { result } = await res.json();
-    const receipt = await signAndSubmit(entryPoint, pack(op, result), owner, BUNDLER);
+    const receipt = await signAndSubmit(entryPoint, pack(op, result), owner, TEST_BUNDLER);
     expect(receipt.status).toBe(1);
     return BigInt(c.amountWei);
   }
