@@ -95,11 +95,12 @@ export async function startHostedPaymaster(opts: {
         json(401, { error: { code: -32001, message: 'unauthorized: API key revoked' } });
         return;
       case 'refuse':
-        // A provider's words, with room to trim, and its key repeated (the shop must not pass it on).
+        // A provider's words, with room to trim, and its key repeated in its own spelling (upper case,
+        // broken over two lines): the shop must not pass on any of it.
         json(200, {
           error: {
             code: -32500,
-            message: `  Sponsorship policy\n rejected this user operation for key ${urlKey}: over the daily limit.   `,
+            message: `  Sponsorship policy\n rejected this user operation for key ${urlKey.slice(0, 9).toUpperCase()}\n${urlKey.slice(9).toUpperCase()}: over the daily limit.   `,
           },
         });
         return;

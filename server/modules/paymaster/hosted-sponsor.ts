@@ -9,12 +9,13 @@
  * not a paymaster's fields is `-32603 sponsor-unavailable` (try again); a provider's own refusal
  * (a JSON-RPC error) is `-32001 sponsor-refused` with the provider's message, trimmed. The URL and
  * the key are secrets (most providers carry the key in the URL): they are never logged, and
- * scrubbed from a provider's message before it is passed on.
+ * scrubbed from a provider's message, however it spells them, before it is cut and passed on.
  */
 import { toQuantity } from 'ethers';
 import { z } from 'zod';
 import type { Logger } from '../../lib/logger';
 import { PaymasterError } from './paymaster-error';
+import { scrubSecrets } from './scrub';
 import type { PaymasterFields, Sponsor, SponsorCall } from './sponsor';
 import { address, hex } from './user-operation';
 
@@ -123,12 +124,9 @@ export class HostedSponsor implements Sponsor {
     return new PaymasterError(-32603, message, 'sponsor-unavailable');
   }
 
-  /** A provider's message as passed on: without the URL or the key (or any secret-looking part of the URL), on one line, trimmed. */
+  /** A provider's message as passed on: without the URL or the key however spelled (scrub.ts), on one line, trimmed. */
   private scrub(message: string): string {
-    let out = message.slice(0, 4 * MESSAGE_MAX);
-    for (const secret of this.secrets) out = out.split(secret).join('[redacted]');
-    out = out.replace(/\s+/g, ' ').trim();
-    return out.length > MESSAGE_MAX ? `${out.slice(0, MESSAGE_MAX - 1)}…` : out;
+    return scrubSecrets(message, this.secrets, MESSAGE_MAX);
   }
 }
 
