@@ -5,7 +5,9 @@
  * - DemoSmartAccount.sol → demo-smart-account.json: a smart account (ERC-4337, ERC-1271) and its
  *   factory, for smart-wallet shoppers on the local chain and in the tests;
  * - ShopPaymaster.sol → shop-paymaster.json: the shop's own verifying paymaster (ERC-4337), which
- *   pays the gas of the user operations the shop's paymaster service signed.
+ *   pays the gas of the user operations the shop's paymaster service signed;
+ * - server/test/contracts/Attacker.sol → attacker.json: what a stranger deploys to make the shop's
+ *   paymaster pay for something else (the paymaster tests' attacks).
  * The artifacts are committed so `npm start` never needs the compiler; each records its source's
  * hash, and a test fails when a source no longer matches its artifact.
  */
@@ -14,17 +16,33 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { keccak256 } from 'ethers';
 
 const require = createRequire(import.meta.url);
 const solc = require('solc');
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dir = path.join(root, 'server/chain/contracts');
+const chainDir = path.join(root, 'server/chain/contracts');
 
-/** Each source, the artifact it becomes, and the contracts of it the artifact holds. */
-const TARGETS = [
+/**
+ * Each source, the artifact it becomes, and the contracts of it the artifact holds; `runtimeOf`:
+ * contracts of imported sources whose runtime code's hash the artifact records (the proxy every
+ * demo smart account is, which the paymaster's list of known wallets names by that hash).
+ */
+const TARGETS: Array<{ dir?: string; source: string; artifact: string; contracts: string[]; runtimeOf?: Record<string, string> }> = [
   { source: 'DemoPogsToken.sol', artifact: 'demo-pogs-token.json', contracts: ['DemoPogsToken'] },
-  { source: 'DemoSmartAccount.sol', artifact: 'demo-smart-account.json', contracts: ['DemoSmartAccount', 'DemoSmartAccountFactory'] },
+  {
+    source: 'DemoSmartAccount.sol',
+    artifact: 'demo-smart-account.json',
+    contracts: ['DemoSmartAccount', 'DemoSmartAccountFactory'],
+    runtimeOf: { ERC1967Proxy: '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol' },
+  },
   { source: 'ShopPaymaster.sol', artifact: 'shop-paymaster.json', contracts: ['ShopPaymaster'] },
+  {
+    dir: path.join(root, 'server/test/contracts'),
+    source: 'Attacker.sol',
+    artifact: 'attacker.json',
+    contracts: ['AttackerAccount', 'AttackerFactory'],
+  },
 ];
 
 const findImports = (importPath: string) => {
@@ -36,6 +54,7 @@ const findImports = (importPath: string) => {
 };
 
 for (const target of TARGETS) {
+  const dir = target.dir ?? chainDir;
   const source = fs.readFileSync(path.join(dir, target.source), 'utf8');
   const input = {
     language: 'Solidity',
@@ -43,7 +62,7 @@ for (const target of TARGETS) {
     settings: {
       optimizer: { enabled: true, runs: 200 },
       evmVersion: 'cancun',
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
@@ -57,10 +76,19 @@ for (const target of TARGETS) {
   const compiler = `solc ${solc.version()}`;
   // One contract: its fields at the top (as the token's artifact always was); several: by name.
   const entry = (name: string) => ({ abi: compiled(name).abi, bytecode: `0x${compiled(name).evm.bytecode.object}` });
+  const runtime = Object.entries(target.runtimeOf ?? {}).map(([name, file]) => [
+    name,
+    keccak256(`0x${output.contracts[file][name].evm.deployedBytecode.object}`),
+  ]);
   const artifact =
     target.contracts.length === 1
       ? { contractName: target.contracts[0], compiler, sourceSha256, ...entry(target.contracts[0]!) }
-      : { compiler, sourceSha256, contracts: Object.fromEntries(target.contracts.map((name) => [name, entry(name)])) };
+      : {
+          compiler,
+          sourceSha256,
+          contracts: Object.fromEntries(target.contracts.map((name) => [name, entry(name)])),
+          ...(runtime.length && { runtimeCodeHashes: Object.fromEntries(runtime) }),
+        };
   fs.writeFileSync(path.join(dir, target.artifact), `${JSON.stringify(artifact, null, 2)}\n`);
   for (const name of target.contracts) console.log(`Compiled ${name} with ${compiler}: ${(entry(name).bytecode.length - 2) / 2} bytes`);
 }

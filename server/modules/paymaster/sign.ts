@@ -1,8 +1,10 @@
 /**
  * The shop's signature on a user operation it sponsors, for its own verifying paymaster
- * (ShopPaymaster.sol): paymasterData = validUntil (6 bytes) | validAfter (6) | the signer's
+ * (ShopPaymaster.sol): paymasterData = validUntil (6 bytes) | validAfter (6) | token (20) |
+ * amount (32) | the account's code hash (32; zero when the operation deploys it) | the signer's
  * EIP-191 signature (65) of the hash ShopPaymaster.getHash computes (every field of the operation
- * but its signatures, the paymaster's gas limits, the chain, the paymaster and the window).
+ * but its signatures, the paymaster's gas limits, the chain, the paymaster, the window and that
+ * payment, which the contract checks again when the operation runs).
  */
 import { AbiCoder, concat, getAddress, getBytes, keccak256, toBeHex, zeroPadValue, type Signer } from 'ethers';
 import type { UserOperation } from './user-operation';
@@ -33,16 +35,26 @@ export function packedFields(op: UserOperation, gas: PaymasterGas) {
   };
 }
 
+/** What ShopPaymaster checks again when the operation runs: the account still holds `amount` of `token`, and still has the code of `codeHash`. */
+export interface SignedPayment {
+  token: string;
+  amount: bigint;
+  /** keccak256 of the account's code as the service saw it; ZeroHash when the operation deploys the account. */
+  codeHash: string;
+}
+
 /** ShopPaymaster.getHash, off chain. */
 export function sponsorshipHash(
   op: UserOperation,
   sponsor: { chainId: number; paymaster: string; gas: PaymasterGas },
   window: { validUntil: number; validAfter: number },
+  payment: SignedPayment,
 ): string {
   const packed = packedFields(op, sponsor.gas);
-  return keccak256(
-    AbiCoder.defaultAbiCoder().encode(
-      ['address', 'uint256', 'bytes32', 'bytes32', 'bytes32', 'uint256', 'uint256', 'bytes32', 'uint256', 'address', 'uint48', 'uint48'],
+  const abi = AbiCoder.defaultAbiCoder();
+  const operation = keccak256(
+    abi.encode(
+      ['address', 'uint256', 'bytes32', 'bytes32', 'bytes32', 'uint256', 'uint256', 'bytes32'],
       [
         getAddress(op.sender),
         BigInt(op.nonce),
@@ -52,22 +64,41 @@ export function sponsorshipHash(
         BigInt(packed.paymasterGas),
         BigInt(op.preVerificationGas),
         packed.gasFees,
+      ],
+    ),
+  );
+  return keccak256(
+    abi.encode(
+      ['bytes32', 'uint256', 'address', 'uint48', 'uint48', 'address', 'uint256', 'bytes32'],
+      [
+        operation,
         sponsor.chainId,
         getAddress(sponsor.paymaster),
         window.validUntil,
         window.validAfter,
+        getAddress(payment.token),
+        payment.amount,
+        payment.codeHash,
       ],
     ),
   );
 }
 
-/** paymasterData for `op`: the window and the signer's signature over it (STUB_SIGNATURE when `stub`). */
+/** paymasterData for `op`: the window, the payment and the signer's signature over them (STUB_SIGNATURE when `stub`). */
 export async function paymasterData(
   op: UserOperation,
   sponsor: { chainId: number; paymaster: string; gas: PaymasterGas; signer: Pick<Signer, 'signMessage'> },
   window: { validUntil: number; validAfter: number },
+  payment: SignedPayment,
   stub = false,
 ): Promise<string> {
-  const signature = stub ? STUB_SIGNATURE : await sponsor.signer.signMessage(getBytes(sponsorshipHash(op, sponsor, window)));
-  return concat([uint48(window.validUntil), uint48(window.validAfter), signature]);
+  const signature = stub ? STUB_SIGNATURE : await sponsor.signer.signMessage(getBytes(sponsorshipHash(op, sponsor, window, payment)));
+  return concat([
+    uint48(window.validUntil),
+    uint48(window.validAfter),
+    getAddress(payment.token),
+    zeroPadValue(toBeHex(payment.amount), 32),
+    payment.codeHash,
+    signature,
+  ]);
 }
