@@ -296,6 +296,16 @@ export const paymasterCapabilitySchema = z.object({
 });
 export type PaymasterCapability = z.infer<typeof paymasterCapabilitySchema>;
 
+/**
+ * ...or why the shop will not pay this payment's gas (its daily budget is spent, the wallet is not
+ * one it knows, …): the shopper pays it from the wallet, and is told why in `message`.
+ */
+export const paymasterUnavailableSchema = z.object({
+  unavailable: z.object({ reason: z.string(), message: z.string() }),
+});
+export const paymasterOfferSchema = z.union([paymasterCapabilitySchema, paymasterUnavailableSchema]);
+export type PaymasterOffer = z.infer<typeof paymasterOfferSchema>;
+
 export const siweVerifySchema = z.strictObject({
   message: z.string().min(1).max(4000),
   signature: z

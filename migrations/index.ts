@@ -19,6 +19,7 @@ import * as deskVolume from './20261126120000_desk_volume';
 import * as catalogueSyncRuns from './20261127000000_catalogue_sync_runs';
 import * as extraPaymentStatus from './20261128000000_extra_payment_status';
 import * as paymasterSponsorships from './20261129000000_paymaster_sponsorships';
+import * as paymasterBudget from './20261129010000_paymaster_budget';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -37,4 +38,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261127000000_catalogue_sync_runs.ts', catalogueSyncRuns],
   ['20261128000000_extra_payment_status.ts', extraPaymentStatus],
   ['20261129000000_paymaster_sponsorships.ts', paymasterSponsorships],
+  ['20261129010000_paymaster_budget.ts', paymasterBudget],
 ];

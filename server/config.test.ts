@@ -37,6 +37,8 @@ function refused(env: Record<string, string>): string[] {
   }
 }
 
+const OTHER_ADDRESS = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+
 describe('loadConfig', () => {
   it('runs with embedded defaults when nothing is configured, and says which', () => {
     const c = loadConfig({});
@@ -168,6 +170,41 @@ describe('loadConfig', () => {
     });
   });
 
+  /** Sponsored gas's budget, per-account limit and extra wallets when nothing sets them. */
+  const DEFAULT_SPONSORSHIP = {
+    dailyBudgetWei: 10_000_000_000_000_000n,
+    senderDailyLimit: 5,
+    extraWallets: { factories: [], implementations: [], proxyCodeHashes: [] },
+  };
+
+  it('bounds sponsored gas by a daily budget in ETH and a daily limit per account, and takes more wallets as lists', () => {
+    expect(loadConfig({}).sponsorship).toEqual(DEFAULT_SPONSORSHIP);
+    const factory = '0x0BA5ED0c6AA8c49038F819E587E2633c4A9F428a';
+    const hash = `0x${'ab'.repeat(32)}`;
+    expect(
+      loadConfig({
+        PAYMASTER_DAILY_BUDGET_ETH: '0.25',
+        PAYMASTER_SENDER_DAILY_LIMIT: '3',
+        PAYMASTER_ACCOUNT_FACTORIES: ` ${factory} ,${OTHER_ADDRESS}`,
+        PAYMASTER_ACCOUNT_PROXY_CODEHASHES: hash,
+      }).sponsorship,
+    ).toEqual({
+      dailyBudgetWei: 250_000_000_000_000_000n,
+      senderDailyLimit: 3,
+      extraWallets: { factories: [factory, OTHER_ADDRESS], implementations: [], proxyCodeHashes: [hash] },
+    });
+    expect(refused({ PAYMASTER_DAILY_BUDGET_ETH: '0' })).toEqual([
+      expect.stringMatching(/^PAYMASTER_DAILY_BUDGET_ETH: must be more than 0/),
+    ]);
+    expect(refused({ PAYMASTER_DAILY_BUDGET_ETH: '1e18' })).toEqual([
+      expect.stringMatching(/^PAYMASTER_DAILY_BUDGET_ETH: must be an amount of ETH/),
+    ]);
+    expect(refused({ PAYMASTER_SENDER_DAILY_LIMIT: '0' })).toEqual([expect.stringMatching(/^PAYMASTER_SENDER_DAILY_LIMIT:/)]);
+    expect(refused({ PAYMASTER_ACCOUNT_IMPLEMENTATIONS: `${factory},nope` })).toEqual([
+      expect.stringMatching(/^PAYMASTER_ACCOUNT_IMPLEMENTATIONS\.1: must be 0x-prefixed 20-byte addresses/),
+    ]);
+  });
+
   it('turns the paymaster on with its address and signer key together, and refuses one alone or a malformed key', () => {
     const key = `0x${'ab'.repeat(32)}`;
     const address = '0x3333333333333333333333333333333333333333';
@@ -175,6 +212,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ PAYMASTER_ADDRESS: address, PAYMASTER_SIGNER_KEY: key }).paymaster).toEqual({
       entryPoint: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
       sponsor: { kind: 'verifying', address, signerKey: key },
+      ...DEFAULT_SPONSORSHIP,
     });
     expect(refused({ PAYMASTER_ADDRESS: address })).toEqual([
       expect.stringMatching(/PAYMASTER_ADDRESS and PAYMASTER_SIGNER_KEY must be set together/),
@@ -195,6 +233,7 @@ describe('loadConfig', () => {
       expect(loadConfig(hosted).paymaster).toEqual({
         entryPoint: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
         sponsor: { kind: 'hosted', url: hosted.PAYMASTER_SERVICE_URL },
+        ...DEFAULT_SPONSORSHIP,
       });
       const withAll = {
         PAYMASTER_SERVICE_URL: 'https://paymaster.example/v2/base',

@@ -10,16 +10,17 @@ import { z } from 'zod';
 import { ADDRESS_PATTERN, BASE_CHAIN_ID } from '../common/chain';
 import { fetchRefusesPort, isLoopbackHost } from './lib/hosts';
 import { parsePasswordHash } from './lib/password-hash';
-import { paymasterConfig, paymasterProblems, type PaymasterConfig } from './paymaster-config';
+import { optional, urlString } from './lib/settings';
+import {
+  PAYMASTER_SETTINGS,
+  paymasterConfig,
+  paymasterProblems,
+  sponsorshipRules,
+  type PaymasterConfig,
+  type SponsorshipRules,
+} from './paymaster-config';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
-
-const urlString = z.url({ protocol: /^https?$/ });
-const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
-
-/** ERC-4337 EntryPoint v0.8, deployed at this address on Base (and every chain) by a deterministic deployer. */
-const ENTRYPOINT_V08 = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -80,21 +81,7 @@ const envSchema = z.object({
   COMMUNITY_URL: urlString.default('https://discord.gg/pogs'),
   BRAND_URL: urlString.default('https://pogs.com'),
   WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
-  /**
-   * Gas paid by the shop for smart wallets' payments (ERC-4337, ERC-7677), by one sponsor
-   * (server/paymaster-config.ts): the shop's verifying paymaster (ShopPaymaster.sol, deployed with
-   * this signer's address) and the key the paymaster service signs sponsored operations with...
-   */
-  PAYMASTER_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
-  PAYMASTER_SIGNER_KEY: optional(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')),
-  /** ...or a hosted paymaster service (ERC-7677): its URL, its key when it takes one in a header, its sponsorship policy. */
-  PAYMASTER_SERVICE_URL: optional(urlString),
-  PAYMASTER_SERVICE_KEY: optional(z.string().regex(/^[\x21-\x7e]{8,4096}$/, "must be the provider's API key, without spaces")),
-  PAYMASTER_POLICY_ID: optional(z.string().regex(/^[\x21-\x7e]{1,200}$/, "must be the provider's policy id, without spaces")),
-  /** How long one call to the hosted paymaster service may take. */
-  PAYMASTER_SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
-  /** The ERC-4337 EntryPoint the paymaster is deposited in (v0.8's, the same address on every chain). */
-  ENTRYPOINT_ADDRESS: z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address').default(ENTRYPOINT_V08),
+  ...PAYMASTER_SETTINGS,
   /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
   METRICS_PORT: optional(z.coerce.number().int().min(1).max(65535)),
   /** How long a shutdown waits for the requests in flight and the background jobs' passes. */
@@ -250,6 +237,8 @@ interface ConfigCommon {
   timeouts: { shopifyMs: number; chainRpcMs: number; paymasterServiceMs: number };
   /** Who pays smart wallets' gas: the shop's own verifying paymaster or a hosted service (null: nobody, the shop pays no gas). */
   paymaster: PaymasterConfig | null;
+  /** The budget, the per-account limit and the extra wallets of sponsored gas (local mode's own paymaster follows them too). */
+  sponsorship: SponsorshipRules;
   /** The metrics listener's port (null: no metrics listener). */
   metricsPort: number | null;
   /** How long a shutdown waits for requests in flight and background jobs. */
@@ -442,6 +431,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminPassword,
     timeouts: { shopifyMs: e.SHOPIFY_TIMEOUT_MS, chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS, paymasterServiceMs: e.PAYMASTER_SERVICE_TIMEOUT_MS },
     paymaster: paymasterConfig(e),
+    sponsorship: sponsorshipRules(e),
     metricsPort: e.METRICS_PORT ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     // Behind a proxy its health checks need a moment to notice; reached directly, nothing does.

@@ -54,7 +54,9 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
       `default token: demo POGS ${token.deployed ? 'deployed' : 'found'} at ${token.tokenAddress} on the local chain; store wallet ${token.storeWallet}; dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} were funded with 1,000,000 POGS each (the Demo Wallet is ${DEMO_WALLET_ACCOUNT})`,
     );
     if (config.paymaster) {
-      logger.warn('the PAYMASTER_* settings are for a shop on Base and are not used here: the local chain has its own paymaster');
+      logger.warn(
+        'the PAYMASTER_ADDRESS, PAYMASTER_SIGNER_KEY and PAYMASTER_SERVICE_* settings are for a shop on Base and are not used here: the local chain has its own paymaster (the budget and limits apply to it)',
+      );
     }
     const paymaster = await ensureLocalPaymaster(db, chain.rpcUrl, logger);
     logger.info(
@@ -76,6 +78,8 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
         paymaster: {
           entryPoint: paymaster.entryPoint,
           sponsor: { kind: 'verifying', address: paymaster.address, signerKey: paymaster.signerKey },
+          ...config.sponsorship,
+          localWallets: paymaster.wallets,
         },
       },
       target,

@@ -21,5 +21,9 @@ export function gaugeSources({ db, payments }: Pick<Services, 'db' | 'payments'>
         { job: r.kind, state: 'failing' as const, count: Number(r.failing) },
       ]);
     },
+    async paymasterBudgetLeftWei() {
+      const ledger = payments?.paymaster?.ledger;
+      return ledger ? (await ledger.today(new Date())).leftWei : null;
+    },
   };
 }

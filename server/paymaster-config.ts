@@ -6,7 +6,47 @@
  * never both; neither: the shop pays no gas. The hosted service's URL and key are secrets (most
  * providers put the key in the URL): no problem reported here ever repeats them.
  */
+import { parseEther } from 'ethers';
+import { z } from 'zod';
+import { ADDRESS_PATTERN } from '../common/chain';
 import { fetchRefusesPort, isLoopbackHost } from './lib/hosts';
+import { list, optional, urlString } from './lib/settings';
+
+/** ERC-4337 EntryPoint v0.8, deployed at this address on Base (and every chain) by a deterministic deployer. */
+const ENTRYPOINT_V08 = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108';
+
+/** The paymaster's settings, as loadConfig's schema reads them (docs/configuration.md). */
+export const PAYMASTER_SETTINGS = {
+  /**
+   * Gas paid by the shop for smart wallets' payments (ERC-4337, ERC-7677), by one sponsor
+   * (below): the shop's verifying paymaster (ShopPaymaster.sol, deployed with
+   * this signer's address) and the key the paymaster service signs sponsored operations with...
+   */
+  PAYMASTER_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
+  PAYMASTER_SIGNER_KEY: optional(z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte private key')),
+  /** ...or a hosted paymaster service (ERC-7677): its URL, its key when it takes one in a header, its sponsorship policy. */
+  PAYMASTER_SERVICE_URL: optional(urlString),
+  PAYMASTER_SERVICE_KEY: optional(z.string().regex(/^[\x21-\x7e]{8,4096}$/, "must be the provider's API key, without spaces")),
+  PAYMASTER_POLICY_ID: optional(z.string().regex(/^[\x21-\x7e]{1,200}$/, "must be the provider's policy id, without spaces")),
+  /** How long one call to the hosted paymaster service may take. */
+  PAYMASTER_SERVICE_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** The ERC-4337 EntryPoint the paymaster is deposited in (v0.8's, the same address on every chain). */
+  ENTRYPOINT_ADDRESS: z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address').default(ENTRYPOINT_V08),
+  /** The most the shop pays for sponsored gas per UTC day, in ETH: the worst a stranger can cost it in a day. */
+  PAYMASTER_DAILY_BUDGET_ETH: z
+    .string()
+    .regex(/^\d{1,6}(\.\d{1,18})?$/, 'must be an amount of ETH such as 0.01')
+    .refine((v) => Number(v) > 0, 'must be more than 0 (unset the paymaster settings to pay no gas)')
+    .default('0.01'),
+  /** The most sponsored payments one account gets per UTC day. */
+  PAYMASTER_SENDER_DAILY_LIMIT: z.coerce.number().int().min(1).max(1000).default(5),
+  /** More smart-account factories, proxy implementations and proxy code hashes the paymaster sponsors (comma-separated). */
+  PAYMASTER_ACCOUNT_FACTORIES: list(z.string().regex(ADDRESS_PATTERN, 'must be 0x-prefixed 20-byte addresses, separated by commas')),
+  PAYMASTER_ACCOUNT_IMPLEMENTATIONS: list(z.string().regex(ADDRESS_PATTERN, 'must be 0x-prefixed 20-byte addresses, separated by commas')),
+  PAYMASTER_ACCOUNT_PROXY_CODEHASHES: list(
+    z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x-prefixed 32-byte hashes, separated by commas'),
+  ),
+};
 
 /** The sponsor the paymaster service hands an operation to once the shop's own checks passed. */
 export type SponsorConfig =
@@ -21,19 +61,46 @@ export type SponsorConfig =
       policyId?: string;
     };
 
+/** Smart accounts named by what the chain shows of them: how they are made and what code they run. */
+export interface WalletContracts {
+  /** Factories whose deployment of an account (an operation's `factory`) the shop sponsors. */
+  factories: string[];
+  /** What an account's ERC-1967 proxy may point to, or an EIP-7702 account may delegate to. */
+  implementations: string[];
+  /** keccak256 of the runtime code of the ERC-1967 proxies the accounts are. */
+  proxyCodeHashes: string[];
+}
+
 export interface PaymasterConfig {
   /** The ERC-4337 EntryPoint (v0.8) every sponsored operation goes through. */
   entryPoint: string;
   sponsor: SponsorConfig;
+  /** The most the sponsorships of one UTC day may cost, in wei (PAYMASTER_DAILY_BUDGET_ETH). */
+  dailyBudgetWei: bigint;
+  /** The most sponsorships one account gets per UTC day (PAYMASTER_SENDER_DAILY_LIMIT). */
+  senderDailyLimit: number;
+  /** Wallets the shop sponsors besides its defaults (PAYMASTER_ACCOUNT_*). */
+  extraWallets: WalletContracts;
+  /** Local mode: the local chain's own smart accounts, instead of Base's wallets. */
+  localWallets?: WalletContracts;
 }
 
-interface PaymasterEnv {
-  PAYMASTER_ADDRESS?: string;
-  PAYMASTER_SIGNER_KEY?: string;
-  PAYMASTER_SERVICE_URL?: string;
-  PAYMASTER_SERVICE_KEY?: string;
-  PAYMASTER_POLICY_ID?: string;
-  ENTRYPOINT_ADDRESS: string;
+type PaymasterEnv = z.infer<z.ZodObject<typeof PAYMASTER_SETTINGS>>;
+
+/** The budget, the per-account limit and the wallets every sponsor shares. */
+export type SponsorshipRules = Omit<PaymasterConfig, 'entryPoint' | 'sponsor' | 'localWallets'>;
+
+/** The rules and lists every sponsor shares, from the settings. */
+export function sponsorshipRules(e: PaymasterEnv): SponsorshipRules {
+  return {
+    dailyBudgetWei: parseEther(e.PAYMASTER_DAILY_BUDGET_ETH),
+    senderDailyLimit: e.PAYMASTER_SENDER_DAILY_LIMIT,
+    extraWallets: {
+      factories: e.PAYMASTER_ACCOUNT_FACTORIES,
+      implementations: e.PAYMASTER_ACCOUNT_IMPLEMENTATIONS,
+      proxyCodeHashes: e.PAYMASTER_ACCOUNT_PROXY_CODEHASHES,
+    },
+  };
 }
 
 /**
@@ -79,10 +146,14 @@ export function paymasterConfig(e: PaymasterEnv): PaymasterConfig | null {
     const sponsor: SponsorConfig = { kind: 'hosted', url: e.PAYMASTER_SERVICE_URL };
     if (e.PAYMASTER_SERVICE_KEY) sponsor.key = e.PAYMASTER_SERVICE_KEY;
     if (e.PAYMASTER_POLICY_ID) sponsor.policyId = e.PAYMASTER_POLICY_ID;
-    return { entryPoint, sponsor };
+    return { entryPoint, sponsor, ...sponsorshipRules(e) };
   }
   if (e.PAYMASTER_ADDRESS && e.PAYMASTER_SIGNER_KEY) {
-    return { entryPoint, sponsor: { kind: 'verifying', address: e.PAYMASTER_ADDRESS, signerKey: e.PAYMASTER_SIGNER_KEY } };
+    return {
+      entryPoint,
+      sponsor: { kind: 'verifying', address: e.PAYMASTER_ADDRESS, signerKey: e.PAYMASTER_SIGNER_KEY },
+      ...sponsorshipRules(e),
+    };
   }
   return null;
 }

@@ -9,7 +9,7 @@
  */
 import type { AppDeps } from './app';
 import type { Config } from './config';
-import type { Db } from './db';
+import { dbKind, type Db } from './db';
 import type { Logger } from './lib/logger';
 import { RateLimiter } from './lib/rate-limit';
 import { Readiness } from './readiness';
@@ -20,7 +20,7 @@ import { claimedUnitsByVariant, createPaymentServices, type ChainTarget, type Pa
 import { OrdersService, ShopifyHandoff, unsyncedSalesByVariant } from './modules/orders';
 import { StockService } from './modules/stock';
 import { AuthService } from './modules/auth';
-import { PaymasterService, SponsoredGasReport } from './modules/paymaster';
+import { PaymasterService, SponsoredGasReport, SponsorshipWatcher } from './modules/paymaster';
 import { SessionService } from './modules/session';
 import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
@@ -75,6 +75,8 @@ export interface PaymentSystem extends PaymentServices {
   paymaster?: PaymasterService;
   /** With the paymaster: its deposit left and the sponsorships per day, for the admin. */
   sponsoredGas?: SponsoredGasReport;
+  /** With the paymaster: what each sponsorship really cost, and whether it paid its checkout. */
+  sponsorshipWatcher?: SponsorshipWatcher;
   /** The Shopify app's client secret, the webhook HMAC key. */
   webhookSecret: string | undefined;
 }
@@ -129,32 +131,53 @@ export function buildServices(opts: ServiceOptions): Services {
           .adoptUnmatched(sessionId, address)
           .catch((err) => logger.error({ err }, 'matching a signed-in wallet’s transfers failed')),
     });
-    const paymaster =
-      config.paymaster &&
-      new PaymasterService(db, {
+    // The shop's paymaster, when it pays smart wallets' gas: the service, the admin's report, and
+    // the watcher that settles each sponsorship from the paymaster's UserOperationEvents.
+    let sponsored: Pick<PaymentSystem, 'paymaster' | 'sponsoredGas' | 'sponsorshipWatcher'> = {};
+    if (config.paymaster) {
+      const pm = config.paymaster;
+      const own = pm.sponsor.kind === 'verifying' ? pm.sponsor.address : null;
+      const paymaster = new PaymasterService(db, {
         chainId: target.chainId,
-        paymaster: config.paymaster,
+        paymaster: pm,
         sponsorTimeoutMs: config.timeouts.paymasterServiceMs,
         url: `${config.publicUrl}/api/paymaster`,
         rpc: paymentServices.chain.request,
         logger,
       });
-    // Sponsorships are recorded with the wall clock, so the days are counted with it too.
-    const sponsoredGas =
-      config.paymaster &&
-      new SponsoredGasReport(db, {
-        paymasterAddress: config.paymaster.sponsor.kind === 'verifying' ? config.paymaster.sponsor.address : null,
-        entryPoint: config.paymaster.entryPoint,
-        rpc: paymentServices.chain.request,
-        logger,
-      });
+      sponsored = {
+        paymaster,
+        // Sponsorships are recorded with the wall clock, so the days are counted with it too.
+        sponsoredGas: new SponsoredGasReport(db, {
+          paymasterAddress: own,
+          entryPoint: pm.entryPoint,
+          rpc: paymentServices.chain.request,
+          ledger: paymaster.ledger,
+          logger,
+        }),
+        sponsorshipWatcher: new SponsorshipWatcher({
+          db,
+          dbKind: dbKind(db),
+          chain: paymentServices.chain,
+          chainId: target.chainId,
+          entryPoint: pm.entryPoint,
+          ownPaymaster: own,
+          tokenAddress: target.tokenAddress,
+          storeWallet: target.storeWallet,
+          requiredConfirmations: config.payments.requiredConfirmations,
+          logRange: config.payments.logRange,
+          pollIntervalMs: config.payments.pollIntervalMs,
+          startAtGenesis: config.chain.kind === 'local',
+          logger,
+        }),
+      };
+    }
     payments = {
       ...paymentServices,
       orders,
       handoff,
       auth,
-      paymaster: paymaster || undefined,
-      sponsoredGas: sponsoredGas || undefined,
+      ...sponsored,
       webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
     };
   }

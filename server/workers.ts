@@ -6,6 +6,8 @@
  *   expiry sweep        hourly: expired sessions and their carts, sign-in nonces, rate-limit counters,
  *                       expired and ended admin sessions
  *   chain watcher       every CHAIN_POLL_INTERVAL_MS; one process at a time (leader lock)
+ *   sponsorship watcher with sponsored gas: every CHAIN_POLL_INTERVAL_MS, the paymaster's
+ *                       UserOperationEvents settle each sponsorship; one process at a time
  *   Shopify hand-off    every second; each outbox job in one process at a time (SKIP LOCKED, lease)
  *   Shopify order poll  every 5 minutes: orders whose Shopify webhook never came
  *
@@ -85,6 +87,7 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
     // Shopify draft orders; a slow poll catches Shopify webhooks that never arrived.
     jobs.push(
       payments.watcher,
+      ...(payments.sponsorshipWatcher ? [payments.sponsorshipWatcher] : []),
       payments.handoff,
       periodicJob({
         name: 'Shopify order poll',

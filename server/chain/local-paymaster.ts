@@ -11,7 +11,12 @@
  * with the salt it was deployed with on every public chain, so it lands at its canonical address,
  * the one ENTRYPOINT_ADDRESS defaults to, where bundlers look for v0.8. The
  * paymaster's signer key is made on the first start and kept in app_state with its address; a
- * chain that lost its state gets all three again.
+ * chain that lost its state gets all three again. eth-infinitism's Simple7702Account (the
+ * EntryPoint v0.8 delegate of EIP-7702 accounts) goes through the deployer too, with salt zero:
+ * the address of its public deployment, which the shop's list of known wallets names on Base too.
+ * The paymaster is staked in the EntryPoint (1 ETH, one day's unstake delay), as a bundler that
+ * enforces ERC-7562's storage rules needs it to be: it reads the token balance of an account the
+ * same operation deploys.
  */
 import { createRequire } from 'node:module';
 import {
@@ -47,8 +52,13 @@ interface Artifact {
   bytecode: string;
 }
 // A package's JSON, read at run time (the build leaves packages as imports of node_modules).
-const entryPointArtifact = createRequire(import.meta.url)('@account-abstraction/contracts/artifacts/EntryPoint.json') as Artifact;
+const requirePackage = createRequire(import.meta.url);
+const entryPointArtifact = requirePackage('@account-abstraction/contracts/artifacts/EntryPoint.json') as Artifact;
+const simple7702Artifact = requirePackage('@account-abstraction/contracts/artifacts/Simple7702Account.json') as Artifact;
 const factoryArtifact: Artifact = accounts.contracts.DemoSmartAccountFactory;
+/** What local mode stakes for its paymaster, and for how long (ERC-7562's least unstake delay). */
+const LOCAL_PAYMASTER_STAKE = parseEther('1');
+const UNSTAKE_DELAY_S = 86_400;
 
 const entryPointInit = (): string => entryPointArtifact.bytecode;
 const factoryInit = (entryPoint: string): string =>
@@ -70,6 +80,13 @@ export function localAccountFactory(): string {
   return create2Address(factoryInit(localEntryPoint()));
 }
 
+/** The smart accounts of the local chain, as the paymaster's list of known wallets names them. */
+export interface LocalWallets {
+  factories: string[];
+  implementations: string[];
+  proxyCodeHashes: string[];
+}
+
 export interface LocalPaymaster {
   /** ShopPaymaster's address. */
   address: string;
@@ -78,6 +95,54 @@ export interface LocalPaymaster {
   entryPoint: string;
   /** True when this call deployed the paymaster (a new or reset chain). */
   deployed: boolean;
+  /** The demo smart accounts (their factory, their implementation, the proxy they are) and the 7702 delegate. */
+  wallets: LocalWallets;
+}
+
+/** The smart-account contracts of the local chain (and of the tests' chains), where a wallet computes them. */
+export interface AccountContracts {
+  entryPoint: string;
+  /** DemoSmartAccountFactory. */
+  factory: string;
+  /** The DemoSmartAccount every one of the factory's accounts runs (behind its ERC-1967 proxy). */
+  implementation: string;
+  /** Simple7702Account, the EIP-7702 delegate. */
+  delegate: string;
+  /** All of them as the paymaster's list of known wallets names them. */
+  wallets: LocalWallets;
+}
+
+/**
+ * Puts the EntryPoint, the account factory and Simple7702Account on the chain of `provider` where
+ * a wallet computes them (CREATE2), `deployerAddress` (an unlocked dev account) paying for those
+ * not there yet; answers their addresses.
+ */
+export async function deployAccountContracts(provider: JsonRpcProvider, deployerAddress: string): Promise<AccountContracts> {
+  const deployer = await provider.getSigner(deployerAddress);
+  const hasCode = async (address: string, block?: number) => (await provider.getCode(address, block)) !== '0x';
+  const viaCreate2 = async (initCode: string, salt: string = ZeroHash) => {
+    const address = create2Address(initCode, salt);
+    if (await hasCode(address)) return address;
+    // A set gas limit: the node's estimate of a CREATE from inside the proxy can fall short (63/64 rule).
+    const tx = await deployer.sendTransaction({ to: CREATE2_DEPLOYER, data: concat([salt, initCode]), gasLimit: DEPLOY_GAS });
+    const receipt = await tx.wait();
+    // Read at the receipt's block: anvil may answer 'latest' from the block before for a moment.
+    if (!receipt || !(await hasCode(address, receipt.blockNumber)))
+      throw new Error(`local chain: the CREATE2 deployment of ${address} left no code`);
+    return address;
+  };
+  const entryPoint = await viaCreate2(entryPointInit(), ENTRYPOINT_SALT);
+  const factory = await viaCreate2(factoryInit(entryPoint));
+  const delegate = await viaCreate2(simple7702Artifact.bytecode);
+  const implementation = getAddress(
+    await new Contract(factory, factoryArtifact.abi as never, provider).getFunction('accountImplementation').staticCall(),
+  );
+  const wallets: LocalWallets = {
+    factories: [factory],
+    implementations: [implementation, delegate],
+    proxyCodeHashes: [accounts.runtimeCodeHashes.ERC1967Proxy],
+  };
+  return { entryPoint, factory, implementation, delegate, wallets };
 }
 
 /**
@@ -88,29 +153,22 @@ export async function ensureLocalPaymaster(db: Db, rpcUrl: string, logger?: Logg
   const provider = new JsonRpcProvider(rpcUrl, BASE_CHAIN_ID, { staticNetwork: true });
   try {
     const deployer = await provider.getSigner(DEV_ACCOUNTS[0]);
-    const hasCode = async (address: string, block?: number) => (await provider.getCode(address, block)) !== '0x';
-    const viaCreate2 = async (initCode: string, salt: string = ZeroHash) => {
-      const address = create2Address(initCode, salt);
-      if (await hasCode(address)) return address;
-      // A set gas limit: the node's estimate of a CREATE from inside the proxy can fall short (63/64 rule).
-      const tx = await deployer.sendTransaction({ to: CREATE2_DEPLOYER, data: concat([salt, initCode]), gasLimit: DEPLOY_GAS });
-      const receipt = await tx.wait();
-      // Read at the receipt's block: anvil may answer 'latest' from the block before for a moment.
-      if (!receipt || !(await hasCode(address, receipt.blockNumber)))
-        throw new Error(`local chain: the CREATE2 deployment of ${address} left no code`);
-      return address;
-    };
-    const entryPoint = await viaCreate2(entryPointInit(), ENTRYPOINT_SALT);
-    await viaCreate2(factoryInit(entryPoint));
+    const hasCode = async (address: string) => (await provider.getCode(address)) !== '0x';
+    const { entryPoint, wallets } = await deployAccountContracts(provider, DEV_ACCOUNTS[0]!);
 
     const known = await getState<{ address: string; signerKey: string }>(db, 'local_paymaster');
-    if (known && (await hasCode(known.address))) return { ...known, entryPoint, deployed: false };
+    if (known && (await hasCode(known.address))) return { ...known, entryPoint, deployed: false, wallets };
 
     const signer = Wallet.createRandom();
-    const address = await deployShopPaymaster(deployer, { entryPoint, signer: signer.address, deposit: LOCAL_PAYMASTER_DEPOSIT });
+    const address = await deployShopPaymaster(deployer, {
+      entryPoint,
+      signer: signer.address,
+      deposit: LOCAL_PAYMASTER_DEPOSIT,
+      stake: LOCAL_PAYMASTER_STAKE,
+    });
     await setState(db, 'local_paymaster', { address, signerKey: signer.privateKey });
     logger?.debug({ address, entryPoint }, 'local paymaster deployed');
-    return { address, signerKey: signer.privateKey, entryPoint, deployed: true };
+    return { address, signerKey: signer.privateKey, entryPoint, deployed: true, wallets };
   } finally {
     provider.destroy();
   }
@@ -118,12 +176,12 @@ export async function ensureLocalPaymaster(db: Db, rpcUrl: string, logger?: Logg
 
 /**
  * Deploys ShopPaymaster for `entryPoint`, accepting `signer`'s signatures, and deposits `deposit`
- * wei for it in the EntryPoint, `deployer` paying; answers its address. (The tests' paymasters
- * are made the same way.)
+ * wei for it in the EntryPoint (and stakes `stake`, when given), `deployer` paying; answers its
+ * address. (The tests' paymasters are made the same way.)
  */
 export async function deployShopPaymaster(
   deployer: Signer,
-  opts: { entryPoint: string; signer: string; deposit: bigint },
+  opts: { entryPoint: string; signer: string; deposit: bigint; stake?: bigint },
 ): Promise<string> {
   const contract = await new ContractFactory(paymasterArtifact.abi, paymasterArtifact.bytecode, deployer).deploy(
     opts.entryPoint,
@@ -133,5 +191,9 @@ export async function deployShopPaymaster(
   const address = getAddress(await contract.getAddress());
   const entryPoint = new Contract(opts.entryPoint, ['function depositTo(address account) payable'], deployer);
   await (await entryPoint.getFunction('depositTo')(address, { value: opts.deposit })).wait();
+  if (opts.stake) {
+    const paymaster = new Contract(address, paymasterArtifact.abi, deployer);
+    await (await paymaster.getFunction('addStake')(UNSTAKE_DELAY_S, { value: opts.stake })).wait();
+  }
   return address;
 }

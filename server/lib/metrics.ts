@@ -97,6 +97,8 @@ export interface GaugeSources {
   watcherLagBlocks(): Promise<number | null>;
   /** Outbox jobs waiting (pending) and given up on or failing (failed), by job kind. */
   outbox(): Promise<Array<{ job: string; state: 'pending' | 'failing'; count: number }>>;
+  /** What is left of today's budget for sponsored gas, in wei; null when the shop pays no gas. */
+  paymasterBudgetLeftWei(): Promise<bigint | null>;
 }
 
 let sources: GaugeSources | null = null;
@@ -121,6 +123,17 @@ new Gauge({
     this.reset();
     const rows = await sources?.outbox().catch(() => []);
     for (const row of rows ?? []) this.set({ job: row.job, state: row.state }, row.count);
+  },
+});
+
+new Gauge({
+  name: 'pogs_paymaster_budget_left_wei',
+  help: "What is left of today's (UTC) budget for sponsored gas, in wei: the budget less what today's sponsorships cost, or may still cost while they can land.",
+  registers: [registry],
+  async collect() {
+    const left = await sources?.paymasterBudgetLeftWei().catch(() => null);
+    if (left === null || left === undefined) this.reset();
+    else this.set(Number(left));
   },
 });
 
@@ -163,5 +176,17 @@ export const paymasterRequests = new Counter({
   name: 'pogs_paymaster_requests_total',
   help: 'Requests to the shop paymaster, by JSON-RPC method and outcome (sponsored, or the refusal reason).',
   labelNames: ['method', 'outcome'] as const,
+  registers: [registry],
+});
+
+/**
+ * What sponsored operations really cost the paymaster, in wei, by outcome (`paid`, or wasted:
+ * `reverted`, `unpaid`; `unrecorded`: an operation the shop never signed for), counted by the
+ * sponsorship watcher from the EntryPoint's UserOperationEvents.
+ */
+export const paymasterSpent = new Counter({
+  name: 'pogs_paymaster_spent_wei_total',
+  help: 'Gas the paymaster paid for sponsored operations, in wei, by outcome (paid, reverted, unpaid, unrecorded).',
+  labelNames: ['outcome'] as const,
   registers: [registry],
 });

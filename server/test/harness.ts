@@ -279,6 +279,7 @@ export async function startHarness(
     },
     async close() {
       await payments?.watcher.stop(); // releases its lock's connection
+      await payments?.sponsorshipWatcher?.stop(); // likewise
       payments?.chain.destroy();
       for (const s of servers) await new Promise((r) => s.close(r));
       for (const c of catalogues) await c.close(); // its LISTEN connection

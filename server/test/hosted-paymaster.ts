@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { getAddress, toQuantity, Wallet } from 'ethers';
+import { getAddress, Interface, toQuantity, Wallet, ZeroHash } from 'ethers';
 import { paymasterData, type UserOperation } from '../modules/paymaster';
 
 /**
@@ -112,10 +112,12 @@ export async function startHostedPaymaster(opts: {
     }
     const now = Math.floor(Date.now() / 1000);
     const window = { validUntil: now + 600, validAfter: now - 60 };
+    // The provider's paymaster is a ShopPaymaster too: it checks on chain that the account holds what the call transfers.
     const data = await paymasterData(
       op,
       { chainId: opts.chainId, paymaster: opts.paymaster, gas, signer },
       window,
+      { ...transferOf(op.callData), codeHash: ZeroHash },
       stub && state.mode !== 'final-stub',
     );
     if (state.mode === 'minimal' && !stub) {
@@ -153,4 +155,14 @@ export async function startHostedPaymaster(opts: {
         server.close(() => resolve());
       }),
   };
+}
+
+const ACCOUNT = new Interface(['function execute(address target, uint256 value, bytes data)']);
+const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
+
+/** The token and amount of the transfer an account's `execute` call makes. */
+function transferOf(callData: string): { token: string; amount: bigint } {
+  const [token, , data] = ACCOUNT.decodeFunctionData('execute', callData) as unknown as [string, bigint, string];
+  const [, amount] = ERC20.decodeFunctionData('transfer', data) as unknown as [string, bigint];
+  return { token, amount };
 }

@@ -4,11 +4,10 @@
  * and what such a wallet does: show its address before it exists, sign as it (ERC-1271 once
  * deployed, wrapped in ERC-6492 before), deploy, and send a call from it (its owner asks it to).
  */
-import { AbiCoder, concat, Contract, ContractFactory, getAddress, Interface, parseEther, type JsonRpcProvider, type Signer } from 'ethers';
-import entryPointArtifact from '@account-abstraction/contracts/artifacts/EntryPoint.json';
+import { AbiCoder, concat, Contract, getAddress, Interface, parseEther, type JsonRpcProvider } from 'ethers';
 import artifact from '../chain/contracts/demo-smart-account.json';
 import { DEV_ACCOUNTS } from '../chain/local-chain';
-import { deployShopPaymaster } from '../chain/local-paymaster';
+import { deployAccountContracts, deployShopPaymaster } from '../chain/local-paymaster';
 import { entryPointAt } from './user-operations';
 
 /** What ends every ERC-6492 signature (the standard's magic bytes). */
@@ -19,6 +18,10 @@ const FACTORY = new Interface(artifact.contracts.DemoSmartAccountFactory.abi);
 export interface SmartAccounts {
   entryPoint: string;
   factory: string;
+  /** The DemoSmartAccount every account's proxy runs (the factory's). */
+  implementation: string;
+  /** Simple7702Account, the delegate of EIP-7702 accounts (Base's, at its public address). */
+  delegate: string;
   /** The account of `owner` (salt 0 unless given), deployed or not. */
   addressOf(owner: string, salt?: bigint): Promise<string>;
   /** Deploys the account of `owner`; answers its address. */
@@ -33,21 +36,21 @@ export interface SmartAccounts {
   execute(owner: string, account: string, call: { to: string; data: string }): Promise<void>;
 }
 
-/** Deploys the EntryPoint and the factory from dev account `from`. */
+/**
+ * Puts the EntryPoint, the factory and Simple7702Account where local mode does (their CREATE2
+ * addresses: the EntryPoint at v0.8's canonical one), from dev account `from`.
+ */
 export async function deploySmartAccounts(provider: JsonRpcProvider, from: string): Promise<SmartAccounts> {
   const deployer = await provider.getSigner(from);
-  const entryPoint = await deployContract(deployer, entryPointArtifact.abi, entryPointArtifact.bytecode, []);
-  const factoryAddress = await deployContract(
-    deployer,
-    artifact.contracts.DemoSmartAccountFactory.abi,
-    artifact.contracts.DemoSmartAccountFactory.bytecode,
-    [entryPoint],
-  );
+  const contracts = await deployAccountContracts(provider, from);
+  const { entryPoint, factory: factoryAddress } = contracts;
   const factory = new Contract(factoryAddress, FACTORY, provider);
   const createCall = (owner: string, salt: bigint) => FACTORY.encodeFunctionData('createAccount', [owner, salt]);
   return {
     entryPoint,
     factory: factoryAddress,
+    implementation: contracts.implementation,
+    delegate: contracts.delegate,
     addressOf: async (owner, salt = 0n) => getAddress(await factory.getFunction('getAddress').staticCall(owner, salt)),
     async deploy(owner, salt = 0n) {
       const tx = await deployer.sendTransaction({ to: factoryAddress, data: createCall(owner, salt) });
@@ -69,12 +72,6 @@ export async function deploySmartAccounts(provider: JsonRpcProvider, from: strin
   };
 }
 
-async function deployContract(signer: Signer, abi: readonly object[] | Interface, bytecode: string, args: unknown[]): Promise<string> {
-  const contract = await new ContractFactory(abi as Interface, bytecode, signer).deploy(...args);
-  await contract.waitForDeployment();
-  return getAddress(await contract.getAddress());
-}
-
 /** The dev account that plays the bundler in the sponsored-payment tests (it submits handleOps; the paymaster's deposit refunds it). */
 export const TEST_BUNDLER = DEV_ACCOUNTS[3]!;
 
@@ -92,6 +89,20 @@ export async function deploySponsorStack(provider: JsonRpcProvider, signer: stri
     deposit: parseEther('1'),
   });
   return { accounts, entryPoint, paymaster };
+}
+
+/**
+ * The settings that make the shop sponsor these accounts (its list of known wallets names Base's
+ * and the local chain's; the tests' factory is at an address of its own): the factory, the
+ * implementation, and the proxy every account is (its runtime code's hash, from the artifact).
+ */
+export function knownWalletSettings(accounts: Pick<SmartAccounts, 'factory' | 'implementation'>): Record<string, string> {
+  // Simple7702Account is on Base's list already, at the address deployAccountContracts puts it.
+  return {
+    PAYMASTER_ACCOUNT_FACTORIES: accounts.factory,
+    PAYMASTER_ACCOUNT_IMPLEMENTATIONS: accounts.implementation,
+    PAYMASTER_ACCOUNT_PROXY_CODEHASHES: artifact.runtimeCodeHashes.ERC1967Proxy,
+  };
 }
 
 /** What POST /api/paymaster answers (ERC-7677), as the tests read it. */

@@ -19,7 +19,7 @@ import type { Harness } from '../../test/harness';
 import { startHostedPaymaster, type HostedPaymaster } from '../../test/hosted-paymaster';
 import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
-import { deploySponsorStack, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
+import { deploySponsorStack, knownWalletSettings, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
 import { pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { UserOperation } from './user-operation';
@@ -59,12 +59,12 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
         PAYMASTER_POLICY_ID: POLICY,
         PAYMASTER_SERVICE_TIMEOUT_MS: String(TIMEOUT_MS),
         ENTRYPOINT_ADDRESS: accounts.entryPoint,
+        ...knownWalletSettings(accounts),
       },
       logger: pino({ level: 'trace' }, sink),
     });
     h = shop.h;
     variantId = shop.unlimited.id;
-    account = await accounts.deploy(owner.address);
   });
   afterAll(async () => {
     await h?.close();
@@ -75,13 +75,20 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     hosted.received.length = 0;
   });
 
-  /** A checkout for the smart account, with its POGS, and the capability its wallet is given. */
-  async function checkout(s = new Shopper(h)) {
+  let salt = 0n;
+  /**
+   * A checkout for a smart account of its own (an account has one sponsorship outstanding at a
+   * time, and these tests leave theirs unsent), with its POGS, and the capability its wallet is given.
+   */
+  async function checkout(s = new Shopper(h), funded = true) {
+    account = await accounts.deploy(owner.address, ++salt);
     await s.add({ variantId, quantity: 1 });
     const c: Checkout = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: account })).json());
-    await (
-      await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: account, value: BigInt(c.amountWei) })
-    ).wait();
+    if (funded) {
+      await (
+        await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: account, value: BigInt(c.amountWei) })
+      ).wait();
+    }
     const res = await s.request(`/api/checkout/${c.id}/paymaster`);
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -173,7 +180,8 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
         capability.context,
         {},
       ],
-      ['gas-too-high', 'pm_getPaymasterData', { ...op, maxFeePerGas: toQuantity(10n ** 11n) }, capability.context, {}],
+      ['fee-too-high', 'pm_getPaymasterData', { ...op, maxFeePerGas: toQuantity(10n ** 11n) }, capability.context, {}],
+      ['gas-too-high', 'pm_getPaymasterData', { ...op, callGasLimit: toQuantity(10n ** 6n) }, capability.context, {}],
       ['wrong-chain', 'pm_getPaymasterStubData', op, capability.context, { chainId: '0x1' }],
       ['no-ticket', 'pm_getPaymasterData', op, { sponsorshipPolicyId: POLICY }, {}],
     ];
@@ -182,8 +190,8 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
       expect({ code: answer.error?.code, reason: answer.error?.data?.reason }, reason).toEqual({ code: -32001, reason });
     }
     // An account that does not hold the amount: refused before the final call is forwarded.
-    const empty = await accounts.addressOf(owner.address, 5n);
-    const poor = await rpc('pm_getPaymasterData', params({ ...op, sender: empty }, capability.context));
+    const unfunded = await checkout(new Shopper(h), false);
+    const poor = await rpc('pm_getPaymasterData', params(unfunded.op, unfunded.capability.context));
     expect(poor.error?.data?.reason).toBe('balance-too-low');
     expect(hosted.received).toEqual([]);
     expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(0);

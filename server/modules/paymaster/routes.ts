@@ -8,7 +8,8 @@ const isId = (id: unknown) => id === null || typeof id === 'string' || typeof id
 
 /**
  * GET /api/checkout/:id/paymaster: for the session that made the checkout only, what its wallet
- * needs to have the shop pay the gas (the service's URL and the checkout's ticket).
+ * needs to have the shop pay the gas (the service's URL and the checkout's ticket), or why the
+ * shop will not pay it (the shopper then pays it from the wallet).
  * POST /api/paymaster: the paymaster service, JSON-RPC 2.0 (ERC-7677). Wallets call it from their
  * own origin or servers, without the shop's cookies: it answers any origin (CORS), and the ticket
  * in the context, not a session, says which checkout an operation pays.
@@ -20,7 +21,7 @@ export function paymasterRoutes(service: PaymasterService, checkouts: CheckoutSe
     const own = await checkouts.own(await ctx.state.session.id(), ctx.params.id);
     ctx.set('Cache-Control', 'no-store');
     if (!own) throw checkoutNotFound();
-    ctx.body = await service.capability(own.id);
+    ctx.body = await service.offer(own.id);
   });
 
   router.options('/api/paymaster', (ctx) => {

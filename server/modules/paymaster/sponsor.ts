@@ -7,7 +7,7 @@
  * (server/paymaster-config.ts).
  */
 import { getAddress, toQuantity, Wallet } from 'ethers';
-import { paymasterData, type PaymasterGas } from './sign';
+import { paymasterData, type PaymasterGas, type SignedPayment } from './sign';
 import type { UserOperation } from './user-operation';
 
 /** What a sponsor is asked, once the shop decided to sponsor `op`. */
@@ -17,6 +17,8 @@ export interface SponsorCall {
   entryPoint: string;
   chainId: number;
   now: Date;
+  /** What the operation pays and the account's code as the service checked them (the shop's own paymaster checks them again on chain). */
+  payment: SignedPayment;
 }
 
 /**
@@ -38,10 +40,18 @@ export interface Sponsor {
   final(call: SponsorCall): Promise<PaymasterFields>;
 }
 
-/** The shop's own paymaster's gas: its signature check; it has no post-op. */
+/** The shop's own paymaster's gas: its checks of the account's code and balance and of its signature; it has no post-op. */
 export const PAYMASTER_GAS: PaymasterGas = { verificationGasLimit: 60_000n, postOpGasLimit: 0n };
+/** The length of the shop's own paymasterData (sign.ts): window 12, token 20, amount 32, code hash 32, signature 65. */
+export const PAYMASTER_DATA_BYTES = 161;
 /** How long a signed sponsorship is valid on chain. */
-const VALID_FOR_S = 10 * 60;
+export const VALID_FOR_S = 10 * 60;
+
+/** The window a sponsorship signed at `now` is valid in (a minute back, for clocks behind the chain's). */
+export function sponsorshipWindow(now: Date): { validAfter: number; validUntil: number } {
+  const validAfter = Math.floor(now.getTime() / 1000) - 60;
+  return { validAfter, validUntil: validAfter + 60 + VALID_FOR_S };
+}
 
 /** The shop's own verifying paymaster: the service signs for ShopPaymaster with PAYMASTER_SIGNER_KEY. */
 export class VerifyingSponsor implements Sponsor {
@@ -62,10 +72,9 @@ export class VerifyingSponsor implements Sponsor {
     return this.fields(call, false);
   }
 
-  private async fields({ op, chainId, now }: SponsorCall, stub: boolean): Promise<PaymasterFields> {
-    const validAfter = Math.floor(now.getTime() / 1000) - 60;
-    const window = { validUntil: validAfter + 60 + VALID_FOR_S, validAfter };
-    const data = await paymasterData(op, { chainId, paymaster: this.address, gas: PAYMASTER_GAS, signer: this.signer }, window, stub);
+  private async fields({ op, chainId, now, payment }: SponsorCall, stub: boolean): Promise<PaymasterFields> {
+    const sponsor = { chainId, paymaster: this.address, gas: PAYMASTER_GAS, signer: this.signer };
+    const data = await paymasterData(op, sponsor, sponsorshipWindow(now), payment, stub);
     return {
       paymaster: getAddress(this.address),
       paymasterData: data,

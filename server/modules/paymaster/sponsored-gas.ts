@@ -1,10 +1,12 @@
 /**
  * The admin's view of the gas the shop pays (GET /api/admin/paymaster, docs/payments.md §9): the
  * paymaster's deposit left in the EntryPoint, read from the chain (`balanceOf`, through the shop's
- * chain client and its timeout), and the sponsorships signed per UTC day over the last
- * {@link SPONSORED_GAS_DAYS} days, read from `paymaster_sponsorships` (one grouped range read on
- * its `created_at` index: bench/README.md, sponsored-gas.ts). A chain that does not answer makes
- * the deposit null with the reason, never a failed answer: the days are still worth seeing.
+ * chain client and its timeout), the daily budget and what is left of today's, and per UTC day
+ * over the last {@link SPONSORED_GAS_DAYS} days the sponsorships granted, what the operations that
+ * ran cost, how many paid their checkout and what was wasted, read from `paymaster_sponsorships`
+ * (one grouped range read on its `created_at` index: bench/README.md, sponsored-gas.ts). A chain
+ * that does not answer makes the deposit null with the reason, never a failed answer: the days
+ * are still worth seeing.
  */
 import { getAddress, Interface } from 'ethers';
 import { SPONSORED_GAS_DAYS, type SponsoredGas, type SponsoredGasDay } from '../../../common/sponsored-gas';
@@ -12,24 +14,10 @@ import type { Db } from '../../db';
 import { toCount } from '../../db';
 import type { Logger } from '../../lib/logger';
 import { unavailableCause } from '../../lib/unavailable';
-import { GAS_LIMITS } from './service';
-import { PAYMASTER_GAS } from './sponsor';
+import { HOLD_AFTER_WINDOW_MS, type SponsorshipLedger, WASTED } from './sponsorship-ledger';
 
 const ENTRY_POINT = new Interface(['function balanceOf(address account) view returns (uint256)']);
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The most one sponsored operation can take from the deposit: every gas limit the shop allows
- * (the paymaster's own included) at its highest fee. The EntryPoint (v0.8) holds this much back
- * as the operation's prefund, and refuses the operation when the deposit is less.
- */
-const MAX_OPERATION_COST_WEI =
-  (GAS_LIMITS.callGasLimit +
-    GAS_LIMITS.verificationGasLimit +
-    GAS_LIMITS.preVerificationGas +
-    PAYMASTER_GAS.verificationGasLimit +
-    PAYMASTER_GAS.postOpGasLimit) *
-  GAS_LIMITS.maxFeePerGas;
 
 interface SponsoredGasDeps {
   /**
@@ -42,6 +30,8 @@ interface SponsoredGasDeps {
   /** One JSON-RPC call to the chain, with the chain client's timeout. */
   rpc: (method: string, params: unknown[]) => Promise<unknown>;
   logger: Logger;
+  /** The book of sponsorships: the budget and what is left of today's. */
+  ledger: SponsorshipLedger;
   /** The clock that decides today (the sponsorships are recorded with the wall clock). */
   now?: () => Date;
 }
@@ -52,19 +42,26 @@ export class SponsoredGasReport {
     private readonly deps: SponsoredGasDeps,
   ) {}
 
-  /** The deposit left and the sponsorships per day, newest first (days with none are left out). */
+  /** The deposit left, the budget, and the sponsorships per day, newest first (days with none are left out). */
   async read(): Promise<SponsoredGas> {
     const now = this.deps.now?.() ?? new Date();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
     const since = new Date(today - (SPONSORED_GAS_DAYS - 1) * DAY_MS);
-    const [deposit, days] = await Promise.all([this.deposit(), sponsorshipsPerDay(this.db, since)]);
+    const { ledger } = this.deps;
+    const [deposit, days, left] = await Promise.all([
+      this.deposit(),
+      sponsorshipsPerDay(this.db, since, now, ledger.rules.dailyBudgetWei),
+      ledger.today(now),
+    ]);
     const { paymasterAddress, entryPoint } = this.deps;
     return {
       enabled: true,
       entryPoint: checksummed(entryPoint),
       paymaster: paymasterAddress && checksummed(paymasterAddress),
       ...deposit,
-      maxOperationCostWei: MAX_OPERATION_COST_WEI.toString(),
+      dailyBudgetWei: ledger.rules.dailyBudgetWei.toString(),
+      senderDailyLimit: ledger.rules.senderDailyLimit,
+      todayLeftWei: left.leftWei.toString(),
       since: since.toISOString().slice(0, 10),
       days,
     };
@@ -106,21 +103,55 @@ export class SponsoredGasReport {
   }
 }
 
-/** The sponsorships signed from `since` on, per UTC day, newest first. */
-async function sponsorshipsPerDay(db: Db, since: Date): Promise<SponsoredGasDay[]> {
+/**
+ * Per UTC day from `since` on, newest first: the sponsorships granted, what the operations that
+ * ran cost and how many paid, what was wasted, and the budget left (a sponsorship that can still
+ * land holds its most).
+ */
+async function sponsorshipsPerDay(db: Db, since: Date, now: Date, budgetWei: bigint): Promise<SponsoredGasDay[]> {
   // Grouped by the day as a timestamp (cheaper to hash and sort than its text), written out after.
   const utcDay = `date_trunc('day', created_at at time zone 'UTC')`;
-  const rows: Array<{ day: string; sponsorships: unknown; amount_wei: string }> = await db('paymaster_sponsorships')
+  const wasted = `outcome in (${WASTED.map(() => '?').join(', ')}, 'unrecorded')`;
+  const rows: Array<{
+    day: string;
+    sponsorships: unknown;
+    paid: unknown;
+    wasted: unknown;
+    spent_wei: string;
+    wasted_wei: string;
+    amount_wei: string;
+    held_wei: string;
+  }> = await db('paymaster_sponsorships')
     .where('created_at', '>=', since)
     .select(
       db.raw(`to_char(${utcDay}, 'YYYY-MM-DD') as day`),
-      db.raw('count(*) as sponsorships'),
-      db.raw('sum(amount_wei)::text as amount_wei'),
+      db.raw('count(checkout_id) as sponsorships'),
+      db.raw(`count(*) filter (where outcome = 'paid') as paid`),
+      db.raw(`count(*) filter (where ${wasted}) as wasted`, [...WASTED]),
+      db.raw('coalesce(sum(actual_cost_wei), 0)::text as spent_wei'),
+      db.raw(`coalesce(sum(actual_cost_wei) filter (where ${wasted}), 0)::text as wasted_wei`, [...WASTED]),
+      db.raw(`coalesce(sum(amount_wei) filter (where outcome = 'paid'), 0)::text as amount_wei`),
+      db.raw(`coalesce(sum(max_cost_wei) filter (where outcome = 'pending' and valid_until > ?), 0)::text as held_wei`, [
+        new Date(now.getTime() - HOLD_AFTER_WINDOW_MS),
+      ]),
     )
     .groupByRaw(utcDay)
     .orderByRaw(`${utcDay} desc`)
     .limit(SPONSORED_GAS_DAYS);
-  return rows.map((r) => ({ day: r.day, sponsorships: toCount(r.sponsorships), amountWei: r.amount_wei }));
+  const int = (v: string) => BigInt(v.split('.')[0]!);
+  return rows.map((r) => {
+    const left = budgetWei - int(r.spent_wei) - int(r.held_wei);
+    return {
+      day: r.day,
+      sponsorships: toCount(r.sponsorships),
+      paid: toCount(r.paid),
+      wasted: toCount(r.wasted),
+      spentWei: int(r.spent_wei).toString(),
+      wastedWei: int(r.wasted_wei).toString(),
+      amountWei: int(r.amount_wei).toString(),
+      budgetLeftWei: (left > 0n ? left : 0n).toString(),
+    };
+  });
 }
 
 const checksummed = (address: string) => getAddress(address.toLowerCase());

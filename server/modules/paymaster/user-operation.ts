@@ -1,9 +1,9 @@
 /**
- * What a smart wallet asks the shop to sponsor, and whether the shop will: an ERC-4337 user
- * operation (EntryPoint v0.7/v0.8, in the JSON-RPC form ERC-7677's pm_ methods carry) is
+ * What a smart wallet asks the shop to sponsor, and whether its call is the payment: an ERC-4337
+ * user operation (EntryPoint v0.7/v0.8, in the JSON-RPC form ERC-7677's pm_ methods carry) is
  * sponsorable only when its one call is `transfer(storeWallet, amount)` on the shop's token, for
- * the checkout's exact amount, within the shop's gas limits. Pure: the route looks the checkout
- * up and records the sponsorship.
+ * the checkout's exact amount. Pure: the service looks the checkout up, checks the account
+ * (known-wallets.ts) and the gas (gas-rules.ts), and records the sponsorship.
  *
  * The call is read from the account's own entry point: `execute(target, value, data)` (eth-
  * infinitism's SimpleAccount, Coinbase's smart wallet and most others) or `executeBatch` of
@@ -40,14 +40,6 @@ export const userOperationSchema = z.object({
 });
 export type UserOperation = z.infer<typeof userOperationSchema>;
 
-/** The most gas (and the highest fee per gas) the shop pays for one sponsored transfer. */
-export interface GasLimits {
-  callGasLimit: bigint;
-  verificationGasLimit: bigint;
-  preVerificationGas: bigint;
-  maxFeePerGas: bigint;
-}
-
 /** What the operation must do: send exactly `amountWei` of `token` to `storeWallet`. */
 export interface SponsoredTransfer {
   token: string;
@@ -57,7 +49,7 @@ export interface SponsoredTransfer {
 
 /** Why the shop will not sponsor an operation: a code for the log and metric, and words for the caller. */
 export interface Refusal {
-  reason: 'not-one-call' | 'not-the-token' | 'not-a-transfer' | 'not-the-store' | 'not-the-amount' | 'gas-too-high';
+  reason: 'not-one-call' | 'not-the-token' | 'not-a-transfer' | 'not-the-store' | 'not-the-amount';
   message: string;
 }
 
@@ -84,7 +76,7 @@ export function singleCall(callData: string): { target: string; value: bigint; d
 }
 
 /** Null when the shop sponsors `op` as `transfer`, else why not. */
-export function refusalOf(op: UserOperation, transfer: SponsoredTransfer, limits: GasLimits): Refusal | null {
+export function refusalOf(op: UserOperation, transfer: SponsoredTransfer): Refusal | null {
   const call = singleCall(op.callData);
   if (!call) return { reason: 'not-one-call', message: 'The shop sponsors one call from the account: the token transfer of the payment.' };
   if (call.target !== getAddress(transfer.token) || call.value !== 0n)
@@ -102,7 +94,5 @@ export function refusalOf(op: UserOperation, transfer: SponsoredTransfer, limits
     return { reason: 'not-the-store', message: 'The transfer must go to the store wallet.' };
   if (parsed.args[1] !== transfer.amountWei)
     return { reason: 'not-the-amount', message: 'The transfer must be for the checkout’s exact amount.' };
-  const over = (Object.keys(limits) as Array<keyof GasLimits>).filter((field) => BigInt(op[field]) > limits[field]);
-  if (over.length) return { reason: 'gas-too-high', message: `Over the shop’s gas limits: ${over.join(', ')}.` };
   return null;
 }

@@ -389,6 +389,8 @@ export async function checkoutToSponsor(
   | {
       id: string;
       sessionId: string | null;
+      /** The wallet the checkout was made for (lower case), when the shopper's browser named one. */
+      customerWallet: string | null;
       chainId: number;
       tokenAddress: string;
       storeWallet: string;
@@ -403,6 +405,7 @@ export async function checkoutToSponsor(
   return {
     id: row.id,
     sessionId: row.session_id,
+    customerWallet: row.customer_wallet?.toLowerCase() ?? null,
     chainId: row.chain_id,
     tokenAddress: row.token_address,
     storeWallet: row.store_wallet,
