@@ -226,6 +226,23 @@ describe('runPayment', () => {
       expect(h.phases.at(-1)).toBe('done');
     });
 
+    it('says why when the shop will not pay this payment’s gas, and sends the plain transfer', async () => {
+      const message = 'The shop’s budget for network fees is spent for today: pay the fee from the wallet, or try again tomorrow.';
+      const h = harness({
+        paymasterFor: async () => ({ unavailable: { reason: 'budget-spent', message } }),
+        payment: { offersPaymaster: async () => true },
+      });
+      await runPayment(request, h.deps);
+      expect(h.notices[0]).toEqual({ title: 'Network fee paid from your wallet', description: message });
+      expect(h.log).toContain(`transfer ${BUYER} → ${STORE} 25000000000000012345`);
+      expect(h.log.join('\n')).not.toMatch(/sponsoredTransfer|Network fee paid by the shop/);
+      // Told before the wallet asks for the fee.
+      expect(h.log.indexOf('toast Network fee paid from your wallet')).toBeLessThan(
+        h.log.indexOf(`transfer ${BUYER} → ${STORE} 25000000000000012345`),
+      );
+      expect(h.phases.at(-1)).toBe('done');
+    });
+
     it('fails like any payment when the sponsored calls fail, with no order', async () => {
       const h = harness({
         paymasterFor: async () => paymaster,

@@ -3,7 +3,7 @@
  * a dependency (the server calls, the chain, toasts, navigation), so the whole sequence runs in
  * unit tests with fakes; the state machine only hears what happened.
  */
-import type { Cart, Checkout, CreateOrderRequest, Order, PaymasterCapability } from '../../../../common/api';
+import type { Cart, Checkout, CreateOrderRequest, Order, PaymasterOffer } from '../../../../common/api';
 import type { SponsorablePayment } from '../../../web3/token-payment';
 import type { Eip1193Provider } from '../../../web3/types';
 import { insufficientBalanceMessage, RECEIPT_NOT_FOUND_MESSAGE, TRANSACTION_FAILED_MESSAGE } from '../../../web3/payment-errors';
@@ -22,6 +22,8 @@ export const SPONSORED_NOTICE = Object.freeze({
   title: 'Network fee paid by the shop',
   description: 'Confirm the payment in your wallet: you need no ETH for it.',
 });
+/** Said when the shop could pay a smart wallet's gas but will not this time; the shop's reason follows. */
+export const UNSPONSORED_TITLE = 'Network fee paid from your wallet';
 export const ORDER_CREATED_NOTICE = Object.freeze({
   title: 'Order Created',
   description: 'Payment confirmed! Redirecting to shipping...',
@@ -48,9 +50,11 @@ export interface PaymentDeps {
   reportTransaction(checkoutId: string, transactionHash: string): Promise<unknown>;
   /**
    * Null when the shop pays no gas; else the shop's paymaster for a checkout (its service and the
-   * checkout's ticket), or null when the shop could not give it (then the plain transfer).
+   * checkout's ticket), or why it will not pay this payment's gas (its budget for the day is
+   * spent, the wallet is not one it knows, …), or null when the shop could not say (then the
+   * plain transfer).
    */
-  paymasterFor: ((checkoutId: string) => Promise<PaymasterCapability | null>) | null;
+  paymasterFor: ((checkoutId: string) => Promise<PaymasterOffer | null>) | null;
   createOrder(request: CreateOrderRequest): Promise<Order>;
   /** Refetches the cart (the server emptied it with the order) and tells every reader. */
   refreshCart(): Promise<void>;
@@ -75,8 +79,11 @@ export async function runPayment({ cart, address, provider }: PaymentRequest, de
     // The shop pays the gas where it offers to and the wallet can take it (the wallet is asked only
     // then, the shop only for such a wallet); otherwise a plain transfer.
     const sponsor = deps.paymasterFor && (await payment.offersPaymaster(address)) ? deps.paymasterFor : null;
-    const paymaster = sponsor && (await sponsor(checkout.id));
+    const offer = sponsor && (await sponsor(checkout.id));
+    const paymaster = offer && 'url' in offer ? offer : null;
     if (paymaster) deps.notify(SPONSORED_NOTICE);
+    // The shopper pays the fee: told why, before the wallet asks for it.
+    else if (offer && 'unavailable' in offer) deps.notify({ title: UNSPONSORED_TITLE, description: offer.unavailable.message });
     const transactionHash = paymaster
       ? await payment.sponsoredTransfer(address, checkout.storeWallet, amount, paymaster)
       : await payment.transfer(address, checkout.storeWallet, amount);
