@@ -66,9 +66,12 @@ export function Facts({ children, className }: { children: ReactNode; className?
   return <dl className={cn('grid grid-cols-1 gap-x-6 gap-y-1 sm:grid-cols-2', className)}>{children}</dl>;
 }
 
-export function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+export function Fact({ label, children, testId, className }: { label: string; children: ReactNode; testId?: string; className?: string }) {
   return (
-    <div className="flex min-h-11 min-w-0 items-center justify-between gap-3 border-b border-border/60 py-1" data-testid={testId}>
+    <div
+      className={cn('flex min-h-11 min-w-0 items-center justify-between gap-3 border-b border-border/60 py-1', className)}
+      data-testid={testId}
+    >
       <dt className="shrink-0 text-sm text-muted-foreground">{label}</dt>
       <dd className="min-w-0 text-right font-semibold break-words">{children}</dd>
     </div>

@@ -5,18 +5,20 @@ import type { SponsoredGas } from '../../../../common/sponsored-gas';
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from '../../../components/ui/accordion';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { cn } from '../../../lib/utils';
 import { adminErrorText } from '../api/admin-errors';
 import { useSponsoredGas } from '../api/get-sponsored-gas';
-import { dayLabel, depositStanding, formatEth, paymentsText, sponsoredTotals } from '../lib/sponsored-gas-text';
+import { dayLabel, daysText, depositStanding, formatEth, paymentsText, sponsoredTotals } from '../lib/sponsored-gas-text';
 import { Copyable, Fact, Facts, Pog } from './desk-bits';
 
 type Enabled = Extract<SponsoredGas, { enabled: true }>;
 
 /**
  * 'Sponsored gas' on the payments desk: when the shop pays smart wallets' gas, the paymaster's
- * deposit left in the EntryPoint (exact ETH; a warning when it is low, lib/sponsored-gas-text.ts
- * says why), what it paid for over the last 30 days, and per day on demand; when it does not, one
- * line saying so and how to turn it on (docs/payments.md §9).
+ * deposit left in the EntryPoint (exact ETH; a warning when it holds less than one day's budget,
+ * lib/sponsored-gas-text.ts says why), what is left of today's budget, what the sponsorships paid
+ * and cost over the last 30 days (and what was wasted), the limits, and per day on demand; when it
+ * does not, one line saying so and how to turn it on (docs/payments.md §9).
  */
 export function SponsoredGasPanel() {
   const gas = useSponsoredGas();
@@ -62,34 +64,72 @@ export function SponsoredGasPanel() {
   );
 }
 
+/**
+ * A fact whose value, exact to the wei, may not fit beside its label on a phone: the value then
+ * takes the line below, still on the right, instead of breaking inside a number.
+ */
+const wraps = 'flex-wrap [&>dd]:ml-auto';
+
 function Enabled({ gas, retry }: { gas: Enabled; retry: ReactNode }) {
   const totals = sponsoredTotals(gas.days);
-  const standing = gas.depositWei === null ? null : depositStanding(gas.depositWei, gas.maxOperationCostWei);
-  const most = `${formatEth(gas.maxOperationCostWei)} ETH`;
+  const standing = gas.depositWei === null ? null : depositStanding(gas.depositWei, gas.dailyBudgetWei);
+  const budget = `${formatEth(gas.dailyBudgetWei)} ETH`;
   // A hosted sponsor: the provider keeps the balance, nothing to read on chain and nothing wrong.
   const hosted = gas.paymaster === null;
   return (
     <>
       <Facts>
-        <Fact label="Deposit left" testId="sponsored-gas-deposit-fact">
+        <Fact label="Deposit left" testId="sponsored-gas-deposit-fact" className={wraps}>
           {hosted ? (
             <span data-testid="sponsored-gas-hosted">With your provider</span>
           ) : gas.depositWei === null ? (
             <span className="text-destructive">Unknown</span>
           ) : (
-            <span className="break-all tabular-nums" data-testid="sponsored-gas-deposit" data-wei={gas.depositWei}>
+            <span className="tabular-nums" data-testid="sponsored-gas-deposit" data-wei={gas.depositWei}>
               {formatEth(gas.depositWei)} ETH
             </span>
           )}
         </Fact>
-        <Fact label="Last 30 days" testId="sponsored-gas-total">
-          <span className="tabular-nums">{paymentsText(totals.sponsorships)}</span>
-          {totals.sponsorships > 0 && (
-            <>
-              {', '}
-              <Pog amount={formatUnits(totals.amountWei)} />
-            </>
-          )}
+        <Fact label="Budget left today" testId="sponsored-gas-budget-fact" className={wraps}>
+          <span className="tabular-nums">
+            <span
+              className={cn(gas.todayLeftWei === '0' && 'text-amber-800')}
+              data-testid="sponsored-gas-budget-left"
+              data-wei={gas.todayLeftWei}
+            >
+              {formatEth(gas.todayLeftWei)}
+            </span>{' '}
+            <span
+              className="font-normal whitespace-nowrap text-muted-foreground"
+              data-testid="sponsored-gas-budget"
+              data-wei={gas.dailyBudgetWei}
+            >
+              of {budget}
+            </span>
+          </span>
+        </Fact>
+        <Fact label="Last 30 days" testId="sponsored-gas-total" className={cn(wraps, 'sm:col-span-2')}>
+          <span className="flex flex-col items-end tabular-nums">
+            <span>
+              {paymentsText(totals.paid)} paid
+              {totals.paid > 0 && (
+                <>
+                  {' '}
+                  <span className="whitespace-nowrap">
+                    (<Pog amount={formatUnits(totals.amountWei)} />)
+                  </span>
+                </>
+              )}
+            </span>
+            <span className="font-normal text-muted-foreground" data-testid="sponsored-gas-spent" data-wei={totals.spentWei.toString()}>
+              spent <span className="whitespace-nowrap">{formatEth(totals.spentWei)} ETH</span>
+            </span>
+            {totals.wasted > 0 && (
+              <span className="text-amber-800" data-testid="sponsored-gas-wasted" data-wei={totals.wastedWei.toString()}>
+                {totals.wasted.toLocaleString('en')} wasted, <span className="whitespace-nowrap">{formatEth(totals.wastedWei)} ETH</span>
+              </span>
+            )}
+          </span>
         </Fact>
       </Facts>
 
@@ -114,17 +154,21 @@ function Enabled({ gas, retry }: { gas: Enabled; retry: ReactNode }) {
         >
           <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0" />
           <span>
-            <strong>The deposit is low</strong>: under {formatEth(standing.lowBelowWei)} ETH, ten payments at the most one can cost ({most}
-            ). The EntryPoint refuses a sponsored payment once the deposit holds less than that most. Top it up: <code>depositTo</code> on
-            the EntryPoint for the paymaster.
+            <strong>The deposit is low</strong>: under one day’s budget ({budget}), the most the shop spends on gas in a day, so it may run
+            out before the day does. Once it does, the EntryPoint refuses sponsored payments and wallets pay their own fee. Top it up:{' '}
+            <code>depositTo</code> on the EntryPoint for the paymaster (both addresses under “Per day and addresses”).
           </span>
         </p>
       )}
       {standing && !standing.low && (
-        <p className="text-sm text-muted-foreground" data-testid="sponsored-gas-covers">
-          Covers at least {paymentsText(standing.payments)} even at the most one can cost ({most}); usually far more.
+        <p className="text-sm text-muted-foreground" data-testid="sponsored-gas-covers" data-days={standing.days.toString()}>
+          Covers {daysText(standing.days)} of the full daily budget ({budget}); longer on days that spend less.
         </p>
       )}
+      <p className="text-sm text-muted-foreground" data-testid="sponsored-gas-limits">
+        Each account: at most {gas.senderDailyLimit.toLocaleString('en')} sponsored {gas.senderDailyLimit === 1 ? 'payment' : 'payments'} a
+        day; an account whose sponsored payment was wasted gets no more.
+      </p>
 
       <Accordion type="single" collapsible>
         <AccordionItem value="days" className="border-t border-b-0">
@@ -150,6 +194,21 @@ function Enabled({ gas, retry }: { gas: Enabled; retry: ReactNode }) {
   );
 }
 
+/**
+ * A figure of a day: a cell of the table from 1024 px (where five columns of amounts exact to the
+ * wei, 20 characters each, fit with room); below, a line of the day's block, its label (the
+ * column's, from data-label) before it.
+ */
+const figureCell = cn(
+  'flex min-w-0 items-baseline justify-between gap-3 py-0.5 text-right',
+  'before:shrink-0 before:text-muted-foreground before:content-[attr(data-label)]',
+  'lg:table-cell lg:py-1.5 lg:pl-3 lg:whitespace-nowrap lg:before:content-none',
+);
+
+/**
+ * The days, newest first: a table from 1024 px; below, each day a block (its day and paid count,
+ * then a line per figure), one column of them on a phone, two from 768 px.
+ */
 function DaysTable({ gas }: { gas: Enabled }) {
   if (gas.days.length === 0) {
     return (
@@ -160,38 +219,90 @@ function DaysTable({ gas }: { gas: Enabled }) {
   }
   return (
     <div className="grid gap-1">
-      <table className="w-full text-sm tabular-nums" data-testid="sponsored-gas-days">
-        <caption className="sr-only">Sponsored payments per day (UTC), newest first, since {dayLabel(gas.since)}</caption>
-        <thead>
-          <tr className="text-left text-muted-foreground">
-            <th scope="col" className="py-1.5 font-medium">
-              Day (UTC)
-            </th>
-            <th scope="col" className="py-1.5 text-right font-medium">
-              Payments
-            </th>
-            <th scope="col" className="py-1.5 text-right font-medium">
-              Paid
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {gas.days.map((d) => (
-            <tr key={d.day} className="border-t border-border/60" data-testid="sponsored-gas-day" data-day={d.day}>
-              <td className="py-1.5">
-                <time dateTime={d.day}>{dayLabel(d.day)}</time>
-              </td>
-              <td className="py-1.5 text-right">{d.sponsorships.toLocaleString('en')}</td>
-              <td className="py-1.5 text-right">
-                <Pog amount={formatUnits(BigInt(d.amountWei))} />
-              </td>
+      <div className="overflow-x-auto">
+        <table className="block w-full text-sm tabular-nums lg:table" data-testid="sponsored-gas-days">
+          <caption className="sr-only">Sponsored payments per day (UTC), newest first, since {dayLabel(gas.since)}</caption>
+          <thead className="sr-only lg:not-sr-only">
+            <tr className="text-left text-muted-foreground">
+              <th scope="col" className="py-1.5 font-medium">
+                Day (UTC)
+              </th>
+              <th scope="col" className="py-1.5 pl-3 text-right font-medium">
+                Paid
+              </th>
+              <th scope="col" className="py-1.5 pl-3 text-right font-medium">
+                Spent (ETH)
+              </th>
+              <th scope="col" className="py-1.5 pl-3 text-right font-medium">
+                Wasted (ETH)
+              </th>
+              <th scope="col" className="py-1.5 pl-3 text-right font-medium">
+                Budget left (ETH)
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody className="block md:grid md:grid-cols-2 md:gap-x-6 lg:table-row-group">
+            {gas.days.map((d) => (
+              <tr
+                key={d.day}
+                className="grid grid-cols-[1fr_auto] border-t border-border/60 py-1.5 lg:table-row lg:py-0"
+                data-testid="sponsored-gas-day"
+                data-day={d.day}
+              >
+                <th scope="row" className="py-0.5 text-left font-semibold lg:py-1.5 lg:font-normal lg:whitespace-nowrap">
+                  <time dateTime={d.day}>{dayLabel(d.day)}</time>
+                </th>
+                <td
+                  className="py-0.5 text-right font-semibold lg:py-1.5 lg:pl-3 lg:font-normal lg:whitespace-nowrap"
+                  data-testid="sponsored-gas-day-paid"
+                >
+                  {d.paid.toLocaleString('en')}
+                  <span className="lg:hidden"> paid</span>
+                </td>
+                <td className={cn(figureCell, 'col-span-2')} data-label="Spent" data-testid="sponsored-gas-day-spent" data-wei={d.spentWei}>
+                  <span className="break-all">
+                    {formatEth(d.spentWei)}
+                    <span className="lg:hidden"> ETH</span>
+                  </span>
+                </td>
+                <td
+                  className={cn(figureCell, 'col-span-2', d.wasted > 0 && 'text-amber-800')}
+                  data-label="Wasted"
+                  data-testid="sponsored-gas-day-wasted"
+                  data-wei={d.wastedWei}
+                >
+                  {d.wasted > 0 ? (
+                    <span className="break-all">
+                      {d.wasted.toLocaleString('en')} ({formatEth(d.wastedWei)}
+                      <span className="lg:hidden"> ETH</span>)
+                    </span>
+                  ) : (
+                    <>
+                      <span aria-hidden>—</span>
+                      <span className="sr-only">none</span>
+                    </>
+                  )}
+                </td>
+                <td
+                  className={cn(figureCell, 'col-span-2')}
+                  data-label="Budget left"
+                  data-testid="sponsored-gas-day-budget-left"
+                  data-wei={d.budgetLeftWei}
+                >
+                  <span className="break-all">
+                    {formatEth(d.budgetLeftWei)}
+                    <span className="lg:hidden"> ETH</span>
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <p className="text-xs text-muted-foreground">
-        Days without any are left out. A payment counts once its sponsorship is granted (the shop’s paymaster signed it, or its hosted
-        sponsor did), even if the wallet then does not send it.
+        Days without any are left out. Paid: operations that ran and paid their checkout. Spent: what the paymaster paid for the operations
+        that ran that day. Wasted: those that reverted, ran without paying, or were never signed by the shop. Budget left today also holds
+        back the most that sponsorships still in their window may cost.
       </p>
     </div>
   );
