@@ -14,6 +14,11 @@
  *    estimate, final paymaster data, sent) and the bundler's inclusion (its receipt, asked every 25 ms).
  * 2. Gas per payment: the user operation's actualGasUsed and actualGasCost and the bundle
  *    transaction's gasUsed (eth_getUserOperationReceipt), beside the plain transfer's gasUsed.
+ * 3. What the shop's deposit paid for each sponsored payment (actualGasCost) against what the
+ *    operation used at its block's base fee: its bundle transaction's gasUsed (a bundle of one)
+ *    × that base fee, the cost of an honest bundler before its tip. Each sponsored payment starts
+ *    from Base's fees: the local chain's base fee set to 0.01 gwei, and ten blocks with no tip in
+ *    them (the network's tip is then Base's least, 0.001 gwei), as the shop reads them when it signs.
  *
  * Printed as Markdown for bench/README.md. Nothing is asserted.
  */
@@ -64,6 +69,8 @@ interface Sample {
 interface Gas {
   /** The plain transfer's gasUsed, or the bundle transaction's. */
   txGasUsed: bigint;
+  /** The base fee of the block the bundle landed in (sponsored only). */
+  baseFee?: bigint;
   /** The user operation's actualGasUsed and actualGasCost (sponsored only). */
   opGasUsed?: bigint;
   opGasCost?: bigint;
@@ -102,6 +109,8 @@ async function startShop(dataDir: string): Promise<{ child: ChildProcess; stop: 
       DATA_DIR: dataDir,
       LOCAL_CHAIN_PORT: String(CHAIN_PORT),
       LOG_LEVEL: 'warn',
+      // The 'later' payments all come from one account: more than the five a day it gets by default.
+      PAYMASTER_SENDER_DAILY_LIMIT: '1000',
     },
   });
   let errors = '';
@@ -217,7 +226,13 @@ async function pay(browser: Browser, kind: Kind, chain: JsonRpcProvider, bundler
       if (smart.operations.length !== operationsBefore + 1 || !included) throw new Error('the smart wallet sent no user operation');
       const op = await (included as Promise<OpReceipt>);
       if (!op.success) throw new Error('the user operation reverted');
-      gas = { txGasUsed: BigInt(op.receipt.gasUsed), opGasUsed: BigInt(op.actualGasUsed), opGasCost: BigInt(op.actualGasCost) };
+      const block = await chain.getBlock((await chain.getTransactionReceipt(op.receipt.transactionHash))!.blockNumber);
+      gas = {
+        txGasUsed: BigInt(op.receipt.gasUsed),
+        opGasUsed: BigInt(op.actualGasUsed),
+        opGasCost: BigInt(op.actualGasCost),
+        baseFee: block!.baseFeePerGas!,
+      };
       if ((await chain.getBalance(smart.address)) !== 0n) throw new Error('the smart account has ETH: it did not pay with none');
     } else {
       if (!wallet.methods().includes('eth_sendTransaction')) throw new Error('the plain wallet sent no transaction');
@@ -242,6 +257,16 @@ async function untilIncluded(bundler: Bundler, hash: string, seen: () => void): 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`user operation ${hash} not included in time`);
+}
+
+/** Base's usual base fee, 0.01 gwei, which each sponsored payment starts from. */
+const BASE_FEE_WEI = 10_000_000n;
+
+/** The local chain at Base's fees: ten blocks without tips, then one at Base's base fee. */
+async function atBaseFees(chain: JsonRpcProvider): Promise<void> {
+  await chain.send('anvil_mine', ['0xa']);
+  await chain.send('anvil_setNextBlockBaseFeePerGas', [`0x${BASE_FEE_WEI.toString(16)}`]);
+  await chain.send('anvil_mine', ['0x1']);
 }
 
 const median = (xs: number[]) => {
@@ -312,6 +337,19 @@ function report(samples: Sample[], meta: { chromium: string; load: string }): st
       const costs = cost.map(Number);
       return `| ${k} | ${tx} | ${range(used)} | ${eth(median(costs))} ETH (${eth(Math.min(...costs))}–${eth(Math.max(...costs))}; ${Math.min(...gwei).toPrecision(2)}–${Math.max(...gwei).toPrecision(2)} gwei/gas) | ${baseCost(BigInt(median(used.map(Number))))} (the shop pays) |`;
     }),
+    '',
+    "What the deposit paid (the user operation's actualGasCost) against what the operation used at its block's base fee (the bundle transaction's gasUsed × the block's base fee: an honest bundler's cost before its tip), each payment starting from Base's fees (0.01 gwei, tip 0.001 gwei). Target: at most 1.2×. Beside it, against the operation's own actualGasUsed at the base fee:",
+    '',
+    '| payment | base fee of the block | paid by the deposit | ÷ (bundle gasUsed × base fee) | ÷ (actualGasUsed × base fee) |',
+    '|---|---|---|---|---|',
+    ...(['first', 'later'] as const).map((k) => {
+      const xs = of(k);
+      const ratio = (x: Sample, gas: bigint) => Number(x.gas.opGasCost!) / Number(gas * x.gas.baseFee!);
+      const fees = [...new Set(xs.map((x) => Number(x.gas.baseFee!) / 1e9))].map((g) => `${g} gwei`).join(', ');
+      const paid = xs.map((x) => Number(x.gas.opGasCost!) / 1e18);
+      const cell = (rs: number[]) => `${median(rs).toFixed(3)}× (${Math.min(...rs).toFixed(3)}–${Math.max(...rs).toFixed(3)})`;
+      return `| ${k} | ${fees} | ${median(paid).toPrecision(3)} ETH | ${cell(xs.map((x) => ratio(x, x.gas.txGasUsed)))} | ${cell(xs.map((x) => ratio(x, x.gas.opGasUsed!)))} |`;
+    }),
   ];
   return lines.join('\n');
 }
@@ -360,6 +398,7 @@ async function main() {
     for (let i = 0; i < RUNS; i++) {
       for (const kind of ['plain', 'first', 'later'] as const) {
         const smart = kind === 'plain' ? undefined : kind === 'first' ? await fresh() : regular;
+        if (smart) await atBaseFees(chain);
         const sample = await pay(browser, kind, chain, bundler, smart);
         samples.push(sample);
         console.error(`${i + 1}/${RUNS} ${kind}: order ${ms(sample.order)}, toast ${ms(sample.toast)}`);
