@@ -74,6 +74,8 @@ interface Gas {
   /** The user operation's actualGasUsed and actualGasCost (sponsored only). */
   opGasUsed?: bigint;
   opGasCost?: bigint;
+  /** The gas limits the bundler estimated and the wallet sent: call, verification, preVerificationGas (sponsored only). */
+  limits?: [bigint, bigint, bigint];
 }
 interface OpReceipt {
   actualGasUsed: string;
@@ -227,7 +229,9 @@ async function pay(browser: Browser, kind: Kind, chain: JsonRpcProvider, bundler
       const op = await (included as Promise<OpReceipt>);
       if (!op.success) throw new Error('the user operation reverted');
       const block = await chain.getBlock((await chain.getTransactionReceipt(op.receipt.transactionHash))!.blockNumber);
+      const sent = smart.operations.at(-1)!.op;
       gas = {
+        limits: [BigInt(sent.callGasLimit), BigInt(sent.verificationGasLimit), BigInt(sent.preVerificationGas)],
         txGasUsed: BigInt(op.receipt.gasUsed),
         opGasUsed: BigInt(op.actualGasUsed),
         opGasCost: BigInt(op.actualGasCost),
@@ -340,15 +344,16 @@ function report(samples: Sample[], meta: { chromium: string; load: string }): st
     '',
     "What the deposit paid (the user operation's actualGasCost) against what the operation used at its block's base fee (the bundle transaction's gasUsed × the block's base fee: an honest bundler's cost before its tip), each payment starting from Base's fees (0.01 gwei, tip 0.001 gwei). Target: at most 1.2×. Beside it, against the operation's own actualGasUsed at the base fee:",
     '',
-    '| payment | base fee of the block | paid by the deposit | ÷ (bundle gasUsed × base fee) | ÷ (actualGasUsed × base fee) |',
-    '|---|---|---|---|---|',
+    '| payment | base fee of the block | paid by the deposit | ÷ (bundle gasUsed × base fee) | ÷ (actualGasUsed × base fee) | limits the bundler estimated: call / verification / preVerificationGas |',
+    '|---|---|---|---|---|---|',
     ...(['first', 'later'] as const).map((k) => {
       const xs = of(k);
       const ratio = (x: Sample, gas: bigint) => Number(x.gas.opGasCost!) / Number(gas * x.gas.baseFee!);
       const fees = [...new Set(xs.map((x) => Number(x.gas.baseFee!) / 1e9))].map((g) => `${g} gwei`).join(', ');
       const paid = xs.map((x) => Number(x.gas.opGasCost!) / 1e18);
       const cell = (rs: number[]) => `${median(rs).toFixed(3)}× (${Math.min(...rs).toFixed(3)}–${Math.max(...rs).toFixed(3)})`;
-      return `| ${k} | ${fees} | ${median(paid).toPrecision(3)} ETH | ${cell(xs.map((x) => ratio(x, x.gas.txGasUsed)))} | ${cell(xs.map((x) => ratio(x, x.gas.opGasUsed!)))} |`;
+      const limits = [...new Set(xs.map((x) => x.gas.limits!.map(fmtGas).join(' / ')))].join('; ');
+      return `| ${k} | ${fees} | ${median(paid).toPrecision(3)} ETH | ${cell(xs.map((x) => ratio(x, x.gas.txGasUsed)))} | ${cell(xs.map((x) => ratio(x, x.gas.opGasUsed!)))} | ${limits} |`;
     }),
   ];
   return lines.join('\n');

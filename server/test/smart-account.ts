@@ -105,6 +105,16 @@ export function knownWalletSettings(accounts: Pick<SmartAccounts, 'factory' | 'i
   };
 }
 
+/** The settings of a shop whose own paymaster (of `deploySponsorStack`, signing with `signerKey`) sponsors these accounts. */
+export function ownPaymasterSettings(stack: { accounts: SmartAccounts; paymaster: string }, signerKey: string): Record<string, string> {
+  return {
+    PAYMASTER_ADDRESS: stack.paymaster,
+    PAYMASTER_SIGNER_KEY: signerKey,
+    ENTRYPOINT_ADDRESS: stack.accounts.entryPoint,
+    ...knownWalletSettings(stack.accounts),
+  };
+}
+
 /** What POST /api/paymaster answers (ERC-7677), as the tests read it. */
 export interface PaymasterAnswer {
   result?: {

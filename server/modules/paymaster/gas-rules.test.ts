@@ -31,7 +31,7 @@ const op = (over: Partial<UserOperation> = {}): UserOperation => ({
   sender: SENDER,
   nonce: '0x3',
   callData,
-  callGasLimit: toQuantity(60_000n),
+  callGasLimit: toQuantity(50_000n),
   verificationGasLimit: toQuantity(60_000n),
   preVerificationGas: toQuantity(50_000n),
   maxFeePerGas: toQuantity(16_000_000n),
@@ -149,6 +149,6 @@ describe('gasRefusal', () => {
     expect(gasRefusal(deploying, limits)?.reason).toBe('gas-too-high');
     expect(gasRefusal(deploying, { ...limits, deploying: true })).toBeNull();
     const refusal = gasRefusal(op({ callGasLimit: toQuantity(10n ** 7n), preVerificationGas: toQuantity(10n ** 7n) }), limits);
-    expect(refusal?.message).toMatch(/callGasLimit 90000.*preVerificationGas 60000/);
+    expect(refusal?.message).toMatch(/callGasLimit 55000.*preVerificationGas 60000/);
   });
 });

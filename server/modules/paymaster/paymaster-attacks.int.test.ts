@@ -31,10 +31,12 @@ import { testDatabaseKinds } from '../../test/databases';
 import type { Harness } from '../../test/harness';
 import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
-import { deploySponsorStack, knownWalletSettings, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
+import { deploySponsorStack, ownPaymasterSettings, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
 import { pack, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
+import { observeGauges, registry } from '../../lib/metrics';
 import { ServerSecret } from '../../lib/server-secret';
+import { gaugeSources } from '../../observability';
 import { paymasterData } from './sign';
 import { PAYMASTER_GAS } from './sponsor';
 import { ticketFor } from './ticket';
@@ -67,12 +69,9 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
     ({ accounts, entryPoint: bundler, paymaster } = await deploySponsorStack(testChain.provider, new Wallet(signerKey).address));
     const shop = await startPayingShop(kind, testChain, {
       env: {
-        PAYMASTER_ADDRESS: paymaster,
-        PAYMASTER_SIGNER_KEY: signerKey,
-        ENTRYPOINT_ADDRESS: accounts.entryPoint,
+        ...ownPaymasterSettings({ accounts, paymaster }, signerKey),
         // Room for this file's other sponsorships; the last test spends the rest.
         PAYMASTER_DAILY_BUDGET_ETH: '0.0001',
-        ...knownWalletSettings(accounts),
       },
     });
     h = shop.h;
@@ -380,6 +379,12 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
       actual_cost_wei: (before - (await deposit())).toString(),
       tx_hash: receipt.hash.toLowerCase(),
     });
+    // The metrics carry it: what was paid by outcome, and what is left of today's budget.
+    observeGauges(gaugeSources(h.services));
+    const metrics = await registry.metrics();
+    expect(metrics).toMatch(/^pogs_paymaster_spent_wei_total\{outcome="paid"\} [1-9]/m);
+    const left = (await h.payments!.paymaster!.ledger.today(new Date())).leftWei;
+    expect(metrics).toContain(`pogs_paymaster_budget_left_wei ${Number(left)}`);
 
     // The signer key in other hands: an operation signed with it, never asked of the service.
     const account = await accounts.deploy(attackerOwner.address, 7n);

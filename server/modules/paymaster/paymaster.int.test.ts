@@ -14,7 +14,7 @@ import { testDatabaseKinds } from '../../test/databases';
 import type { Harness } from '../../test/harness';
 import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
-import { deploySponsorStack, knownWalletSettings, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
+import { deploySponsorStack, ownPaymasterSettings, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
 import { batchCall, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { UserOperation } from './user-operation';
@@ -35,12 +35,9 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
     ({ accounts, entryPoint, paymaster } = await deploySponsorStack(testChain.provider, new Wallet(signerKey).address));
     const shop = await startPayingShop(kind, testChain, {
       env: {
-        PAYMASTER_ADDRESS: paymaster,
-        PAYMASTER_SIGNER_KEY: signerKey,
-        ENTRYPOINT_ADDRESS: accounts.entryPoint,
+        ...ownPaymasterSettings({ accounts, paymaster }, signerKey),
         // One shopper pays many checkouts here.
         PAYMASTER_SENDER_DAILY_LIMIT: '100',
-        ...knownWalletSettings(accounts),
       },
     });
     h = shop.h;

@@ -20,7 +20,7 @@ import { testDatabaseKinds } from '../../test/databases';
 import { adminSession, startHarness, type Harness } from '../../test/harness';
 import { startPayingShop, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
-import { deploySponsorStack, knownWalletSettings, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
+import { deploySponsorStack, ownPaymasterSettings, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
 import { pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { SponsorshipOutcome } from './sponsorship-ledger';
@@ -86,10 +86,7 @@ describe.each(testDatabaseKinds)('the admin’s sponsored gas on %s', (kind) => 
   let account: string;
   const owner = Wallet.createRandom();
   const env = () => ({
-    PAYMASTER_ADDRESS: paymaster,
-    PAYMASTER_SIGNER_KEY: signerKey,
-    ENTRYPOINT_ADDRESS: accounts.entryPoint,
-    ...knownWalletSettings(accounts),
+    ...ownPaymasterSettings({ accounts, paymaster }, signerKey),
   });
 
   beforeAll(async () => {
