@@ -282,6 +282,12 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
   it('sponsors one operation at a time per account, on its main nonce sequence only', async () => {
     const honest = await honestSponsorship();
     expect(await refusal({ ...honest.op, nonce: toQuantity((1n << 64n) + BigInt(honest.op.nonce)) }, honest.ticket)).toBe('nonce-key');
+    // The same checkout asked again (its shopper closed the wallet and pressed Pay again): offered,
+    // and the same operation signed again.
+    const retried = paymasterOfferSchema.parse(await (await honest.s.request(`/api/checkout/${honest.c.id}/paymaster`)).json());
+    expect(retried).toMatchObject({ url: expect.any(String) });
+    const retriedTicket = 'context' in retried ? retried.context.ticket : null;
+    expect((await ask('pm_getPaymasterData', honest.op, retriedTicket)).result?.paymaster).toBe(paymaster);
     // A second checkout of the same account while the first sponsorship can still land.
     const second = await checkoutFor(honest.account);
     expect(second.offer).toMatchObject({ unavailable: { reason: 'sponsorship-pending' } });

@@ -124,11 +124,13 @@ export class PaymasterService {
       // An account not on chain yet is judged by the factory its first operation names.
       const deployed = (await this.code(checkout.customerWallet)) !== '0x';
       if (deployed) await this.place(checkout.customerWallet, null);
+      // Its own sponsorship (a Pay pressed again after the wallet was closed) does not stand in its way.
       const refusal = await this.ledger.refusal(
         checkout.customerWallet,
         await this.mostAtCaps(deployed),
         now,
         await this.nextNonce(checkout.customerWallet),
+        { checkoutId: checkout.id, amountWei: checkout.amountWei },
       );
       if (refusal) return unavailable(refusal);
     } catch (err) {
