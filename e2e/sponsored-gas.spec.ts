@@ -141,6 +141,51 @@ test.describe('paying with POGS and no ETH', () => {
     }
   });
 
+  test('a second payment while the first sponsored one can still go through: the shopper is told the wallet pays this fee, and why', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    const smart = await SmartAccountWallet.create(CHAIN_RPC, bundler.url);
+    try {
+      await givePogs(smart.address);
+      const wallet = await TestWallet.install(page, { smart });
+      // The first payment: the shop sponsors it, and the shopper closes the wallet without sending it.
+      smart.rejectNextAfterSponsorship();
+      await payFromDrawer(page, wallet, pick(), true);
+      await expectToast(page, 'Payment Failed', 'Transaction was rejected by user', 'destructive');
+      expect(smart.operations).toHaveLength(1);
+      await closeToasts(page);
+
+      // Another checkout (one more item) while that sponsorship can still land: the shop says so
+      // before the wallet is asked, and the wallet is asked for a plain transfer, which needs ETH.
+      const other = mostStocked(products.filter((p) => !p.variants.some((v) => v.id === pick().id))).variant;
+      expect((await page.request.post('/api/cart/add', { data: { variantId: other.id, quantity: 1 } })).ok()).toBe(true);
+      await page.goto('/');
+      await expect(page.getByTestId('wallet-address')).toBeVisible();
+      await page.getByTestId('cart-button').click();
+      const drawer = page.getByTestId('cart-drawer');
+      await expect(drawer.getByTestId('cart-item')).toHaveCount(2);
+      // The wallet holds its confirmation, so the notice is seen (and photographed) while it asks.
+      const release = smart.holdNextCalls();
+      await drawer.getByTestId('pay-button').click();
+      await expectToast(
+        page,
+        'Network fee paid from your wallet',
+        /^.*This account’s last sponsored payment can still go through for up to (10|11) minutes: wait for it, or pay the fee from the wallet\.$/,
+      );
+      await page.screenshot({ path: testInfo.outputPath('unsponsored-390x844.png') });
+      await page.setViewportSize({ width: 820, height: 1180 });
+      await page.screenshot({ path: testInfo.outputPath('unsponsored-820x1180.png') });
+      release();
+      await expectToast(page, 'Payment Failed', 'Insufficient funds for gas or token balance', 'destructive');
+      // Nothing more was sponsored: the wallet built no second operation.
+      expect(smart.operations).toHaveLength(1);
+      expect(wallet.methods()).toContain('eth_sendTransaction');
+    } finally {
+      smart.dispose();
+    }
+  });
+
   test('a plain key without ETH keeps the plain transfer and is told it needs ETH for gas', async ({ page }) => {
     test.setTimeout(120_000);
     // An account the node signs for (impersonated) with POGS and not a wei of ETH.

@@ -53,6 +53,11 @@ export interface NewSponsorship {
 export type RecordedKey = { id: number } | null;
 
 const refuse = (reason: string, message: string) => new PaymasterError(-32001, message, reason);
+/** '1 minute', '7 minutes': a wait, rounded up. */
+const minutesText = (ms: number) => {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+};
 const startOfUtcDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
 /** The SQL of what a row costs today: its real cost once known, else its most while it can still land. */
@@ -113,7 +118,7 @@ export class SponsorshipLedger {
     if (open) {
       return refuse(
         'sponsorship-pending',
-        `This account’s last sponsored payment can still go through until ${new Date(open.valid_until).toISOString()}: wait for it, or pay the fee from the wallet.`,
+        `This account’s last sponsored payment can still go through for up to ${minutesText(new Date(open.valid_until).getTime() - now.getTime())}: wait for it, or pay the fee from the wallet.`,
       );
     }
     const [{ n }] = (await ofSender().where('created_at', '>=', startOfUtcDay(now)).count({ n: '*' })) as Array<{ n: unknown }>;
