@@ -132,6 +132,11 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: receipt.hash, customerWallet: account });
     expect(res.status).toBe(201);
     expect(orderSchema.parse(await res.json())).toMatchObject({ status: 'paid' });
+    // The watcher finds it under the paymaster the provider answered with, and settles it at its real cost.
+    await h.payments!.sponsorshipWatcher!.tick();
+    const row = await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id }).first();
+    expect(row).toMatchObject({ paymaster: paymaster.toLowerCase(), outcome: 'paid', tx_hash: receipt.hash.toLowerCase() });
+    expect(BigInt(row.actual_cost_wei)).toBeGreaterThan(0n);
 
     // The provider got the same two ERC-7677 calls, with its key, its policy, and not the shop's ticket.
     expect(hosted.received.map((r) => r.method)).toEqual(['pm_getPaymasterStubData', 'pm_getPaymasterData']);
