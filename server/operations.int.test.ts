@@ -316,7 +316,12 @@ async function postgresRelay(target: URL) {
       for (const s of sockets) s.destroy();
     },
     refuseNext: (n: number) => void (refuse = n),
-    close: () => new Promise((r) => server.close(r)),
+    // A socket a client still holds would keep server.close waiting for ever: the relay cuts them.
+    close: () =>
+      new Promise((r) => {
+        server.close(r);
+        for (const s of sockets) s.destroy();
+      }),
   };
 }
 
