@@ -114,35 +114,39 @@ export interface OperationSizes {
 }
 
 /**
- * The operation as the bundle will carry it, for pricing its bytes: every gas field at its largest
- * and the signatures of their final lengths filled with 0xff (the worst case for calldata cost).
+ * `op` as a bundle carries it (the EntryPoint's PackedUserOperation), for pricing its bytes: the
+ * paymaster's data and the signature at their final lengths, filled with 0xff (non-zero bytes, the
+ * dearest).
  */
+function packedTuple(op: UserOperation, paymaster: string | null, sizes: OperationSizes) {
+  const packed = packedFields(op, { verificationGasLimit: MAX_UINT128, postOpGasLimit: MAX_UINT128 });
+  const filled = (n: number) => `0x${'ff'.repeat(n)}`;
+  return [
+    op.sender,
+    BigInt(op.nonce),
+    packed.initCode,
+    op.callData,
+    packed.accountGasLimits,
+    BigInt(op.preVerificationGas),
+    packed.gasFees,
+    paymaster ? concat([paymaster, packed.paymasterGas, filled(sizes.paymasterDataBytes)]) : '0x',
+    filled(sizes.signatureBytes),
+  ];
+}
+
+/** The operation's worst case for calldata cost: every gas field at its largest, as bundlers price it. */
 function worstCaseEncoding(op: UserOperation, paymaster: string | null, sizes: OperationSizes): string {
   const maxed: UserOperation = {
     ...op,
     callGasLimit: toBeHex(MAX_UINT128),
     verificationGasLimit: toBeHex(MAX_UINT128),
+    preVerificationGas: toBeHex(MAX_UINT256),
     maxFeePerGas: toBeHex(MAX_UINT128),
     maxPriorityFeePerGas: toBeHex(MAX_UINT128),
   };
-  const packed = packedFields(maxed, { verificationGasLimit: MAX_UINT128, postOpGasLimit: MAX_UINT128 });
-  const filled = (n: number) => `0x${'ff'.repeat(n)}`;
-  const paymasterAndData = paymaster ? concat([paymaster, packed.paymasterGas, filled(sizes.paymasterDataBytes)]) : '0x';
   return AbiCoder.defaultAbiCoder().encode(
     ['tuple(address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes)'],
-    [
-      [
-        op.sender,
-        BigInt(op.nonce),
-        packed.initCode,
-        op.callData,
-        packed.accountGasLimits,
-        MAX_UINT256,
-        packed.gasFees,
-        paymasterAndData,
-        filled(sizes.signatureBytes),
-      ],
-    ],
+    [packedTuple(maxed, paymaster, sizes)],
   );
 }
 
@@ -163,24 +167,7 @@ const ENTRY_POINT = new Interface([
  * (GasPriceOracle.getL1Fee takes it): what Base charges for the operation's bytes on L1.
  */
 export function bundleTransactionBytes(op: UserOperation, entryPoint: string, paymaster: string | null, sizes: OperationSizes): string {
-  const packed = packedFields(op, { verificationGasLimit: MAX_UINT128, postOpGasLimit: MAX_UINT128 });
-  const filled = (n: number) => `0x${'ff'.repeat(n)}`;
-  const data = ENTRY_POINT.encodeFunctionData('handleOps', [
-    [
-      [
-        op.sender,
-        BigInt(op.nonce),
-        packed.initCode,
-        op.callData,
-        packed.accountGasLimits,
-        BigInt(op.preVerificationGas),
-        packed.gasFees,
-        paymaster ? concat([paymaster, packed.paymasterGas, filled(sizes.paymasterDataBytes)]) : '0x',
-        filled(sizes.signatureBytes),
-      ],
-    ],
-    entryPoint,
-  ]);
+  const data = ENTRY_POINT.encodeFunctionData('handleOps', [[packedTuple(op, paymaster, sizes)], entryPoint]);
   const tx = Transaction.from({
     type: 2,
     chainId: 8453n,

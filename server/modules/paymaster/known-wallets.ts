@@ -116,7 +116,12 @@ export class KnownWallets {
       }
       return { kind: 'deploying', wallet };
     }
-    const code = (await chain.code(sender)).toLowerCase();
+    return this.placeCode(sender, await chain.code(sender), chain);
+  }
+
+  /** What the account with runtime code `code` is (read already), or an `unknown-account` refusal. */
+  async placeCode(sender: string, runtime: string, chain: Pick<ChainReads, 'storageAt'>): Promise<AccountCode> {
+    const code = runtime.toLowerCase();
     if (code === '0x') {
       throw unknown('The account does not exist on Base yet and the operation does not create it.');
     }

@@ -121,17 +121,16 @@ export class PaymasterService {
       );
     }
     try {
+      const wallet = checkout.customerWallet;
+      const [code, nonce] = await Promise.all([this.code(wallet), this.nextNonce(wallet)]);
       // An account not on chain yet is judged by the factory its first operation names.
-      const deployed = (await this.code(checkout.customerWallet)) !== '0x';
-      if (deployed) await this.place(checkout.customerWallet, null);
+      const deployed = code !== '0x';
+      if (deployed) await this.wallets.placeCode(wallet, code, this.chainReads);
       // Its own sponsorship (a Pay pressed again after the wallet was closed) does not stand in its way.
-      const refusal = await this.ledger.refusal(
-        checkout.customerWallet,
-        await this.mostAtCaps(deployed),
-        now,
-        await this.nextNonce(checkout.customerWallet),
-        { checkoutId: checkout.id, amountWei: checkout.amountWei },
-      );
+      const refusal = await this.ledger.refusal(wallet, await this.mostAtCaps(deployed), now, nonce, {
+        checkoutId: checkout.id,
+        amountWei: checkout.amountWei,
+      });
       if (refusal) return unavailable(refusal);
     } catch (err) {
       if (err instanceof PaymasterError) return unavailable(err);
@@ -259,12 +258,13 @@ export class PaymasterService {
   private async priced(op: UserOperation, account: AccountCode, entryPoint: string): Promise<bigint> {
     const network = await this.chainRead('the network’s fees', () => readNetworkFees(this.deps.rpc));
     const fees = feeCaps(network);
-    const own = this.deps.paymaster.sponsor.kind === 'verifying';
+    const { sponsor } = this.deps.paymaster;
+    const own = sponsor.kind === 'verifying';
     const sizes = {
       signatureBytes: Math.max(SIGNATURE_BYTES, op.signature ? (op.signature.length - 2) / 2 : 0),
       paymasterDataBytes: Math.max(PAYMASTER_DATA_BYTES, op.paymasterData ? (op.paymasterData.length - 2) / 2 : 0),
     };
-    const paymasterAddress = own ? (this.deps.paymaster.sponsor as { address: string }).address : ANY_PAYMASTER;
+    const paymasterAddress = sponsor.kind === 'verifying' ? sponsor.address : ANY_PAYMASTER;
     const l1Fee = await this.l1Fee(bundleTransactionBytes(op, entryPoint, paymasterAddress, sizes));
     const preVerificationGas = preVerificationGasCap(
       staticPreVerificationGas(op, paymasterAddress, sizes),
@@ -313,13 +313,16 @@ export class PaymasterService {
     return BigInt(ENTRY_POINT.decodeFunctionResult('getNonce', String(answer))[0]);
   }
 
+  /** What the known wallets' check reads of an account: its code and its ERC-1967 slot. */
+  private readonly chainReads = {
+    code: (address: string) => this.code(address),
+    storageAt: (address: string, slot: string) =>
+      this.chainRead('the account’s code', async () => String(await this.deps.rpc('eth_getStorageAt', [address, slot, 'latest']))),
+  };
+
   /** Where `sender`'s account stands among the known wallets (its code read from the chain). */
   private place(sender: string, factory: string | null | undefined): Promise<AccountCode> {
-    return this.wallets.place(sender, factory, {
-      code: (address) => this.code(address),
-      storageAt: (address, slot) =>
-        this.chainRead('the account’s code', async () => String(await this.deps.rpc('eth_getStorageAt', [address, slot, 'latest']))),
-    });
+    return this.wallets.place(sender, factory, this.chainReads);
   }
 
   private code(address: string): Promise<string> {
