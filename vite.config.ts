@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -147,6 +148,12 @@ export default defineConfig(({ isSsrBuild }) => ({
           devOptions: { enabled: false },
         }),
       ],
+  // In the browser every `import ... from 'zod'` (the API's schemas in common/) gets zod with its
+  // eval turned off (client/lib/zod-without-eval.ts) before any schema is made. The page's code
+  // imports zod only where it checks an answer (the admin, the gas offer): the home never loads it.
+  resolve: isSsrBuild
+    ? {}
+    : { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./client/lib/zod-without-eval.ts', import.meta.url)) }] },
   // The server-rendering entry goes beside dist/, never in it: dist/ is served to browsers.
   // The client's manifest (dist/.vite/manifest.json) tells the server each rendered page's chunks,
   // which it preloads with the page (server/client-manifest.ts); koa-static serves no dot-folder.

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { cataloguePageQuerySchema } from './catalogue-query';
 import {
   CATALOGUE_SORT_LABELS,
   CATALOGUE_SORTS,
-  cataloguePageQuerySchema,
   DEFAULT_CATALOGUE_FILTER,
   filterFromSearchParams,
   filterToSearchParams,
   isDefaultFilter,
-} from './catalogue-query';
+} from './catalogue-view';
 
 describe('a view of the catalogue in the URL', () => {
   it('round-trips every field, writing only what differs from the default in one order', () => {

@@ -1,5 +1,5 @@
 import type { Product, PublicConfig } from './api';
-import type { CataloguePage } from './catalogue-query';
+import type { CataloguePage } from './catalogue-view';
 
 /**
  * The contract between the server and the client's server-rendering entry

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures/test';
-import { CATALOGUE_PAGE_SIZE, type CatalogueFacets, type CataloguePage } from '../common/catalogue-query';
+import { CATALOGUE_PAGE_SIZE, type CatalogueFacets, type CataloguePage } from '../common/catalogue-view';
 
 // The home's grid for a catalogue of any size, on a phone: a page at a time as the shopper
 // scrolls, a search that follows the typing, filters and a sort, all in the URL (shared, reloaded,

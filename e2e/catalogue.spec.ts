@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './fixtures/test';
 import type { Product } from '../common/api';
-import { CATALOGUE_PAGE_SIZE } from '../common/catalogue-query';
+import { CATALOGUE_PAGE_SIZE } from '../common/catalogue-view';
 import { DEFAULT_IMAGE_WIDTH, sizedImageUrl } from '../common/product-image-url';
 import { loadAllCards } from './fixtures/ui';
 

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './fixtures/test';
 import type { Product } from '../common/api';
-import { CATALOGUE_PAGE_SIZE } from '../common/catalogue-query';
+import { CATALOGUE_PAGE_SIZE } from '../common/catalogue-view';
 import { TestWallet } from './fixtures/test-wallet';
 import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
 

@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures/test';
 import type { Product } from '../common/api';
-import { CATALOGUE_PAGE_SIZE } from '../common/catalogue-query';
+import { CATALOGUE_PAGE_SIZE } from '../common/catalogue-view';
 import { expectToast } from './fixtures/ui';
 
 // The home and the product pages arrive rendered by the server (client/entry-server.tsx): they

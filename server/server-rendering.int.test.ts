@@ -8,7 +8,7 @@ import path from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
-import type { CataloguePage } from '../common/catalogue-query';
+import type { CataloguePage } from '../common/catalogue-view';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { SHOP_PAGE_MODULES } from '../common/shop-render';
 import { startHarness, type Harness } from './test/harness';

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
-import { CATALOGUE_PAGE_SIZE, type CataloguePage } from '../common/catalogue-query';
+import { CATALOGUE_PAGE_SIZE, type CataloguePage } from '../common/catalogue-view';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { SHOP_PAGE_MODULES } from '../common/shop-render';
 import { IMAGE_SIZES, productImages, responsiveImage, simplePageImageUrl } from '../common/product-image-url';

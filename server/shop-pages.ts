@@ -27,7 +27,7 @@ import {
   isDefaultFilter,
   type CatalogueFilter,
   type CataloguePage,
-} from '../common/catalogue-query';
+} from '../common/catalogue-view';
 import { EARLY_TAPS_GLOBAL, type RenderShopPage, type ShopPageKind } from '../common/shop-render';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';

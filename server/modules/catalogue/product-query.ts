@@ -13,7 +13,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Product } from '../../../common/api';
-import type { CatalogueFacets, CatalogueFilter, CataloguePage, CataloguePageQuery, FacetValue } from '../../../common/catalogue-query';
+import type { CataloguePageQuery } from '../../../common/catalogue-query';
+import type { CatalogueFacets, CatalogueFilter, CataloguePage, FacetValue } from '../../../common/catalogue-view';
 import { ErrorCode } from '../../../common/errors';
 import { parseUnits } from '../../../common/money';
 import { AppError } from '../../lib/errors';

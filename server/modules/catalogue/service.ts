@@ -29,7 +29,8 @@ import { SyncJobs, type SyncJobOptions, type SyncStart } from './sync-job';
 import { CatalogueWebhooks } from './webhooks';
 import { CATALOGUE_VERSION, CatalogueFreshness, type FreshnessOptions } from './freshness';
 import { CatalogueIndex } from './product-query';
-import type { CatalogueFacets, CataloguePage, CataloguePageQuery } from '../../../common/catalogue-query';
+import type { CataloguePageQuery } from '../../../common/catalogue-query';
+import type { CatalogueFacets, CataloguePage } from '../../../common/catalogue-view';
 import { etagOf, type Coding, type Precompressed } from '../../lib/precompressed';
 
 export interface ListedVariant {

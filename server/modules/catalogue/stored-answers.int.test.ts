@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../../common/api';
-import type { CataloguePage } from '../../../common/catalogue-query';
+import type { CataloguePage } from '../../../common/catalogue-view';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { fetchRaw as raw } from '../../test/raw-http';

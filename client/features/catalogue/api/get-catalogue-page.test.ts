@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../../common/api';
-import { DEFAULT_CATALOGUE_FILTER, filterFromSearchParams } from '../../../../common/catalogue-query';
+import { DEFAULT_CATALOGUE_FILTER, filterFromSearchParams } from '../../../../common/catalogue-view';
 import { cataloguePageQueryKey, productsOfPages } from './get-catalogue-page';
 
 const product = (id: string, title = `Product ${id}`) => ({ id, title }) as unknown as Product;

@@ -6,7 +6,7 @@ import {
   type CatalogueFacets,
   type CatalogueFilter,
   type CataloguePage,
-} from '../../../../common/catalogue-query';
+} from '../../../../common/catalogue-view';
 import { apiFetch } from '../../../lib/api-client';
 
 /**

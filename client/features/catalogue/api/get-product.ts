@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { Product } from '../../../../common/api';
 import { apiFetch } from '../../../lib/api-client';
-import type { CataloguePage } from '../../../../common/catalogue-query';
+import type { CataloguePage } from '../../../../common/catalogue-view';
 
 export const productQueryKey = (id: string) => ['catalogue', 'product', id] as const;
 

@@ -1,7 +1,7 @@
 import { dehydrate, hydrate, QueryClient, type InfiniteData } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../../common/api';
-import type { CataloguePage } from '../../../../common/catalogue-query';
+import type { CataloguePage } from '../../../../common/catalogue-view';
 import { INLINE_DATA_IDS } from '../../../../common/inline-data';
 import { configQueryKey } from '../../../lib/public-config';
 import { productQueryKey } from './get-product';

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Product, PublicConfig } from '../../../../common/api';
-import { filterFromSearchParams, type CataloguePage } from '../../../../common/catalogue-query';
+import { filterFromSearchParams, type CataloguePage } from '../../../../common/catalogue-view';
 import { INLINE_DATA_IDS } from '../../../../common/inline-data';
 import { configQueryKey } from '../../../lib/public-config';
 import { cataloguePageQueryKey, firstPageData } from './get-catalogue-page';

@@ -8,7 +8,7 @@ import {
   type CatalogueFilter,
   type CatalogueSort,
   type FacetValue,
-} from '../../../../common/catalogue-query';
+} from '../../../../common/catalogue-view';
 import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/utils';
 

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { filterFromSearchParams, filterToSearchParams, type CatalogueFilter } from '../../../../common/catalogue-query';
+import { filterFromSearchParams, filterToSearchParams, type CatalogueFilter } from '../../../../common/catalogue-view';
 import { KEEP_SCROLL } from '../../../lib/use-scroll-restoration';
 
 /**

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { DEFAULT_CATALOGUE_FILTER, filterToSearchParams, isDefaultFilter } from '../../../../common/catalogue-query';
+import { DEFAULT_CATALOGUE_FILTER, filterToSearchParams, isDefaultFilter } from '../../../../common/catalogue-view';
 import { Button } from '../../../components/ui/button';
 import { apiErrorText, ApiError } from '../../../lib/api-client';
 import { useConfig, useShopNames } from '../../../lib/public-config';
