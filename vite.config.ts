@@ -46,6 +46,25 @@ function findWalletConnectOnlyChunks(): Plugin {
   };
 }
 
+const CLIENT_ENTRY = fileURLToPath(new URL('./client/main.tsx', import.meta.url));
+let shell: Set<string> | undefined;
+/** Every module of the shop's own the client's entry imports statically, however deep (its own file excepted). */
+function shellModules(ctx: { getModuleInfo(id: string): { importedIds: readonly string[] } | null }): Set<string> {
+  if (shell) return shell;
+  const seen = new Set<string>();
+  const queue = [CLIENT_ENTRY];
+  while (queue.length) {
+    const id = queue.pop()!;
+    for (const next of ctx.getModuleInfo(id)?.importedIds ?? []) {
+      if (seen.has(next) || next.includes('node_modules') || next.startsWith('\0')) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  seen.delete(CLIENT_ENTRY);
+  return (shell = seen);
+}
+
 const THEME_COLOR = '#6d28d9'; // keep equal to <meta name="theme-color"> in client/index.html
 
 export default defineConfig(({ isSsrBuild }) => ({
@@ -157,7 +176,27 @@ export default defineConfig(({ isSsrBuild }) => ({
   // The server-rendering entry goes beside dist/, never in it: dist/ is served to browsers.
   // The client's manifest (dist/.vite/manifest.json) tells the server each rendered page's chunks,
   // which it preloads with the page (server/client-manifest.ts); koa-static serves no dot-folder.
-  build: isSsrBuild ? { outDir: '../dist-ssr', emptyOutDir: true } : { outDir: '../dist', emptyOutDir: true, manifest: true },
+  build: isSsrBuild
+    ? { outDir: '../dist-ssr', emptyOutDir: true }
+    : {
+        outDir: '../dist',
+        emptyOutDir: true,
+        manifest: true,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                {
+                  name: 'framework',
+                  priority: 2,
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@tanstack)[\\/]/,
+                },
+                { name: (id, ctx) => (shellModules(ctx).has(id) ? 'shell' : null), priority: 1 },
+              ],
+            },
+          },
+        },
+      },
   // The server-rendering entry carries every library it uses (React, the router, TanStack Query,
   // the UI kit), so the server needs none of the browser's packages installed at run time: they
   // are development dependencies, and the production image has only what the server imports.

@@ -19,6 +19,7 @@ import { AppChrome } from './app/app-chrome';
 import { AppErrorBoundary } from './app/app-error-boundary';
 import { AppRoutes, loadMatchedRoutes } from './app/router';
 import { seedShopData } from './features/catalogue';
+import { FirstScreenMark } from './lib/after-first-screen';
 import { createQueryClient } from './lib/query-client';
 
 export const renderShopPage: RenderShopPage = async ({ path, config, cataloguePage, product }) => {
@@ -38,6 +39,7 @@ export const renderShopPage: RenderShopPage = async ({ path, config, cataloguePa
           </AppChrome>
         </QueryClientProvider>
       </AppErrorBoundary>
+      <FirstScreenMark />
     </StrictMode>,
   );
   queryClient.clear();

@@ -4,7 +4,10 @@ import { BrowserRouter } from 'react-router-dom';
 import { AppErrorBoundary } from './app/app-error-boundary';
 import { AppProviders } from './app/providers';
 import { AppRoutes, loadMatchedRoutes } from './app/router';
+import { FirstScreenMark } from './lib/after-first-screen';
 import { replayTaps, takeEarlyTaps } from './lib/early-taps';
+// Chromium's install offer can come before hydration: kept from now on (the offer's UI loads later).
+import './lib/install-events';
 import { markServerRendered } from './lib/server-rendered';
 import './styles.css';
 
@@ -29,6 +32,7 @@ async function start() {
           </BrowserRouter>
         </AppProviders>
       </AppErrorBoundary>
+      <FirstScreenMark />
     </StrictMode>
   );
   if (serverRendered) {

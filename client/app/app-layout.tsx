@@ -13,7 +13,7 @@ import {
   type PayHandler,
 } from '../features/cart';
 import { CheckoutProvider, useCheckout } from '../features/checkout';
-import { InstallPrompt, OfflineNotice, SiteHeader } from '../features/layout';
+import { LazyInstallPrompt, OfflineNotice, SiteHeader } from '../features/layout';
 import { clearOrderHistory } from '../features/orders';
 import { toWalletConfig, useWallet, WalletButton, WalletProvider } from '../features/wallet';
 import { useConfig, useShopNames } from '../lib/public-config';
@@ -121,7 +121,7 @@ function AppShell() {
           </Suspense>
         </RouteErrorBoundary>
       </main>
-      <InstallPrompt />
+      <LazyInstallPrompt />
       <CartDrawer
         open={cartOpen}
         onOpenChange={setCartOpen}

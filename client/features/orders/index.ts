@@ -3,4 +3,4 @@ export {
   clearOrderHistory,
   /** @internal The key of every wallet's order history, which app/'s persistence test proves is never saved offline. */
   orderHistoryQueryKey,
-} from './api/get-orders';
+} from './api/order-history-key';

@@ -1,8 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuthSession, SiweNonce } from '../../../../common/api';
+import type { AuthSession } from '../../../../common/api';
 import { apiFetch } from '../../../lib/api-client';
-import { personalSign } from '../../../web3/personal-sign';
-import type { Eip1193Provider } from '../../../web3/types';
 
 export const authSessionQueryKey = ['auth', 'session'] as const;
 
@@ -24,6 +22,8 @@ export function useAuthSession(enabled: boolean) {
 
 /** A logout still on its way: a sign-in waits for it, or the logout could land after it and undo it. */
 let signingOut: Promise<unknown> = Promise.resolve();
+/** Settles once the last logout has (sign-in.ts waits for it). */
+export const logoutSettled = (): Promise<unknown> => signingOut;
 
 /**
  * POST /api/auth/logout. Best effort: if it fails the server session stays signed in to the old
@@ -34,16 +34,4 @@ export function signOut(): Promise<unknown> {
     console.warn('Signing out of the order history failed', error),
   );
   return signingOut;
-}
-
-/**
- * Sign-In with Ethereum: the server writes the EIP-4361 message for `address` (GET
- * /api/auth/nonce), the wallet signs it, the server checks it (POST /api/auth/verify) and binds
- * the session to the wallet. Throws the wallet's refusal or the server's ApiError as they are.
- */
-export async function signIn(provider: Eip1193Provider, address: string): Promise<AuthSession> {
-  await signingOut;
-  const { message } = await apiFetch<SiweNonce>(`/api/auth/nonce?address=${encodeURIComponent(address)}`);
-  const signature = await personalSign(provider, address, message);
-  return apiFetch<AuthSession>('/api/auth/verify', { method: 'POST', json: { message, signature } });
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../components/ui/use-toast';
 import type { Eip1193Provider } from '../../../web3/types';
-import { authSessionQueryKey, signIn } from '../api/auth';
+import { authSessionQueryKey } from '../api/auth';
+import { signIn } from '../api/sign-in';
 import { signInFailureNotice } from '../lib/sign-in-failure';
 
 export interface SigningWallet {

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, useInfiniteQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Order } from '../../../../common/api';
 import { ErrorCode } from '../../../../common/errors';
@@ -6,12 +6,10 @@ import { apiRequest, errorFromResponse, type ApiError } from '../../../lib/api-c
 import { authSessionQueryKey, SIGNED_OUT } from '../../auth';
 import { isOrderList } from '../lib/is-order-list';
 import { nextOrdersAfter } from '../lib/orders-pages';
+import { clearOrderHistory, orderHistoryQueryKey } from './order-history-key';
 
 /** The one message a failed order-history read shows. */
 export const ORDERS_FETCH_ERROR = 'Failed to fetch orders';
-
-/** Every wallet's order history (never persisted: app/persistence.ts keeps only catalogue and config). */
-export const orderHistoryQueryKey = ['orders', 'by-wallet'] as const;
 
 /** One page of a wallet's orders, and the `after` of the next page (null on the last). */
 export interface OrdersPage {
@@ -52,11 +50,6 @@ export function orderHistoryQueryOptions(wallet: string) {
     // Kept in memory only while it may be looked at again soon.
     gcTime: 5 * 60_000,
   });
-}
-
-/** Forgets every cached order history at once (the wallet changed or disconnected). */
-export function clearOrderHistory(queryClient: QueryClient): void {
-  queryClient.removeQueries({ queryKey: orderHistoryQueryKey });
 }
 
 /**

@@ -2,7 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { RefundLine } from '../../../../common/api';
 import { apiFetch } from '../../../lib/api-client';
 import { isRefundList } from '../lib/is-order-list';
-import { ORDERS_FETCH_ERROR, orderHistoryQueryKey } from './get-orders';
+import { ORDERS_FETCH_ERROR } from './get-orders';
+import { orderHistoryQueryKey } from './order-history-key';
 
 /**
  * GET /api/refunds?wallet=: what the shop sent back to the signed-in wallet for payments that made
