@@ -1,7 +1,8 @@
 /**
  * The shop at several catalogue sizes in one run (`npm run bench:sizes`, after `npm run build`):
- * for each size in `BENCH_SIZES` (default 27, 1000, 5000 products) the built shop on PGlite with
- * that many products synced from the emulator and priced, then
+ * for each shop of `BENCH_SHOPS` (bench-shops.ts; here `harness,start` by default: the harness and
+ * the shop as `npm start` runs it, grown with LOCAL_DEMO_PRODUCTS) and each size in `BENCH_SIZES`
+ * (default 27, 1000, 20000 products) that shop with that many products synced and priced, then
  *  - the home's and a product page's HTML, raw and gzip (the home's should not grow);
  *  - in Chromium at 390×844 under a 4× CPU slowdown: when the first product card is on screen,
  *    the longest task, and the DOM's element count once the page has settled;
@@ -12,17 +13,20 @@
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
-import { startHarness } from '../server/test/harness';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, DIST } from './built-shop';
-import { growCatalogue } from './grow-catalogue';
+import { loadavg } from 'node:os';
+import { startBenchShop, type ShopKind } from './bench-shops';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './built-shop';
 import { runLighthouse } from './lighthouse-run';
 
-const SIZES = (process.env.BENCH_SIZES ?? '27,1000,5000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SIZES ?? '27,1000,20000').split(',').map(Number);
+const SHOPS = (process.env.BENCH_SHOPS ?? 'harness,start').split(',') as ShopKind[];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 3000);
 
 interface Row {
   size: number;
+  /** The machine's 1-minute load average when the size's measurements began and ended. */
+  load: string;
   homeKb: number;
   homeGzipKb: number;
   productKb: number;
@@ -75,15 +79,12 @@ async function lighthouseRuns(port: number, url: string): Promise<{ score: numbe
   return { score: median(scores), tbtMs: median(tbts) };
 }
 
-async function measure(size: number): Promise<Row> {
-  const h = await startHarness('pglite', { staticDir: DIST, pageSize: 50, variantsFirst: 50 });
+async function measure(kind: ShopKind, size: number): Promise<Row> {
+  const shop = await startBenchShop(kind, size);
+  const loadBefore = loadavg()[0]!.toFixed(1);
   try {
-    const products = growCatalogue(h, size);
-    await h.catalogue.sync();
-    await h.catalogue.seedDemoPrices();
-    const product = (await h.catalogue.list()).products[0]!;
-    const homeUrl = `${h.baseUrl}/`;
-    const productUrl = `${h.baseUrl}/product/${product.id}`;
+    const homeUrl = `${shop.baseUrl}${shop.pages[0]![1]}`;
+    const productUrl = `${shop.baseUrl}${shop.pages[1]![1]}`;
     const home = Buffer.from(await (await fetch(homeUrl, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
     const productHtml = Buffer.from(await (await fetch(productUrl, { headers: { 'accept-encoding': 'identity' } })).arrayBuffer());
 
@@ -130,7 +131,8 @@ async function measure(size: number): Promise<Row> {
       chrome.kill();
     }
     return {
-      size: products,
+      size: shop.products,
+      load: `${loadBefore}–${loadavg()[0]!.toFixed(1)}`,
       homeKb: home.length / 1024,
       homeGzipKb: gzipSync(home).length / 1024,
       productKb: productHtml.length / 1024,
@@ -143,15 +145,10 @@ async function measure(size: number): Promise<Row> {
       productTbtMs: productLh.tbtMs,
     };
   } finally {
-    await h.close();
+    await shop.stop();
   }
 }
 
-const rows: Row[] = [];
-for (const size of SIZES) {
-  rows.push(await measure(size));
-  console.error(`measured ${size} products: ${JSON.stringify(rows.at(-1))}`);
-}
 const measures: Array<[string, (r: Row) => number, (n: number) => string]> = [
   ['Lighthouse mobile, home', (r) => r.homeScore, String],
   ['Total blocking time, home', (r) => r.homeTbtMs, (n) => `${Math.round(n)} ms`],
@@ -164,12 +161,20 @@ const measures: Array<[string, (r: Row) => number, (n: number) => string]> = [
   ['home HTML, gzip', (r) => r.homeGzipKb, (n) => `${n.toFixed(1)} KB`],
   ['product page HTML', (r) => r.productKb, (n) => `${n.toFixed(1)} KB`],
 ];
-const first = rows[0]!;
-const last = rows.at(-1)!;
-console.log(`\nMedians of ${RUNS} runs; growth = ${last.size} products against ${first.size}\n`);
-console.log(`| products | ${rows.map((r) => r.size.toLocaleString('en')).join(' | ')} | growth |`);
-console.log(`|---|${rows.map(() => '---|').join('')}---|`);
-for (const [name, pick, format] of measures) {
-  const growth = pick(first) === 0 ? '—' : `${(pick(last) / pick(first)).toFixed(2)}×`;
-  console.log(`| ${name} | ${rows.map((r) => format(pick(r))).join(' | ')} | ${growth} |`);
+for (const kind of SHOPS) {
+  const rows: Row[] = [];
+  for (const size of SIZES) {
+    rows.push(await measure(kind, size));
+    console.error(`measured ${kind} at ${size} products: ${JSON.stringify(rows.at(-1))}`);
+  }
+  const first = rows[0]!;
+  const last = rows.at(-1)!;
+  console.log(`\n${kind}: medians of ${RUNS} runs; growth = ${last.size} products against ${first.size}\n`);
+  console.log(`| products | ${rows.map((r) => r.size.toLocaleString('en')).join(' | ')} | growth |`);
+  console.log(`|---|${rows.map(() => '---|').join('')}---|`);
+  for (const [name, pick, format] of measures) {
+    const growth = pick(first) === 0 ? '—' : `${(pick(last) / pick(first)).toFixed(2)}×`;
+    console.log(`| ${name} | ${rows.map((r) => format(pick(r))).join(' | ')} | ${growth} |`);
+  }
+  console.log(`| load average (1 min) | ${rows.map((r) => r.load).join(' | ')} | |`);
 }

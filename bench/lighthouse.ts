@@ -1,17 +1,20 @@
 /**
  * Lighthouse's mobile preset (simulated slow 4G, 4× CPU slowdown, Moto G Power screen) on the home
  * and a product page, measuring their performance score, First and Largest Contentful Paint, Total
- * Blocking Time, Cumulative Layout Shift, Speed Index and the JavaScript transferred. Serves the
- * built client (`npm run build` first) with the real server on PGlite and the demo catalogue, and
- * drives Debian's Chromium through chrome-launcher. Each page is run `BENCH_RUNS` times (default 3)
- * on a cold start (Lighthouse clears storage and the service worker each run); the median of each
- * figure is printed as a Markdown table for bench/README.md, with the range of the score. Nothing
- * is asserted: the figures are recorded.
+ * Blocking Time, Cumulative Layout Shift, Speed Index and the JavaScript transferred. On each shop
+ * of `BENCH_SHOPS` (bench-shops.ts: the harness, the shop as `npm start` runs it, the production
+ * build), one after the other, with the demo catalogue; `npm run build` first. Drives Debian's
+ * Chromium through chrome-launcher. Each page is run `BENCH_RUNS` times (default 3) on a cold start
+ * (Lighthouse clears storage and the service worker each run); the median of each figure is
+ * printed as a Markdown table for bench/README.md, with the range of the score and the machine's
+ * load average before and after each shop. Nothing is asserted: the figures are recorded.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, startBuiltShop } from './built-shop';
+import { loadavg } from 'node:os';
+import { SHOP_KINDS, startBenchShop } from './bench-shops';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './built-shop';
 import { runLighthouse } from './lighthouse-run';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -59,36 +62,44 @@ async function runOnce(port: number, url: string): Promise<Figures> {
   };
 }
 
+const load = () => loadavg()[0]!.toFixed(1);
+
 async function main() {
-  const { h, pages } = await startBuiltShop();
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: ['--headless=new', ...CHROMIUM_ARGS] });
+  const rows: string[] = [];
   try {
-    const rows: string[] = [];
-    for (const [name, path] of pages) {
-      const runs: Figures[] = [];
-      for (let i = 0; i < RUNS; i++) runs.push(await runOnce(chrome.port, `${h.baseUrl}${path}`));
-      const m = (pick: (f: Figures) => number) => median(runs.map(pick));
-      const scores = runs.map((r) => r.score);
-      rows.push(
-        `| ${name} | ${m((f) => f.score)} (${Math.min(...scores)}–${Math.max(...scores)}) | ` +
-          `${(m((f) => f.fcpMs) / 1000).toFixed(2)} s | ${(m((f) => f.lcpMs) / 1000).toFixed(2)} s | ` +
-          `${Math.round(m((f) => f.tbtMs))} ms | ${m((f) => f.cls).toFixed(3)} | ${(m((f) => f.siMs) / 1000).toFixed(2)} s | ` +
-          `${m((f) => f.scriptKb).toFixed(1)} KB |`,
-      );
+    for (const kind of SHOP_KINDS) {
+      const shop = await startBenchShop(kind);
+      const loadBefore = load();
+      try {
+        for (const [name, path] of shop.pages) {
+          const runs: Figures[] = [];
+          for (let i = 0; i < RUNS; i++) runs.push(await runOnce(chrome.port, `${shop.baseUrl}${path}`));
+          const m = (pick: (f: Figures) => number) => median(runs.map(pick));
+          const scores = runs.map((r) => r.score);
+          rows.push(
+            `| ${name} | ${kind} | ${m((f) => f.score)} (${Math.min(...scores)}–${Math.max(...scores)}) | ` +
+              `${(m((f) => f.fcpMs) / 1000).toFixed(2)} s | ${(m((f) => f.lcpMs) / 1000).toFixed(2)} s | ` +
+              `${Math.round(m((f) => f.tbtMs))} ms | ${m((f) => f.cls).toFixed(3)} | ${(m((f) => f.siMs) / 1000).toFixed(2)} s | ` +
+              `${m((f) => f.scriptKb).toFixed(1)} KB | ${loadBefore}–${load()} |`,
+          );
+        }
+      } finally {
+        await shop.stop();
+      }
     }
-    console.log(
-      [
-        `Lighthouse mobile preset, medians of ${RUNS} cold runs (score range in brackets)`,
-        '',
-        '| page | performance | FCP | LCP | TBT | CLS | Speed Index | JS transferred |',
-        '|---|---|---|---|---|---|---|---|',
-        ...rows,
-      ].join('\n'),
-    );
   } finally {
     chrome.kill();
-    await h.close();
   }
+  console.log(
+    [
+      `Lighthouse mobile preset, medians of ${RUNS} cold runs (score range in brackets)`,
+      '',
+      '| page | shop | performance | FCP | LCP | TBT | CLS | Speed Index | JS transferred | load average |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      ...rows.sort(),
+    ].join('\n'),
+  );
 }
 
 await main();

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import {
-  ConfigError,
-  loadConfig,
-  mixedModeProblems,
-  PRODUCTION_REQUIRED,
-  SHOPIFY_CREDENTIAL_MISSING,
-  withAdminPassword,
-  withEmulatorSecrets,
-} from './config';
+import { ConfigError, loadConfig, PRODUCTION_REQUIRED, withAdminPassword, withEmulatorSecrets } from './config';
+import { mixedModeProblems, SHOPIFY_CREDENTIAL_MISSING } from './settings-problems';
 
 /** A well-formed hash line (of "config-test", at a cheap cost): the config checks its form only. */
 const ADMIN_HASH = 'scrypt$1024$8$1$475XHI1GYAbhmSdP3z6HeA==$g/ItdRHw4pbGv+PZUIfKl0x0OOHa2TPG2vYv0Xx9Q3c=';
@@ -61,6 +54,7 @@ describe('loadConfig', () => {
       apiVersion: '2026-07',
       mountPath: '/shopify-emulator',
       secretsFile: path.resolve('/srv/pogs-data', 'shopify-emulator-secrets.json'),
+      demoProducts: 27,
     });
     const filled = withEmulatorSecrets(c, { accessToken: 'shpat_x', clientSecret: 'y' });
     expect(filled.shopify).toMatchObject({ accessToken: 'shpat_x', clientSecret: 'y' });
@@ -68,6 +62,15 @@ describe('loadConfig', () => {
     expect(() =>
       withEmulatorSecrets(loadConfig({ ...realProduction, NODE_ENV: 'development' }), { accessToken: 'a', clientSecret: 'b' }),
     ).toThrow(/only in local mode/);
+  });
+
+  it('grows the local demo store to LOCAL_DEMO_PRODUCTS products, never fewer than the demo or past 50,000', () => {
+    const c = loadConfig({ LOCAL_DEMO_PRODUCTS: '20000' });
+    expect(c.shopify).toMatchObject({ kind: 'emulator', demoProducts: 20_000 });
+    expect(c.defaults.some((d) => d.startsWith('shopify: bundled emulator with the demo catalogue (20000 products)'))).toBe(true);
+    expect(() => loadConfig({ LOCAL_DEMO_PRODUCTS: '10' })).toThrow(/LOCAL_DEMO_PRODUCTS.*at least 27/);
+    expect(() => loadConfig({ LOCAL_DEMO_PRODUCTS: '50001' })).toThrow(/LOCAL_DEMO_PRODUCTS/);
+    expect(() => loadConfig({ LOCAL_DEMO_PRODUCTS: 'many' })).toThrow(/LOCAL_DEMO_PRODUCTS/);
   });
 
   it('uses the real services when they are configured, with no default announced for them', () => {

@@ -11,6 +11,7 @@ import { ADDRESS_PATTERN, BASE_CHAIN_ID } from '../common/chain';
 import { fetchRefusesPort, isLoopbackHost } from './lib/hosts';
 import { parsePasswordHash } from './lib/password-hash';
 import { optional, urlString } from './lib/settings';
+import { mixedModeProblems, shopifyCredentialProblems } from './settings-problems';
 import {
   PAYMASTER_SETTINGS,
   paymasterConfig,
@@ -57,6 +58,8 @@ const envSchema = z.object({
   /** How long one call to the chain's RPC may take. */
   CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Local mode: how many products the bundled emulator's demo store has (copies of the 27 demo products past 27). */
+  LOCAL_DEMO_PRODUCTS: z.coerce.number().int().min(27, 'is at least 27 (the demo products)').max(50_000).default(27),
   POG_TOKEN_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
   STORE_WALLET_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
   /** Blocks on top of a payment's block before it counts (1 = the block itself). */
@@ -157,6 +160,8 @@ export interface EmulatorShopifyConfig {
   mountPath: string;
   /** Where the emulator's random access token and webhook secret are kept (made on first start, mode 0600). */
   secretsFile: string;
+  /** How many products its demo store has (LOCAL_DEMO_PRODUCTS): the 27 demo products, then copies of them. */
+  demoProducts: number;
   /**
    * Read from `secretsFile` at start (see withEmulatorSecrets); absent until then, so nothing is
    * ever signed or accepted with a guessable constant.
@@ -389,12 +394,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const stateFile = path.resolve(e.DATA_DIR, 'anvil-state.json');
     demo = {
       mode: 'local',
-      shopify: { kind: 'emulator', apiVersion: e.SHOPIFY_API_VERSION, mountPath: '/shopify-emulator', secretsFile },
+      shopify: {
+        kind: 'emulator',
+        apiVersion: e.SHOPIFY_API_VERSION,
+        mountPath: '/shopify-emulator',
+        secretsFile,
+        demoProducts: e.LOCAL_DEMO_PRODUCTS,
+      },
       chain: { kind: 'local', port: e.LOCAL_CHAIN_PORT, stateFile },
     };
     defaults.push(
       'mode: full local demo, because no real chain and no Shopify store are configured (configure both to run live; one without the other is refused)',
-      `shopify: bundled emulator with the demo catalogue at ${publicUrl}/shopify-emulator, its access token and webhook secret kept in ${secretsFile} (set SHOPIFY_STORE_DOMAIN, SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET for a real store)`,
+      `shopify: bundled emulator with the demo catalogue (${e.LOCAL_DEMO_PRODUCTS} products) at ${publicUrl}/shopify-emulator, its access token and webhook secret kept in ${secretsFile} (set SHOPIFY_STORE_DOMAIN, SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET for a real store)`,
       `chain: local anvil node (chain id ${BASE_CHAIN_ID}) with funded dev accounts and a Demo Wallet, state kept in ${stateFile} (set BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS for Base)`,
     );
   }
@@ -452,61 +463,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     defaults,
   });
-}
-
-/**
- * Outside production: real settings on one side only would run real things beside demo ones
- * (`given` names the chain and store settings that are set). Each problem says what to add for a
- * live shop, or what to remove for the local demo. Partial sides are reported by loadConfig.
- */
-export function mixedModeProblems(given: { chain: readonly string[]; store: readonly string[]; clientSecret: boolean }): string[] {
-  const { chain, store, clientSecret } = given;
-  if (chain.length && !store.length) {
-    return [
-      `real chain settings are given (${chain.join(', ')}) but no Shopify store: real payments would make orders in the local Shopify emulator, which ships nothing, and the emulator and its controls would be open beside them. Add SHOPIFY_STORE_DOMAIN, SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET (or a legacy app's SHOPIFY_ADMIN_TOKEN) to run live, or remove ${chain.join(', ')} to run the local demo`,
-    ];
-  }
-  if (store.length && !chain.length) {
-    return [
-      `a Shopify store is given (${store.join(', ')}) but no real chain: the local chain's free demo tokens and its Demo Wallet would create real Shopify orders. Add BASE_RPC_URL, POG_TOKEN_ADDRESS and STORE_WALLET_ADDRESS to run live, or remove ${store.join(', ')} to run the local demo`,
-    ];
-  }
-  if (clientSecret && !store.length && !chain.length) {
-    return [
-      "SHOPIFY_CLIENT_SECRET is a real Shopify app's webhook key but no store is given: add SHOPIFY_STORE_DOMAIN and SHOPIFY_CLIENT_ID (or a legacy app's SHOPIFY_ADMIN_TOKEN) and the chain settings to run live, or remove it to run the local demo (the emulator makes its own secret in DATA_DIR)",
-    ];
-  }
-  return [];
-}
-
-/** What production and a live shop are told when the Shopify app's credential is missing. */
-export const SHOPIFY_CREDENTIAL_MISSING =
-  "the Shopify app's credential is missing: set SHOPIFY_CLIENT_ID (with SHOPIFY_CLIENT_SECRET) for an app made in Shopify's Dev Dashboard, or SHOPIFY_ADMIN_TOKEN for a legacy custom app's shpat_ token";
-
-/**
- * The Shopify credential's own rules: one kind or the other, never both; a client id goes with its
- * secret; a credential goes with its store and a store with its credential.
- */
-function shopifyCredentialProblems({ production, isSet }: { production: boolean; isSet: (key: string) => boolean }): string[] {
-  const problems: string[] = [];
-  const clientId = isSet('SHOPIFY_CLIENT_ID');
-  const token = isSet('SHOPIFY_ADMIN_TOKEN');
-  const domain = isSet('SHOPIFY_STORE_DOMAIN');
-  if (clientId && token) {
-    problems.push(
-      'both SHOPIFY_CLIENT_ID and SHOPIFY_ADMIN_TOKEN are set: give one kind of Shopify credential, the client id (an app made in the Dev Dashboard) or the token (a legacy custom app), not both',
-    );
-  }
-  if (clientId && !isSet('SHOPIFY_CLIENT_SECRET') && !production) {
-    problems.push("SHOPIFY_CLIENT_ID needs SHOPIFY_CLIENT_SECRET: both are on the app's Settings page in Shopify's Dev Dashboard");
-  }
-  if ((production || domain) && !clientId && !token) problems.push(SHOPIFY_CREDENTIAL_MISSING);
-  if (!domain && (clientId || token) && !production) {
-    problems.push(
-      `${clientId ? 'SHOPIFY_CLIENT_ID' : 'SHOPIFY_ADMIN_TOKEN'} needs SHOPIFY_STORE_DOMAIN (your-shop.myshopify.com), the store it is for`,
-    );
-  }
-  return problems;
 }
 
 /** The generated admin password's hash, read from (or made in) its file in the data folder at start. */

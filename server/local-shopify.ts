@@ -15,6 +15,7 @@ import { loadDataFolderSecret } from './lib/data-folder-secret';
 import type { Logger } from './lib/logger';
 import { ShopifyGraphql } from './shopify';
 import { createShopifyEmulator, type ShopifyEmulator } from '../emulators/shopify';
+import { growDemoStore } from '../emulators/shopify/demo-catalogue';
 
 export interface EmulatorSecrets {
   accessToken: string;
@@ -67,6 +68,7 @@ export async function startLocalShopify(config: Config, opts: { origin: () => st
     bulkFileOrigin: () => opts.origin() + mountPath,
     ...secrets,
   });
+  growDemoStore(emulator, config.shopify.demoProducts);
   const shopify = new ShopifyGraphql({
     storeDomain: 'pogs-demo.myshopify.com',
     apiVersion,

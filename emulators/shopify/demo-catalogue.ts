@@ -1,4 +1,5 @@
 import type { EmulatorProductInput, EmulatorVariantInput, ProductStatus } from './emulator-state';
+import type { ShopifyEmulator } from './index';
 
 // The POGS demo shop. Besides looking like a real merch store it deliberately covers the awkward
 // cases the storefront and sync must handle: colour/size variant titles, 'Default Title' and
@@ -597,4 +598,39 @@ function toInput(d: DemoProduct): EmulatorProductInput {
 /** Fresh copies each call, so a reset never sees objects a previous run mutated. */
 export function demoCatalogue(): EmulatorProductInput[] {
   return DEMO.map(toInput);
+}
+
+/** How many products the demo store has as it comes. */
+export const DEMO_PRODUCT_COUNT = 27;
+
+/**
+ * A bigger demo store: the demo's own products copied (with new titles, handles and ids) until the
+ * emulator holds `count` products. Each copy keeps its original's type, vendor, tags, description,
+ * images and variants, so pages, search and filters see a realistic mix. Deterministic: the same
+ * count makes the same store (ids follow the order of creation), on every start. Answers how many
+ * products the store holds.
+ */
+export function growDemoStore(emulator: Pick<ShopifyEmulator, 'state' | 'upsertProduct'>, count: number): number {
+  // The demo's own products, not copies of copies, however often the store is grown.
+  const demo = emulator.state.listProducts().slice(0, DEMO_PRODUCT_COUNT);
+  for (let i = emulator.state.listProducts().length; i < count; i++) {
+    const base = demo[i % demo.length]!;
+    emulator.upsertProduct({
+      title: `${base.title} #${i}`,
+      handle: `${base.handle}-${i}`,
+      descriptionHtml: base.descriptionHtml,
+      vendor: base.vendor,
+      productType: base.productType,
+      tags: base.tags,
+      status: 'ACTIVE',
+      images: base.images.map((img) => ({ alt: img.alt })),
+      variants: base.variants.map((v) => ({
+        title: v.title,
+        price: v.price,
+        inventoryQuantity: v.inventoryQuantity + 1,
+        selectedOptions: v.selectedOptions,
+      })),
+    });
+  }
+  return emulator.state.listProducts().length;
 }

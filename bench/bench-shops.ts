@@ -1,0 +1,181 @@
+/**
+ * The shops the browser benches measure, side by side (`BENCH_SHOPS`, comma-separated):
+ *
+ *  - `harness`: the built client served by the integration tests' harness (server/test/harness.ts)
+ *    in this process: PGlite, the Shopify emulator, its log silent. What earlier runs measured.
+ *  - `start`: the shop as `npm start` runs it: `node dist-server/main.js` in its own process, a
+ *    fresh data folder, nothing configured (PGlite, the local chain, the bundled emulator, whose
+ *    demo store `LOCAL_DEMO_PRODUCTS` grows), its log written as a terminal would get it.
+ *  - `production`: the production build as the live rehearsal starts it (e2e/rehearsal/world.ts:
+ *    NODE_ENV=production, Postgres, a chain, the emulator as a separate store), after an admin
+ *    logged in, synced the catalogue and priced every variant through the admin API. Needs
+ *    TEST_DATABASE_URL; measured at the demo's size only (the store is a separate process).
+ *
+ * Each answers the shop's address, the pages to open (the home and the first product's page) and
+ * how to stop it. `npm run build` first.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEV_ACCOUNTS } from '../e2e/fixtures/test-wallet';
+import { SHOPPER_ACCOUNT, startWorld } from '../e2e/rehearsal/world';
+import { freePort } from '../server/chain/local-chain';
+import { startHarness } from '../server/test/harness';
+import { DIST } from './built-shop';
+import { growCatalogue } from './grow-catalogue';
+
+export type ShopKind = 'harness' | 'start' | 'production';
+export const SHOP_KINDS = (process.env.BENCH_SHOPS ?? 'harness,start,production').split(',') as ShopKind[];
+
+export interface BenchShop {
+  kind: ShopKind;
+  baseUrl: string;
+  /** The home and the first product's page: [name, path]. */
+  pages: ReadonlyArray<readonly [string, string]>;
+  /** How many products the shop lists. */
+  products: number;
+  stop(): Promise<void>;
+}
+
+/** The checkout whose build `start` runs: this one, or `BENCH_ROOT` (another build, for a before/after in one run). */
+const ROOT = process.env.BENCH_ROOT ?? join(import.meta.dirname, '..');
+
+/** The first listed product and how many there are, from the catalogue's first page of one. */
+async function firstProduct(baseUrl: string): Promise<{ id: string; total: number }> {
+  const page = (await (await fetch(`${baseUrl}/api/catalogue/products?limit=1`)).json()) as {
+    products: Array<{ id: string }>;
+    total: number;
+  };
+  if (!page.products[0]) throw new Error(`${baseUrl} lists no product`);
+  return { id: page.products[0].id, total: page.total };
+}
+
+const pagesOf = (id: string) => [['home', '/'] as const, ['product page', `/product/${encodeURIComponent(id)}`] as const];
+
+async function harnessShop(products: number): Promise<BenchShop> {
+  if (!existsSync(join(DIST, 'index.html'))) throw new Error('No dist/: run `npm run build` first.');
+  const h = await startHarness('pglite', { staticDir: DIST, pageSize: 50, variantsFirst: 50 });
+  growCatalogue(h, products);
+  await h.catalogue.sync();
+  await h.catalogue.seedDemoPrices();
+  const first = await firstProduct(h.baseUrl);
+  return { kind: 'harness', baseUrl: h.baseUrl, pages: pagesOf(first.id), products: first.total, stop: () => h.close() };
+}
+
+/** Waits until `url` answers 200, or the process has exited, or `timeoutMs` passed. */
+async function waitForHealth(url: string, exited: () => boolean, log: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) })
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    if (exited()) throw new Error(`the shop exited before it answered:\n${readFileSync(log, 'utf8').slice(-3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the shop did not answer within ${timeoutMs / 1000} s:\n${readFileSync(log, 'utf8').slice(-3000)}`);
+}
+
+async function startedShop(products: number): Promise<BenchShop> {
+  if (!existsSync(join(ROOT, 'dist-server', 'main.js'))) throw new Error('No dist-server/: run `npm run build` first.');
+  const dataDir = mkdtempSync(join(tmpdir(), 'pogs-bench-start-'));
+  const port = await freePort();
+  const logFile = join(dataDir, 'shop.log');
+  const log = openSync(logFile, 'a');
+  // What `npm start` runs once the build is current (scripts/start.ts), with nothing configured
+  // but where it listens, its data folder and the demo store's size.
+  const child = spawn(process.execPath, [join(ROOT, 'dist-server', 'main.js')], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', log, log],
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? dataDir,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOCAL_DEMO_PRODUCTS: String(products),
+    },
+  });
+  closeSync(log);
+  let gone = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => ((gone = true), resolve())));
+  const stop = async () => {
+    if (!gone) {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    // The first start syncs and prices the demo store before it listens: minutes at 20,000 products.
+    await waitForHealth(`${baseUrl}/api/health`, () => gone, logFile, 30 * 60_000);
+    const first = await firstProduct(baseUrl);
+    return { kind: 'start', baseUrl, pages: pagesOf(first.id), products: first.total, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** A cookie-keeping admin of the production shop, speaking JSON with the shop's own Origin. */
+function adminClient(baseUrl: string) {
+  let cookie = '';
+  return async (path: string, init: { method?: string; json?: unknown } = {}) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { Origin: baseUrl, Cookie: cookie, ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      signal: AbortSignal.timeout(120_000),
+    });
+    const set = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    if (set.length)
+      cookie = [...new Map([...cookie.split('; '), ...set].filter(Boolean).map((c) => [c.split('=')[0], c])).values()].join('; ');
+    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
+    return res.status === 204 ? null : ((await res.json()) as unknown);
+  };
+}
+
+async function productionShop(): Promise<BenchShop> {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl) throw new Error('the production shop needs TEST_DATABASE_URL (a Postgres where a database may be created)');
+  const world = await startWorld({
+    databaseUrl,
+    tokenTtlSeconds: 3600,
+    tokenHolders: [SHOPPER_ACCOUNT, DEV_ACCOUNTS[3]!],
+    say: (line) => console.error(`production: ${line}`),
+  });
+  try {
+    // The shop's own address (its PUBLIC_URL): the admin's writes must come from it.
+    const admin = adminClient(world.shopUrl);
+    await admin('/api/admin/login', { method: 'POST', json: { password: world.adminPassword } });
+    await admin('/api/inventory/sync', { method: 'POST' });
+    for (;;) {
+      const { job } = (await admin('/api/inventory/sync')) as { job: { status: string } | null };
+      if (job?.status === 'failed') throw new Error('the admin sync failed');
+      if (job?.status === 'succeeded') break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const inventory = (await admin('/api/inventory')) as Array<{ id: string }>;
+    for (const variant of inventory) {
+      await admin(`/api/inventory/${encodeURIComponent(variant.id)}/update`, {
+        method: 'PATCH',
+        json: { pogPrice: '100', isActive: true },
+      });
+    }
+    const first = await firstProduct(world.shopUrl);
+    return { kind: 'production', baseUrl: world.shopUrl, pages: pagesOf(first.id), products: first.total, stop: () => world.stop() };
+  } catch (err) {
+    await world.stop();
+    throw err;
+  }
+}
+
+/** The shop of `kind` with `products` products (the production shop has the demo's 27). */
+export function startBenchShop(kind: ShopKind, products = 27): Promise<BenchShop> {
+  if (kind === 'harness') return harnessShop(products);
+  if (kind === 'start') return startedShop(products);
+  if (kind === 'production') return productionShop();
+  throw new Error(`BENCH_SHOPS: unknown shop '${String(kind)}' (harness, start or production)`);
+}
