@@ -6,6 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { fetchRaw } from '../server/test/raw-http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 
 /** The load loop, plain JavaScript for the worker thread: `concurrency` keep-alive loops until `total` requests or 60 s. */
@@ -45,14 +46,21 @@ export interface Round {
   seconds: number;
   bytes: number;
   failures: number;
+  /**
+   * How long this process's main thread (where the servers run) was busy during the round, in ms:
+   * per request, what an answer costs the server, whether or not the client was the bottleneck.
+   */
+  serverBusyMs: number;
 }
 
 export function load(url: string, headers: Record<string, string>, total: number, concurrency: number): Promise<Round> {
+  // This thread's busy time while the round runs: the servers' (the client is in its worker).
+  const before = performance.eventLoopUtilization();
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOADER, { eval: true, workerData: { url, total, concurrency, headers } });
-    worker.once('message', (m: Round) => {
+    worker.once('message', (m: Omit<Round, 'serverBusyMs'>) => {
       void worker.terminate();
-      resolve(m);
+      resolve({ ...m, serverBusyMs: performance.eventLoopUtilization(before).active });
     });
     worker.once('error', reject);
   });
@@ -134,6 +142,8 @@ export function summary(rounds: Round[]) {
     p50: percentile(all, 50).toFixed(1),
     p95: percentile(all, 95).toFixed(1),
     failures: rounds.reduce((n, r) => n + r.failures, 0),
+    /** The server thread's busy time per answer, µs (median of rounds). */
+    usPerRequest: median(rounds.map((r) => (r.serverBusyMs * 1000) / Math.max(1, r.latencies.length))),
     kb: (rounds[0].bytes / Math.max(1, rounds[0].latencies.length) / 1024).toFixed(1),
   };
 }
@@ -188,7 +198,11 @@ export async function againstBare(
     const ratio = median(
       appRounds.map((r, i) => r.latencies.length / r.seconds / (bareRounds[i].latencies.length / bareRounds[i].seconds)),
     );
-    return { bare: summary(bareRounds), app: summary(appRounds), ratio, bytes: answer.body.length };
+    // The same pairing for the server thread's cost per answer: bare's over the app's.
+    const costRatio = median(
+      appRounds.map((r, i) => bareRounds[i].serverBusyMs / bareRounds[i].latencies.length / (r.serverBusyMs / r.latencies.length)),
+    );
+    return { bare: summary(bareRounds), app: summary(appRounds), ratio, costRatio, bytes: answer.body.length };
   } finally {
     await bare.close();
   }

@@ -134,6 +134,10 @@ export function createApp(deps: AppDeps): Koa {
     logger.error('demo surfaces (Shopify emulator, Demo Wallet) were offered to a live shop; they are not served');
   }
   if (demo) for (const m of deps.mounts ?? []) app.use(mount(m.path, m.app));
+  // The catalogue's reads, the busiest routes, ahead of what they never need (webhooks, request
+  // bodies, sessions, rate limits): every page and every shopper asks them, answered from memory.
+  const catalogueRouter = catalogueRoutes(catalogue);
+  app.use(catalogueRouter.routes()).use(catalogueRouter.allowedMethods({ throw: true }));
   {
     // Before the body parser: the HMAC is computed over the raw bytes. Order topics need payments;
     // the catalogue's topics are handed to the catalogue.
@@ -218,7 +222,6 @@ export function createApp(deps: AppDeps): Koa {
     api,
     // Ahead of the built client's files: robots.txt and the sitemap follow PUBLIC_URL and the catalogue.
     seoRoutes({ catalogue, publicUrl: config.publicUrl, sitemapLimits: deps.sitemapLimits }),
-    catalogueRoutes(catalogue),
     cartRoutes(carts),
     adminRoutes({
       admin: deps.admin.sessions,

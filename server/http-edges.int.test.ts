@@ -117,6 +117,30 @@ describe('request methods nobody implements', () => {
   });
 });
 
+describe('the catalogue reads, answered ahead of sessions, bodies and rate limits', () => {
+  it('a GET makes no session; a write is 405 (a broken body 400), with no session either; another site is refused first', async () => {
+    const read = await fetch(`${h.baseUrl}/api/products`);
+    expect(read.status).toBe(200);
+    expect(read.headers.get('set-cookie')).toBeNull();
+    expect(read.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
+    expect(read.headers.get('content-security-policy')).toContain("script-src 'self'");
+
+    const post = (body: string) =>
+      fetch(`${h.baseUrl}/api/products`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: h.baseUrl }, body });
+    const write = await post('{"title":"mine"}');
+    expect(write.status).toBe(405);
+    expect(await write.json()).toEqual({ code: 'method-not-allowed', message: expect.any(String) });
+    expect(write.headers.get('set-cookie')).toBeNull();
+    const broken = await post('{"broken');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    expect(broken.headers.get('set-cookie')).toBeNull();
+
+    const crossSite = await fetch(`${h.baseUrl}/api/products`, { method: 'POST', headers: { Origin: 'https://evil.example' } });
+    expect(crossSite.status).toBe(403);
+  });
+});
+
 describe('paths nobody answers', () => {
   const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 

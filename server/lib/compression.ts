@@ -7,16 +7,33 @@
  * answer 406, and since RFC 7231 that is the interoperable choice (httpwg/http-core#980): clients
  * list the codings they like, and plain bytes are readable by all of them.
  */
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
+
+/** How many distinct Accept-Encoding values' verdicts are kept. */
+const ACCEPT_VALUES_KEPT = 256;
 
 export function compression(opts: { threshold: number }): Middleware {
   const compressor = compress({ threshold: opts.threshold });
   // The codings this koa-compress can produce on this Node (zstd only where zlib has it).
   const codings = (compressor as { preferredEncodings?: string[] }).preferredEncodings ?? ['br', 'gzip', 'deflate', 'identity'];
+  // Whether a client's Accept-Encoding takes any of them: a few distinct header values in practice,
+  // each worked out once (at most ACCEPT_VALUES_KEPT remembered).
+  const verdicts = new Map<string, boolean>();
+  const acceptsAny = (ctx: Context) => {
+    const header = ctx.get('Accept-Encoding');
+    let verdict = verdicts.get(header);
+    if (verdict === undefined) {
+      if (verdicts.size >= ACCEPT_VALUES_KEPT) verdicts.clear();
+      verdicts.set(header, (verdict = ctx.acceptsEncodings(codings) !== false));
+    }
+    return verdict;
+  };
   return (ctx, next) =>
     compressor(ctx, async () => {
       await next();
-      if (!ctx.acceptsEncodings(codings)) ctx.compress = false;
+      // An answer already encoded (the stored br and gzip forms), or without a body, is not compressed here.
+      if (ctx.body == null || ctx.response.get('Content-Encoding')) return;
+      if (!acceptsAny(ctx)) ctx.compress = false;
     });
 }

@@ -1,14 +1,14 @@
 /**
- * The security headers of every answer (helmet, through koa-helmet): the Content-Security-Policy
+ * The security headers of every answer (helmet's, worked out once at start): the Content-Security-Policy
  * the shop's pages run under, no framing, no MIME sniffing, a referrer that stops at our origin,
  * HSTS in production over https, a Permissions-Policy turning off what the shop never uses, and
  * the cross-origin isolation headers. Why each source of the policy is there: docs/architecture.md
  * ("Security headers"); the e2e suite fails on any violation (e2e/fixtures/test.ts).
  */
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Middleware } from 'koa';
-import helmet from 'koa-helmet';
+import helmet from 'helmet';
 import type { Config } from '../config';
 import { BASE_PUBLIC_RPC_URL } from '../config';
 
@@ -140,34 +140,64 @@ export function allowInlineScripts(ctx: { res: ServerResponse }, sources: readon
   inlineScripts.set(ctx.res, sources);
 }
 
+type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/**
+ * The headers a helmet middleware sets, worked out once: with a configuration that names no
+ * function, they are the same on every answer. It is run on a stand-in response that records them.
+ */
+function headersSetBy(middleware: NodeMiddleware): Array<[string, string]> {
+  const set: Array<[string, string]> = [];
+  const res = { setHeader: (name: string, value: string) => void set.push([name, String(value)]), removeHeader: () => undefined };
+  middleware({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);
+  return set;
+}
+
+/** Most distinct inline-script sets whose policy is kept (each page kind has one per build). */
+const PAGE_POLICIES_KEPT = 64;
+
 export function securityHeaders(config: Config): Middleware {
-  const { 'script-src': scriptSrc, ...directives } = policyDirectives(config);
-  const headers = helmet({
-    contentSecurityPolicy: false,
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    // Set below, per path.
-    crossOriginResourcePolicy: false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    strictTransportSecurity: servedOverHttps(config) ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
-    xFrameOptions: { action: 'deny' },
-  });
-  const csp = helmet.contentSecurityPolicy({
-    useDefaults: false,
-    directives: {
-      ...directives,
-      'script-src': [(_req, res) => [...scriptSrc, ...(inlineScripts.get(res) ?? [])].join(' ')],
-    },
-  });
-  const nothing = async () => {};
+  const directives = policyDirectives(config);
+  const fixed = headersSetBy(
+    helmet({
+      contentSecurityPolicy: false,
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      // Set below, per path.
+      crossOriginResourcePolicy: false,
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      strictTransportSecurity: servedOverHttps(config) ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
+      xFrameOptions: { action: 'deny' },
+    }),
+  );
+  fixed.push(['Permissions-Policy', PERMISSIONS_POLICY]);
+  const policyWith = (scripts: readonly string[]) =>
+    headersSetBy(
+      helmet.contentSecurityPolicy({
+        useDefaults: false,
+        directives: { ...directives, 'script-src': [...directives['script-src']!, ...scripts] },
+      }),
+    );
+  const plainPolicy = policyWith([]);
+  // A page's policy adds its inline scripts' hashes; the pages of a build have few such sets.
+  const pagePolicies = new Map<string, Array<[string, string]>>();
+  const pagePolicy = (scripts: readonly string[]) => {
+    const key = scripts.join(' ');
+    let policy = pagePolicies.get(key);
+    if (!policy) {
+      if (pagePolicies.size >= PAGE_POLICIES_KEPT) pagePolicies.clear();
+      pagePolicies.set(key, (policy = policyWith(scripts)));
+    }
+    return policy;
+  };
   return async (ctx, next) => {
-    await headers(ctx, nothing);
-    ctx.set('Permissions-Policy', PERMISSIONS_POLICY);
+    for (const [name, value] of fixed) ctx.set(name, value);
     ctx.set('Cross-Origin-Resource-Policy', SHARED_ASSETS.test(ctx.path) ? 'cross-origin' : 'same-origin');
     try {
       await next();
     } finally {
       // Once the answer is known: a page's inline scripts are allowed by their hashes.
-      await csp(ctx, nothing);
+      const scripts = inlineScripts.get(ctx.res);
+      for (const [name, value] of scripts?.length ? pagePolicy(scripts) : plainPolicy) ctx.set(name, value);
     }
   };
 }
