@@ -111,12 +111,31 @@ async function startedShop(products: number): Promise<BenchShop> {
   try {
     // The first start syncs and prices the demo store before it listens: minutes at 20,000 products.
     await waitForHealth(`${baseUrl}/api/health`, () => gone, logFile, 30 * 60_000);
-    const first = await firstProduct(baseUrl);
+    const first = await listedOnceSynced(baseUrl, () => gone, 30 * 60_000);
     return { kind: 'start', baseUrl, pages: pagesOf(first.id), products: first.total, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/**
+ * The shop listens before its first sync ends: the first product once the sync has finished and
+ * the demo prices are in (the count listed the same on two reads a second apart).
+ */
+async function listedOnceSynced(baseUrl: string, exited: () => boolean, timeoutMs: number): Promise<{ id: string; total: number }> {
+  const deadline = Date.now() + timeoutMs;
+  let last = -1;
+  while (Date.now() < deadline && !exited()) {
+    const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { catalogue: { lastSyncAt: string | null } };
+    if (health.catalogue.lastSyncAt) {
+      const first = await firstProduct(baseUrl).catch(() => null);
+      if (first && first.total === last) return first;
+      last = first?.total ?? -1;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  throw new Error(`${baseUrl} listed no synced catalogue within ${timeoutMs / 1000} s`);
 }
 
 /** A cookie-keeping admin of the production shop, speaking JSON with the shop's own Origin. */
