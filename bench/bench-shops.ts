@@ -15,7 +15,7 @@
  * how to stop it. `npm run build` first.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_ACCOUNTS } from '../e2e/fixtures/test-wallet';
@@ -114,6 +114,8 @@ async function startedShop(products: number): Promise<BenchShop> {
     const first = await listedOnceSynced(baseUrl, () => gone, 30 * 60_000);
     return { kind: 'start', baseUrl, pages: pagesOf(first.id), products: first.total, stop };
   } catch (err) {
+    // Its log outlives it, for whoever reads the failure.
+    copyFileSync(logFile, join(tmpdir(), 'pogs-bench-start-failed.log'));
     await stop();
     throw err;
   }
@@ -127,8 +129,11 @@ async function listedOnceSynced(baseUrl: string, exited: () => boolean, timeoutM
   const deadline = Date.now() + timeoutMs;
   let last = -1;
   while (Date.now() < deadline && !exited()) {
-    const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { catalogue: { lastSyncAt: string | null } };
-    if (health.catalogue.lastSyncAt) {
+    // A first sync of thousands of products keeps the shop busy: an unanswered ask is asked again.
+    const health = (await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(30_000) })
+      .then((r) => r.json())
+      .catch(() => null)) as { catalogue: { lastSyncAt: string | null } } | null;
+    if (health?.catalogue.lastSyncAt) {
       const first = await firstProduct(baseUrl).catch(() => null);
       if (first && first.total === last) return first;
       last = first?.total ?? -1;
