@@ -4,9 +4,9 @@ import { seedInlineData } from '../features/catalogue';
 import { createQueryClient } from '../lib/query-client';
 import { AppChrome } from './app-chrome';
 import { createPersistOptions, saveAfterRestore } from './persistence';
-import { LazyPwaUpdatePrompt } from './lazy-pwa-update-prompt';
+import { PwaUpdatePrompt } from './pwa-update-prompt';
 
-/** Query cache (restored from localStorage for the catalogue), toasts (their UI loads with the first) and the PWA prompt (once the first screen has settled). */
+/** Query cache (restored from localStorage for the catalogue), toasts (their UI loads with the first) and the PWA prompt. */
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(() => {
     const client = createQueryClient();
@@ -21,7 +21,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       persistOptions={persistOptions}
       onSuccess={() => saveAfterRestore(queryClient, persistOptions)}
     >
-      <AppChrome updatePrompt={<LazyPwaUpdatePrompt />}>{children}</AppChrome>
+      <AppChrome updatePrompt={<PwaUpdatePrompt />}>{children}</AppChrome>
     </PersistQueryClientProvider>
   );
 }

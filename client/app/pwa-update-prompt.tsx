@@ -1,14 +1,24 @@
 import { useEffect } from 'react';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 import { toast } from '../components/ui/use-toast';
+import { useHydrated } from '../lib/use-hydrated';
 
 const UPDATE_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * The service worker's registration and update prompt, from the render right after the server's
+ * page has hydrated: registering starts in the hook's first render (and downloads workbox-window),
+ * which the first screen does not need. A page the browser renders itself registers at once.
+ */
+export function PwaUpdatePrompt() {
+  return useHydrated() ? <RegisteredUpdatePrompt /> : null;
+}
 
 /**
  * Registers the service worker (registerType 'prompt') and offers a reload when a new version
  * is waiting, instead of swapping code under a shopper mid-checkout.
  */
-export function PwaUpdatePrompt() {
+function RegisteredUpdatePrompt() {
   const {
     needRefresh: [needRefresh, setNeedRefresh],
     updateServiceWorker,

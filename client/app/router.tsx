@@ -1,6 +1,5 @@
 import { createElement, lazy, type ComponentType, type ReactElement } from 'react';
 import { matchRoutes, useRoutes, type RouteObject } from 'react-router-dom';
-import { NotFoundPage } from '../features/layout/routes/not-found-page';
 import { AppLayout } from './app-layout';
 
 /** A page whose code loads on demand, and a way to load it ahead of its first render. */
@@ -44,6 +43,7 @@ const OrderConfirmationPage = lazyPage(
   async () => (await import('../features/orders/routes/order-confirmation-page')).OrderConfirmationPage,
 );
 const OrderShippingPage = lazyPage(async () => (await import('../features/orders/routes/order-shipping-page')).OrderShippingPage);
+const NotFoundPage = lazyPage(async () => (await import('../features/layout/routes/not-found-page')).NotFoundPage);
 const OrdersPage = lazyPage(async () => (await import('../features/orders/routes/orders-page')).OrdersPage);
 // None of the admin's code loads with the shop: the frame (login, section tabs) and each section
 // load on demand; the payments desk brings the wallet code only for a refund.
@@ -83,7 +83,7 @@ const appRoutes: RouteObject[] = [
           { path: 'orders', ...page(AdminOrdersPage) },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', ...page(NotFoundPage) },
     ],
   },
 ];

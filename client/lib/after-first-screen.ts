@@ -1,9 +1,9 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useSyncExternalStore } from 'react';
 
 /**
  * The performance mark set when the page's first render (or the hydration of the server's HTML)
- * has committed: what was asked for before it is what the first screen needed (the first-screen
- * script budget, e2e/first-screen-js.spec.ts, counts up to it).
+ * commits, before any of its effects run: what was asked for before it is what the first screen
+ * needed (the first-screen script budget, e2e/first-screen-js.spec.ts, counts up to it).
  */
 export const FIRST_SCREEN_MARK = 'pogs:first-screen';
 
@@ -27,13 +27,13 @@ const subscribe = (listener: () => void) => {
 };
 
 /**
- * Rendered once, last, at the root of the page (main.tsx): its effect runs when the first render
- * or the hydration has committed. It sets FIRST_SCREEN_MARK, then waits for the page's load event
- * and the browser's first idle moment (at most IDLE_TIMEOUT_MS more) before useAfterFirstScreen
- * turns true.
+ * Rendered once, last, at the root of the page (main.tsx and the server's tree alike): its layout
+ * effect runs as the first render or the hydration commits. It sets FIRST_SCREEN_MARK, then waits
+ * for the page's load event and the browser's first idle moment (at most IDLE_TIMEOUT_MS more)
+ * before useAfterFirstScreen turns true.
  */
 export function FirstScreenMark(): null {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (marked) return;
     marked = true;
     performance.mark(FIRST_SCREEN_MARK);
@@ -49,8 +49,8 @@ export function FirstScreenMark(): null {
 
 /**
  * False until the first screen is up (FirstScreenMark), the page has loaded and the browser is
- * first idle; then true for good. What the first screen does not need (registering the service
- * worker, its update prompt) waits for it, so the page's own code and hydration have the network
+ * first idle; then true for good. What the first screen does not need (the install offer's bar)
+ * waits for it, so the page's own code and hydration have the network
  * and the main thread while a shopper first looks and taps. False on the server.
  */
 export function useAfterFirstScreen(): boolean {
