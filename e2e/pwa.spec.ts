@@ -182,61 +182,51 @@ test.describe('installing the shop', () => {
  * restored afterwards). The waiting worker brings the 'New version available' toast; its Reload
  * activates that worker and reloads the page under it.
  */
-// Flaky on a loaded machine, before and after the first-screen work alike (3 of 12 runs under a
-// busy core on the build before it): now and then the new worker's prompt never shows, or the
-// registration refuses the update as in an invalid state. Its cause is not found yet; one more try
-// keeps CI's answer about the shop rather than about the machine's load.
-test.describe(() => {
-  test.describe.configure({ retries: 1 });
-  test('a new version waiting: the toast offers Reload, which activates it', async ({ page }) => {
-    test.setTimeout(60_000); // a worker installed twice and a reload
-    const swPath = path.resolve('dist/sw.js');
-    const original = fs.readFileSync(swPath, 'utf8');
-    const build = `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    try {
-      await page.goto('/');
-      await expect(page.getByTestId('product-card').first()).toBeVisible();
-      // The first version in control and done activating: a version installed while it still
-      // activates would wait for that to end before it could take over.
-      await page.waitForFunction(
-        async () =>
-          navigator.serviceWorker.controller !== null && (await navigator.serviceWorker.getRegistration())?.active?.state === 'activated',
-      );
-      await expect(page.getByTestId('toast').filter({ hasText: 'New version available' })).toHaveCount(0);
+test('a new version waiting: the toast offers Reload, which activates it', async ({ page }) => {
+  test.setTimeout(60_000); // a worker installed twice and a reload
+  const swPath = path.resolve('dist/sw.js');
+  const original = fs.readFileSync(swPath, 'utf8');
+  const build = `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  try {
+    await page.goto('/');
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    // The first version in control and done activating (a version installed while it still
+    // activates would wait for that to end before it could take over).
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+    await expect(page.getByTestId('toast').filter({ hasText: 'New version available' })).toHaveCount(0);
 
-      // The new build answers which build it is, so the test can tell the workers apart.
-      fs.writeFileSync(
-        swPath,
-        `${original}\n// ${build}\nself.addEventListener('message', (e) => { if (e.data === 'e2e-build' && e.ports[0]) e.ports[0].postMessage(${JSON.stringify(build)}); });\n`,
-      );
-      await page.evaluate(async () => {
-        const registration = await navigator.serviceWorker.getRegistration();
-        await registration?.update();
-      });
+    // The new build answers which build it is, so the test can tell the workers apart.
+    fs.writeFileSync(
+      swPath,
+      `${original}\n// ${build}\nself.addEventListener('message', (e) => { if (e.data === 'e2e-build' && e.ports[0]) e.ports[0].postMessage(${JSON.stringify(build)}); });\n`,
+    );
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      await registration?.update();
+    });
 
-      const toast = page.getByTestId('toast').filter({ hasText: 'New version available' });
-      await expect(toast).toBeVisible();
-      await expect(toast).toContainText('Reload to use the latest version of the shop.');
-      await page.evaluate(() =>
-        navigator.serviceWorker.addEventListener('controllerchange', () => sessionStorage.setItem('e2e-controllerchange', '1')),
-      );
-      const reloaded = page.waitForEvent('framenavigated');
-      await toast.getByRole('button', { name: 'Reload' }).click();
-      await reloaded;
-      await expect(page.getByTestId('product-card').first()).toBeVisible();
-      expect(await page.evaluate(() => sessionStorage.getItem('e2e-controllerchange'))).toBe('1');
-      const controllerBuild = await page.evaluate(
-        () =>
-          new Promise<string>((resolve) => {
-            const channel = new MessageChannel();
-            channel.port1.onmessage = (event) => resolve(String(event.data));
-            navigator.serviceWorker.controller?.postMessage('e2e-build', [channel.port2]);
-          }),
-      );
-      expect(controllerBuild).toBe(build);
-      await expect(page.getByTestId('toast').filter({ hasText: 'New version available' })).toHaveCount(0);
-    } finally {
-      fs.writeFileSync(swPath, original);
-    }
-  });
+    const toast = page.getByTestId('toast').filter({ hasText: 'New version available' });
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText('Reload to use the latest version of the shop.');
+    await page.evaluate(() =>
+      navigator.serviceWorker.addEventListener('controllerchange', () => sessionStorage.setItem('e2e-controllerchange', '1')),
+    );
+    const reloaded = page.waitForEvent('framenavigated');
+    await toast.getByRole('button', { name: 'Reload' }).click();
+    await reloaded;
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.getItem('e2e-controllerchange'))).toBe('1');
+    const controllerBuild = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = (event) => resolve(String(event.data));
+          navigator.serviceWorker.controller?.postMessage('e2e-build', [channel.port2]);
+        }),
+    );
+    expect(controllerBuild).toBe(build);
+    await expect(page.getByTestId('toast').filter({ hasText: 'New version available' })).toHaveCount(0);
+  } finally {
+    fs.writeFileSync(swPath, original);
+  }
 });
