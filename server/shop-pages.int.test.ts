@@ -7,6 +7,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
 import { CATALOGUE_PAGE_SIZE, type CataloguePage } from '../common/catalogue-view';
+import { growDemoStore } from '../emulators/shopify/demo-catalogue';
 import { INLINE_DATA_IDS } from '../common/inline-data';
 import { SHOP_PAGE_MODULES } from '../common/shop-render';
 import { IMAGE_SIZES, productImages, responsiveImage, simplePageImageUrl } from '../common/product-image-url';
@@ -127,26 +128,7 @@ describe('the home', () => {
     const before = await page('/');
     const firstBefore = inlined(before.body, INLINE_DATA_IDS.cataloguePage) as CataloguePage;
     expect(firstBefore.products).toHaveLength(Math.min(CATALOGUE_PAGE_SIZE, firstBefore.total));
-    const demo = h.emulator.state.listProducts().filter((p) => p.status === 'ACTIVE' && p.variants.length > 0);
-    for (let i = 0; i < 200; i++) {
-      const base = demo[i % demo.length];
-      h.emulator.upsertProduct({
-        title: `${base.title} #${i}`,
-        handle: `${base.handle}-more-${i}`,
-        descriptionHtml: base.descriptionHtml,
-        vendor: base.vendor,
-        productType: base.productType,
-        tags: base.tags,
-        status: 'ACTIVE',
-        images: base.images.map((img) => ({ alt: img.alt })),
-        variants: base.variants.map((v) => ({
-          title: v.title,
-          price: v.price,
-          inventoryQuantity: v.inventoryQuantity + 1,
-          selectedOptions: v.selectedOptions,
-        })),
-      });
-    }
+    growDemoStore(h.emulator, h.emulator.state.listProducts().length + 200);
     await h.catalogue.sync();
     // Priced as the demo's (seedDemoPrices prices a catalogue once): listed for sale.
     const db = h.database.db;

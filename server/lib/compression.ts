@@ -9,6 +9,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
+import { boundedMemo } from './bounded-memo';
 
 /** How many distinct Accept-Encoding values' verdicts are kept. */
 const ACCEPT_VALUES_KEPT = 256;
@@ -18,17 +19,9 @@ export function compression(opts: { threshold: number }): Middleware {
   // The codings this koa-compress can produce on this Node (zstd only where zlib has it).
   const codings = (compressor as { preferredEncodings?: string[] }).preferredEncodings ?? ['br', 'gzip', 'deflate', 'identity'];
   // Whether a client's Accept-Encoding takes any of them: a few distinct header values in practice,
-  // each worked out once (at most ACCEPT_VALUES_KEPT remembered).
-  const verdicts = new Map<string, boolean>();
-  const acceptsAny = (ctx: Context) => {
-    const header = ctx.get('Accept-Encoding');
-    let verdict = verdicts.get(header);
-    if (verdict === undefined) {
-      if (verdicts.size >= ACCEPT_VALUES_KEPT) verdicts.clear();
-      verdicts.set(header, (verdict = ctx.acceptsEncodings(codings) !== false));
-    }
-    return verdict;
-  };
+  // each worked out once.
+  const verdicts = boundedMemo<boolean>(ACCEPT_VALUES_KEPT);
+  const acceptsAny = (ctx: Context) => verdicts(ctx.get('Accept-Encoding'), () => ctx.acceptsEncodings(codings) !== false);
   return (ctx, next) =>
     compressor(ctx, async () => {
       await next();

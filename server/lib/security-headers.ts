@@ -11,6 +11,7 @@ import type { Middleware } from 'koa';
 import helmet from 'helmet';
 import type { Config } from '../config';
 import { BASE_PUBLIC_RPC_URL } from '../config';
+import { boundedMemo } from './bounded-memo';
 
 /** Shopify's image CDN: product photos of a real store. */
 const SHOPIFY_CDN = 'https://cdn.shopify.com';
@@ -179,16 +180,8 @@ export function securityHeaders(config: Config): Middleware {
     );
   const plainPolicy = policyWith([]);
   // A page's policy adds its inline scripts' hashes; the pages of a build have few such sets.
-  const pagePolicies = new Map<string, Array<[string, string]>>();
-  const pagePolicy = (scripts: readonly string[]) => {
-    const key = scripts.join(' ');
-    let policy = pagePolicies.get(key);
-    if (!policy) {
-      if (pagePolicies.size >= PAGE_POLICIES_KEPT) pagePolicies.clear();
-      pagePolicies.set(key, (policy = policyWith(scripts)));
-    }
-    return policy;
-  };
+  const pagePolicies = boundedMemo<Array<[string, string]>>(PAGE_POLICIES_KEPT);
+  const pagePolicy = (scripts: readonly string[]) => pagePolicies(scripts.join(' '), () => policyWith(scripts));
   return async (ctx, next) => {
     for (const [name, value] of fixed) ctx.set(name, value);
     ctx.set('Cross-Origin-Resource-Policy', SHARED_ASSETS.test(ctx.path) ? 'cross-origin' : 'same-origin');
