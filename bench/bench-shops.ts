@@ -107,7 +107,8 @@ async function startedShop(products: number): Promise<BenchShop> {
     }
     rmSync(dataDir, { recursive: true, force: true });
   };
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // The address it prints (its PUBLIC_URL by default): the demo photos are served under it.
+  const baseUrl = `http://localhost:${port}`;
   try {
     // The first start syncs and prices the demo store before it listens: minutes at 20,000 products.
     await waitForHealth(`${baseUrl}/api/health`, () => gone, logFile, 30 * 60_000);
