@@ -110,7 +110,7 @@ async function startedShop(products: number): Promise<BenchShop> {
   // The address it prints (its PUBLIC_URL by default): the demo photos are served under it.
   const baseUrl = `http://localhost:${port}`;
   try {
-    // The first start syncs and prices the demo store before it listens: minutes at 20,000 products.
+    // It listens at once; its first start then syncs and prices the demo store (minutes at 20,000 products).
     await waitForHealth(`${baseUrl}/api/health`, () => gone, logFile, 30 * 60_000);
     const first = await listedOnceSynced(baseUrl, () => gone, 30 * 60_000);
     return { kind: 'start', baseUrl, pages: pagesOf(first.id), products: first.total, stop };
