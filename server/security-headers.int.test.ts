@@ -12,7 +12,7 @@ import Koa from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../common/api';
 import { loadConfig } from './config';
-import { securityHeaders } from './lib/security-headers';
+import { securityHeaderSet, securityHeaders } from './lib/security-headers';
 import { startHarness, type Harness } from './test/harness';
 import { makeClientDir } from './test/shop-pages';
 
@@ -145,7 +145,7 @@ describe('in production', () => {
       ...env,
     });
     const app = new Koa();
-    app.use(securityHeaders(config));
+    app.use(securityHeaders(securityHeaderSet(config)));
     app.use((ctx) => {
       ctx.body = { ok: true };
     });

@@ -4,7 +4,10 @@
  * version), not once per request.
  */
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import accepts from 'accepts';
 import type { Context } from 'koa';
+import { boundedMemo } from './bounded-memo';
 
 export type Coding = 'br' | 'gzip';
 
@@ -33,32 +36,65 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
   });
 }
 
+/** How many distinct Accept-Encoding values' choices are kept. */
+const ACCEPT_VALUES_KEPT = 256;
+
+/**
+ * The stored codings a client takes, best first (its own preference between br and gzip, as Koa's
+ * `acceptsEncodings` reads it): a few distinct header values in practice, each worked out once.
+ */
+const choices = boundedMemo<Coding[]>(ACCEPT_VALUES_KEPT);
+function storedCodingsFor(acceptEncoding: string): Coding[] {
+  return choices(acceptEncoding, () => {
+    // An absent header reads as an empty one (negotiator).
+    const accept = accepts({ headers: { 'accept-encoding': acceptEncoding } } as unknown as IncomingMessage);
+    const preferred = accept.encodings('br', 'gzip', 'identity');
+    const order: Coding[] = preferred === 'br' ? ['br', 'gzip'] : preferred === 'gzip' ? ['gzip', 'br'] : [];
+    return order.filter((coding) => coding === preferred || accept.encodings(coding) === coding);
+  });
+}
+
+/** What a stored answer is to a request, whoever sends it (Koa's route, or the lane ahead of it). */
+export type StoredReply =
+  | { status: 304 }
+  | { status: 200; coding: Coding; body: Buffer }
+  /** No stored form the client takes is ready: the identity body, compressed on the fly if at all. */
+  | { status: 200; coding: null; body: Buffer };
+
+export function storedReply(answer: Precompressed, acceptEncoding: string, ifNoneMatch: string | undefined): StoredReply {
+  if (matchesEtag(ifNoneMatch, answer.etag)) return { status: 304 };
+  for (const coding of storedCodingsFor(acceptEncoding)) {
+    const encoded = answer.encoded(coding);
+    if (encoded) return { status: 200, coding, body: encoded };
+  }
+  return { status: 200, coding: null, body: answer.body };
+}
+
+/** The headers of every stored answer: its ETag, and a copy may be kept but must be revalidated. */
+export function storedAnswerHeaders(answer: Precompressed): Array<[string, string]> {
+  return [
+    ['ETag', answer.etag],
+    ['Cache-Control', 'no-cache'],
+  ];
+}
+
 /**
  * Answers `answer` with its ETag (a 304 when the client already has it), in the best coding the
  * client accepts that is ready. Until a stored form is ready the body goes out as it is, and the
  * compression middleware compresses that one response on the fly (streamed, off the main thread).
  */
 export function answerPrecompressed(ctx: Context, answer: Precompressed): void {
-  ctx.set('ETag', answer.etag);
-  // Clients may keep a copy but must revalidate; the ETag makes that a 304.
-  ctx.set('Cache-Control', 'no-cache');
+  for (const [name, value] of storedAnswerHeaders(answer)) ctx.set(name, value);
   ctx.vary('Accept-Encoding');
-  if (matchesEtag(ctx.get('If-None-Match'), answer.etag)) {
+  const reply = storedReply(answer, ctx.get('Accept-Encoding'), ctx.get('If-None-Match'));
+  if (reply.status === 304) {
     ctx.status = 304;
     return;
   }
   ctx.type = 'application/json';
-  const preferred = ctx.acceptsEncodings('br', 'gzip', 'identity');
-  const codings: Coding[] = preferred === 'br' ? ['br', 'gzip'] : preferred === 'gzip' ? ['gzip', 'br'] : [];
-  for (const coding of codings) {
-    if (coding !== preferred && !ctx.acceptsEncodings(coding)) continue;
-    const encoded = answer.encoded(coding);
-    if (encoded) {
-      ctx.compress = false; // already compressed
-      ctx.set('Content-Encoding', coding);
-      ctx.body = encoded;
-      return;
-    }
+  if (reply.coding) {
+    ctx.compress = false; // already compressed
+    ctx.set('Content-Encoding', reply.coding);
   }
-  ctx.body = answer.body;
+  ctx.body = reply.body;
 }

@@ -33,12 +33,33 @@ export function routeOf(ctx: Context): string {
   return ctx.method === 'GET' || ctx.method === 'HEAD' ? '(page or file)' : '(other)';
 }
 
+/** The request's id: the one a trusted proxy of ours sent when it is a plain token, else a new one. */
+export function requestIdOf(given: string | undefined, trustProxyId: boolean): string {
+  return trustProxyId && given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export interface RequestRecord {
+  reqId: string;
+  method: string;
+  route: string;
+  status: number;
+  seconds: number;
+}
+
+/** The request's line and its place in the latency histogram. */
+export function recordRequest(logger: Logger, r: RequestRecord): void {
+  httpDuration.observe({ method: r.method, route: r.route, status: String(r.status) }, r.seconds);
+  const line = { reqId: r.reqId, method: r.method, route: r.route, status: r.status, ms: Math.round(r.seconds * 1000) };
+  // Probes come every few seconds, and the local demo's shop calls its own emulator: debug.
+  if (r.route.startsWith('/api/health') || r.route === '/shopify-emulator/*') logger.debug(line, 'request');
+  else logger.info(line, 'request');
+}
+
 export function requestLog(opts: { logger: Logger; trustProxyId: boolean }): Middleware {
   const { logger, trustProxyId } = opts;
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
-    const given = trustProxyId ? ctx.get('X-Request-Id') : '';
-    const id = REQUEST_ID.test(given) ? given : randomUUID();
+    const id = requestIdOf(ctx.get('X-Request-Id'), trustProxyId);
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     let failed: unknown = null;
@@ -48,16 +69,11 @@ export function requestLog(opts: { logger: Logger; trustProxyId: boolean }): Mid
       failed = err;
       throw err;
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       // An error escaping here is answered by Koa itself (500); the error middleware normally
       // answers first, so the status is the one sent.
       const status = failed ? 500 : ctx.status;
-      const route = routeOf(ctx);
-      httpDuration.observe({ method: ctx.method, route, status: String(status) }, seconds);
-      const line = { reqId: id, method: ctx.method, route, status, ms: Math.round(seconds * 1000) };
-      // Probes come every few seconds, and the local demo's shop calls its own emulator: debug.
-      if (route.startsWith('/api/health') || route === '/shopify-emulator/*') logger.debug(line, 'request');
-      else logger.info(line, 'request');
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      recordRequest(logger, { reqId: id, method: ctx.method, route: routeOf(ctx), status, seconds });
     }
   };
 }

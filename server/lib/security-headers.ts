@@ -157,7 +157,15 @@ function headersSetBy(middleware: NodeMiddleware): Array<[string, string]> {
 /** Most distinct inline-script sets whose policy is kept (each page kind has one per build). */
 const PAGE_POLICIES_KEPT = 64;
 
-export function securityHeaders(config: Config): Middleware {
+/** Every answer's security headers, worked out once (a page's policy once per set of inline scripts). */
+export interface SecurityHeaderSet {
+  /** Set before the answer is made: the same on every answer but Cross-Origin-Resource-Policy. */
+  before(path: string): ReadonlyArray<readonly [string, string]>;
+  /** Set once the answer is known: the policy, with a page's inline scripts allowed by their hashes. */
+  policy(scripts: readonly string[] | undefined): ReadonlyArray<readonly [string, string]>;
+}
+
+export function securityHeaderSet(config: Config): SecurityHeaderSet {
   const directives = policyDirectives(config);
   const fixed = headersSetBy(
     helmet({
@@ -171,6 +179,8 @@ export function securityHeaders(config: Config): Middleware {
     }),
   );
   fixed.push(['Permissions-Policy', PERMISSIONS_POLICY]);
+  const shared = [...fixed, ['Cross-Origin-Resource-Policy', 'cross-origin'] as const];
+  const ownOrigin = [...fixed, ['Cross-Origin-Resource-Policy', 'same-origin'] as const];
   const policyWith = (scripts: readonly string[]) =>
     headersSetBy(
       helmet.contentSecurityPolicy({
@@ -181,16 +191,20 @@ export function securityHeaders(config: Config): Middleware {
   const plainPolicy = policyWith([]);
   // A page's policy adds its inline scripts' hashes; the pages of a build have few such sets.
   const pagePolicies = boundedMemo<Array<[string, string]>>(PAGE_POLICIES_KEPT);
-  const pagePolicy = (scripts: readonly string[]) => pagePolicies(scripts.join(' '), () => policyWith(scripts));
+  return {
+    before: (path) => (SHARED_ASSETS.test(path) ? shared : ownOrigin),
+    policy: (scripts) => (scripts?.length ? pagePolicies(scripts.join(' '), () => policyWith(scripts)) : plainPolicy),
+  };
+}
+
+export function securityHeaders(headers: SecurityHeaderSet): Middleware {
   return async (ctx, next) => {
-    for (const [name, value] of fixed) ctx.set(name, value);
-    ctx.set('Cross-Origin-Resource-Policy', SHARED_ASSETS.test(ctx.path) ? 'cross-origin' : 'same-origin');
+    for (const [name, value] of headers.before(ctx.path)) ctx.set(name, value);
     try {
       await next();
     } finally {
       // Once the answer is known: a page's inline scripts are allowed by their hashes.
-      const scripts = inlineScripts.get(ctx.res);
-      for (const [name, value] of scripts?.length ? pagePolicy(scripts) : plainPolicy) ctx.set(name, value);
+      for (const [name, value] of headers.policy(inlineScripts.get(ctx.res))) ctx.set(name, value);
     }
   };
 }

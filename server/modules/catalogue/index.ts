@@ -3,6 +3,7 @@
  */
 export { CatalogueService, productTitle, type ListedVariant, type ProductListSnapshot } from './service';
 export { catalogueRoutes } from './routes';
+export { catalogueStoredReads } from './stored-reads';
 export { bumpCatalogueVersion } from './sync';
 export type { SyncStart } from './sync-job';
 export {

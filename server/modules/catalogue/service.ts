@@ -118,6 +118,15 @@ export class CatalogueService {
     return built;
   }
 
+  /**
+   * The list in memory, when no newer catalogue version is known; undefined when a read must wait for
+   * a rebuild (`list()` does that). For answers given without waiting (server/lib/fast-lane.ts).
+   */
+  currentList(): ProductListSnapshot | undefined {
+    const snap = this.snapshot;
+    return snap && this.freshness.isCurrent(snap.version) ? snap : undefined;
+  }
+
   /** Ends the change notifications' connection and the fallback poll (shutdown, a test's end). */
   close(): Promise<void> {
     return this.freshness.close();

@@ -1,0 +1,87 @@
+/**
+ * The busiest reads answered ahead of Koa's middleware: stored answers (lib/precompressed.ts) that
+ * are in memory, ready in a coding the client takes, or a 304. Such a request needs nothing the
+ * middleware does but its request id, its log line and histogram, and the security headers, and
+ * those are the same functions here (request-log.ts, security-headers.ts), so the answer is the one
+ * the app's own route gives, byte for byte but the request id (a test holds them equal). Anything
+ * else (a rebuild to wait for, a coding to compress on the fly, an unknown id, other methods) goes
+ * through the app as usual.
+ *
+ * Why: on a busy route Koa's context, its chain of middleware and the router cost the server about
+ * twice what the answer itself does (bench/README.md, "products-http.ts").
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Koa from 'koa';
+import type { Logger } from './logger';
+import { storedAnswerHeaders, storedReply, type Precompressed } from './precompressed';
+import { recordRequest, requestIdOf } from './request-log';
+import type { SecurityHeaderSet } from './security-headers';
+
+/** The stored answer a path names (and the route template it is logged under), when it can be given at once. */
+export type StoredRead = (path: string) => { route: string; answer: Precompressed } | undefined;
+
+/** Answers the request and says true, or leaves it untouched and says false. */
+export type Lane = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+/** A Koa app whose lanes see each request first; what none of them answers goes through the app. */
+export class FastLaneApp extends Koa {
+  private readonly lanes: Lane[] = [];
+
+  addLane(lane: Lane): void {
+    this.lanes.push(lane);
+  }
+
+  override callback(): ReturnType<Koa['callback']> {
+    const app = super.callback();
+    const lanes = this.lanes;
+    return (req, res) => {
+      // The app's own server is node:http (main.ts); an HTTP/2 request goes through the app.
+      if ('stream' in req) return app(req, res);
+      try {
+        for (const lane of lanes) if (lane(req, res as ServerResponse)) return Promise.resolve();
+      } catch (err) {
+        // Reported as the app reports its errors; the app answers unless the lane had begun to.
+        this.emit('error', err);
+        if (res.headersSent) {
+          res.destroy();
+          return Promise.resolve();
+        }
+      }
+      return app(req, res);
+    };
+  }
+}
+
+const one = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
+
+export function storedReadLane(opts: { find: StoredRead; security: SecurityHeaderSet; logger: Logger; trustProxyId: boolean }): Lane {
+  const { find, security, logger, trustProxyId } = opts;
+  return (req, res) => {
+    const { method } = req;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = req.url ?? '';
+    // A query is the app's to read (it refuses NUL characters in one, for instance).
+    if (url.includes('?')) return false;
+    const started = process.hrtime.bigint();
+    const found = find(url);
+    if (!found) return false;
+    const reply = storedReply(found.answer, req.headers['accept-encoding'] ?? '', one(req.headers['if-none-match']));
+    // No stored form the client takes is ready: the app compresses this one on the fly, or sends it plain.
+    if (reply.status === 200 && !reply.coding) return false;
+    const reqId = requestIdOf(one(req.headers['x-request-id']), trustProxyId);
+    const headers: string[] = ['X-Request-Id', reqId];
+    for (const [name, value] of security.before(url)) headers.push(name, value);
+    for (const [name, value] of storedAnswerHeaders(found.answer)) headers.push(name, value);
+    headers.push('Vary', 'Accept-Encoding');
+    if (reply.status === 200) {
+      headers.push('Content-Type', 'application/json; charset=utf-8');
+      headers.push('Content-Encoding', reply.coding, 'Content-Length', String(reply.body.length));
+    }
+    for (const [name, value] of security.policy(undefined)) headers.push(name, value);
+    res.writeHead(reply.status, headers);
+    res.end(reply.status === 200 && method === 'GET' ? reply.body : undefined);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    recordRequest(logger, { reqId, method, route: found.route, status: reply.status, seconds });
+    return true;
+  };
+}
