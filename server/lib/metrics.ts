@@ -23,6 +23,13 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
+/** Log lines dropped because the log's output had stopped reading (lib/logger.ts). */
+export const logLinesDropped = new Counter({
+  name: 'pogs_log_lines_dropped_total',
+  help: 'Log lines dropped because the output had stopped reading and 16 MiB were already waiting.',
+  registers: [registry],
+});
+
 /**
  * Transfers to the store wallet, by what they did: `paid` (made an order), `underpaid`, `overpaid`
  * (an order, with an excess to refund), `late` (an order, paid after its checkout expired),
