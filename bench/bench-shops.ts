@@ -35,6 +35,10 @@ export interface BenchShop {
   pages: ReadonlyArray<readonly [string, string]>;
   /** How many products the shop lists. */
   products: number;
+  /** The first listed product's id. */
+  productId: string;
+  /** The process the shop's server runs in (this one for the harness). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -60,7 +64,15 @@ async function harnessShop(products: number): Promise<BenchShop> {
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
   const first = await firstProduct(h.baseUrl);
-  return { kind: 'harness', baseUrl: h.baseUrl, pages: pagesOf(first.id), products: first.total, stop: () => h.close() };
+  return {
+    kind: 'harness',
+    baseUrl: h.baseUrl,
+    pages: pagesOf(first.id),
+    products: first.total,
+    productId: first.id,
+    pid: process.pid,
+    stop: () => h.close(),
+  };
 }
 
 /** Waits until `url` answers 200, or the process has exited, or `timeoutMs` passed. */
@@ -113,7 +125,7 @@ async function startedShop(products: number): Promise<BenchShop> {
     // It listens at once; its first start then syncs and prices the demo store (minutes at 20,000 products).
     await waitForHealth(`${baseUrl}/api/health`, () => gone, logFile, 30 * 60_000);
     const first = await listedOnceSynced(baseUrl, () => gone, 30 * 60_000);
-    return { kind: 'start', baseUrl, pages: pagesOf(first.id), products: first.total, stop };
+    return { kind: 'start', baseUrl, pages: pagesOf(first.id), products: first.total, productId: first.id, pid: child.pid!, stop };
   } catch (err) {
     // Its log outlives it, for whoever reads the failure.
     copyFileSync(logFile, join(tmpdir(), 'pogs-bench-start-failed.log'));
@@ -190,7 +202,15 @@ async function productionShop(): Promise<BenchShop> {
       });
     }
     const first = await firstProduct(world.shopUrl);
-    return { kind: 'production', baseUrl: world.shopUrl, pages: pagesOf(first.id), products: first.total, stop: () => world.stop() };
+    return {
+      kind: 'production',
+      baseUrl: world.shopUrl,
+      pages: pagesOf(first.id),
+      products: first.total,
+      productId: first.id,
+      pid: world.shopPid,
+      stop: () => world.stop(),
+    };
   } catch (err) {
     await world.stop();
     throw err;

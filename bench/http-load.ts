@@ -3,10 +3,10 @@
  * worker thread (its own event loop, keep-alive sockets, bodies read without decompressing them),
  * raw requests, a bare `node:http` server answering given bytes, and the paired app / bare ratio.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { fetchRaw } from '../server/test/raw-http';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 
 /** The load loop, plain JavaScript for the worker thread: `concurrency` keep-alive loops until `total` requests or 60 s. */
@@ -47,20 +47,36 @@ export interface Round {
   bytes: number;
   failures: number;
   /**
-   * How long this process's main thread (where the servers run) was busy during the round, in ms:
-   * per request, what an answer costs the server, whether or not the client was the bottleneck.
+   * The server's main thread's time on a CPU during the round, in ms: per request, what an answer
+   * costs the server, whether or not the client was the bottleneck, and not counting the time
+   * another process had the core.
    */
-  serverBusyMs: number;
+  serverCpuMs: number;
 }
 
-export function load(url: string, headers: Record<string, string>, total: number, concurrency: number): Promise<Round> {
-  // This thread's busy time while the round runs: the servers' (the client is in its worker).
-  const before = performance.eventLoopUtilization();
+/**
+ * A process's main thread's time on a CPU so far, in ms: the kernel's count (Linux,
+ * /proc/<pid>/task/<pid>/schedstat, in ns), the thread where a Node server runs its JavaScript.
+ */
+function mainThreadCpuMs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+}
+
+/** A round of `total` requests; `serverPid`: the process whose server answers (this one unless said). */
+export function load(
+  url: string,
+  headers: Record<string, string>,
+  total: number,
+  concurrency: number,
+  serverPid = process.pid,
+): Promise<Round> {
+  // The server thread's CPU time over the round (the client is in a worker thread of its own).
+  const before = mainThreadCpuMs(serverPid);
   return new Promise((resolve, reject) => {
     const worker = new Worker(LOADER, { eval: true, workerData: { url, total, concurrency, headers } });
-    worker.once('message', (m: Omit<Round, 'serverBusyMs'>) => {
+    worker.once('message', (m: Omit<Round, 'serverCpuMs'>) => {
       void worker.terminate();
-      resolve({ ...m, serverBusyMs: performance.eventLoopUtilization(before).active });
+      resolve({ ...m, serverCpuMs: mainThreadCpuMs(serverPid) - before });
     });
     worker.once('error', reject);
   });
@@ -142,8 +158,8 @@ export function summary(rounds: Round[]) {
     p50: percentile(all, 50).toFixed(1),
     p95: percentile(all, 95).toFixed(1),
     failures: rounds.reduce((n, r) => n + r.failures, 0),
-    /** The server thread's busy time per answer, µs (median of rounds). */
-    usPerRequest: median(rounds.map((r) => (r.serverBusyMs * 1000) / Math.max(1, r.latencies.length))),
+    /** The server thread's CPU time per answer, µs (median of rounds). */
+    usPerRequest: median(rounds.map((r) => (r.serverCpuMs * 1000) / Math.max(1, r.latencies.length))),
     kb: (rounds[0].bytes / Math.max(1, rounds[0].latencies.length) / 1024).toFixed(1),
   };
 }
@@ -181,26 +197,27 @@ export async function againstBare(
   appUrl: string,
   path: string,
   headers: Record<string, string>,
-  opts: { rounds: number; requests: number; concurrency: number },
+  opts: { rounds: number; requests: number; concurrency: number; appPid?: number },
 ) {
+  const appPid = opts.appPid ?? process.pid;
   const answer = await fetchRaw(appUrl, headers);
   if (answer.status !== 200) throw new Error(`${appUrl}: unexpected answer ${answer.status}`);
   const bare = await bareServer(path, answer);
   try {
     await load(bare.url, headers, opts.requests, opts.concurrency);
-    await load(appUrl, headers, opts.requests, opts.concurrency);
+    await load(appUrl, headers, opts.requests, opts.concurrency, appPid);
     const bareRounds: Round[] = [];
     const appRounds: Round[] = [];
     for (let i = 0; i < opts.rounds; i++) {
       bareRounds.push(await load(bare.url, headers, opts.requests, opts.concurrency));
-      appRounds.push(await load(appUrl, headers, opts.requests, opts.concurrency));
+      appRounds.push(await load(appUrl, headers, opts.requests, opts.concurrency, appPid));
     }
     const ratio = median(
       appRounds.map((r, i) => r.latencies.length / r.seconds / (bareRounds[i].latencies.length / bareRounds[i].seconds)),
     );
     // The same pairing for the server thread's cost per answer: bare's over the app's.
     const costRatio = median(
-      appRounds.map((r, i) => bareRounds[i].serverBusyMs / bareRounds[i].latencies.length / (r.serverBusyMs / r.latencies.length)),
+      appRounds.map((r, i) => bareRounds[i].serverCpuMs / bareRounds[i].latencies.length / (r.serverCpuMs / r.latencies.length)),
     );
     return { bare: summary(bareRounds), app: summary(appRounds), ratio, costRatio, bytes: answer.body.length };
   } finally {

@@ -73,6 +73,8 @@ export interface WorldFacts {
 }
 
 export interface World extends WorldFacts {
+  /** The shop process's pid (the benches read its CPU time). */
+  shopPid: number;
   stop(): Promise<void>;
 }
 
@@ -174,7 +176,7 @@ export async function startWorld(opts: {
       clientSecret: emulator.settings.SHOPIFY_CLIENT_SECRET!,
       tokenTtlSeconds: opts.tokenTtlSeconds,
     };
-    return { ...facts, stop };
+    return { ...facts, shopPid: shop.pid, stop };
   } catch (err) {
     await stop();
     throw err;
