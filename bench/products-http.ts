@@ -50,7 +50,7 @@ interface Measured {
 /** The app in this process, logging as the running server does, to a file. */
 async function harness(): Promise<Measured> {
   const logDir = mkdtempSync(join(tmpdir(), 'pogs-bench-log-'));
-  const logger = createLogger({ level: 'info', writes: 'async', destination: join(logDir, 'shop.log') });
+  const logger = createLogger({ level: 'info', requestLines: 'gathered', destination: join(logDir, 'shop.log') });
   const h = await startHarness(DB, { pageSize: 10, variantsFirst: 50, logger });
   growCatalogue(h, PRODUCTS);
   await h.catalogue.sync();

@@ -45,7 +45,7 @@ async function main() {
     }
     throw err;
   }
-  const logger = createLogger({ level: config.logLevel, pretty: config.env !== 'production', writes: 'async' });
+  const logger = createLogger({ level: config.logLevel, pretty: config.env !== 'production', requestLines: 'gathered' });
   let adminPasswordLine: string | null = null;
   for (const line of config.defaults) logger.info(`default ${line}`);
 

@@ -1,5 +1,6 @@
-// The running server's logger (writes: 'async'): lines logged just before the process ends are
-// still written, and an output that stops reading drops lines instead of stopping the process.
+// The running server's logger (requestLines: 'gathered'): request lines logged just before the
+// process ends are still written, an event line survives even a kill -9, and an output that stops
+// reading drops request lines instead of stopping the process.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,27 +11,32 @@ function run(mode: string, lines: number) {
   return spawn(process.execPath, ['--import', 'tsx', CHILD, mode, String(lines)], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-async function linesOf(mode: string, lines: number): Promise<{ code: number | null; numbers: number[] }> {
+async function linesOf(mode: string, lines: number): Promise<{ code: number | null; numbers: number[]; events: string[] }> {
   const child = run(mode, lines);
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const numbers = out
+  const parsed = out
     .split('\n')
     .filter(Boolean)
-    .map((line) => (JSON.parse(line) as { line?: number }).line)
-    .filter((n): n is number => n !== undefined);
-  return { code, numbers };
+    .map((line) => JSON.parse(line) as { line?: number; msg: string });
+  const numbers = parsed.map((l) => l.line).filter((n): n is number => n !== undefined);
+  return { code, numbers, events: parsed.filter((l) => l.line === undefined).map((l) => l.msg) };
 }
 
-describe('the server’s logger', () => {
+describe('the running server’s logger', () => {
   it.each([
     ['exits', 'exit', 0],
     ['dies of an uncaught exception', 'throw', 1],
-  ])('writes every line logged before the process %s', async (_, mode, exitCode) => {
+  ])('writes every request line logged before the process %s', async (_, mode, exitCode) => {
     const { code, numbers } = await linesOf(mode as string, 5000);
     expect(code).toBe(exitCode);
     expect(numbers).toEqual(Array.from({ length: 5000 }, (__, i) => i));
+  });
+
+  it('writes an event line before the call returns: it is there after a kill -9', async () => {
+    const { events } = await linesOf('kill', 3000);
+    expect(events).toEqual(['payment settled']);
   });
 
   it('drops and counts lines while its output stops reading, and the process goes on', async () => {

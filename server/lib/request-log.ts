@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import type { Logger } from './logger';
+import { requestLoggerOf, type Logger } from './logger';
 import { httpDuration } from './metrics';
 
 declare module 'koa' {
@@ -46,8 +46,9 @@ export interface RequestRecord {
   seconds: number;
 }
 
-/** The request's line and its place in the latency histogram. */
-export function recordRequest(logger: Logger, r: RequestRecord): void {
+/** The request's line (gathered where the logger gathers them: lib/logger.ts) and its place in the latency histogram. */
+export function recordRequest(server: Logger, r: RequestRecord): void {
+  const logger = requestLoggerOf(server);
   httpDuration.observe({ method: r.method, route: r.route, status: String(r.status) }, r.seconds);
   const line = { reqId: r.reqId, method: r.method, route: r.route, status: r.status, ms: Math.round(r.seconds * 1000) };
   // Probes come every few seconds, and the local demo's shop calls its own emulator: debug.
