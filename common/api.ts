@@ -74,6 +74,8 @@ export const healthSchema = z.object({
   database: z.enum(['postgres', 'pglite']),
   shopify: z.enum(['store', 'emulator']),
   catalogue: z.object({ products: z.number().int(), lastSyncAt: z.string().nullable() }),
+  /** The shared services this instance sees down now, and since when (ISO 8601). */
+  outages: z.array(z.object({ dependency: z.enum(['database', 'chain', 'shopify']), since: z.string() })),
 });
 export type Health = z.infer<typeof healthSchema>;
 

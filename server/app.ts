@@ -10,14 +10,13 @@ import { Router } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import mount from 'koa-mount';
 import serve from 'koa-static';
-import type { Health, PublicConfig } from '../common/api';
+import type { PublicConfig } from '../common/api';
 import type { RenderShopPage, ShopRenderModule } from '../common/shop-render';
 import type { SponsoredGas } from '../common/sponsored-gas';
 import { BASE_CHAIN_ID } from '../common/chain';
 import { ErrorCode } from '../common/errors';
 import type { Config } from './config';
 import type { Db } from './db';
-import { toCount } from './db';
 import { compression } from './lib/compression';
 import compose from 'koa-compose';
 import { isLostDatabaseConnection } from './lib/db-errors';
@@ -48,6 +47,8 @@ import {
 import { BASE_PUBLIC_RPC_URL } from './config';
 import { pageScriptsOf } from './client-manifest';
 import type { Readiness } from './readiness';
+import { reasonOf, type Outages } from './lib/outages';
+import { healthRoutes } from './health-routes';
 import { shopPages, type ShopPagesOptions } from './shop-pages';
 import { pageMeta } from './seo/page-meta';
 import { seoRoutes } from './seo/routes';
@@ -84,6 +85,8 @@ export interface AppDeps {
   viewRenders?: BucketSize;
   /** What GET /api/health/ready asks (ready when absent). */
   readiness?: Readiness;
+  /** Where a lost database is reported, once per outage (a warning per request when absent). */
+  outages?: Outages;
   /**
    * Demo surfaces, served only when `config.mode` is 'local' (ignored otherwise, whoever passes
    * them): the Demo Wallet's JSON-RPC routes (built by local-mode.ts, acting as one dev account
@@ -126,7 +129,7 @@ export function createApp(deps: AppDeps): Koa {
   app.addLane(storedReadLane({ find: catalogueStoredReads(catalogue), security, logger, trustProxyId }));
   app.use(requestLog({ logger, trustProxyId }));
   const afterErrorHandler = app.middleware.length + 1;
-  app.use(errorHandler(logger, () => app.middleware.slice(afterErrorHandler)));
+  app.use(errorHandler(logger, deps.outages, () => app.middleware.slice(afterErrorHandler)));
   app.use(compression({ threshold: 1024 }));
   // On every answer, errors included (server/lib/security-headers.ts).
   app.use(securityHeaders(security));
@@ -185,45 +188,13 @@ export function createApp(deps: AppDeps): Koa {
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = publicConfig();
   });
-  api.get('/api/health', async (ctx) => {
-    let dbOk = true;
-    let products = 0;
-    try {
-      const [row] = await db('products').whereNull('removed_at').count({ n: '*' });
-      products = toCount(row?.n);
-    } catch (err) {
-      dbOk = false;
-      logger.error({ err }, 'health: database check failed');
-    }
-    const last = dbOk ? await catalogue.lastSync().catch(() => undefined) : undefined;
-    const body: Health = {
-      status: dbOk ? 'ok' : 'degraded',
-      database: config.database.kind,
-      shopify: config.shopify.kind,
-      catalogue: { products, lastSyncAt: last?.finishedAt ?? null },
-    };
-    ctx.set('Cache-Control', 'no-store');
-    ctx.status = dbOk ? 200 : 503;
-    ctx.body = body;
-  });
-  // Liveness: the process serves (an orchestrator restarts it when this fails). Nothing else is asked.
-  api.get('/api/health/live', (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok' };
-  });
-  // Readiness: should traffic come here (server/readiness.ts). 503 names the failing parts only.
-  api.get('/api/health/ready', async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    const answer = deps.readiness ? await deps.readiness.check() : { ready: true, failing: [] };
-    ctx.status = answer.ready ? 200 : 503;
-    ctx.body = answer.ready ? { status: 'ready' } : { status: 'unready', failing: answer.failing };
-  });
+  healthRoutes(api, { config, db, logger, catalogue, readiness: deps.readiness, outages: deps.outages });
 
   const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
   app.use(session);
   // Before every router it guards: a refused request creates no session, nonce or checkout and
   // makes no RPC call.
-  app.use(rateLimitMiddleware(deps.rateLimiter, { logger, sessionId: (ctx) => ctx.state.session.id() }));
+  app.use(rateLimitMiddleware(deps.rateLimiter, { logger, outages: deps.outages, sessionId: (ctx) => ctx.state.session.id() }));
   const routers = [
     api,
     // Ahead of the built client's files: robots.txt and the sitemap follow PUBLIC_URL and the catalogue.
@@ -273,7 +244,14 @@ const LOST_DATABASE_RETRY_AFTER_S = 2;
  * connection, before it is answered `503 service-unavailable` with Retry-After; a write is not
  * repeated (it may have happened). `downstream` is what runs after this middleware, for that retry.
  */
-function errorHandler(logger: Logger, downstream: () => Koa.Middleware[]): Koa.Middleware {
+function errorHandler(logger: Logger, outages: Outages | undefined, downstream: () => Koa.Middleware[]): Koa.Middleware {
+  // A lost database: once per outage in the log (lib/outages.ts), not once per request.
+  const databaseLost = (ctx: Koa.Context, err: unknown, what: string) => {
+    if (outages) {
+      outages.down('database', reasonOf(err));
+      logger.debug({ reqId: ctx.state.requestId, reason: reasonOf(err) }, what);
+    } else logger.warn({ reqId: ctx.state.requestId, reason: reasonOf(err) }, what);
+  };
   const answered = (ctx: Koa.Context) => {
     // Nothing answered (the routers' allowedMethods already turned a known path with the wrong
     // method into a 405, and an unknown method into a 501).
@@ -290,14 +268,14 @@ function errorHandler(logger: Logger, downstream: () => Koa.Middleware[]): Koa.M
         // Only a read that has not begun its answer can simply be run again.
         const read = ctx.method === 'GET' || ctx.method === 'HEAD';
         if (!(isLostDatabaseConnection(err) && read && ctx.body == null && !ctx.headerSent)) throw err;
-        logger.warn({ reqId: ctx.state.requestId, reason: (err as Error).message }, 'database connection lost; reading once more');
+        databaseLost(ctx, err, 'database connection lost; reading once more');
         await compose(downstream())(ctx);
       }
       answered(ctx);
     } catch (err) {
       const { status, body } = toErrorAnswer(err);
       if (body.code === ErrorCode.serviceUnavailable) {
-        logger.warn({ reqId: ctx.state.requestId, reason: (err as Error).message }, 'database connection lost');
+        databaseLost(ctx, err, 'database connection lost');
         ctx.set('Retry-After', String(LOST_DATABASE_RETRY_AFTER_S));
       } else if (status >= 500 && status !== 501) {
         logger.error({ err, reqId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');

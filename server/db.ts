@@ -2,6 +2,7 @@
  * Database access: knex on Postgres (`pg`) or on embedded PGlite, bound to Objection. The same
  * migrations and queries run on both; tests run on both.
  */
+import { isLostDatabaseConnection } from './lib/db-errors';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import knexFactory, { type Knex } from 'knex';
@@ -96,8 +97,15 @@ export function createDb(
 
 function knexLog(logger: Logger): Knex.Config['log'] {
   const text = (message: unknown) => (message instanceof Error ? message.message : String(message));
+  // A connection that could not be had or was lost is an outage: whoever met it reports it, once
+  // per outage (lib/outages.ts); knex's own line for each attempt (with a stack) is only for debugging.
+  const lost = (message: unknown) =>
+    /^(Acquire connection error|Connection Error):/.test(text(message)) || isLostDatabaseConnection(message);
   return {
-    warn: (message: unknown) => logger.warn({ reason: text(message) }, 'database'),
+    warn: (message: unknown) =>
+      lost(message)
+        ? logger.debug({ reason: text(message).split('\n')[0] }, 'database')
+        : logger.warn({ reason: text(message) }, 'database'),
     error: (message: unknown) => logger.error({ reason: text(message) }, 'database'),
     deprecate: (method: string, alternative: string) => logger.debug({ method, alternative }, 'database: deprecated call'),
     debug: () => {},

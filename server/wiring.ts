@@ -12,7 +12,8 @@ import type { Config } from './config';
 import { dbKind, type Db } from './db';
 import type { Logger } from './lib/logger';
 import { RateLimiter } from './lib/rate-limit';
-import { Readiness } from './readiness';
+import { dependencyProbes, Readiness } from './readiness';
+import { Outages } from './lib/outages';
 import { CatalogueService } from './modules/catalogue';
 import { ClientCredentialsToken, requestGrant, ShopifyGraphql, StaticAccessToken } from './shopify';
 import { CartService } from './modules/cart';
@@ -98,6 +99,8 @@ export interface Services {
   payments?: PaymentSystem;
   /** Whether traffic should come here (GET /api/health/ready); main.ts marks the shutdown. */
   readiness: Readiness;
+  /** The shared services' outages as this instance sees them (one log line as each begins and ends). */
+  outages: Outages;
   /** What createApp takes. */
   app: AppDeps;
 }
@@ -105,12 +108,14 @@ export interface Services {
 export function buildServices(opts: ServiceOptions): Services {
   const { config, db, logger, target, now } = opts;
   const shopify = opts.shopify ?? storeClient(config, logger);
+  const outages = new Outages({ logger });
   // The units held for payments on their way, each part read by the module that owns its rows:
   // payments' claims and orders' sales Shopify does not have yet (the stock module imports neither).
   const stock = new StockService({ claimed: claimedUnitsByVariant, sold: unsyncedSalesByVariant });
   const catalogue = new CatalogueService(db, shopify, stock, logger, opts.catalogueSync, {
     stalenessMs: config.catalogueStalenessMs,
     reconnectMs: opts.catalogueReconnectMs,
+    outages,
   });
   const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs, now });
   const carts = new CartService(db, catalogue);
@@ -119,8 +124,8 @@ export function buildServices(opts: ServiceOptions): Services {
   let payments: PaymentSystem | undefined;
   if (target) {
     const orders = new OrdersService(db, { explorerUrl: config.mode === 'local' ? null : config.publicLinks.explorerUrl });
-    const paymentServices = createPaymentServices({ config, db, logger, target, orders, stock });
-    const handoff = new ShopifyHandoff({ db, shopify, logger });
+    const paymentServices = createPaymentServices({ config, db, logger, target, orders, stock, outages });
+    const handoff = new ShopifyHandoff({ db, shopify, logger, outages });
     // The chain's RPC also checks smart accounts' sign-in signatures (ERC-1271, ERC-6492).
     const auth = new AuthService(db, {
       chainId: target.chainId,
@@ -169,6 +174,7 @@ export function buildServices(opts: ServiceOptions): Services {
           pollIntervalMs: config.payments.pollIntervalMs,
           startAtGenesis: config.chain.kind === 'local',
           logger,
+          outages,
         }),
       };
     }
@@ -194,7 +200,9 @@ export function buildServices(opts: ServiceOptions): Services {
   const attach = new TransferAttach(db, { desk, settlement: payments?.settlement, now });
   const ordersDesk = new OrdersDesk(db, { config, handoff: payments?.handoff, now });
   const sponsoredGas = payments?.sponsoredGas;
-  const readiness = new Readiness({ db, shopify, payments, ...config.readiness });
+  const readiness = new Readiness({ db, shopify, payments, catalogue: () => catalogue.list(), outages, ...config.readiness });
+  // While a service is down it is asked again every few seconds, the way readiness asks it.
+  outages.useProbes(dependencyProbes({ db, shopify, payments, maxHeadAgeSeconds: config.readiness.maxHeadAgeSeconds, timeoutMs: 3_000 }));
   const app: AppDeps = {
     config,
     db,
@@ -214,12 +222,13 @@ export function buildServices(opts: ServiceOptions): Services {
     },
     staticDir: opts.staticDir,
     readiness,
+    outages,
     mounts: opts.mounts,
     demoWallet: opts.demoWallet,
     webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
     payments,
   };
-  return { config, db, logger, shopify, stock, catalogue, sessions, carts, rateLimiter, admin, payments, readiness, app };
+  return { config, db, logger, shopify, stock, catalogue, sessions, carts, rateLimiter, admin, payments, readiness, outages, app };
 }
 
 /** The Shopify client of a live shop: its credential's token source, its API origin, its timeout (also the doctor's). */

@@ -58,6 +58,7 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
         jitter: JITTER,
         runAtStart: false,
         logger,
+        outages: services.outages,
         run: () => runCatalogueSync(services, 'schedule'),
       }),
     );
@@ -72,6 +73,7 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
       everyMs: HOUR_MS,
       jitter: JITTER,
       logger,
+      outages: services.outages,
       run: async () => {
         const swept = await sessions.sweep().catch((err) => logger.error({ err }, 'session sweep failed'));
         await payments?.auth.sweep().catch((err) => logger.error({ err }, 'sign-in nonce sweep failed'));
@@ -95,6 +97,7 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
         jitter: JITTER,
         runAtStart: false,
         logger,
+        outages: services.outages,
         run: () => payments.handoff.reconcile(),
       }),
     );

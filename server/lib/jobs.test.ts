@@ -141,7 +141,7 @@ describe('periodicJob', () => {
   });
 
   describe('an outside service that does not answer (UnavailableError)', () => {
-    const rpcDown = () => new UnavailableError('chain RPC rpc.example', 'timeout after 10 s');
+    const rpcDown = () => new UnavailableError('chain RPC rpc.example', 'timeout after 10 s', 'chain');
     /** A job whose pass `n` (from 1) does what `outcome(n)` says; runs `passes` passes one second apart. */
     async function runPasses(passes: number, outcome: (n: number) => Error | null) {
       const { logger, lines } = captureLogger('debug');
@@ -196,7 +196,7 @@ describe('periodicJob', () => {
     });
 
     it('is recognised when another error carries it as its cause', async () => {
-      const wrapped = () => new Error('Shopify is unavailable', { cause: new UnavailableError('Shopify', 'HTTP 502') });
+      const wrapped = () => new Error('Shopify is unavailable', { cause: new UnavailableError('Shopify', 'HTTP 502', 'shopify') });
       const { above } = await runPasses(4, (n) => (n <= 2 ? wrapped() : null));
       expect(above(INFO)).toEqual([
         expect.objectContaining({ level: WARN, dependency: 'Shopify', reason: 'HTTP 502' }),

@@ -6,7 +6,19 @@
  */
 import { formatDuration } from './duration';
 import type { Logger } from './logger';
+import { isLostDatabaseConnection } from './db-errors';
+import { reasonOf, type Dependency, type Outages } from './outages';
 import { unavailableCause } from './unavailable';
+
+/** The outage behind a failed pass: an outside service that did not answer, or the database lost. */
+function outageOf(err: unknown): { dependency: string; service: Dependency; reason: string; message: string } | null {
+  const unavailable = unavailableCause(err);
+  if (unavailable)
+    return { dependency: unavailable.dependency, service: unavailable.service, reason: unavailable.reason, message: unavailable.message };
+  if (!isLostDatabaseConnection(err)) return null;
+  const reason = reasonOf(err);
+  return { dependency: 'the database', service: 'database', reason, message: `the database is unreachable: ${reason}` };
+}
 
 export interface Job {
   readonly name: string;
@@ -28,6 +40,11 @@ export interface PeriodicJobOptions {
   /** Run the first pass right away (default) rather than after the first wait. */
   runAtStart?: boolean;
   logger: Logger;
+  /**
+   * Where the outages its passes meet are reported (lib/outages.ts: one line for the whole process
+   * as each begins and ends); without it the job logs them itself, once each.
+   */
+  outages?: Outages;
   run: () => Promise<unknown>;
   /** Uniform in [0, 1); tests pin it. */
   random?: () => number;
@@ -38,10 +55,11 @@ export interface PeriodicJobOptions {
  * however long it took. A pass that throws is logged with the job's name and the next one runs on
  * schedule. Its timers are unref'd: a job alone never keeps the process alive.
  *
- * A pass that fails because an outside service is down (an `UnavailableError`, or an error caused
- * by one) is an outage, not a bug: it is logged once as a warning when it begins (the service and
- * the reason, no stack), at debug level while it lasts, and once as info when a pass succeeds
- * again (how long it lasted). Any other failure is logged every time, with its stack.
+ * A pass that fails because an outside service is down (an `UnavailableError`, an error caused by
+ * one, or a lost database connection) is an outage, not a bug: it is reported to `outages`, or
+ * else logged once as a warning when it begins (the service and the reason, no stack); at debug
+ * level while it lasts; and once a pass succeeds again the service is said to answer (how long it
+ * lasted). Any other failure is logged every time, with its stack.
  */
 export function periodicJob(opts: PeriodicJobOptions): Job {
   const { name, everyMs, jitter = 0, runAtStart = true, logger, run } = opts;
@@ -52,7 +70,7 @@ export function periodicJob(opts: PeriodicJobOptions): Job {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   /** Outages under way, by service: when the first pass that met it began. */
-  const outages = new Map<string, number>();
+  const outages = new Map<string, { since: number; service: Dependency }>();
 
   const nextWait = () => Math.round(everyMs * (1 + jitter * (2 * random() - 1)));
   const schedule = (ms: number) => {
@@ -65,8 +83,12 @@ export function periodicJob(opts: PeriodicJobOptions): Job {
       const began = Date.now();
       try {
         await run();
-        for (const [dependency, since] of outages) {
-          const downMs = Date.now() - since;
+        for (const [dependency, outage] of outages) {
+          if (opts.outages) {
+            opts.outages.up(outage.service);
+            continue;
+          }
+          const downMs = Date.now() - outage.since;
           logger.info(
             { job: name, dependency, downMs },
             `${dependency} answers again (unreachable for ${formatDuration(downMs)}); ${name} resumed`,
@@ -74,13 +96,15 @@ export function periodicJob(opts: PeriodicJobOptions): Job {
         }
         outages.clear();
       } catch (err) {
-        const outage = unavailableCause(err);
+        const outage = outageOf(err);
         if (!outage) {
           logger.warn({ err, job: name }, `${name} failed`);
-        } else if (outages.has(outage.dependency)) {
+        } else if (outages.has(outage.dependency) || opts.outages) {
+          outages.set(outage.dependency, outages.get(outage.dependency) ?? { since: began, service: outage.service });
+          opts.outages?.down(outage.service, outage.reason);
           logger.debug({ job: name, dependency: outage.dependency, reason: outage.reason }, `${name} failed: ${outage.message}`);
         } else {
-          outages.set(outage.dependency, began);
+          outages.set(outage.dependency, { since: began, service: outage.service });
           logger.warn(
             { job: name, dependency: outage.dependency, reason: outage.reason },
             `${outage.message}; ${name} fails until it answers (logged again then)`,

@@ -23,6 +23,21 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
+/** Whether each outside service answers, as this instance last saw it (lib/outages.ts). */
+export const dependencyUp = new Gauge({
+  name: 'pogs_dependency_up',
+  help: 'Whether an outside service (database, chain, shopify) answered when this instance last asked: 1 yes, 0 no.',
+  labelNames: ['dependency'] as const,
+  registers: [registry],
+});
+
+export const dependencyOutages = new Counter({
+  name: 'pogs_dependency_outages_total',
+  help: 'Outages of an outside service (database, chain, shopify) this instance saw begin.',
+  labelNames: ['dependency'] as const,
+  registers: [registry],
+});
+
 /** Log lines dropped because the log's output had stopped reading (lib/logger.ts). */
 export const logLinesDropped = new Counter({
   name: 'pogs_log_lines_dropped_total',

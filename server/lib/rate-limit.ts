@@ -14,6 +14,8 @@ import { ErrorCode } from '../../common/errors';
 import type { Db } from '../db';
 import { AppError } from './errors';
 import type { Logger } from './logger';
+import { isLostDatabaseConnection } from './db-errors';
+import { reasonOf, type Outages } from './outages';
 
 /** At most `max` requests in a window of `windowSeconds`, counted from the key's first request. */
 export interface Limit {
@@ -230,7 +232,7 @@ export class RateLimiter {
  */
 export function rateLimitMiddleware(
   limiter: RateLimiter,
-  opts: { logger: Logger; sessionId: (ctx: Context) => Promise<string | null> },
+  opts: { logger: Logger; sessionId: (ctx: Context) => Promise<string | null>; outages?: Outages },
 ): Middleware {
   const routes = new Router();
   const byName = new Map<string, RateLimitRule>();
@@ -248,7 +250,11 @@ export function rateLimitMiddleware(
       // A rule without session limits makes no session (the paymaster's callers have no cookies).
       verdict = await limiter.hit(rule, { ip: ctx.ip, sessionId: rule.session.length ? await opts.sessionId(ctx) : null });
     } catch (err) {
-      opts.logger.error({ err, route: rule.route }, 'rate limit not checked; the request goes on');
+      // A lost database is one outage, said once (lib/outages.ts), not a line per request.
+      if (opts.outages && isLostDatabaseConnection(err)) {
+        opts.outages.down('database', reasonOf(err));
+        opts.logger.debug({ route: rule.route }, 'rate limit not checked (no database); the request goes on');
+      } else opts.logger.error({ err, route: rule.route }, 'rate limit not checked; the request goes on');
     }
     if (!verdict.allowed) {
       rateLimitRefusals.inc({ rule: rule.name });

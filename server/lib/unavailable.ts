@@ -13,6 +13,8 @@ export class UnavailableError extends Error {
     readonly dependency: string,
     /** Why, in a few words: "timeout after 10 s", "connection refused", "HTTP 503". */
     readonly reason: string,
+    /** Which of the shop's outside services it is (lib/outages.ts counts its outages). */
+    readonly service: 'chain' | 'shopify',
   ) {
     super(`${dependency} is unreachable: ${reason}`);
     this.name = 'UnavailableError';

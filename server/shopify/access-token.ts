@@ -94,13 +94,13 @@ export async function requestGrant(req: GrantRequest): Promise<Grant> {
   } catch (err) {
     const reason = describeFetchFailure(err, timeoutMs);
     throw new AppError(ErrorCode.shopifyUnavailable, `Shopify's token endpoint (${apiOrigin}) did not answer: ${reason}`, {
-      cause: new UnavailableError(`Shopify ${storeDomain}`, reason),
+      cause: new UnavailableError(`Shopify ${storeDomain}`, reason, 'shopify'),
     });
   }
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (response.status >= 500 || response.status === 429) {
     throw new AppError(ErrorCode.shopifyUnavailable, `Shopify's token endpoint answered HTTP ${response.status}`, {
-      cause: new UnavailableError(`Shopify ${storeDomain}`, `HTTP ${response.status}`),
+      cause: new UnavailableError(`Shopify ${storeDomain}`, `HTTP ${response.status}`, 'shopify'),
     });
   }
   if (!response.ok) {

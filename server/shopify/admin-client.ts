@@ -180,7 +180,7 @@ export class ShopifyGraphql {
     const message = lastError instanceof Error ? lastError.message : 'Shopify is unavailable';
     shopifyErrors.inc({ kind: 'unavailable' });
     throw new AppError(ErrorCode.shopifyUnavailable, idempotent ? `${message} (gave up after ${this.maxAttempts} attempts)` : message, {
-      cause: new UnavailableError(`Shopify ${this.opts.storeDomain}`, message),
+      cause: new UnavailableError(`Shopify ${this.opts.storeDomain}`, message, 'shopify'),
     });
   }
 

@@ -24,7 +24,8 @@ export interface TestDatabase {
 
 export const testDatabaseKinds: Array<'pglite' | 'postgres'> = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-export async function createTestDatabase(kind: 'pglite' | 'postgres'): Promise<TestDatabase> {
+/** `via`: Postgres only, the URL the app's connections go through (a proxy a test can cut); the schema is made directly. */
+export async function createTestDatabase(kind: 'pglite' | 'postgres', via?: string): Promise<TestDatabase> {
   if (kind === 'pglite') {
     const template = process.env[PGLITE_TEMPLATE_ENV];
     const db = createDb(
@@ -39,7 +40,7 @@ export async function createTestDatabase(kind: 'pglite' | 'postgres'): Promise<T
   const admin = createDb({ kind: 'postgres', url, ssl: false });
   await admin.raw('create schema ??', [schema]);
   await admin.destroy();
-  const db = createDb({ kind: 'postgres', url, ssl: false }, { searchPath: schema });
+  const db = createDb({ kind: 'postgres', url: via ?? url, ssl: false }, { searchPath: schema });
   await migrate(db);
   const extra: Db[] = [];
   return {
@@ -52,8 +53,11 @@ export async function createTestDatabase(kind: 'pglite' | 'postgres'): Promise<T
     },
     async destroy() {
       for (const d of extra) await d.destroy();
-      await db.raw('drop schema ?? cascade', [schema]);
       await db.destroy();
+      // Directly: the way the app went may be cut.
+      const admin = createDb({ kind: 'postgres', url, ssl: false });
+      await admin.raw('drop schema ?? cascade', [schema]);
+      await admin.destroy();
     },
   };
 }

@@ -144,10 +144,12 @@ export async function startHarness(
     catalogueReconnectMs?: number;
     /** Where the server logs (silent by default); a test that reads the log lines passes its own. */
     logger?: Logger;
+    /** Postgres: the URL the app's connections go through instead of TEST_DATABASE_URL (a proxy a test can cut). */
+    postgresVia?: string;
   } = {},
 ): Promise<Harness> {
   const clock = { now: Date.parse('2026-11-01T00:00:00Z') };
-  const database = await createTestDatabase(kind);
+  const database = await createTestDatabase(kind, opts.postgresVia);
   const logger = opts.logger ?? createLogger({ level: 'silent' });
   const servers: Server[] = [];
   const catalogues: CatalogueService[] = [];
@@ -281,6 +283,7 @@ export async function startHarness(
       await payments?.watcher.stop(); // releases its lock's connection
       await payments?.sponsorshipWatcher?.stop(); // likewise
       payments?.chain.destroy();
+      services.outages.close();
       for (const s of servers) await new Promise((r) => s.close(r));
       for (const c of catalogues) await c.close(); // its LISTEN connection
       await database.destroy();

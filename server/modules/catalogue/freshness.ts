@@ -19,6 +19,8 @@ import type { Db } from '../../db';
 import { dbKind } from '../../db';
 import type { Logger } from '../../lib/logger';
 import { getState } from '../../lib/app-state';
+import { isLostDatabaseConnection } from '../../lib/db-errors';
+import { reasonOf, type Outages } from '../../lib/outages';
 
 export const CATALOGUE_CHANNEL = 'catalogue_changed';
 /** The app-state key of the catalogue version. */
@@ -63,6 +65,8 @@ export function announceCommitted(db: Db, version: number): void {
 
 export interface FreshnessOptions {
   stalenessMs: number;
+  /** Where a lost database is reported (once per outage) instead of a warning per attempt. */
+  outages?: Outages;
   /** The first reconnection wait (doubling, at most 5 s). */
   reconnectMs?: number;
   logger?: Logger;
@@ -150,8 +154,10 @@ export class CatalogueFreshness {
     try {
       this.versionReads++;
       this.learn(Number((await getState<number>(this.db, CATALOGUE_VERSION)) ?? 0));
+      this.opts.outages?.up('database');
     } catch (err) {
-      this.opts.logger?.warn({ err }, 'could not read the catalogue version; serving the list as it was');
+      if (this.opts.outages && isLostDatabaseConnection(err)) this.opts.outages.down('database', reasonOf(err));
+      else this.opts.logger?.warn({ err }, 'could not read the catalogue version; serving the list as it was');
     }
   }
 
@@ -167,7 +173,9 @@ export class CatalogueFreshness {
         await this.readVersion();
         await ended;
       } catch (err) {
-        if (!this.closed) this.opts.logger?.warn({ err }, 'catalogue: change notifications lost; reading the version every few seconds');
+        if (this.closed) break;
+        if (this.opts.outages && isLostDatabaseConnection(err)) this.opts.outages.down('database', reasonOf(err));
+        else this.opts.logger?.warn({ err }, 'catalogue: change notifications lost; reading the version every few seconds');
       }
       this.listening = false;
       if (this.closed) break;

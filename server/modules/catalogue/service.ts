@@ -18,6 +18,7 @@ import { ErrorCode } from '../../../common/errors';
 import { normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
+import { isLostDatabaseConnection } from '../../lib/db-errors';
 import type { Logger } from '../../lib/logger';
 import { heldFor, type StockService } from '../stock';
 import type { Model } from 'objection';
@@ -112,7 +113,13 @@ export class CatalogueService {
       this.building ??= this.rebuild().finally(() => {
         this.building = null;
       });
-      built = await this.building;
+      try {
+        built = await this.building;
+      } catch (err) {
+        // The database is gone: the list as it was is served rather than none (writes say the database is down).
+        if (snap && isLostDatabaseConnection(err)) return snap;
+        throw err;
+      }
       if (this.freshness.isCurrent(built.version)) break;
     }
     return built;

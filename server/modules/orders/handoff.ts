@@ -9,6 +9,7 @@
 import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
+import type { Outages } from '../../lib/outages';
 import { outboxFailures } from '../../lib/metrics';
 import {
   DRAFT_BY_TAG_QUERY,
@@ -46,6 +47,8 @@ export class ShopifyHandoff implements Job {
       db: Db;
       shopify: ShopifyGraphql;
       logger: Logger;
+      /** Where the outages its passes meet are reported, once each for the process. */
+      outages?: Outages;
       intervalMs?: number;
       now?: () => Date;
     },
@@ -54,6 +57,7 @@ export class ShopifyHandoff implements Job {
       name: 'Shopify hand-off pass',
       everyMs: deps.intervalMs ?? 1000,
       logger: deps.logger,
+      outages: deps.outages,
       run: () => this.runDue(),
     });
   }

@@ -20,6 +20,7 @@ import { getState, setState } from '../../lib/app-state';
 import { periodicJob, type Job } from '../../lib/jobs';
 import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
+import type { Outages } from '../../lib/outages';
 import { paymasterSpent } from '../../lib/metrics';
 import type { SponsorshipOutcome } from './sponsorship-ledger';
 
@@ -88,6 +89,8 @@ export class SponsorshipWatcher implements Job {
       /** Where a fresh database starts: block 0 (the local chain, whose state it may have lost) or the head. */
       startAtGenesis: boolean;
       logger: Logger;
+      /** Where the outages its passes meet are reported, once each for the process. */
+      outages?: Outages;
       now?: () => Date;
     },
   ) {
@@ -96,6 +99,7 @@ export class SponsorshipWatcher implements Job {
       name: 'sponsorship watcher tick',
       everyMs: deps.pollIntervalMs,
       logger: deps.logger,
+      outages: deps.outages,
       run: () => this.tick(),
     });
   }

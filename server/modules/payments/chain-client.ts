@@ -147,7 +147,7 @@ export class ChainClient {
   }
 
   private timedOut(): UnavailableError {
-    return new UnavailableError(this.dependency, `timeout after ${formatDuration(this.timeoutMs)}`);
+    return new UnavailableError(this.dependency, `timeout after ${formatDuration(this.timeoutMs)}`, 'chain');
   }
 
   /** What an error of ethers' stands for: an outage (UnavailableError), or as it is (a JSON-RPC error the node answered). */
@@ -157,7 +157,7 @@ export class ChainClient {
     if (isError(err, 'TIMEOUT')) return this.timedOut();
     // Still rate limited when ethers stopped retrying (it answers 599 then).
     const status = isError(err, 'SERVER_ERROR') ? err.response?.statusCode : undefined;
-    if (status === 429 || status === 599) return new UnavailableError(this.dependency, 'rate limited (HTTP 429)');
+    if (status === 429 || status === 599) return new UnavailableError(this.dependency, 'rate limited (HTTP 429)', 'chain');
     return err;
   }
 }
@@ -175,7 +175,7 @@ function getUrlWithin(dependency: string): FetchGetUrlFunc {
     const { 'accept-encoding': _encoding, 'content-length': _length, ...headers } = req.headers;
     const signal = AbortSignal.timeout(req.timeout);
     const noAnswer = (err: unknown) =>
-      new UnavailableError(dependency, signal.aborted ? `timeout after ${formatDuration(req.timeout)}` : connectionFailure(err));
+      new UnavailableError(dependency, signal.aborted ? `timeout after ${formatDuration(req.timeout)}` : connectionFailure(err), 'chain');
     let res: Response;
     try {
       res = await fetch(req.url, { method: req.method, headers, body: req.body && new Uint8Array(req.body), signal });
@@ -184,7 +184,7 @@ function getUrlWithin(dependency: string): FetchGetUrlFunc {
     }
     if (res.status >= 400 && res.status !== 429) {
       await res.body?.cancel();
-      if (res.status >= 500) throw new UnavailableError(dependency, `HTTP ${res.status}`);
+      if (res.status >= 500) throw new UnavailableError(dependency, `HTTP ${res.status}`, 'chain');
       // Refused (a wrong or revoked key, say): not an outage. Said without the URL, which
       // ethers' own error for it would quote.
       throw new Error(`${dependency} refused the call: HTTP ${res.status} ${res.statusText}`.trim());

@@ -8,6 +8,7 @@ import type { Config } from '../../config';
 import { ChainClient, type ChainTarget } from './chain-client';
 import { dbKind, type Db } from '../../db';
 import type { Logger } from '../../lib/logger';
+import type { Outages } from '../../lib/outages';
 import type { OrdersService } from '../orders';
 import type { StockService } from '../stock';
 import { CheckoutService } from './checkout-service';
@@ -36,9 +37,11 @@ export function createPaymentServices(deps: {
   orders: OrdersService;
   /** What payments on their way hold (built in server/wiring.ts from payments' claims and orders' unsynced sales). */
   stock: StockService;
+  /** Where the watcher's passes report the outages they meet. */
+  outages?: Outages;
   now?: () => Date;
 }): PaymentServices {
-  const { config, db, logger, target, orders, stock, now } = deps;
+  const { config, db, logger, target, orders, stock, now, outages } = deps;
   const chain = new ChainClient(target);
   const checkouts = new CheckoutService(db, target, {
     stock,
@@ -64,6 +67,7 @@ export function createPaymentServices(deps: {
     checkouts,
     config: config.payments,
     logger,
+    outages,
     startAtGenesis: config.chain.kind === 'local',
   });
   return { target, chain, checkouts, settlement, orderFromTx, refunds, watcher };

@@ -12,6 +12,7 @@ import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import { LeaderLock } from '../../lib/leader-lock';
 import type { Logger } from '../../lib/logger';
+import type { Outages } from '../../lib/outages';
 import { payments } from '../../lib/metrics';
 import { getState, setState } from '../../lib/app-state';
 import { bumpCatalogueVersion } from '../catalogue';
@@ -59,6 +60,8 @@ export class ChainWatcher implements Job {
       checkouts: CheckoutService;
       config: PaymentsConfig;
       logger: Logger;
+      /** Where the outages its passes meet are reported, once each for the process. */
+      outages?: Outages;
       /** Where a fresh database starts scanning: the config's start block, else 0 (local) or the head. */
       startAtGenesis: boolean;
     },
@@ -70,6 +73,7 @@ export class ChainWatcher implements Job {
       name: 'chain watcher tick',
       everyMs: deps.config.pollIntervalMs,
       logger: deps.logger,
+      outages: deps.outages,
       run: () => this.tick(),
     });
   }
