@@ -1,7 +1,8 @@
 // What the production image holds (scripts/stage-production.ts, run by the Dockerfile): the
 // compiled server as a live shop runs it, the built client and its server-rendering entry; no
-// local-mode code, test, harness or emulator; and nothing in it that imports a file it does not
-// have or a package that `npm install --omit=dev` leaves out.
+// local-mode code, test, harness or emulator; nothing in it that imports a file it does not have
+// or a package that `npm install --omit=dev` leaves out; and that install as large as
+// docs/operations.md says, without TypeScript or another development tool.
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
@@ -10,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, SERVER_OUT_DIR } from './build-server';
+import { BUNDLED_LICENSES, BUNDLED_PACKAGES, buildServer, SERVER_OUT_DIR } from './build-server';
+import { installProductionSet, measureProductionSet, megabytes } from './production-size';
 import { readServerMetafile, stageProduction } from './stage-production';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -201,6 +203,58 @@ describe('the production file set', () => {
     );
     expect(ssrPackages).toEqual([]);
   });
+
+  it('bundles viem into the server with its licence, and loads no bundled package from node_modules', () => {
+    expect(BUNDLED_PACKAGES).toContain('viem');
+    for (const name of BUNDLED_PACKAGES) {
+      expect(manifest.dependencies, name).not.toHaveProperty(name);
+      expect(manifest.devDependencies, name).toHaveProperty(name);
+      expect(refs.filter((r) => packageName(r.specifier) === name)).toEqual([]);
+    }
+    // Bundled, not merely absent: the code that uses it reached the staged server.
+    const metafile = readServerMetafile(built);
+    const stagedServer = files.filter((f) => f.startsWith('dist-server/') && f.endsWith('.js')).map((f) => f.slice('dist-server/'.length));
+    const bundled = stagedServer.flatMap((f) => Object.keys(metafile.outputs[f].inputs)).filter((i) => i.includes('node_modules/viem/'));
+    expect(bundled.length).toBeGreaterThan(0);
+    expect(files).toContain(`dist-server/${BUNDLED_LICENSES}`);
+    const licenses = fs.readFileSync(path.join(staged, 'dist-server', BUNDLED_LICENSES), 'utf8');
+    expect(licenses).toMatch(/^viem@\d+\.\d+\.\d+\n\n(The )?MIT License/m);
+    expect(licenses).toContain('Copyright (c) 2023-present weth, LLC');
+  });
+
+  // The figures docs/operations.md gives ("The image"), kept true: each within a tenth of what an
+  // install of the staged manifests measures, as the image's final stage makes it.
+  it(
+    'installs (npm install --omit=dev) to the size docs/operations.md gives, with no TypeScript or development tool',
+    { timeout: 180_000 },
+    () => {
+      const doc = fs.readFileSync(path.join(ROOT, 'docs', 'operations.md'), 'utf8');
+      const figures = /(\d+) packages, (\d+) MB of files in `node_modules` \((\d+) MB on disk\)/.exec(doc);
+      expect(figures, 'docs/operations.md names the production set’s figures').not.toBeNull();
+      const [packages, mb, diskMb] = figures!.slice(1).map(Number);
+
+      installProductionSet(staged);
+      const size = measureProductionSet(staged);
+      const near = (measured: number, documented: number) => Math.abs(measured - documented) <= documented / 10;
+      const measured = `${size.packages} packages, ${megabytes(size.bytes).toFixed(0)} MB of files (${megabytes(size.diskBytes).toFixed(0)} MB on disk)`;
+      expect(near(size.packages, packages), measured).toBe(true);
+      expect(near(megabytes(size.bytes), mb), measured).toBe(true);
+      expect(near(megabytes(size.diskBytes), diskMb), measured).toBe(true);
+
+      expect(size.names).not.toContain('typescript');
+      // A development dependency of the shop is installed only when a production package depends on
+      // it outright (ethers lists @types/node); an optional peer of one (TypeScript, of viem and
+      // abitype) is installed by npm whenever the project has it, and is what this catches.
+      const lock = JSON.parse(fs.readFileSync(path.join(staged, 'node_modules', '.package-lock.json'), 'utf8')) as {
+        packages: Record<string, { dependencies?: Record<string, string> }>;
+      };
+      const required = new Set([
+        ...Object.keys(manifest.dependencies),
+        ...Object.values(lock.packages).flatMap((p) => Object.keys(p.dependencies ?? {})),
+      ]);
+      expect(size.names.filter((name) => name in manifest.devDependencies && !required.has(name))).toEqual([]);
+    },
+  );
 
   it('lists as dependencies only what the compiled server loads (or a peer of what it loads needs)', () => {
     const loaded = new Set(refs.filter((r) => r.how !== 'require').map((r) => packageName(r.specifier)));

@@ -13,7 +13,7 @@
  * call at that very address) accepts the signature.
  */
 import { getAddress, verifyMessage as recoverSigner } from 'ethers';
-import { createPublicClient, custom, type Hex } from 'viem';
+import { createClient, custom, type Hex } from 'viem';
 import { verifyMessage } from 'viem/actions';
 import { unavailableCause } from '../../lib/unavailable';
 
@@ -34,7 +34,9 @@ export async function signedBy(address: string, text: string, signature: string,
   if (!rpc || !/^0x(?:[0-9a-fA-F]{2})+$/.test(signature)) return false;
   // viem turns a failed call into "not valid": the outage is noted here, on its way through.
   let outage: unknown = null;
-  const client = createPublicClient({
+  // A bare client: verifyMessage needs only its transport, and createPublicClient's actions would
+  // all be compiled into the server (scripts/build-server.ts bundles viem).
+  const client = createClient({
     transport: custom(
       {
         async request({ method, params }: { method: string; params?: unknown }) {
