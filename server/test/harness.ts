@@ -144,6 +144,8 @@ export async function startHarness(
     catalogueReconnectMs?: number;
     /** Where the server logs (silent by default); a test that reads the log lines passes its own. */
     logger?: Logger;
+    /** How the admin password is checked (a test wraps the real check to count the checks). */
+    verifyAdminPassword?: ServiceOptions['verifyAdminPassword'];
   } = {},
 ): Promise<Harness> {
   const clock = { now: Date.parse('2026-11-01T00:00:00Z') };
@@ -233,6 +235,7 @@ export async function startHarness(
       clock.now += ms;
     },
     catalogueReconnectMs: opts.catalogueReconnectMs,
+    verifyAdminPassword: opts.verifyAdminPassword,
   };
   const services = buildServices({
     ...wiring,
