@@ -101,6 +101,10 @@ export const ErrorCode = {
   adminInvalidPassword: 'admin-invalid-password',
   /** 429: too many wrong passwords; the body says `lockedUntil`, and `Retry-After` is set. */
   adminLocked: 'admin-locked',
+  /** 429: this address (or browser) already has a login being checked, and as many waiting as it may; `Retry-After` is set. */
+  adminLoginInProgress: 'admin-login-in-progress',
+  /** 503: the server is checking as many logins as it can and holds no more waiting; `Retry-After` is set. */
+  adminLoginBusy: 'admin-login-busy',
   /** 403: a request that changes something, or an admin read, from another site (Origin / Sec-Fetch-Site). */
   crossSiteRequest: 'cross-site-request',
   /** 404: no variant with that id in the inventory. */

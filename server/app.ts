@@ -277,7 +277,9 @@ function errorHandler(logger: Logger, outages: Outages | undefined, downstream: 
       if (body.code === ErrorCode.serviceUnavailable) {
         databaseLost(ctx, err, 'database connection lost');
         ctx.set('Retry-After', String(LOST_DATABASE_RETRY_AFTER_S));
-      } else if (status >= 500 && status !== 501) {
+      } else if (status >= 500 && status !== 501 && body.code !== ErrorCode.adminLoginBusy) {
+        // (A login refused while too many are being checked is expected under a flood: counted in
+        // pogs_rate_limit_refusals_total, not logged line by line.)
         logger.error({ err, reqId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
       }
       // The rest of an oversized body may still be on its way: closing the connection after the

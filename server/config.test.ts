@@ -47,6 +47,19 @@ describe('loadConfig', () => {
     expect(c.defaults.some((d) => d.startsWith('mode: full local demo'))).toBe(true);
   });
 
+  it('binds the metrics listener to 127.0.0.1 unless METRICS_HOST names another address, and refuses one that is not an IP address', () => {
+    expect(loadConfig({}).metricsHost).toBe('127.0.0.1');
+    expect(loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost).toBe('0.0.0.0');
+    expect(loadConfig({ METRICS_HOST: '::1' }).metricsHost).toBe('::1');
+    // HOST (the shop's own listener) does not move the metrics listener.
+    expect(loadConfig({ HOST: '0.0.0.0' }).metricsHost).toBe('127.0.0.1');
+    for (const bad of ['metrics.internal', '0.0.0.0:9464', '127.0.0.256', 'every']) {
+      expect(() => loadConfig({ METRICS_HOST: bad })).toThrow(
+        /METRICS_HOST.*must be an IP address to listen on: 127\.0\.0\.1 \(this machine only\), 0\.0\.0\.0/,
+      );
+    }
+  });
+
   it('gives the emulator no built-in secrets: they come from a file in the data folder', () => {
     const c = loadConfig({ DATA_DIR: '/srv/pogs-data' });
     expect(c.shopify).toEqual({

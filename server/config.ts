@@ -5,6 +5,7 @@
  * all of them at once. Elsewhere the shop runs either the full local demo (nothing real set) or
  * live (a real chain and a real store); a mix of the two is refused (see `ModeConfig`).
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { ADDRESS_PATTERN, BASE_CHAIN_ID } from '../common/chain';
@@ -87,6 +88,18 @@ const envSchema = z.object({
   ...PAYMASTER_SETTINGS,
   /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
   METRICS_PORT: optional(z.coerce.number().int().min(1).max(65535)),
+  /**
+   * The address the metrics listener binds: this machine only unless set (it has no authentication).
+   * A scraper on another machine or container needs 0.0.0.0 (or that interface's address).
+   */
+  METRICS_HOST: z
+    .string()
+    .trim()
+    .refine(
+      (h) => isIP(h) !== 0,
+      'must be an IP address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 (every interface), or the address of one interface',
+    )
+    .default('127.0.0.1'),
   /** How long a shutdown waits for the requests in flight and the background jobs' passes. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /** After SIGTERM, how long the server goes on serving while readiness says 503 (default 5 s behind a proxy, else 0). */
@@ -246,6 +259,8 @@ interface ConfigCommon {
   sponsorship: SponsorshipRules;
   /** The metrics listener's port (null: no metrics listener). */
   metricsPort: number | null;
+  /** The address the metrics listener binds (127.0.0.1 unless METRICS_HOST says otherwise). */
+  metricsHost: string;
   /** How long a shutdown waits for requests in flight and background jobs. */
   shutdownGraceMs: number;
   /** How long a shutdown goes on serving, unready, before it stops accepting (within the grace). */
@@ -444,6 +459,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     paymaster: paymasterConfig(e),
     sponsorship: sponsorshipRules(e),
     metricsPort: e.METRICS_PORT ?? null,
+    metricsHost: e.METRICS_HOST,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     // Behind a proxy its health checks need a moment to notice; reached directly, nothing does.
     shutdownDelayMs: Math.min(e.SHUTDOWN_DELAY_MS ?? ((e.TRUSTED_PROXY_HOPS ?? 0) > 0 ? 5_000 : 0), e.SHUTDOWN_GRACE_MS),

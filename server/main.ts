@@ -190,8 +190,9 @@ async function main() {
 
   if (config.metricsPort !== null) {
     observeGauges(gaugeSources(services));
-    metricsServer = await startMetricsServer({ port: config.metricsPort, host: config.host, logger });
-    logger.info(`metrics at http://${config.host}:${config.metricsPort}/metrics (keep this port off the public network)`);
+    metricsServer = await startMetricsServer({ port: config.metricsPort, host: config.metricsHost, logger });
+    const at = config.metricsHost.includes(':') ? `[${config.metricsHost}]` : config.metricsHost;
+    logger.info(`metrics at http://${at}:${config.metricsPort}/metrics (no authentication: keep this port off the public network)`);
   }
 
   // Without PUBLIC_URL, print the port actually bound (PORT=0 picks a free one).

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../common/errors';
 import type { Variant } from '../common/api';
 import { DEV_ACCOUNTS } from './chain/local-chain';
+import { loadConfig } from './config';
 import { startMetricsServer, observeGauges } from './lib/metrics';
 import { gaugeSources } from './observability';
 import { startHarness, type Harness } from './test/harness';
@@ -227,6 +228,26 @@ describe('metrics', () => {
     // Low cardinality: no address, hash or id in any label.
     expect(text).not.toContain(txHash.slice(2, 12));
     expect(text).not.toContain(checkout.id);
+  });
+
+  it('binds loopback unless METRICS_HOST says otherwise, and then binds that address', async () => {
+    // The default, as main.ts passes it: this machine only (the listener has no authentication).
+    const byDefault = await startMetricsServer({ port: 0, host: loadConfig({}).metricsHost, logger: h.services.logger });
+    const configured = await startMetricsServer({
+      port: 0,
+      host: loadConfig({ METRICS_HOST: '0.0.0.0' }).metricsHost,
+      logger: h.services.logger,
+    });
+    try {
+      expect((byDefault.address() as AddressInfo).address).toBe('127.0.0.1');
+      expect((configured.address() as AddressInfo).address).toBe('0.0.0.0');
+      // Reached on loopback either way.
+      for (const s of [byDefault, configured]) {
+        expect((await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/metrics`)).status).toBe(200);
+      }
+    } finally {
+      for (const s of [byDefault, configured]) await new Promise((r) => s.close(r));
+    }
   });
 
   it('answers only GET /metrics, and is not on the shop’s port', async () => {

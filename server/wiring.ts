@@ -60,6 +60,8 @@ export interface ServiceOptions {
   webhookSecret?: string;
   /** How the admin login's delay is waited (tests record it and move their clock instead). */
   sleep?: Sleep;
+  /** How the admin password is checked (tests count the real checks through it). */
+  verifyAdminPassword?: (password: string, hashLine: string) => Promise<boolean>;
   /** The first wait before the catalogue's lost LISTEN connection is made again (doubling, at most 5 s). */
   catalogueReconnectMs?: number;
 }
@@ -189,7 +191,7 @@ export function buildServices(opts: ServiceOptions): Services {
   }
   const passwordHash = config.adminPassword.hash;
   if (!passwordHash) throw new Error('local mode: read the generated admin password (loadLocalAdminPassword) before buildServices');
-  const admin = new AdminService(db, { passwordHash, now, sleep: opts.sleep ?? realSleep });
+  const admin = new AdminService(db, { passwordHash, now, sleep: opts.sleep ?? realSleep, verify: opts.verifyAdminPassword });
   const inventory = new InventoryAdmin(db, catalogue, stock, { now });
   const desk = new PaymentsDesk(db, {
     config,

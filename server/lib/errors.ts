@@ -56,6 +56,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.adminSessionRequired]: 401,
   [ErrorCode.adminInvalidPassword]: 401,
   [ErrorCode.adminLocked]: 429,
+  [ErrorCode.adminLoginInProgress]: 429,
+  [ErrorCode.adminLoginBusy]: 503,
   [ErrorCode.crossSiteRequest]: 403,
   [ErrorCode.inventoryItemNotFound]: 404,
   [ErrorCode.invalidCursor]: 400,

@@ -1,8 +1,11 @@
 // A shutdown on a real HTTP server (Koa, keep-alive sockets): the request in flight is answered,
 // idle keep-alive connections are closed, new connections are refused, the jobs drain before the
-// closing steps run in their order, and a second signal exits at once.
+// closing steps run in their order, and a second signal exits at once. A streamed answer (the
+// payments export's form: a Readable of batches) under way goes on to its last byte for a client
+// that reads slowly, before anything closes; one still running when the grace ends is cut.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import Koa from 'koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shutdownOnSignals } from './graceful-shutdown';
@@ -140,6 +143,152 @@ describe('behind a proxy, a shutdown first stays open while unready', () => {
     expect(await get(port, '/fast', new http.Agent())).toMatchObject({ status: 200 });
     await done;
     await expect(get(port, '/fast', new http.Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(exits).toEqual([0]);
+  });
+});
+
+/**
+ * A server streaming GET /export as the payments export does (a Readable of batches, one chunk per
+ * batch): `batches` chunks of `batchBytes`, each line numbered, `null` for a stream that never
+ * ends (a batch every 20 ms). `produced` resolves once its last batch is handed to Koa.
+ */
+async function startStreaming(batches: number | null, batchBytes: number) {
+  let producedAll!: () => void;
+  const produced = new Promise<void>((resolve) => (producedAll = resolve));
+  const app = new Koa();
+  app.use(async (ctx) => {
+    async function* chunks(): AsyncGenerator<string> {
+      for (let i = 0; batches === null || i < batches; i++) {
+        if (batches === null) await new Promise((r) => setTimeout(r, 20));
+        yield `batch ${String(i).padStart(6, '0')} `.padEnd(batchBytes - 2, 'x') + '\r\n';
+      }
+      producedAll();
+    }
+    ctx.type = 'text/csv';
+    ctx.body = Readable.from(chunks());
+  });
+  const server = http.createServer(app.callback());
+  // A proxy's keep-alive is often longer than Node's 5 s: the shutdown must not wait for it.
+  server.keepAliveTimeout = 60_000;
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, produced };
+}
+
+/** GET /export read slowly (a pause after every chunk), noting when it ended and when the server closed the connection. */
+function slowRead(port: number, agent: http.Agent, events: string[], started: (res: http.IncomingMessage) => void) {
+  return new Promise<{ bytes: number; complete: boolean; connection?: string; body: string }>((resolve) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/export', agent }, (res) => {
+        const parts: Buffer[] = [];
+        res.socket.once('end', () => events.push('server closed the connection'));
+        res.on('data', (c: Buffer) => {
+          parts.push(c);
+          res.pause();
+          setTimeout(() => res.resume(), 2);
+        });
+        const done = () => {
+          const body = Buffer.concat(parts).toString();
+          resolve({ bytes: body.length, complete: res.complete, connection: res.headers.connection, body });
+        };
+        res.once('end', () => {
+          events.push('client read the end');
+          done();
+        });
+        res.once('aborted', done);
+        res.once('error', done);
+        started(res);
+      })
+      .on('error', () => resolve({ bytes: 0, complete: false, body: '' }));
+  });
+}
+
+describe('a streamed answer during a shutdown', () => {
+  it('goes on to its last byte for a slow reader, its connection closed then, before anything is closed', async () => {
+    // 24 MiB, more than the sockets' buffers hold: the client is still reading when the shutdown begins.
+    const batches = 48;
+    const batchBytes = 512 * 1024;
+    const { server, port, produced } = await startStreaming(batches, batchBytes);
+    const events: string[] = [];
+    const exits: number[] = [];
+    const graceMs = 15_000;
+    const plan = shutdownOnSignals({
+      server,
+      graceMs,
+      logger,
+      signals: false,
+      close: [
+        {
+          name: 'database',
+          run: () => {
+            // What the client's HTTP parser had received by then (its reader may still be catching up).
+            clientHadAll = client?.complete ?? false;
+            events.push('database closed');
+          },
+        },
+      ],
+      exit: (code) => exits.push(code),
+    });
+    let shutdown!: Promise<void>;
+    let client: http.IncomingMessage | undefined;
+    let clientHadAll = false;
+    const began = Date.now();
+    const read = slowRead(port, new http.Agent({ keepAlive: true }), events, (res) => {
+      client = res;
+      // Once the server has ended the answer (its last batch written, the rest waiting in buffers
+      // for this slow reader): the moment that used to cut the download short.
+      void produced.then(() => {
+        events.push('shutdown');
+        shutdown = plan.shutdown('SIGTERM');
+      });
+    });
+    const got = await read;
+    await shutdown;
+    expect(got.complete).toBe(true);
+    expect(got.bytes).toBe(batches * batchBytes);
+    expect(got.body.endsWith(`batch ${String(batches - 1).padStart(6, '0')} `.padEnd(batchBytes - 2, 'x') + '\r\n')).toBe(true);
+    // The client had received all of it before the resources closed, and the server let the
+    // connection go as soon as it was written, without waiting for the keep-alive timeout or the grace.
+    expect(clientHadAll).toBe(true);
+    expect(events[0]).toBe('shutdown');
+    expect(events.slice(1).sort()).toEqual(['client read the end', 'database closed', 'server closed the connection']);
+    expect(Date.now() - began).toBeLessThan(graceMs / 2);
+    expect(exits).toEqual([0]);
+  });
+
+  it('started while the shutdown waits unready, is answered with Connection: close and whole', async () => {
+    const { server, port } = await startStreaming(8, 256 * 1024);
+    const events: string[] = [];
+    const plan = shutdownOnSignals({ server, graceMs: 10_000, unreadyDelayMs: 300, logger, signals: false, close: [], exit: () => {} });
+    const done = plan.shutdown('SIGTERM');
+    const got = await slowRead(port, new http.Agent({ keepAlive: true }), events, () => {});
+    expect(got).toMatchObject({ complete: true, bytes: 8 * 256 * 1024, connection: 'close' });
+    await done;
+    expect(events.sort()).toEqual(['client read the end', 'server closed the connection']);
+  });
+
+  it('is cut when the grace ends while it still runs, and the shutdown goes on to close and exit 0', async () => {
+    const { server, port } = await startStreaming(null, 16 * 1024);
+    const events: string[] = [];
+    const exits: number[] = [];
+    const plan = shutdownOnSignals({
+      server,
+      graceMs: 500,
+      logger,
+      signals: false,
+      close: [{ name: 'database', run: () => void events.push('database closed') }],
+      exit: (code) => exits.push(code),
+    });
+    let shutdown!: Promise<void>;
+    const read = slowRead(port, new http.Agent({ keepAlive: true }), events, () => (shutdown = plan.shutdown('SIGTERM')));
+    const got = await read;
+    const began = Date.now();
+    await shutdown;
+    expect(got.complete).toBe(false);
+    expect(got.bytes).toBeGreaterThan(0);
+    expect(events).not.toContain('client read the end');
+    expect(events).toContain('database closed');
+    expect(Date.now() - began).toBeLessThan(5_000);
     expect(exits).toEqual([0]);
   });
 });

@@ -8,7 +8,10 @@
  *     closes the idle keep-alive ones and answers the requests in flight, with `Connection:
  *     close`, for up to the rest of the grace (SHUTDOWN_GRACE_MS, 25 s: under an orchestrator's
  *     usual 30 s before SIGKILL) (http-terminator); meanwhile the background jobs finish their
- *     pass under way and stop;
+ *     pass under way and stop. An answer whose headers were sent already (a streamed one: the
+ *     payments export) goes on to its end, however slowly its client reads, and its connection is
+ *     closed once the last byte is written, so the shutdown need not wait for the keep-alive
+ *     timeout;
  *  3. then what the requests and jobs used is closed, in order (the watcher's lock, the chain
  *     client, the database …), and the process exits 0.
  *
@@ -16,6 +19,7 @@
  * hand-off are written to be retried). A second signal exits at once.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import { createHttpTerminator } from 'http-terminator';
 import type { Logger } from './logger';
 
@@ -48,6 +52,12 @@ export function shutdownOnSignals(plan: ShutdownPlan): { shutdown(signal: string
     server: plan.server,
     gracefulTerminationTimeout: Math.max(0, graceMs - (plan.unreadyDelayMs ?? 0)),
   });
+  // The answers in flight, tracked from now on like the connections (http-terminator's, above).
+  const answering = new Set<ServerResponse>();
+  plan.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
+  });
   let started: Promise<void> | null = null;
 
   const shutdown = (signal: string): Promise<void> => {
@@ -63,10 +73,10 @@ export function shutdownOnSignals(plan: ShutdownPlan): { shutdown(signal: string
         'shutting down: unready, then answering the requests in flight',
       );
       plan.onBegin?.();
-      // Every answer from now on closes its connection: the proxy's kept-alive ones are let go.
-      plan.server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-        if (!res.headersSent) res.setHeader('Connection', 'close');
-      });
+      // Every answer in flight or to come closes its connection once it is written: the proxy's
+      // kept-alive ones are let go, and the connections drain without waiting for their timeout.
+      for (const res of answering) closeWhenAnswered(res);
+      plan.server.on('request', (_req: IncomingMessage, res: ServerResponse) => closeWhenAnswered(res));
       let timer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<'grace over'>((resolve) => {
         timer = setTimeout(() => resolve('grace over'), graceMs);
@@ -77,7 +87,7 @@ export function shutdownOnSignals(plan: ShutdownPlan): { shutdown(signal: string
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs).unref());
       // New connections are refused from here (a proxy tries them elsewhere); http-terminator
       // later closes the listener itself, which is closed already by then.
-      plan.server.close();
+      stopAccepting(plan.server);
       const served = terminator.terminate().catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ERR_SERVER_NOT_RUNNING') throw err;
       });
@@ -105,4 +115,29 @@ export function shutdownOnSignals(plan: ShutdownPlan): { shutdown(signal: string
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
   }
   return { shutdown };
+}
+
+/**
+ * The answer's connection is closed once the answer is written: `Connection: close` while its
+ * headers are not sent yet (Node then closes it); else, a streamed answer under way, the
+ * connection is ended after its last byte has been handed to the system (`finish`), which still
+ * delivers what the client has not read yet.
+ */
+function closeWhenAnswered(res: ServerResponse): void {
+  if (!res.headersSent) {
+    res.setHeader('Connection', 'close');
+    return;
+  }
+  const socket = res.socket;
+  if (socket) res.once('finish', () => socket.end());
+}
+
+/**
+ * Stops accepting connections, and nothing else. Not `http.Server#close`: that also destroys every
+ * connection whose answer has been ended, as idle, even while the end of that answer is still
+ * waiting to be written to a client that reads slowly (a large export), whose download would then
+ * stop short. http-terminator closes the idle ones, and those still answering when the grace ends.
+ */
+function stopAccepting(server: Server): void {
+  NetServer.prototype.close.call(server);
 }

@@ -1,6 +1,7 @@
 /**
  * The shop's Prometheus metrics (prom-client), served on their own listener when METRICS_PORT is
- * set (never on the public port). Names follow Prometheus' conventions: snake_case, a unit suffix,
+ * set (never on the public port), bound to METRICS_HOST (127.0.0.1 unless set: it has no
+ * authentication). Names follow Prometheus' conventions: snake_case, a unit suffix,
  * `_total` for counters, labels of low cardinality (a route template, an outcome, a rule name;
  * never a URL, an address or an id).
  *

@@ -146,6 +146,8 @@ export async function startHarness(
     logger?: Logger;
     /** Postgres: the URL the app's connections go through instead of TEST_DATABASE_URL (a proxy a test can cut). */
     postgresVia?: string;
+    /** How the admin password is checked (a test wraps the real check to count the checks). */
+    verifyAdminPassword?: ServiceOptions['verifyAdminPassword'];
   } = {},
 ): Promise<Harness> {
   const clock = { now: Date.parse('2026-11-01T00:00:00Z') };
@@ -235,6 +237,7 @@ export async function startHarness(
       clock.now += ms;
     },
     catalogueReconnectMs: opts.catalogueReconnectMs,
+    verifyAdminPassword: opts.verifyAdminPassword,
   };
   const services = buildServices({
     ...wiring,

@@ -32,7 +32,7 @@ import type { OrdersDesk } from './orders-desk';
 import type { PaymentsDesk } from './payments-desk';
 import type { TransferAttach } from './attach';
 import { ADMIN_DEVICE_TTL_MS } from './login-lock';
-import { retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
+import { LOGIN_BUSY_RETRY_SECONDS, retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
 import type { Db } from '../../db';
 
 /** The admin session's cookie: its own, sent only to the API and never with a request from another site. */
@@ -144,6 +144,8 @@ export function adminRoutes(deps: {
     } catch (err) {
       if (err instanceof AppError && err.details.lockedUntil)
         ctx.set('Retry-After', String(retryAfterSeconds(err.details.lockedUntil, now())));
+      if (err instanceof AppError && (err.code === ErrorCode.adminLoginBusy || err.code === ErrorCode.adminLoginInProgress))
+        ctx.set('Retry-After', String(LOGIN_BUSY_RETRY_SECONDS));
       throw err;
     }
   });

@@ -13,7 +13,7 @@
  * the counters' row locks, so concurrent attempts on any instances are counted one at a time, and
  * none gets through a lock another attempt has just set.
  */
-import { adminLockouts, adminLoginFailures } from '../../lib/metrics';
+import { adminLockouts, adminLoginFailures, rateLimitRefusals } from '../../lib/metrics';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
@@ -27,6 +27,7 @@ import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { verifyPassword } from '../../lib/password-hash';
+import { WorkGate, WorkRefused, type WorkGateLimits } from '../../lib/work-gate';
 import { clientIpKey } from '../../lib/rate-limit';
 import { ServerSecret } from '../../lib/server-secret';
 import { hashToken } from '../../lib/session-token';
@@ -59,7 +60,19 @@ export interface AdminServiceOptions {
   now?: () => Date;
   /** How the login delay is waited (tests record it instead of waiting). */
   sleep: Sleep;
+  /** Checks a password against the hash line (default: scrypt, lib/password-hash.ts; tests count the checks through it). */
+  verify?: (password: string, hashLine: string) => Promise<boolean>;
 }
+
+/**
+ * How many password checks this process runs at once, and how many wait (lib/work-gate.ts): each
+ * is a 128 MiB scrypt, so two at once; one running and two waiting per source; 16 waiting in all
+ * from browsers not known, as many from the admin's known browsers (served first), none waiting
+ * more than 10 s. Beyond that a login is answered at once, with Retry-After.
+ */
+const LOGIN_HASHES: WorkGateLimits = { running: 2, perSourceWaiting: 2, waiting: 16, maxWaitMs: 10_000 };
+/** Retry-After of a login refused because too many are being checked. */
+export const LOGIN_BUSY_RETRY_SECONDS = 5;
 
 /** Where a login attempt comes from. */
 export interface LoginSource {
@@ -105,6 +118,9 @@ const COUNTER_COLUMNS = ['key', 'failures', 'window_started_at', 'locked_until']
 export class AdminService {
   private readonly now: () => Date;
   private readonly secret: ServerSecret;
+  private readonly verify: (password: string, hashLine: string) => Promise<boolean>;
+  /** The password checks of this process: bounded, fair by source, the admin's known browsers first. */
+  private readonly hashes = new WorkGate(LOGIN_HASHES);
 
   constructor(
     private readonly db: Db,
@@ -112,6 +128,7 @@ export class AdminService {
   ) {
     this.now = opts.now ?? (() => new Date());
     this.secret = new ServerSecret(db);
+    this.verify = opts.verify ?? verifyPassword;
   }
 
   /**
@@ -127,61 +144,64 @@ export class AdminService {
     const lock = lockOf(before, sources);
     if (lock) throw lockedError(lock, this.now());
     await this.opts.sleep(adminLoginDelayMs(before.get(sources.own)!.failures));
-    const correct = await verifyPassword(password, this.opts.passwordHash);
+    // Checked and recorded in its turn: the next attempt of this source starts once this one's
+    // outcome is written, and is refused unchecked if that outcome locked the source.
+    const verdict = await this.inTurn(sources, async () => {
+      const correct = await this.verify(password, this.opts.passwordHash);
+      return this.db.transaction(async (trx): Promise<Decided> => {
+        await trx('admin_login_counters')
+          .insert(sources.keys.map((key) => ({ key, failures: 0, updated_at: this.now() })))
+          .onConflict('key')
+          .ignore();
+        const rows: CounterRow[] = await trx('admin_login_counters')
+          .whereIn('key', sources.keys)
+          .orderBy('key')
+          .forUpdate()
+          .select(...COUNTER_COLUMNS);
+        const at = this.now();
+        const counters = countersAt(rows, sources.keys, at);
+        // Another attempt (on any instance) locked it while this one waited: refused, right or wrong.
+        const lockedMeanwhile = lockOf(counters, sources);
+        if (lockedMeanwhile) return { kind: 'locked', ...lockedMeanwhile, counted: false };
+        const failures = counters.get(sources.own)!.failures;
+        if (correct) return this.open(trx, sources, failures, at, deviceKey);
 
-    const verdict = await this.db.transaction(async (trx): Promise<Decided> => {
-      await trx('admin_login_counters')
-        .insert(sources.keys.map((key) => ({ key, failures: 0, updated_at: this.now() })))
-        .onConflict('key')
-        .ignore();
-      const rows: CounterRow[] = await trx('admin_login_counters')
-        .whereIn('key', sources.keys)
-        .orderBy('key')
-        .forUpdate()
-        .select(...COUNTER_COLUMNS);
-      const at = this.now();
-      const counters = countersAt(rows, sources.keys, at);
-      // Another attempt (on any instance) locked it while this one waited: refused, right or wrong.
-      const lockedMeanwhile = lockOf(counters, sources);
-      if (lockedMeanwhile) return { kind: 'locked', ...lockedMeanwhile, counted: false };
-      const failures = counters.get(sources.own)!.failures;
-      if (correct) return this.open(trx, sources, failures, at, deviceKey);
-
-      const after = new Map<string, CounterNow>();
-      for (const row of rows) {
-        const next = afterFailure(row, row.key, at);
-        after.set(row.key, next);
-        await trx('admin_login_counters').where({ key: row.key }).update({
-          failures: next.failures,
-          window_started_at: next.windowStartedAt,
-          locked_until: next.lockedUntil,
-          updated_at: at,
-        });
-      }
-      await recordAudit(trx, {
-        at,
-        action: 'login-failed',
-        session: null,
-        target: sources.label,
-        changes: [{ field: 'failedAttempts', from: failures, to: after.get(sources.own)!.failures }],
-      });
-      const newLocks: string[] = [];
-      for (const key of sources.keys) {
-        const lockedUntil = after.get(key)!.lockedUntil;
-        // Only a lock this failure set (one already holding is neither counted nor extended).
-        if (!lockedUntil || counters.get(key)!.lockedUntil) continue;
-        newLocks.push(scopeOf(key));
+        const after = new Map<string, CounterNow>();
+        for (const row of rows) {
+          const next = afterFailure(row, row.key, at);
+          after.set(row.key, next);
+          await trx('admin_login_counters').where({ key: row.key }).update({
+            failures: next.failures,
+            window_started_at: next.windowStartedAt,
+            locked_until: next.lockedUntil,
+            updated_at: at,
+          });
+        }
         await recordAudit(trx, {
           at,
-          action: 'login-locked',
+          action: 'login-failed',
           session: null,
-          target: lockTarget(key),
-          changes: [{ field: 'lockedUntil', from: null, to: lockedUntil.toISOString() }],
+          target: sources.label,
+          changes: [{ field: 'failedAttempts', from: failures, to: after.get(sources.own)!.failures }],
         });
-      }
-      const locked = lockOf(after, sources);
-      if (locked) return { kind: 'locked', ...locked, counted: true, newLocks };
-      return { kind: 'invalid', attemptsRemaining: ADMIN_MAX_FAILED_ATTEMPTS - after.get(sources.own)!.failures, newLocks };
+        const newLocks: string[] = [];
+        for (const key of sources.keys) {
+          const lockedUntil = after.get(key)!.lockedUntil;
+          // Only a lock this failure set (one already holding is neither counted nor extended).
+          if (!lockedUntil || counters.get(key)!.lockedUntil) continue;
+          newLocks.push(scopeOf(key));
+          await recordAudit(trx, {
+            at,
+            action: 'login-locked',
+            session: null,
+            target: lockTarget(key),
+            changes: [{ field: 'lockedUntil', from: null, to: lockedUntil.toISOString() }],
+          });
+        }
+        const locked = lockOf(after, sources);
+        if (locked) return { kind: 'locked', ...locked, counted: true, newLocks };
+        return { kind: 'invalid', attemptsRemaining: ADMIN_MAX_FAILED_ATTEMPTS - after.get(sources.own)!.failures, newLocks };
+      });
     });
 
     for (const scope of verdict.newLocks ?? []) adminLockouts.inc({ scope });
@@ -192,6 +212,34 @@ export class AdminService {
     throw new AppError(ErrorCode.adminInvalidPassword, `Invalid password. ${n} ${n === 1 ? 'attempt' : 'attempts'} remaining.`, {
       details: { attemptsRemaining: n },
     });
+  }
+
+  /**
+   * Runs `judge` (the password's check and its outcome) in its turn: at most LOGIN_HASHES.running
+   * at once in this process, one at a time per source, the admin's known browsers first. An
+   * attempt whose source was locked while it waited is refused without the check. Too much under
+   * way: `admin-login-in-progress` (this source) or `admin-login-busy` (the server), answered at once.
+   */
+  private async inTurn(sources: Sources, judge: () => Promise<Decided>): Promise<Decided> {
+    try {
+      return await this.hashes.run(sources.own, sources.deviceId ? 'trusted' : 'other', async () => {
+        const lock = lockOf(await this.counters(sources.keys, this.now()), sources);
+        if (lock) throw lockedError(lock, this.now());
+        return judge();
+      });
+    } catch (err) {
+      if (!(err instanceof WorkRefused)) throw err;
+      const wait = `Try again in ${LOGIN_BUSY_RETRY_SECONDS} seconds.`;
+      if (err.reason === 'source') {
+        rateLimitRefusals.inc({ rule: 'admin-login-in-progress' });
+        throw new AppError(
+          ErrorCode.adminLoginInProgress,
+          `A login from this address is already being checked. Wait for its answer. ${wait}`,
+        );
+      }
+      rateLimitRefusals.inc({ rule: 'admin-login-busy' });
+      throw new AppError(ErrorCode.adminLoginBusy, `The server is checking too many logins at once. ${wait}`, { expose: true });
+    }
   }
 
   /**

@@ -50,6 +50,17 @@ describe('loginNoticeFor', () => {
     expect(notice.until).toBe(now + ADMIN_LOCKOUT_MS);
   });
 
+  it('asks to try again soon when too many logins are being checked', () => {
+    for (const refusal of [
+      { status: 429, code: ErrorCode.adminLoginInProgress },
+      { status: 503, code: ErrorCode.adminLoginBusy },
+    ]) {
+      const notice = loginNoticeFor(refusal, null, now);
+      expect(text(notice)).toBe('The server is busy checking logins — Please try again in a few seconds.');
+      expect(isLockActive(notice, now)).toBe(false);
+    }
+  });
+
   it('answers anything else with the generic error', () => {
     for (const refusal of [
       { status: 0, code: null },

@@ -22,6 +22,12 @@ export interface LoginRefusal {
 
 export const LOGIN_ERROR_NOTICE: LoginNotice = { kind: 'error', title: 'An error occurred. Please try again.', description: '' };
 
+const LOGIN_BUSY_NOTICE: LoginNotice = {
+  kind: 'error',
+  title: 'The server is busy checking logins',
+  description: 'Please try again in a few seconds.',
+};
+
 export const SESSION_EXPIRED_NOTICE: LoginNotice = {
   kind: 'session-expired',
   title: 'Session Expired',
@@ -73,6 +79,8 @@ export function loginNoticeFor(refusal: LoginRefusal, previous: LoginNotice | nu
     if (lastTry || fresh) return lockingNotice(until);
     return { kind: 'locked', title: 'Account Locked', description: 'Please wait before trying again.', until };
   }
+  // Too many logins being checked (this browser's, or the server's): nothing is counted; try again soon.
+  if (refusal.code === ErrorCode.adminLoginInProgress || refusal.code === ErrorCode.adminLoginBusy) return LOGIN_BUSY_NOTICE;
   return LOGIN_ERROR_NOTICE;
 }
 
