@@ -277,9 +277,12 @@ function errorHandler(logger: Logger, outages: Outages | undefined, downstream: 
       if (body.code === ErrorCode.serviceUnavailable) {
         databaseLost(ctx, err, 'database connection lost');
         ctx.set('Retry-After', String(LOST_DATABASE_RETRY_AFTER_S));
-      } else if (status >= 500 && status !== 501 && body.code !== ErrorCode.adminLoginBusy) {
-        // (A login refused while too many are being checked is expected under a flood: counted in
-        // pogs_rate_limit_refusals_total, not logged line by line.)
+      } else if (status === 503) {
+        // Something unavailable for a while (the chain or Shopify not answering, said once where it
+        // was met: lib/outages.ts; a login refused while too many are being checked, counted in
+        // pogs_rate_limit_refusals_total): not a line for every request that meets it.
+        logger.debug({ reqId: ctx.state.requestId, code: body.code }, 'answered unavailable');
+      } else if (status >= 500 && status !== 501) {
         logger.error({ err, reqId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
       }
       // The rest of an oversized body may still be on its way: closing the connection after the

@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hexlify, randomBytes, ZeroAddress } from 'ethers';
 import { ErrorCode } from '../../../common/errors';
@@ -97,10 +98,12 @@ describe.each(testDatabaseKinds)('a hung chain RPC, on %s', (kind) => {
   let pay: PayingKit;
   let variant: Variant;
   let admin: string;
+  const lines: Array<{ level: number; msg: string }> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) });
 
   beforeAll(async () => {
     relay = await startRelay(testChain.chain.rpcUrl);
-    h = await startHarness(kind, { chain: testChain.chain, chainRpc: { rpcUrl: relay.url, timeoutMs: TIMEOUT_MS } });
+    h = await startHarness(kind, { chain: testChain.chain, chainRpc: { rpcUrl: relay.url, timeoutMs: TIMEOUT_MS }, logger });
     await h.catalogue.sync();
     await h.catalogue.seedDemoPrices();
     variant = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
@@ -125,8 +128,18 @@ describe.each(testDatabaseKinds)('a hung chain RPC, on %s', (kind) => {
     const hash = randomHash();
     const hungBefore = relay.state.hung;
 
+    const warnedBefore = lines.filter((l) => l.level >= 40).length;
     const order = await timed(() => pay.createOrder(s, { checkoutId: checkout.id, transactionHash: hash }));
     expect(order.value.status).toBe(503);
+    // Shoppers asking again meet the same outage: it is logged once for the instance, not per ask.
+    for (let again = 0; again < 2; again++)
+      expect((await pay.createOrder(s, { checkoutId: checkout.id, transactionHash: hash })).status).toBe(503);
+    expect(
+      lines
+        .filter((l) => l.level >= 40)
+        .slice(warnedBefore)
+        .map((l) => l.msg),
+    ).toEqual([expect.stringMatching(/^the chain RPC is unreachable \(timeout after 1 s\); logged again when it answers$/)]);
     expect(order.value.body.code).toBe(ErrorCode.chainUnavailable);
     expect(order.value.body.message).toMatch(/cannot reach the Base network/);
     expect(order.ms).toBeLessThan(2 * TIMEOUT_MS);

@@ -13,6 +13,7 @@ import { formatUnits } from '../../../common/money';
 import type { ChainClient } from './chain-client';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
+import type { Outages } from '../../lib/outages';
 import { unavailableCause } from '../../lib/unavailable';
 import type { OrdersService } from '../orders';
 import type { CheckoutService, IntentRow } from './checkout-service';
@@ -30,6 +31,8 @@ export class OrderFromTransaction {
       orders: OrdersService;
       requiredConfirmations: number;
       logger: Logger;
+      /** Where an outage met verifying a payment is reported, once for the instance. */
+      outages?: Outages;
     },
   ) {}
 
@@ -105,7 +108,12 @@ export class OrderFromTransaction {
     } catch (err) {
       // An outage needs no stack: its reason says it all.
       const outage = unavailableCause(err);
-      this.deps.logger.warn(outage ? { reason: outage.message, txHash } : { err, txHash }, 'chain unavailable while verifying a payment');
+      // An outage is one line for the whole instance (lib/outages.ts), however many shoppers meet it.
+      if (outage && this.deps.outages) {
+        this.deps.outages.down(outage.service, outage.reason);
+        this.deps.logger.debug({ reason: outage.message, txHash }, 'chain unavailable while verifying a payment');
+      } else
+        this.deps.logger.warn(outage ? { reason: outage.message, txHash } : { err, txHash }, 'chain unavailable while verifying a payment');
       throw new AppError(
         ErrorCode.chainUnavailable,
         'We cannot reach the Base network right now. Your payment is safe; try again in a moment.',

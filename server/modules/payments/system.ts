@@ -57,6 +57,7 @@ export function createPaymentServices(deps: {
     orders,
     requiredConfirmations: config.payments.requiredConfirmations,
     logger,
+    outages,
   });
   const refunds = new RefundService({ chain, requiredConfirmations: config.payments.requiredConfirmations, logger, now });
   const watcher = new ChainWatcher({
