@@ -62,7 +62,7 @@ export function createDb(
   opts: {
     searchPath?: string;
     logger?: Logger;
-    /** PGlite in memory only: this PGlite instead of a new, empty one (the tests start theirs from a migrated dump). */
+    /** This PGlite, already open, instead of one the pool opens on its first use. */
     pglite?: PGlite;
   } = {},
 ): Db {
@@ -84,11 +84,9 @@ export function createDb(
   } else {
     if (config.dir !== ':memory:') fs.mkdirSync(config.dir, { recursive: true });
     const client = pgLiteClient();
-    let connection: object = config.dir === ':memory:' ? {} : { filename: config.dir };
-    if (opts.pglite) {
-      if (config.dir !== ':memory:') throw new Error('a PGlite instance is given for an in-memory database only');
-      connection = { pglite: opts.pglite };
-    }
+    // A PGlite already open (main.ts sets up the local one first, local-database.ts; the tests
+    // start theirs from a migrated dump), or one the pool opens on first use.
+    const connection: object = opts.pglite ? { pglite: opts.pglite } : config.dir === ':memory:' ? {} : { filename: config.dir };
     db = knexFactory({ client, dialect: 'postgres', connection } as Knex.Config);
   }
   Model.knex(db);

@@ -22,6 +22,8 @@ import { subscribeShopifyWebhooks } from './modules/orders';
 import { formatCheck, liveStartLine, runLiveChecks } from './live-checks';
 import { loadLocalAdminPassword } from './modules/admin';
 import { buildServices } from './wiring';
+import { startFailureSentence } from './start-failure';
+import { openLocalDatabase } from './local-database';
 import { createWorkers, runCatalogueSync } from './workers';
 
 // The root holding dist/: one folder up both from server/main.ts (tsx) and dist-server/main.js (the build).
@@ -75,7 +77,12 @@ async function main() {
         })
       : null;
 
-  const db = createDb(config.database, { logger });
+  // The local database is set up first, however long that takes on this machine (local-database.ts).
+  const pglite =
+    config.database.kind === 'pglite' && config.database.dir !== ':memory:'
+      ? await openLocalDatabase(config.database.dir, { logger })
+      : undefined;
+  const db = createDb(config.database, { logger, pglite });
   const { applied, newer } = await migrate(db);
   if (applied.length) logger.info({ migrations: applied }, 'database migrated');
   if (newer.length) {
@@ -202,8 +209,14 @@ async function main() {
 }
 
 main().catch((err) => {
-  // Production logs are JSON, one line an event: a failed start too (with its stack inside it).
-  if (process.env.NODE_ENV === 'production') createLogger({ level: 'fatal' }).fatal({ err }, 'POGS Shop failed to start');
+  // What an operator can fix is one sentence naming the setting (start-failure.ts); anything else
+  // is a bug, with its stack. Production logs are JSON, one line an event: a failed start too.
+  const sentence = startFailureSentence(err);
+  if (process.env.NODE_ENV === 'production') {
+    const log = createLogger({ level: 'fatal' });
+    if (sentence) log.fatal({ reason: sentence }, `POGS Shop cannot start: ${sentence}`);
+    else log.fatal({ err }, 'POGS Shop failed to start');
+  } else if (sentence) console.error(`POGS Shop cannot start: ${sentence}.`);
   else console.error('POGS Shop failed to start:', err);
   process.exit(1);
 });
