@@ -99,3 +99,36 @@ test('each page preloads its own code with the entry: the home its page, a produ
   expect(product).toMatch(/"\/assets\/product-page-[\w-]+\.js"/);
   expect(product).not.toMatch(/\/assets\/shop-home-page-/);
 });
+
+test.describe('photos wherever the shop is opened', () => {
+  test('opened at 127.0.0.1 rather than the localhost it prints, the demo photos load', async ({ page, baseURL }) => {
+    const other = new URL(baseURL!);
+    expect(other.hostname).toBe('localhost');
+    other.hostname = '127.0.0.1';
+    await page.goto(other.toString());
+    const photo = page.getByTestId('product-card').first().locator('img').first();
+    await expect(photo).toBeVisible();
+    // Its URL names localhost: another origin than the page's, and still loaded.
+    expect(new URL(await photo.evaluate((img: HTMLImageElement) => img.currentSrc)).hostname).toBe('localhost');
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  });
+
+  test('a photo that failed before the page was interactive gives way to the placeholder', async ({ page }) => {
+    // The photos fail, and the page's scripts arrive only after the first one did: React was not
+    // there to hear it.
+    let failed!: () => void;
+    const firstFailed = new Promise<void>((resolve) => (failed = resolve));
+    await page.route('**/shopify-emulator/cdn/images/**', async (route) => {
+      await route.fulfill({ status: 404, body: '' });
+      failed();
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      await firstFailed;
+      await route.continue();
+    });
+    await page.goto('/');
+    const first = page.getByTestId('product-card').first();
+    await expect(first.getByTestId('image-placeholder')).toBeVisible();
+    await expect(first.locator('img')).toHaveCount(0);
+  });
+});

@@ -112,7 +112,7 @@ describe('everything else the server answers', () => {
     ['the API', '/api/products', 200],
     ['an API error', '/api/nothing-here', 404],
     ['a built file', '/assets/index-abc.js', 200],
-    ["the emulator's photos (local mode)", '/shopify-emulator/cdn/images/anything-1.svg', null],
+    ["the emulator's other pages (local mode)", '/shopify-emulator/admin/api/2025-10/graphql.json', null],
   ] as const)('%s carries the same headers', async (_what, p, status) => {
     const res = await h.api(p);
     if (status) expect(res.status).toBe(status);
@@ -120,6 +120,13 @@ describe('everything else the server answers', () => {
     expectCommonHeaders(res);
     expect(directives(res).get('script-src')).toEqual(["'self'"]);
     expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+
+  it("lets the local demo's photos show on a page opened at another address of the shop (127.0.0.1 for localhost)", async () => {
+    const res = await h.api('/shopify-emulator/cdn/images/anything-1.svg');
+    await res.arrayBuffer();
+    expectCommonHeaders(res);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
   });
 
   it('lets other sites show the icons (the wallets show the shop’s icon beside its name)', async () => {

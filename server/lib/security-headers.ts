@@ -126,8 +126,12 @@ export const PERMISSIONS_POLICY = [
   'clipboard-write=(self)',
 ].join(', ');
 
-/** The icons a wallet shows beside the shop's name (WalletConnect's metadata) may be loaded by other sites. */
-const SHARED_ASSETS = /^\/(icons\/|favicon\.svg$)/;
+/**
+ * What other origins may load: the icons a wallet shows beside the shop's name (WalletConnect's
+ * metadata), and the local demo's product photos (its emulator's CDN), whose URLs name PUBLIC_URL's
+ * address (localhost by default) while the page may have been opened at another (127.0.0.1).
+ */
+const SHARED_ASSETS = /^\/(icons\/|favicon\.svg$|shopify-emulator\/cdn\/images\/)/;
 
 /** The CSP source of an inline script: the SHA-256 of its text, exactly as between its tags. */
 export function inlineScriptSource(text: string): string {

@@ -37,6 +37,11 @@ export function ProductImage({ src, alt, layout, className, fallback, priority =
       width={800}
       height={800}
       onError={() => setFailedSrc(src)}
+      // A server-rendered photo may have failed before React was there to hear it: once its
+      // request is over, decoding a broken one rejects.
+      ref={(img) => {
+        if (img?.complete && img.currentSrc) img.decode().catch(() => setFailedSrc(src));
+      }}
       className={cn('size-full object-cover', className)}
     />
   );
