@@ -20,11 +20,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * The loads allowed to point outside the image, each taken only in a mode production refuses:
  * main.js imports local-mode.js only in local mode (and says "a production build" when it is
- * missing), and db.ts requires knex-pglite (a development dependency) only for an embedded PGlite
- * database, which production, always given DATABASE_URL, never opens.
+ * missing), and db.ts requires knex-pglite and local-database.ts imports @electric-sql/pglite
+ * (development dependencies) only for an embedded PGlite database, which production, always given
+ * DATABASE_URL, never opens.
  */
 const ALLOWED_MISSING_FILES = [{ file: 'dist-server/main.js', specifier: './local-mode.js', how: 'dynamic' }];
-const ALLOWED_DEV_PACKAGES = [{ specifier: 'knex-pglite', how: 'require' }];
+const ALLOWED_DEV_PACKAGES = [
+  { specifier: '@electric-sql/pglite', how: 'dynamic' },
+  { specifier: 'knex-pglite', how: 'require' },
+];
 
 interface LoadRef {
   file: string;

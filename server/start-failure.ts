@@ -23,7 +23,7 @@ export function startFailureSentence(err: unknown): string | null {
   if (err instanceof StartError) return err.message;
   const code = codeOf(err);
   if (code === '28P01' || code === '28000') {
-    return 'the database refused the shop’s login: check the user and password in DATABASE_URL';
+    return 'the database refused the shop’s login: check the user and password in DATABASE_URL (or PGPASSWORD)';
   }
   if (code === '3D000') return 'the database named in DATABASE_URL does not exist: create it, or correct the name';
   if (isLostDatabaseConnection(err)) {

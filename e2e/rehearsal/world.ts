@@ -55,6 +55,8 @@ export interface WorldFacts {
   tokenHolders: string[];
   /** The Postgres server the world's database is on (where a spec may create its own). */
   databaseServerUrl: string;
+  /** The shop's own database on it. */
+  databaseUrl: string;
   /** The production set of files (scripts/stage-production.ts), ready to start with `node dist-server/main.js`. */
   stageDir: string;
   /**
@@ -170,6 +172,7 @@ export async function startWorld(opts: {
       storeWallet: STORE_WALLET,
       tokenHolders: opts.tokenHolders,
       databaseServerUrl: opts.databaseUrl,
+      databaseUrl,
       stageDir: stage,
       liveSettings,
       shopLog,
