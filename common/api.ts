@@ -69,6 +69,14 @@ export const publicConfigSchema = z.object({
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
+/**
+ * GET /api/payments/status: whether paying is paused right now, because the shop cannot reach
+ * the chain to see payments (the cart drawer says so and waits before a shopper pays).
+ */
+export interface PaymentsStatus {
+  paused: boolean;
+}
+
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['postgres', 'pglite']),

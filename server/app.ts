@@ -10,7 +10,7 @@ import { Router } from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import mount from 'koa-mount';
 import serve from 'koa-static';
-import type { PublicConfig } from '../common/api';
+import type { PaymentsStatus, PublicConfig } from '../common/api';
 import type { RenderShopPage, ShopRenderModule } from '../common/shop-render';
 import type { SponsoredGas } from '../common/sponsored-gas';
 import { BASE_CHAIN_ID } from '../common/chain';
@@ -187,6 +187,13 @@ export function createApp(deps: AppDeps): Koa {
   api.get('/api/config', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = publicConfig();
+  });
+  // Paused while this instance sees the chain's RPC down (lib/outages.ts): a shopper is told before
+  // sending a transfer the shop could not see yet.
+  api.get('/api/payments/status', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const status: PaymentsStatus = { paused: Boolean(deps.payments && deps.outages?.isDown('chain')) };
+    ctx.body = status;
   });
   healthRoutes(api, { config, db, logger, catalogue, readiness: deps.readiness, outages: deps.outages });
 

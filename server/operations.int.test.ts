@@ -150,6 +150,7 @@ describe('liveness and readiness', () => {
     expect(await (await h.api('/api/health/live')).json()).toEqual({ status: 'ok' });
     await h.payments!.watcher.tick();
     expect(await ready()).toEqual({ status: 200, body: { status: 'ready' } });
+    expect(await (await h.api('/api/payments/status')).json()).toEqual({ paused: false });
   });
 
   it('stays ready while the RPC hangs, naming the chain beside it; live all along', async () => {
@@ -158,11 +159,14 @@ describe('liveness and readiness', () => {
     const began = Date.now();
     const answer = await ready();
     expect(answer).toEqual({ status: 200, body: { status: 'ready', degraded: ['chain'] } });
+    // Paying is paused meanwhile (the cart drawer says so), and only paying.
+    expect(await (await h.api('/api/payments/status')).json()).toEqual({ paused: true });
     expect(Date.now() - began).toBeLessThan(2 * 3_000);
     expect((await h.api('/api/health/live')).status).toBe(200);
     relay(testChain.chain.rpcUrl);
     await new Promise((r) => setTimeout(r, PAST_CACHE_MS));
     expect(await ready()).toEqual({ status: 200, body: { status: 'ready' } });
+    expect(await (await h.api('/api/payments/status')).json()).toEqual({ paused: false });
   });
 
   it('names the watcher while it is further behind the head than allowed, and nothing once it caught up', async () => {

@@ -199,5 +199,7 @@ describe('the chain RPC hung', () => {
       expect.stringMatching(/^the chain RPC is unreachable \(timeout after 500 ms\); logged again when it answers$/),
     ]);
     expect(await metric('pogs_dependency_up', 'chain')).toBe(0);
+    // The cart drawer asks this before a shopper pays.
+    expect(await (await h.api('/api/payments/status')).json()).toEqual({ paused: true });
   });
 });

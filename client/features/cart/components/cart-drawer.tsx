@@ -1,4 +1,4 @@
-import { CircleCheck, Info, LoaderCircle, RefreshCw, Wallet, WifiOff } from 'lucide-react';
+import { CircleCheck, Info, LoaderCircle, CirclePause, RefreshCw, Wallet, WifiOff } from 'lucide-react';
 import { useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
@@ -11,6 +11,7 @@ import { connectionNeededText, useOffline } from '../../../lib/online-status';
 import { useScreenEdge } from '../../../lib/screen-edges';
 import { shortenAddress } from '../../../../common/shorten-address';
 import { useCart } from '../api/get-cart';
+import { usePaymentsPaused } from '../api/payments-status';
 import { CART_TOGGLE_ATTRIBUTE } from '../lib/cart-events';
 import { hasPayableTotal, payPrecheck } from '../lib/pay-precheck';
 import type { Cart } from '../types';
@@ -186,6 +187,8 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
   const { onPay, progress, onPayElsewhere } = payment;
   // Paying needs the server (balance, checkout, the order): offline the button waits for a connection.
   const offline = useOffline();
+  // And the shop must see the chain to see the payment: while it cannot, paying waits.
+  const paused = usePaymentsPaused() && !progress;
   const hasItems = Boolean(cart && cart.items.length > 0);
   const payable = hasItems && hasPayableTotal(cart?.total);
   const excluded = cart?.items.filter((item) => item.problem).length ?? 0;
@@ -236,6 +239,12 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
           <span>{connectionNeededText('pay')}</span>
         </p>
       )}
+      {paused && !offline && (
+        <p role="status" className="flex items-start gap-1.5 text-sm font-medium text-amber-950" data-testid="pay-paused">
+          <CirclePause aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <span>Payments are paused: the shop cannot reach the Base network right now. Your cart is kept; try again in a few minutes.</span>
+        </p>
+      )}
       <div className="grid gap-1">
         <Button
           size="block-lg"
@@ -244,7 +253,7 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
           data-testid="pay-button"
           data-busy={progress ? 'true' : undefined}
           aria-busy={progress ? true : undefined}
-          disabled={!hasItems || progress !== null || offline}
+          disabled={!hasItems || progress !== null || offline || paused}
           onClick={pay}
         >
           {progress ? <LoaderCircle aria-hidden className="motion-safe:animate-spin" /> : <Wallet aria-hidden />}
@@ -263,7 +272,7 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
             size="sm"
             className="mx-auto"
             data-testid="pay-elsewhere-button"
-            disabled={progress !== null || offline}
+            disabled={progress !== null || offline || paused}
             onClick={() => cart && onPayElsewhere(cart)}
           >
             Pay from another wallet
