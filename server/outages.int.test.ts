@@ -12,6 +12,7 @@ import type { Product } from '../common/api';
 import { ErrorCode } from '../common/errors';
 import { registry } from './lib/metrics';
 import { startHarness, type Harness } from './test/harness';
+import { makeClientDir } from './test/shop-pages';
 import { useTestChain } from './test/use-test-chain';
 
 const POSTGRES = process.env.TEST_DATABASE_URL;
@@ -65,6 +66,9 @@ const metric = async (name: string, dependency: string) => {
 };
 
 describe.skipIf(!POSTGRES)('the database cut', () => {
+  const client = makeClientDir(
+    '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>POGS Shop</title></head><body><div id="root"></div></body></html>',
+  );
   let h: Harness;
   let proxy: Awaited<ReturnType<typeof startCuttableProxy>>;
   const log = capturingLogger();
@@ -72,7 +76,12 @@ describe.skipIf(!POSTGRES)('the database cut', () => {
 
   beforeAll(async () => {
     proxy = await startCuttableProxy(new URL(POSTGRES!));
-    h = await startHarness('postgres', { postgresVia: proxy.url, logger: log.logger, env: { CATALOGUE_STALENESS_MS: '100' } });
+    h = await startHarness('postgres', {
+      postgresVia: proxy.url,
+      logger: log.logger,
+      env: { CATALOGUE_STALENESS_MS: '100' },
+      staticDir: client.dir,
+    });
     await h.catalogue.sync();
     await h.catalogue.seedDemoPrices();
     [product] = (await (await h.api('/api/products')).json()) as Product[];
@@ -81,6 +90,7 @@ describe.skipIf(!POSTGRES)('the database cut', () => {
     proxy?.restore();
     await h?.close();
     await proxy?.close();
+    client.remove();
   });
 
   it('serves the catalogue from memory, says writes cannot be made, stays ready, and logs the outage once each way', async () => {
@@ -95,6 +105,12 @@ describe.skipIf(!POSTGRES)('the database cut', () => {
       const one = await h.api(`/api/products/${product.id}`);
       expect(one.status).toBe(200);
       expect(((await one.json()) as Product).id).toBe(product.id);
+      // The pages too: the home and the product's page, carrying the product.
+      for (const page of ['/', `/product/${product.id}`]) {
+        const res = await h.api(page, { headers: { accept: 'text/html' } });
+        expect({ page, status: res.status }).toEqual({ page, status: 200 });
+        expect(await res.text()).toContain(JSON.stringify(product.title).slice(1, -1));
+      }
       const write = await h.api('/api/cart/add', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
