@@ -1,7 +1,7 @@
 import { devices, expect, test, type Locator, type Page } from './fixtures/test';
 import type { Cart, Product, Variant } from '../common/api';
 import { formatPogAmount, formatPogPrice } from '../client/lib/format-pog-price';
-import { closeToasts, expectToast, homeHydrated } from './fixtures/ui';
+import { closeToasts, expectToast, firstAddableCard, homeHydrated } from './fixtures/ui';
 
 // The cart against the real server (fresh embedded database, the emulator's demo catalogue).
 // Products are picked from the live API; every test has its own browser context, so its own
@@ -449,10 +449,7 @@ test('while the shop cannot reach the Base network the drawer says payments are 
   let paused = true;
   await page.route('**/api/payments/status', (route) => route.fulfill({ json: { paused } }));
   await page.goto('/');
-  const card = page
-    .getByTestId('product-card')
-    .filter({ has: page.locator('[data-testid="add-to-cart"]:enabled') })
-    .first();
+  const card = firstAddableCard(page);
   await card.getByTestId('add-to-cart').click();
   const drawer = page.getByTestId('cart-drawer');
   await expect(drawer.getByTestId('cart-items')).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test, type Page } from './fixtures/test';
 import type { Product } from '../common/api';
 import { CATALOGUE_PAGE_SIZE } from '../common/catalogue-view';
 import { TestWallet } from './fixtures/test-wallet';
-import { closeToasts, expectToast, pickTestWallet } from './fixtures/ui';
+import { closeToasts, expectToast, firstAddableCard, pickTestWallet } from './fixtures/ui';
 
 // After one visit the shop browses offline (the service worker's catalogue and image caches), says
 // so, and every action that needs the server says a connection is needed.
@@ -131,10 +131,7 @@ test('after one visit the shop browses offline, says so, and asks for a connecti
   await expect(faq).toContainText('Accepting only the coin keeps the pieces exclusive');
 
   // Adding to the cart says a connection is needed, and the button does not stay busy.
-  const card = page
-    .getByTestId('product-card')
-    .filter({ has: page.locator('[data-testid="add-to-cart"]:enabled') })
-    .first();
+  const card = firstAddableCard(page);
   await card.scrollIntoViewIfNeeded();
   await card.getByTestId('add-to-cart').click();
   await expectToast(page, 'No connection', "You're offline. Connect to the internet to add to your cart.", 'destructive');
@@ -198,10 +195,7 @@ test('a cart on the page when the connection drops: paying and the orders wait f
   await page.getByTestId('wallet-button').click();
   await pickTestWallet(page, wallet);
   await closeToasts(page);
-  const card = page
-    .getByTestId('product-card')
-    .filter({ has: page.locator('[data-testid="add-to-cart"]:enabled') })
-    .first();
+  const card = firstAddableCard(page);
   await card.getByTestId('add-to-cart').click();
   const drawer = page.getByTestId('cart-drawer');
   await expect(drawer.getByTestId('cart-items')).toBeVisible();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { devices, expect, test, type Page } from './fixtures/test';
-import { homeHydrated } from './fixtures/ui';
+import { firstAddableCard, homeHydrated } from './fixtures/ui';
 
 // The shop is installable: Chromium itself judges the manifest, icons and service worker, the
 // way its install prompt does (DevTools protocol, Page.getInstallabilityErrors).
@@ -34,10 +34,7 @@ test('the cart, orders and admin answers are never kept in a cache', async ({ pa
   });
   // Reload so the service worker controls the page and sees every request.
   await page.reload();
-  const card = page
-    .getByTestId('product-card')
-    .filter({ has: page.locator('[data-testid="add-to-cart"]:enabled') })
-    .first();
+  const card = firstAddableCard(page);
   await card.getByTestId('add-to-cart').click();
   await expect(page.getByTestId('cart-drawer')).toBeVisible();
   await page.goto('/orders');

@@ -254,10 +254,9 @@ const LOST_DATABASE_RETRY_AFTER_S = 2;
 function errorHandler(logger: Logger, outages: Outages | undefined, downstream: () => Koa.Middleware[]): Koa.Middleware {
   // A lost database: once per outage in the log (lib/outages.ts), not once per request.
   const databaseLost = (ctx: Koa.Context, err: unknown, what: string) => {
-    if (outages) {
-      outages.down('database', reasonOf(err));
-      logger.debug({ reqId: ctx.state.requestId, reason: reasonOf(err) }, what);
-    } else logger.warn({ reqId: ctx.state.requestId, reason: reasonOf(err) }, what);
+    const line = { reqId: ctx.state.requestId, reason: reasonOf(err) };
+    if (outages?.report(err)) logger.debug(line, what);
+    else logger.warn(line, what);
   };
   const answered = (ctx: Koa.Context) => {
     // Nothing answered (the routers' allowedMethods already turned a known path with the wrong

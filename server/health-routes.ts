@@ -8,7 +8,7 @@ import type { Health } from '../common/api';
 import type { Config } from './config';
 import { toCount, type Db } from './db';
 import type { Logger } from './lib/logger';
-import { reasonOf, type Outages } from './lib/outages';
+import type { Outages } from './lib/outages';
 import type { CatalogueService } from './modules/catalogue';
 import type { Readiness } from './readiness';
 
@@ -25,8 +25,7 @@ export function healthRoutes(
       products = toCount(row?.n);
     } catch (err) {
       dbOk = false;
-      if (outages) outages.down('database', reasonOf(err));
-      else logger.error({ err }, 'health: database check failed');
+      if (!outages?.report(err)) logger.error({ err }, 'health: database check failed');
     }
     const last = dbOk ? await catalogue.lastSync().catch(() => undefined) : undefined;
     const body: Health = {

@@ -46,17 +46,19 @@ export interface ReadinessOptions {
   /** Loads the catalogue into memory if it is not yet (rejects when it cannot be had). */
   catalogue: () => Promise<unknown>;
   outages: Outages;
+  /** The shared services' probes (dependencyProbes), the ones the outages recheck with too. */
+  probes: DependencyProbes;
   /** How far behind the head the watcher may be (blocks). */
   maxWatcherLagBlocks: number;
-  /** How old the head may be (seconds); null: not checked (the local chain mines only on demand). */
-  maxHeadAgeSeconds: number | null;
-  /** How long a database, chain or Shopify probe may take. */
+  /** How long the watcher's and the catalogue's checks may take. */
   probeTimeoutMs?: number;
   /** How long the chain's and the watcher's probe answers are reused (default 5 s). */
   chainProbeCacheMs?: number;
 }
 
 const SHOPIFY_FRESH_MS = 10 * 60_000;
+/** How long a probe may take (the database's, the chain's, Shopify's, the watcher's). */
+export const PROBE_TIMEOUT_MS = 3_000;
 /** A probe's outcome is reused this long (the chain's: unless configured). */
 const CHAIN_PROBE_TTL_MS = 5_000;
 const SHOPIFY_PROBE_TTL_MS = 30_000;
@@ -112,6 +114,8 @@ export function dependencyProbes(opts: {
   };
 }
 
+export type DependencyProbes = ReturnType<typeof dependencyProbes>;
+
 export class Readiness {
   private shuttingDown = false;
   private readonly chainProbe: () => Promise<boolean>;
@@ -121,8 +125,8 @@ export class Readiness {
   private readonly timeoutMs: number;
 
   constructor(private readonly opts: ReadinessOptions) {
-    this.timeoutMs = opts.probeTimeoutMs ?? 3_000;
-    const probes = dependencyProbes({ ...opts, timeoutMs: this.timeoutMs });
+    this.timeoutMs = opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
+    const { probes } = opts;
     let head: number | null = null;
     this.chainProbe = remembered(opts.chainProbeCacheMs ?? CHAIN_PROBE_TTL_MS, () =>
       opts.payments

@@ -12,7 +12,7 @@ import type { Config } from './config';
 import { dbKind, type Db } from './db';
 import type { Logger } from './lib/logger';
 import { RateLimiter } from './lib/rate-limit';
-import { dependencyProbes, Readiness } from './readiness';
+import { dependencyProbes, PROBE_TIMEOUT_MS, Readiness } from './readiness';
 import { Outages } from './lib/outages';
 import { CatalogueService } from './modules/catalogue';
 import { ClientCredentialsToken, requestGrant, ShopifyGraphql, StaticAccessToken } from './shopify';
@@ -202,9 +202,16 @@ export function buildServices(opts: ServiceOptions): Services {
   const attach = new TransferAttach(db, { desk, settlement: payments?.settlement, now });
   const ordersDesk = new OrdersDesk(db, { config, handoff: payments?.handoff, now });
   const sponsoredGas = payments?.sponsoredGas;
-  const readiness = new Readiness({ db, shopify, payments, catalogue: () => catalogue.list(), outages, ...config.readiness });
-  // While a service is down it is asked again every few seconds, the way readiness asks it.
-  outages.useProbes(dependencyProbes({ db, shopify, payments, maxHeadAgeSeconds: config.readiness.maxHeadAgeSeconds, timeoutMs: 3_000 }));
+  // One set of probes: readiness asks them, and while a service is down the outages ask it again.
+  const probes = dependencyProbes({
+    db,
+    shopify,
+    payments,
+    maxHeadAgeSeconds: config.readiness.maxHeadAgeSeconds,
+    timeoutMs: PROBE_TIMEOUT_MS,
+  });
+  outages.useProbes(probes);
+  const readiness = new Readiness({ db, shopify, payments, catalogue: () => catalogue.list(), outages, probes, ...config.readiness });
   const app: AppDeps = {
     config,
     db,

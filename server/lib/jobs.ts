@@ -6,19 +6,7 @@
  */
 import { formatDuration } from './duration';
 import type { Logger } from './logger';
-import { isLostDatabaseConnection } from './db-errors';
-import { reasonOf, type Dependency, type Outages } from './outages';
-import { unavailableCause } from './unavailable';
-
-/** The outage behind a failed pass: an outside service that did not answer, or the database lost. */
-function outageOf(err: unknown): { dependency: string; service: Dependency; reason: string; message: string } | null {
-  const unavailable = unavailableCause(err);
-  if (unavailable)
-    return { dependency: unavailable.dependency, service: unavailable.service, reason: unavailable.reason, message: unavailable.message };
-  if (!isLostDatabaseConnection(err)) return null;
-  const reason = reasonOf(err);
-  return { dependency: 'the database', service: 'database', reason, message: `the database is unreachable: ${reason}` };
-}
+import { outageOf, type Dependency, type Outages } from './outages';
 
 export interface Job {
   readonly name: string;

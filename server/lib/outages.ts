@@ -10,14 +10,37 @@
  * answer met anywhere else ends it too. Timers are unref'd: an outage never keeps the process up.
  */
 import type { Logger } from './logger';
+import { isLostDatabaseConnection } from './db-errors';
 import { formatDuration } from './duration';
 import { dependencyOutages, dependencyUp } from './metrics';
+import { unavailableCause } from './unavailable';
 
 export type Dependency = 'database' | 'chain' | 'shopify';
 
+/** An outage an error stands for: which service, named for a log reader, and why. */
+export interface OutageCause {
+  service: Dependency;
+  /** The service as a log reader knows it ("chain RPC mainnet.base.org", "the database"). */
+  dependency: string;
+  reason: string;
+  message: string;
+}
+
+/** The outage behind `err`: an outside service that did not answer (UnavailableError), or the database lost; null for anything else. */
+export function outageOf(err: unknown): OutageCause | null {
+  const unavailable = unavailableCause(err);
+  if (unavailable) {
+    const { service, dependency, reason, message } = unavailable;
+    return { service, dependency, reason, message };
+  }
+  if (!isLostDatabaseConnection(err)) return null;
+  const reason = reasonOf(err);
+  return { service: 'database', dependency: 'the database', reason, message: `the database is unreachable: ${reason}` };
+}
+
 const NAMES: Record<Dependency, string> = { database: 'the database', chain: 'the chain RPC', shopify: 'Shopify' };
 
-/** Resolves when the service answers; rejects (or resolves false) when it does not. */
+/** Resolves when the service answers; rejects when it does not. */
 export type Probe = () => Promise<unknown>;
 
 export interface OutagesOptions {
@@ -61,6 +84,13 @@ export class Outages {
     this.recheckLater(dependency);
   }
 
+  /** When `err` stands for an outage (outageOf), records it and says true; anything else is the caller's to log. */
+  report(err: unknown): boolean {
+    const outage = outageOf(err);
+    if (outage) this.down(outage.service, outage.reason);
+    return outage !== null;
+  }
+
   /** `dependency` answered. */
   up(dependency: Dependency): void {
     const outage = this.open.get(dependency);
@@ -75,8 +105,7 @@ export class Outages {
   /** Records what a probe's outcome says: up when it answered, down (with why) when it did not. */
   async observe(dependency: Dependency, probe: Probe): Promise<boolean> {
     try {
-      const answer = await probe();
-      if (answer === false) throw new Error('no fit answer');
+      await probe();
       this.up(dependency);
       return true;
     } catch (err) {

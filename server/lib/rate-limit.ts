@@ -14,8 +14,7 @@ import { ErrorCode } from '../../common/errors';
 import type { Db } from '../db';
 import { AppError } from './errors';
 import type { Logger } from './logger';
-import { isLostDatabaseConnection } from './db-errors';
-import { reasonOf, type Outages } from './outages';
+import type { Outages } from './outages';
 
 /** At most `max` requests in a window of `windowSeconds`, counted from the key's first request. */
 export interface Limit {
@@ -251,8 +250,7 @@ export function rateLimitMiddleware(
       verdict = await limiter.hit(rule, { ip: ctx.ip, sessionId: rule.session.length ? await opts.sessionId(ctx) : null });
     } catch (err) {
       // A lost database is one outage, said once (lib/outages.ts), not a line per request.
-      if (opts.outages && isLostDatabaseConnection(err)) {
-        opts.outages.down('database', reasonOf(err));
+      if (opts.outages?.report(err)) {
         opts.logger.debug({ route: rule.route }, 'rate limit not checked (no database); the request goes on');
       } else opts.logger.error({ err, route: rule.route }, 'rate limit not checked; the request goes on');
     }

@@ -19,8 +19,7 @@ import type { Db } from '../../db';
 import { dbKind } from '../../db';
 import type { Logger } from '../../lib/logger';
 import { getState } from '../../lib/app-state';
-import { isLostDatabaseConnection } from '../../lib/db-errors';
-import { reasonOf, type Outages } from '../../lib/outages';
+import type { Outages } from '../../lib/outages';
 
 export const CATALOGUE_CHANNEL = 'catalogue_changed';
 /** The app-state key of the catalogue version. */
@@ -156,8 +155,8 @@ export class CatalogueFreshness {
       this.learn(Number((await getState<number>(this.db, CATALOGUE_VERSION)) ?? 0));
       this.opts.outages?.up('database');
     } catch (err) {
-      if (this.opts.outages && isLostDatabaseConnection(err)) this.opts.outages.down('database', reasonOf(err));
-      else this.opts.logger?.warn({ err }, 'could not read the catalogue version; serving the list as it was');
+      if (!this.opts.outages?.report(err))
+        this.opts.logger?.warn({ err }, 'could not read the catalogue version; serving the list as it was');
     }
   }
 
@@ -174,8 +173,8 @@ export class CatalogueFreshness {
         await ended;
       } catch (err) {
         if (this.closed) break;
-        if (this.opts.outages && isLostDatabaseConnection(err)) this.opts.outages.down('database', reasonOf(err));
-        else this.opts.logger?.warn({ err }, 'catalogue: change notifications lost; reading the version every few seconds');
+        if (!this.opts.outages?.report(err))
+          this.opts.logger?.warn({ err }, 'catalogue: change notifications lost; reading the version every few seconds');
       }
       this.listening = false;
       if (this.closed) break;

@@ -106,13 +106,12 @@ export class OrderFromTransaction {
     try {
       facts = await chain.transactionFacts(txHash);
     } catch (err) {
-      // An outage needs no stack: its reason says it all.
+      // An outage is one line for the whole instance (lib/outages.ts), however many shoppers meet it;
+      // it needs no stack: its reason says it all.
       const outage = unavailableCause(err);
-      // An outage is one line for the whole instance (lib/outages.ts), however many shoppers meet it.
-      if (outage && this.deps.outages) {
-        this.deps.outages.down(outage.service, outage.reason);
-        this.deps.logger.debug({ reason: outage.message, txHash }, 'chain unavailable while verifying a payment');
-      } else
+      if (this.deps.outages?.report(err))
+        this.deps.logger.debug({ reason: outage?.message, txHash }, 'chain unavailable while verifying a payment');
+      else
         this.deps.logger.warn(outage ? { reason: outage.message, txHash } : { err, txHash }, 'chain unavailable while verifying a payment');
       throw new AppError(
         ErrorCode.chainUnavailable,
