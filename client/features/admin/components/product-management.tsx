@@ -105,15 +105,16 @@ export function ProductManagement() {
           <div className="grid gap-1">
             <h1 className="text-3xl font-black tracking-tight">Product Management</h1>
             {counts && (
+              // The shop's totals, whatever the search: a search's own count is the summary under the search box.
               <p className="text-muted-foreground" data-testid="admin-counts">
                 <span className="font-bold text-foreground tabular-nums" data-testid="group-count">
-                  {counts.groups}
+                  {counts.allGroups}
                 </span>{' '}
-                product groups ·{' '}
+                {counts.allGroups === 1 ? 'product group' : 'product groups'} ·{' '}
                 <span className="font-bold text-foreground tabular-nums" data-testid="variant-total">
-                  {counts.variants}
+                  {counts.allVariants}
                 </span>{' '}
-                variants
+                {counts.allVariants === 1 ? 'variant' : 'variants'}
               </p>
             )}
           </div>
