@@ -71,7 +71,7 @@ export const TABLE_OWNERS = {
     'checkout_tx_reports',
     'payment_desk_resolutions',
   ],
-  admin: ['admin_audit_log', 'admin_login_counters', 'admin_login_state', 'admin_sessions'],
+  admin: ['admin_audit_log', 'admin_login_counters', 'admin_login_state', 'admin_sessions', 'admin_sign_in_links_used'],
   paymaster: ['paymaster_sponsorships'],
   stock: [],
   lib: ['app_state', 'rate_limits'],

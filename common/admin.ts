@@ -36,14 +36,33 @@ export type AdminSession = z.infer<typeof adminSessionSchema>;
 /**
  * Extra fields of a refused login's error body (beside `code` and `message`):
  * `admin-invalid-password` carries `attemptsRemaining`; `admin-locked` carries `lockedUntil`
- * (ISO) and the answer has a `Retry-After` header.
+ * (ISO), and `newBrowsersPaused` when the lock is the brake on every browser that has not logged
+ * in before (a sign-in link from the operator lets a browser past it); the answer has a
+ * `Retry-After` header.
  */
 export const adminLoginRefusalSchema = z.object({
   code: z.string(),
   message: z.string(),
   attemptsRemaining: z.number().int().optional(),
   lockedUntil: z.string().optional(),
+  newBrowsersPaused: z.boolean().optional(),
 });
+
+/**
+ * The operator's sign-in link (`npm run admin:link`, or `node dist-server/admin-link.js` in the
+ * image) opens /admin with `#sign-in=<link>`: the fragment never reaches a server's log or another
+ * site's Referer. The page sends it once to POST /api/admin/login/link, which makes the browser
+ * one that logged in before: its logins are counted on their own, past the brake and any lock of
+ * its address. The admin password is still needed to log in.
+ */
+export const ADMIN_SIGN_IN_FRAGMENT = 'sign-in';
+export const adminSignInLinkSchema = z.strictObject({
+  link: z.string({ error: 'send the sign-in link as a string' }).min(1, 'send the sign-in link').max(200, 'this is not a sign-in link'),
+});
+export type AdminSignInLinkRequest = z.infer<typeof adminSignInLinkSchema>;
+/** What POST /api/admin/login/link answers when the browser is now known. */
+export const adminBrowserKnownSchema = z.object({ known: z.literal(true) });
+export type AdminBrowserKnown = z.infer<typeof adminBrowserKnownSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Inventory: one row per Shopify variant, removed ones left out.
@@ -287,6 +306,7 @@ export const auditActionSchema = z.enum([
   'login-succeeded',
   'login-failed',
   'login-locked',
+  'browser-recognised',
   'logout',
   'inventory-updated',
   'inventory-synced',

@@ -99,12 +99,14 @@ export const ErrorCode = {
   adminSessionRequired: 'admin-session-required',
   /** 401: a wrong admin password; the body says `attemptsRemaining`. */
   adminInvalidPassword: 'admin-invalid-password',
-  /** 429: too many wrong passwords; the body says `lockedUntil`, and `Retry-After` is set. */
+  /** 429: too many wrong passwords; the body says `lockedUntil` (and `newBrowsersPaused` for the pause on new browsers), and `Retry-After` is set. */
   adminLocked: 'admin-locked',
   /** 429: this address (or browser) already has a login being checked, and as many waiting as it may; `Retry-After` is set. */
   adminLoginInProgress: 'admin-login-in-progress',
   /** 503: the server is checking as many logins as it can and holds no more waiting; `Retry-After` is set. */
   adminLoginBusy: 'admin-login-busy',
+  /** 401: a sign-in link that this server did not make, that expired, that was used already, or made before the admin password changed. */
+  adminLinkRefused: 'admin-link-refused',
   /** 403: a request that changes something, or an admin read, from another site (Origin / Sec-Fetch-Site). */
   crossSiteRequest: 'cross-site-request',
   /** 404: no variant with that id in the inventory. */
@@ -154,4 +156,6 @@ export interface ApiErrorBody {
   attemptsRemaining?: number;
   /** `admin-locked`: ISO time the lock ends. */
   lockedUntil?: string;
+  /** `admin-locked`: true when the lock is the pause on every browser that has not logged in before. */
+  newBrowsersPaused?: boolean;
 }

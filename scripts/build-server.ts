@@ -7,14 +7,14 @@
  * emulators/) into dist-server/, ESM, one file per entry point plus shared chunks beside them;
  * every package stays an `import` of node_modules, except those in BUNDLED_PACKAGES. The entries:
  *
- *  - main.js, doctor.js, migrate.js: `npm start`, `npm run doctor`, `npm run migrate`, and all a
- *    live shop runs;
+ *  - main.js, doctor.js, migrate.js, admin-link.js: `npm start`, `npm run doctor`, `npm run
+ *    migrate`, `npm run admin:link`, and all a live shop runs;
  *  - local-mode.js: the full local demo (anvil, the demo token, the Demo Wallet, the Shopify
  *    emulator), which main.js imports dynamically in local mode only;
  *  - anvil-guard.mjs: the local chain's guard, a process of its own (built separately, whole).
  *
  * The metafile (dist-server/metafile.json) says which output files each entry reaches:
- * scripts/stage-production.ts stages exactly those of main, doctor and migrate.
+ * scripts/stage-production.ts stages exactly those of the production entries.
  *
  * Every file lands in dist-server/ itself (no subfolders), one folder below the root as server/
  * is, so the paths the code resolves from `import.meta.url` (main.ts's dist/, the guard beside
@@ -31,7 +31,12 @@ export const SERVER_OUT_DIR = 'dist-server';
 export const METAFILE_NAME = 'metafile.json';
 
 /** What a live shop runs: the production set is these entries and what they reach. */
-export const PRODUCTION_ENTRIES = { main: 'server/main.ts', doctor: 'server/doctor.ts', migrate: 'server/migrate.ts' };
+export const PRODUCTION_ENTRIES = {
+  main: 'server/main.ts',
+  doctor: 'server/doctor.ts',
+  migrate: 'server/migrate.ts',
+  'admin-link': 'server/admin-link.ts',
+};
 /** Local mode only: built so that `npm start` runs compiled, never staged. */
 export const LOCAL_ENTRIES = { 'local-mode': 'server/local-mode.ts' };
 const GUARD_SOURCE = 'server/chain/anvil-guard.mjs';

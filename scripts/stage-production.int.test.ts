@@ -135,6 +135,7 @@ describe('the production file set', () => {
       'dist-server/main.js',
       'dist-server/doctor.js',
       'dist-server/migrate.js',
+      'dist-server/admin-link.js',
       'dist-ssr/entry-server.js',
       'dist/index.html',
       'package.json',

@@ -5,7 +5,7 @@
  *   npx tsx scripts/stage-production.ts <out-dir>     (after `npm run build`)
  *
  * In: the compiled server files that the production entries (dist-server/main.js, doctor.js,
- * migrate.js) reach, as esbuild's metafile lists them (scripts/build-server.ts), with their source
+ * migrate.js, admin-link.js) reach, as esbuild's metafile lists them (scripts/build-server.ts), with their source
  * maps, and the licences of the packages bundled into them; the built client (dist/) and its
  * server-rendering entry (dist-ssr/); package.json and package-lock.json.
  * Out: dist-server/local-mode.js and every file only it reaches (the local chain and its guard, the

@@ -2,7 +2,7 @@
  * `npm start`: builds the shop when its sources changed since the last build (quietly: the build's
  * output is shown only when it fails), then runs the compiled server in this terminal. Its last
  * lines are the shop's address and, in the local demo, the admin password. `npm run doctor` and
- * `npm run migrate` run their compiled entry the same way (`tsx scripts/start.ts doctor`).
+ * `npm run migrate` and `npm run admin:link` run their compiled entry the same way (`tsx scripts/start.ts doctor`).
  *
  * "Changed" is a hash of every file the build reads (client, server, common, migrations, public,
  * emulators, the build configuration and the lock file), kept beside the build: switching branches
@@ -65,8 +65,8 @@ function buildIfNeeded(): void {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const entry = process.argv[2] ?? 'main';
-  if (!['main', 'doctor', 'migrate'].includes(entry)) {
-    process.stderr.write(`usage: tsx scripts/start.ts [main|doctor|migrate]\n`);
+  if (!['main', 'doctor', 'migrate', 'admin-link'].includes(entry)) {
+    process.stderr.write(`usage: tsx scripts/start.ts [main|doctor|migrate|admin-link]\n`);
     process.exit(2);
   }
   buildIfNeeded();

@@ -58,6 +58,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.adminLocked]: 429,
   [ErrorCode.adminLoginInProgress]: 429,
   [ErrorCode.adminLoginBusy]: 503,
+  [ErrorCode.adminLinkRefused]: 401,
   [ErrorCode.crossSiteRequest]: 403,
   [ErrorCode.inventoryItemNotFound]: 404,
   [ErrorCode.invalidCursor]: 400,
@@ -85,14 +86,14 @@ export class AppError extends Error {
   readonly expose: boolean;
 
   /** Extra fields of the body for the codes that have them (see ApiErrorBody). */
-  readonly details: Pick<ApiErrorBody, 'attemptsRemaining' | 'lockedUntil'>;
+  readonly details: Pick<ApiErrorBody, 'attemptsRemaining' | 'lockedUntil' | 'newBrowsersPaused'>;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     options: {
       expose?: boolean;
-      details?: Pick<ApiErrorBody, 'attemptsRemaining' | 'lockedUntil'>;
+      details?: Pick<ApiErrorBody, 'attemptsRemaining' | 'lockedUntil' | 'newBrowsersPaused'>;
       /** What caused it (an UnavailableError makes a periodic job report an outage once, not every pass). */
       cause?: unknown;
     } = {},

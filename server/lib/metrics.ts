@@ -107,6 +107,13 @@ export const adminLockouts = new Counter({
   registers: [registry],
 });
 
+export const adminSignInLinks = new Counter({
+  name: 'pogs_admin_sign_in_links_total',
+  help: "Operator's sign-in links presented, by outcome (recognised: a browser let past the brake; used-before, expired, not-a-link: refused).",
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
 export const rateLimitRefusals = new Counter({
   name: 'pogs_rate_limit_refusals_total',
   help: 'Requests refused by a rate limit, by rule.',

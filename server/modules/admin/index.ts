@@ -17,3 +17,5 @@ export { OrdersDesk } from './orders-desk';
 export { adminRoutes } from './routes';
 /** Local mode: the generated admin password kept in the data folder. */
 export { loadLocalAdminPassword } from './local-password';
+/** The operator's one-time sign-in link that lets a browser past the brake on new browsers. */
+export { makeSignInLink, signInUrl, SIGN_IN_LINK_TTL_MS } from './sign-in-link';

@@ -5,6 +5,8 @@ import {
   ADMIN_SESSION_TTL_MS,
   adminLoginSchema,
   adminProductsQuerySchema,
+  adminSignInLinkSchema,
+  type AdminBrowserKnown,
   customTitleQuerySchema,
   customTitleSchema,
   inventoryUpdateSchema,
@@ -112,6 +114,18 @@ export function adminRoutes(deps: {
       overwrite: true,
     });
   };
+  /** The device cookie: sent only to the login routes, kept 180 days, renewed at every login. */
+  const setDeviceCookie = (ctx: Context, device: string) => {
+    if (secure) ctx.cookies.secure = true;
+    ctx.cookies.set(ADMIN_DEVICE_COOKIE, device, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      path: '/api/admin/login',
+      maxAge: ADMIN_DEVICE_TTL_MS,
+      overwrite: true,
+    });
+  };
   const clearCookie = (ctx: Context) => {
     if (secure) ctx.cookies.secure = true;
     ctx.cookies.set(ADMIN_COOKIE, null, { httpOnly: true, sameSite: 'strict', secure, path: '/api', overwrite: true });
@@ -132,14 +146,7 @@ export function adminRoutes(deps: {
       // ctx.ip is the client's address as the app is configured to trust it (TRUSTED_PROXY_HOPS).
       const { token, device, session } = await admin.login(password, { ip: ctx.ip, device: ctx.cookies.get(ADMIN_DEVICE_COOKIE) });
       setCookie(ctx, token);
-      ctx.cookies.set(ADMIN_DEVICE_COOKIE, device, {
-        httpOnly: true,
-        sameSite: 'strict',
-        secure,
-        path: '/api/admin/login',
-        maxAge: ADMIN_DEVICE_TTL_MS,
-        overwrite: true,
-      });
+      setDeviceCookie(ctx, device);
       ctx.body = session;
     } catch (err) {
       if (err instanceof AppError && err.details.lockedUntil)
@@ -148,6 +155,13 @@ export function adminRoutes(deps: {
         ctx.set('Retry-After', String(LOGIN_BUSY_RETRY_SECONDS));
       throw err;
     }
+  });
+
+  // The operator's sign-in link: this browser becomes one that logged in before (sign-in-link.ts).
+  router.post('/api/admin/login/link', noStore, sameSite, async (ctx) => {
+    const { link } = parseJsonBody(ctx, adminSignInLinkSchema, '{"link": "…"}');
+    setDeviceCookie(ctx, await admin.recogniseBrowser(link, { ip: ctx.ip, device: ctx.cookies.get(ADMIN_DEVICE_COOKIE) }));
+    ctx.body = { known: true } satisfies AdminBrowserKnown;
   });
 
   router.post('/api/admin/logout', noStore, sameSite, async (ctx) => {

@@ -13,7 +13,7 @@
  * the counters' row locks, so concurrent attempts on any instances are counted one at a time, and
  * none gets through a lock another attempt has just set.
  */
-import { adminLockouts, adminLoginFailures, rateLimitRefusals } from '../../lib/metrics';
+import { adminLockouts, adminLoginFailures, adminSignInLinks, rateLimitRefusals } from '../../lib/metrics';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import {
@@ -45,6 +45,7 @@ import {
   type CounterNow,
   type CounterRow,
 } from './login-lock';
+import { readSignInLink } from './sign-in-link';
 
 /** A live admin session, as the routes see it. */
 export interface AdminSessionInfo {
@@ -278,6 +279,41 @@ export class AdminService {
     };
   }
 
+  /**
+   * The operator's sign-in link (sign-in-link.ts), presented once: the browser becomes one that
+   * logged in before (its device cookie, the one it had or a new one, signed again for the full
+   * time), so its logins are counted on their own, past the brake and any lock of its address. It
+   * opens no session: the password is still needed. Throws `admin-link-refused`.
+   */
+  async recogniseBrowser(link: string, from: LoginSource): Promise<string> {
+    const at = this.now();
+    const reading = readSignInLink(this.opts.passwordHash, link, at);
+    if (!reading.ok) {
+      adminSignInLinks.inc({ outcome: reading.why });
+      throw linkRefused(
+        reading.why === 'expired'
+          ? "This sign-in link has expired (links last 15 minutes). Ask the shop's operator for a new one."
+          : "This is not a sign-in link of this shop, or it was made before the admin password changed. Ask the shop's operator for a new one.",
+      );
+    }
+    const deviceKey = await this.deviceKey();
+    const deviceId = verifyDevice(deviceKey, from.device, at) ?? randomBytes(16).toString('base64url');
+    const used = await this.db.transaction(async (trx) => {
+      const inserted = await trx('admin_sign_in_links_used')
+        .insert({ nonce: reading.nonce, used_at: at, expires_at: reading.expiresAt })
+        .onConflict('nonce')
+        .ignore()
+        .returning('nonce');
+      if (inserted.length === 0) return false;
+      const target = `device ${deviceLabel(deviceId)} at ${clientIpKey(from.ip)}`;
+      await recordAudit(trx, { at, action: 'browser-recognised', session: null, target, changes: [] });
+      return true;
+    });
+    adminSignInLinks.inc({ outcome: used ? 'recognised' : 'used-before' });
+    if (!used) throw linkRefused("This sign-in link was used already: each works once. Ask the shop's operator for a new one.");
+    return signDevice(deviceKey, deviceId, at);
+  }
+
   /** Signs device cookies. A new admin password forgets every device. */
   private deviceKey(): Promise<Buffer> {
     return this.secret.key(`admin-device:${this.opts.passwordHash}`);
@@ -319,8 +355,9 @@ export class AdminService {
   }
 
   /**
-   * Deletes sessions that expired or were ended (the audit trail keeps their labels), and login
-   * counters with nothing left to count (no lock holding, the window over). Returns how many sessions.
+   * Deletes sessions that expired or were ended (the audit trail keeps their labels), login
+   * counters with nothing left to count (no lock holding, the window over), and the record of used
+   * sign-in links past their end. Returns how many sessions.
    */
   async sweep(): Promise<number> {
     const now = this.now();
@@ -328,6 +365,8 @@ export class AdminService {
       .where('updated_at', '<=', new Date(now.getTime() - ADMIN_LOCKOUT_MS))
       .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<=', now))
       .delete();
+    // A used link past its end could not be used again anyway.
+    await this.db('admin_sign_in_links_used').where('expires_at', '<=', now).delete();
     return this.db('admin_sessions').where('expires_at', '<=', now).orWhereNotNull('ended_at').delete();
   }
 }
@@ -370,13 +409,20 @@ function lockTarget(key: string): string {
 function lockedError(lock: { lockedUntil: Date; brake: boolean }, now: Date): AppError {
   const minutes = Math.max(1, Math.ceil((lock.lockedUntil.getTime() - now.getTime()) / 60_000));
   const wait = `${minutes} more ${minutes === 1 ? 'minute' : 'minutes'}`;
+  const lockedUntil = lock.lockedUntil.toISOString();
+  if (!lock.brake)
+    return new AppError(ErrorCode.adminLocked, `Too many failed attempts. Admin login is locked for ${wait}.`, {
+      details: { lockedUntil },
+    });
   return new AppError(
     ErrorCode.adminLocked,
-    lock.brake
-      ? `Too many failed attempts from many places. Admin login from a browser that has not logged in before is paused for ${wait}; a browser that logged in before can still log in.`
-      : `Too many failed attempts. Admin login is locked for ${wait}.`,
-    { details: { lockedUntil: lock.lockedUntil.toISOString() } },
+    `Too many failed attempts from many places. Admin login from a browser that has not logged in before is paused for ${wait}; a browser that logged in before can still log in, and the shop's operator can make this one such a browser with a sign-in link.`,
+    { details: { lockedUntil, newBrowsersPaused: true } },
   );
+}
+
+function linkRefused(message: string): AppError {
+  return new AppError(ErrorCode.adminLinkRefused, message);
 }
 
 /** Seconds until the lock ends (whole, at least 1), for Retry-After. */

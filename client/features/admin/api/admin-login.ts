@@ -1,5 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { adminLoginRefusalSchema, adminSessionSchema, type AdminLoginRequest, type AdminSession } from '../../../../common/admin';
+import {
+  adminBrowserKnownSchema,
+  adminLoginRefusalSchema,
+  adminSessionSchema,
+  type AdminLoginRequest,
+  type AdminSession,
+  type AdminSignInLinkRequest,
+} from '../../../../common/admin';
 import { isErrorCode } from '../../../../common/errors';
 import { ApiError, apiFetch } from '../../../lib/api-client';
 import type { LoginRefusal } from '../lib/login-notice';
@@ -9,6 +16,12 @@ import { adminSessionQueryKey, type AdminSessionState } from './admin-session';
 export async function adminLogin(password: string): Promise<AdminSession> {
   const body = await apiFetch<unknown>('/api/admin/login', { method: 'POST', json: { password } satisfies AdminLoginRequest });
   return adminSessionSchema.parse(body);
+}
+
+/** POST /api/admin/login/link: the operator's one-time sign-in link makes this browser one that logged in before. */
+export async function presentSignInLink(link: string): Promise<void> {
+  const body = await apiFetch<unknown>('/api/admin/login/link', { method: 'POST', json: { link } satisfies AdminSignInLinkRequest });
+  adminBrowserKnownSchema.parse(body);
 }
 
 /** What a failed login said: status, code and the refusal's extra fields (`attemptsRemaining`, `lockedUntil`). */
@@ -27,6 +40,7 @@ export function loginRefusalOf(error: unknown): LoginRefusal {
     code: isErrorCode(body.data.code) ? body.data.code : null,
     attemptsRemaining: body.data.attemptsRemaining,
     lockedUntil: body.data.lockedUntil,
+    newBrowsersPaused: body.data.newBrowsersPaused,
   };
 }
 

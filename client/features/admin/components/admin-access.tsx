@@ -1,4 +1,4 @@
-import { LoaderCircle, Lock, TriangleAlert } from 'lucide-react';
+import { CircleCheck, LoaderCircle, Lock, TriangleAlert } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ErrorCode } from '../../../../common/errors';
 import { Button } from '../../../components/ui/button';
@@ -6,6 +6,7 @@ import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { cn } from '../../../lib/utils';
 import { loginRefusalOf, useAdminLogin } from '../api/admin-login';
+import { useSignInLink } from '../api/sign-in-link';
 import { expectedLoginDelayMs, isLockActive, loginNoticeFor, type LoginNotice } from '../lib/login-notice';
 import { LoginProgress } from './login-progress';
 
@@ -17,6 +18,8 @@ export function AdminAccess({ initialNotice }: { initialNotice: LoginNotice | nu
   const login = useAdminLogin();
   const [password, setPassword] = useState('');
   const [notice, setNotice] = useState<LoginNotice | null>(initialNotice);
+  // The operator's sign-in link in the address, if any: presented once, its answer shown as the notice.
+  const linkPending = useSignInLink(setNotice);
   const [failuresSeen, setFailuresSeen] = useState(0);
   const [now, setNow] = useState(() => Date.now());
   const locked = isLockActive(notice, now);
@@ -60,6 +63,16 @@ export function AdminAccess({ initialNotice }: { initialNotice: LoginNotice | nu
           <p className="text-sm text-muted-foreground">Enter the admin password to manage products.</p>
         </header>
 
+        {linkPending && (
+          <p
+            role="status"
+            className="flex items-center justify-center gap-2 text-sm text-muted-foreground"
+            data-testid="sign-in-link-pending"
+          >
+            <LoaderCircle aria-hidden className="size-4 motion-safe:animate-spin" />
+            Checking the sign-in link...
+          </p>
+        )}
         {notice && <LoginNoticeBox notice={notice} />}
 
         <form className="grid gap-4" onSubmit={submit} noValidate>
@@ -88,18 +101,22 @@ export function AdminAccess({ initialNotice }: { initialNotice: LoginNotice | nu
 }
 
 function LoginNoticeBox({ notice }: { notice: LoginNotice }) {
-  const serious = notice.kind !== 'session-expired';
+  const good = notice.kind === 'browser-recognised';
+  const serious = !good && notice.kind !== 'session-expired';
+  const Icon = good ? CircleCheck : TriangleAlert;
   return (
     <div
-      role="alert"
+      role={good ? 'status' : 'alert'}
       data-testid="admin-login-notice"
       data-kind={notice.kind}
       className={cn(
         'flex items-start gap-3 rounded-2xl border p-3 text-sm',
-        serious ? 'border-destructive/40 bg-red-50 text-red-900' : 'border-yellow-300 bg-yellow-50 text-yellow-950',
+        good && 'border-green-300 bg-green-50 text-green-950',
+        serious && 'border-destructive/40 bg-red-50 text-red-900',
+        !good && !serious && 'border-yellow-300 bg-yellow-50 text-yellow-950',
       )}
     >
-      <TriangleAlert aria-hidden className="mt-0.5 size-5 shrink-0" />
+      <Icon aria-hidden className="mt-0.5 size-5 shrink-0" />
       <p>
         <span className="font-bold">{notice.title}</span>
         {notice.description && <> — {notice.description}</>}

@@ -4,6 +4,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'login-succeeded': 'Logged in',
   'login-failed': 'Wrong password',
   'login-locked': 'Login locked',
+  'browser-recognised': 'Browser let in with a sign-in link',
   logout: 'Logged out',
   'inventory-updated': 'Variant updated',
   'inventory-synced': 'Synced with Shopify',

@@ -24,6 +24,15 @@ describe('loginNoticeFor', () => {
     expect(notice.until).toBe(Date.parse(lockedUntil));
   });
 
+  it('tells a browser paused with every new browser that the operator can let it in', () => {
+    const lockedUntil = iso(now + ADMIN_LOCKOUT_MS - 3000);
+    const notice = loginNoticeFor({ status: 429, code: ErrorCode.adminLocked, lockedUntil, newBrowsersPaused: true }, null, now);
+    expect(text(notice)).toBe(
+      "Account Locked — Please wait before trying again. Logins from new browsers are paused after failed attempts from many places; the shop's operator can let this browser in with a sign-in link.",
+    );
+    expect(notice.until).toBe(Date.parse(lockedUntil));
+  });
+
   it('gives the locking answer for a lock that has only just begun, even on a fresh page', () => {
     const notice = loginNoticeFor({ status: 429, code: ErrorCode.adminLocked, lockedUntil: iso(now + ADMIN_LOCKOUT_MS - 3000) }, null, now);
     expect(notice.kind).toBe('locking');

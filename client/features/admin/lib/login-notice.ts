@@ -3,7 +3,7 @@ import { ErrorCode } from '../../../../common/errors';
 
 /** What the 'Admin Access' form shows about the last login or the lost session. */
 export interface LoginNotice {
-  kind: 'invalid-password' | 'locking' | 'locked' | 'error' | 'session-expired';
+  kind: 'invalid-password' | 'locking' | 'locked' | 'error' | 'session-expired' | 'browser-recognised';
   title: string;
   description: string;
   /** For the locks: when logging in may be tried again (ms since the epoch); the form waits until then. */
@@ -18,6 +18,8 @@ export interface LoginRefusal {
   code: string | null;
   attemptsRemaining?: number;
   lockedUntil?: string;
+  /** The lock is the pause on every browser that has not logged in before (wrong passwords from many places). */
+  newBrowsersPaused?: boolean;
 }
 
 export const LOGIN_ERROR_NOTICE: LoginNotice = { kind: 'error', title: 'An error occurred. Please try again.', description: '' };
@@ -27,6 +29,22 @@ const LOGIN_BUSY_NOTICE: LoginNotice = {
   title: 'The server is busy checking logins',
   description: 'Please try again in a few seconds.',
 };
+
+/** The operator's sign-in link was accepted: this browser now logs in past the pause on new browsers. */
+export const BROWSER_RECOGNISED_NOTICE: LoginNotice = {
+  kind: 'browser-recognised',
+  title: 'This browser can now log in',
+  description: 'Enter the admin password. Logins from this browser are no longer paused when strangers guess from many places.',
+};
+
+/** The operator's sign-in link was refused: the server says why (expired, used, not this shop's). */
+export function signInLinkRefusedNotice(message: string): LoginNotice {
+  return { kind: 'error', title: 'Sign-in link not accepted', description: message };
+}
+
+/** What an admin locked out by the pause on new browsers can do besides waiting. */
+const PAUSED_HINT =
+  "Logins from new browsers are paused after failed attempts from many places; the shop's operator can let this browser in with a sign-in link.";
 
 export const SESSION_EXPIRED_NOTICE: LoginNotice = {
   kind: 'session-expired',
@@ -76,6 +94,8 @@ export function loginNoticeFor(refusal: LoginRefusal, previous: LoginNotice | nu
     const until = lockEnd(refusal.lockedUntil, now);
     const lastTry = previous?.kind === 'invalid-password' && previous.attemptsRemaining === 1;
     const fresh = until - now >= ADMIN_LOCKOUT_MS - FRESH_LOCK_SLACK_MS;
+    if (refusal.newBrowsersPaused)
+      return { kind: 'locked', title: 'Account Locked', description: `Please wait before trying again. ${PAUSED_HINT}`, until };
     if (lastTry || fresh) return lockingNotice(until);
     return { kind: 'locked', title: 'Account Locked', description: 'Please wait before trying again.', until };
   }
