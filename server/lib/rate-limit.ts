@@ -49,6 +49,8 @@ const perHour = (max: number): Limit => ({ max, windowSeconds: 3600 });
  *   (contract wallets, EIP-1271).
  * - admin/login costs a scrypt check (CPU and memory); the lockout (5 failures per source, shared by every
  *   instance) is what stops guessing, this only keeps one client from spending the server on it.
+ * - admin/login/link (the operator's sign-in link) is not limited: refusing a link costs one HMAC,
+ *   and a limit would let a stranger behind the admin's address refuse the admin's own link.
  */
 export const RATE_LIMITS: readonly RateLimitRule[] = [
   { route: 'POST /api/cart/add', name: 'cart-add', ip: [perMinute(120), perHour(1000)], session: [perMinute(60)] },
