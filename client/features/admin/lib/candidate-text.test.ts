@@ -14,6 +14,7 @@ const base: AttachCandidate = {
   hashReportedAt: null,
   difference: '0.00',
   sameSource: 0,
+  openedAfterTransfer: false,
 };
 
 describe("a candidate's evidence, as the admin reads it", () => {
