@@ -216,17 +216,52 @@ export const attachCandidateSchema = z.object({
   hashReportedAt: z.string().nullable(),
   /** The transfer minus what the checkout still needs, a signed POG decimal string ("0.00": exact). */
   difference: z.string(),
-  /** More candidate checkouts from the same source (IP or IPv6 /64, or browser session), not listed: one place per source. */
+  /**
+   * Other candidates from the same source (IP or IPv6 /64, or browser session). Each source's best
+   * checkout is ranked before any source's second, so a source's others come later in the list.
+   */
   sameSource: z.number().int(),
+  /**
+   * Opened after the transfer happened, as far as the shop can tell (after the first report of its
+   * hash, or after the shop first saw it): ranked below every checkout opened before it.
+   */
+  openedAfterTransfer: z.boolean(),
 });
 export type AttachCandidate = z.infer<typeof attachCandidateSchema>;
 
+/** Candidates a page at most. */
+export const ATTACH_PAGE_MAX = 50;
+
 /**
- * GET /api/admin/payments/:transferId/candidates: at most 20, one per source, best first by
- * evidence a stranger cannot fake (a proven sender, then the first report of the hash, then the
- * closest amount, then the newest).
+ * GET /api/admin/payments/:transferId/candidates?q=&limit=&cursor=. `q` searches by the form it
+ * has: a wallet address (0x and 40 hex: checkouts whose session proved it), an amount of POG
+ * ("76.5": checkouts whose total, payable amount or due is exactly that) or a checkout id (at least
+ * 4 of its first characters). `cursor` is the `nextCursor` of the previous page, for the same `q`.
  */
-export const attachCandidatesSchema = z.object({ candidates: z.array(attachCandidateSchema) });
+export const attachCandidatesQuerySchema = z.strictObject({
+  q: z.string().trim().max(100, 'q must be at most 100 characters').optional(),
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${ATTACH_PAGE_MAX}` })
+    .int(`limit must be a whole number from 1 to ${ATTACH_PAGE_MAX}`)
+    .min(1, `limit must be a whole number from 1 to ${ATTACH_PAGE_MAX}`)
+    .max(ATTACH_PAGE_MAX, `limit must be a whole number from 1 to ${ATTACH_PAGE_MAX}`)
+    .optional(),
+  cursor: z.string().max(300, 'cursor must be the nextCursor of the previous page').optional(),
+});
+export type AttachCandidatesQuery = z.infer<typeof attachCandidatesQuerySchema>;
+
+/**
+ * A page of the checkouts a transfer may be for, best first by evidence a stranger cannot fake (a
+ * proven sender, then the first report of the hash, then opened before the transfer, then each
+ * source's best before any source's second, then the closest amount, then the latest before the
+ * transfer). Every candidate is on some page: `nextCursor` is null on the last. `matching` is how
+ * many candidates (for `q`) there are in all.
+ */
+export const attachCandidatesSchema = z.object({
+  candidates: z.array(attachCandidateSchema),
+  nextCursor: z.string().nullable(),
+  matching: z.number().int(),
+});
 export type AttachCandidates = z.infer<typeof attachCandidatesSchema>;
 
 /**

@@ -290,6 +290,11 @@ test('tablet: an unmatched transfer is attached to the checkout it belongs to, w
     await expect(candidate).toContainText('Close amount');
     // Its evidence, spelled out: how the amount fits (the shopper sent half a POG over its amount).
     await expect(candidate.getByTestId('candidate-evidence')).toContainText(/POG more than it still needs/);
+    // Searched by the start of its id, as a shopper reads it out: the list is that checkout.
+    await sheet.getByRole('searchbox').fill(checkout.id.slice(0, 8));
+    await sheet.getByRole('searchbox').press('Enter');
+    await expect(sheet.getByTestId('attach-count')).toHaveText('1 matching checkout');
+    await expect(sheet.getByTestId('attach-candidate')).toHaveCount(1);
     await candidate.click();
     await page.screenshot({ path: testInfo.outputPath('attach-sheet-tablet.png'), animations: 'disabled' });
     const tablet = page.viewportSize()!;

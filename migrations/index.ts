@@ -21,6 +21,7 @@ import * as extraPaymentStatus from './20261128000000_extra_payment_status';
 import * as paymasterSponsorships from './20261129000000_paymaster_sponsorships';
 import * as paymasterBudget from './20261129010000_paymaster_budget';
 import * as adminSignInLinks from './20261130000000_admin_sign_in_links';
+import * as attachWindow from './20261130010000_attach_window';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -41,4 +42,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261129000000_paymaster_sponsorships.ts', paymasterSponsorships],
   ['20261129010000_paymaster_budget.ts', paymasterBudget],
   ['20261130000000_admin_sign_in_links.ts', adminSignInLinks],
+  ['20261130010000_attach_window.ts', attachWindow],
 ];

@@ -12,7 +12,7 @@ import { auditPageSchema } from '../../../common/admin';
 import type { Variant } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
-import { attachCandidatesSchema, attachResultSchema, attentionItemSchema } from '../../../common/payments-desk';
+import { attachCandidatesSchema, attachResultSchema, attentionItemSchema, type AttachCandidate } from '../../../common/payments-desk';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
 import { adminSession, startHarness, type Harness } from '../../test/harness';
@@ -71,10 +71,29 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
   /** A new browser at an address of its own. */
   const shopper = () => new Shopper(h, `198.18.${Math.floor(++shoppers / 250)}.${shoppers % 250}`);
   const as = (cookie: string, path: string, init: RequestInit = {}) => h.api(path, { ...init, headers: { cookie, ...init.headers } });
-  const candidates = async (transferId: string) => {
-    const res = await as(admin1, `/api/admin/payments/${transferId}/candidates`);
+  /** A page of the candidates (the first, unless `query` names a cursor). */
+  const candidatePage = async (transferId: string, query: Record<string, string> = {}) => {
+    const res = await as(admin1, `/api/admin/payments/${transferId}/candidates?${new URLSearchParams(query)}`);
     expect(res.status, await res.clone().text()).toBe(200);
-    return attachCandidatesSchema.parse(await res.json()).candidates;
+    return attachCandidatesSchema.parse(await res.json());
+  };
+  const candidates = async (transferId: string) => (await candidatePage(transferId)).candidates;
+  /** Every candidate, page after page (`limit` a page), checking that the pages agree with `matching`. */
+  const allCandidates = async (transferId: string, query: Record<string, string> = {}, limit = 7) => {
+    const all: AttachCandidate[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 100; pages++) {
+      const page = await candidatePage(transferId, { ...query, limit: String(limit), ...(cursor ? { cursor } : {}) });
+      expect(page.candidates.length).toBeLessThanOrEqual(limit);
+      all.push(...page.candidates);
+      cursor = page.nextCursor;
+      if (!cursor) {
+        expect(all).toHaveLength(page.matching);
+        break;
+      }
+    }
+    expect(new Set(all.map((c) => c.checkoutId)).size).toBe(all.length);
+    return all;
   };
   const attach = (transferId: string, body: unknown, cookie = admin1, headers: Record<string, string> = {}) =>
     as(cookie, `/api/admin/payments/${transferId}/attach`, {
@@ -169,6 +188,7 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
       hashReportedAt: null,
       difference: '0.50',
       sameSource: 0,
+      openedAfterTransfer: false,
     });
     expect(list[1]).toMatchObject({ total: '20.00', due: '20.00', difference: '-9.50', provenWallet: SENDER.toLowerCase() });
     expect(list[3]).toMatchObject({ provenWallet: null, status: 'open', items: [{ title, quantity: 1 }] });
@@ -456,7 +476,7 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
         own.id,
       ]);
 
-      const list = await candidates(String(t.id));
+      const list = await allCandidates(String(t.id));
       expect(list[0]).toMatchObject({
         checkoutId: vc.id,
         reasons: ['reported-hash', 'close-amount', 'same-time'],
@@ -464,11 +484,17 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
         sameSource: 0,
       });
       expect(Date.parse(list[0]!.hashReportedAt!)).toBeLessThanOrEqual(new Date(t.created_at as string).getTime());
-      // The stranger's 21 checkouts take one place; its report is shown, and is no reason.
+      // The stranger's 21 checkouts are all listed, but take one place among the sources' best: the
+      // others come after every other source's best. Its report is shown, and is no reason.
       const strangers = list.filter((c) => [...stranger, own.id].includes(c.checkoutId));
-      expect(strangers).toHaveLength(1);
+      expect(strangers).toHaveLength(21);
       expect(strangers[0]).toMatchObject({ checkoutId: own.id, reasons: ['close-amount', 'same-time'], sameSource: 20 });
       expect(strangers[0]!.hashReportedAt).not.toBeNull();
+      const secondOfStranger = list.findIndex((c) => c.checkoutId === strangers[1]!.checkoutId);
+      const others = list.filter((c) => ![...stranger, own.id].includes(c.checkoutId));
+      const loneSources = others.filter((c) => c.sameSource === 0);
+      expect(loneSources.length).toBeGreaterThan(1);
+      for (const c of loneSources) expect(list.indexOf(c)).toBeLessThan(secondOfStranger);
 
       // A source is kept as a keyed hash, never the address; this machine (or a private network:
       // a proxy not declared in TRUSTED_PROXY_HOPS) is no client's own and groups nobody.
@@ -500,26 +526,162 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
       const late = await styles.session.browser.post(`/api/checkout/${styles.session.ids.at(-1)}/transaction`, { transactionHash: hash });
       expect(late.status).toBe(200);
 
-      const list = await candidates(String(t.id));
-      expect(list.length).toBeLessThanOrEqual(20);
+      const list = await allCandidates(String(t.id));
+      const victimAt = list.findIndex((c) => c.checkoutId === vc.id);
       for (const [style, { ids }] of Object.entries(styles)) {
         const placed = list.filter((c) => ids.includes(c.checkoutId));
-        expect(placed, style).toHaveLength(1);
-        // The one it has stands for all twenty (the newest: the same amount, opened later than the victim's);
-        // the stranger at one address also had the previous test's checkouts.
+        expect(placed, style).toHaveLength(20);
+        // Its best comes first (the newest: the same amount, opened later than the victim's), and
+        // stands for all twenty; the stranger at one address also had the previous test's checkouts.
         expect(placed[0], style).toMatchObject({ reasons: ['close-amount', 'same-time'], checkoutId: ids.at(-1) });
         expect(placed[0]!.sameSource, style).toBe(style === 'address' ? 19 + 21 : 19);
+        // Its others come after the victim's: a source's second after every source's best.
+        for (const c of placed.slice(1)) expect(list.indexOf(c), style).toBeGreaterThan(victimAt);
       }
       expect(list.find((c) => c.checkoutId === styles.session.ids.at(-1))!.hashReportedAt).not.toBeNull();
       // The victim's checkout is listed right behind the three (same amount, opened earlier).
-      const victimAt = list.findIndex((c) => c.checkoutId === vc.id);
       expect(victimAt).toBe(3);
       expect(list[victimAt]).toMatchObject({
         reasons: ['close-amount', 'same-time'],
         difference: '-0.50',
         hashReportedAt: null,
         sameSource: 0,
+        openedAfterTransfer: false,
       });
+    });
+    /** `n` checkouts of `variantId`, each from a browser and an address of its own, opened at `times`. */
+    const strangers = async (variantId: string, times: number[]) => {
+      const ids: string[] = [];
+      for (const when of times) {
+        const c = await pay.checkout(shopper(), variantId, null, 1);
+        await at(c.id, when);
+        ids.push(c.id);
+      }
+      return ids;
+    };
+
+    it("finds the victim's checkout among 20 strangers' around it, by paging and by searching its wallet, amount or id", async () => {
+      const variantId = await popular('66');
+      const now = Date.now();
+      // The victim signed in with one wallet and paid from another: the sender proves nothing.
+      const victim = shopper();
+      const victimWallet = SHORT_PAYER;
+      await victim.signIn(testChain.provider, victimWallet);
+      const vc = await pay.checkout(victim, variantId, victimWallet, 1);
+      await at(vc.id, now - 600_000);
+      // Twenty strangers, each from an address and a browser of its own: ten before, ten after.
+      const before = await strangers(
+        variantId,
+        Array.from({ length: 10 }, (_, i) => now - 1_200_000 + i * 1000),
+      );
+      const after = await strangers(
+        variantId,
+        Array.from({ length: 10 }, (_, i) => now - 500_000 + i * 1000),
+      );
+      const hash = await pay.send(PAYER, { value: (655n * POG) / 10n });
+      await h.payments!.watcher.tick();
+      const t = (await pay.transferRow(hash))!;
+      expect(t.status).toBe('unmatched');
+      const id = String(t.id);
+
+      // Paging reaches every candidate, the victim's among them, once.
+      const all = await allCandidates(id, {}, 4);
+      const victimAt = all.findIndex((c) => c.checkoutId === vc.id);
+      expect(all.filter((c) => c.checkoutId === vc.id)).toHaveLength(1);
+      for (const s of [...before, ...after]) expect(all.map((c) => c.checkoutId)).toContain(s);
+      // Nothing the strangers cannot fake tells them apart: the same amount, each a source of its own,
+      // all before the transfer. The ten opened closer to it come first; the ten before come after.
+      expect(victimAt).toBe(10);
+      expect(new Set(all.slice(0, 10).map((c) => c.checkoutId))).toEqual(new Set(after));
+      expect(all[victimAt]).toMatchObject({ provenWallet: victimWallet.toLowerCase(), difference: '-0.50', openedAfterTransfer: false });
+
+      // Searched by its proven wallet: the victim's (that wallet's earlier test checkout too), no stranger's.
+      const byWallet = await allCandidates(id, { q: victimWallet });
+      expect(byWallet.map((c) => c.checkoutId)).toContain(vc.id);
+      for (const c of byWallet) expect(c.provenWallet).toBe(victimWallet.toLowerCase());
+      // By the amount it showed the victim (the price and its suffix, exact): only the victim's.
+      const exact = formatUnits(BigInt(vc.amountWei), 18, 0);
+      expect((await allCandidates(id, { q: exact })).map((c) => c.checkoutId)).toEqual([vc.id]);
+      // By the price: the victim's and the twenty strangers', every one reachable.
+      const byPrice = await allCandidates(id, { q: '66.00' }, 5);
+      expect(new Set(byPrice.map((c) => c.checkoutId))).toEqual(new Set([vc.id, ...before, ...after]));
+      // By the start of its id, as the victim reads it out.
+      expect((await allCandidates(id, { q: vc.id.slice(0, 13).toUpperCase() })).map((c) => c.checkoutId)).toContain(vc.id);
+      expect((await allCandidates(id, { q: vc.id })).map((c) => c.checkoutId)).toEqual([vc.id]);
+      // A search finds a checkout of the window with no reason at all: the admin knows something the shop does not.
+      const far = await pay.checkout(shopper(), unlimited.id, null, 9);
+      await at(far.id, now - 5 * hour);
+      const t2 = await transfer(STRANGER, (655n * POG) / 10n + 7n);
+      expect((await candidates(t2.id)).map((c) => c.checkoutId)).not.toContain(far.id);
+      expect(await allCandidates(t2.id, { q: far.id })).toMatchObject([{ checkoutId: far.id, reasons: [] }]);
+    });
+
+    it('refuses a bad search, page size or cursor with its code and says what it expects', async () => {
+      const variantId = await popular('44');
+      await strangers(variantId, [Date.now() - 60_000, Date.now() - 50_000, Date.now() - 40_000]);
+      const t = await transfer(STRANGER, (435n * POG) / 10n);
+      const ask = async (query: string) => {
+        const res = await as(admin1, `/api/admin/payments/${t.id}/candidates?${query}`);
+        const body = (await res.json()) as { code: string; message: string };
+        return { status: res.status, code: body.code, message: body.message };
+      };
+      for (const q of ['hoodie', '0', '1.0000000000000000001', '0x1234']) {
+        const answer = await ask(`q=${encodeURIComponent(q)}`);
+        expect(answer, q).toMatchObject({ status: 400, code: ErrorCode.badRequest });
+        expect(answer.message, q).toMatch(/wallet address.*amount of POG.*checkout id/);
+      }
+      for (const query of ['limit=0', 'limit=51', 'limit=2.5', 'limit=many', 'page=2', 'q=1&q=2']) {
+        expect(await ask(query), query).toMatchObject({ status: 400, code: ErrorCode.badRequest });
+      }
+      const first = await candidatePage(t.id, { limit: '1' });
+      expect(first.nextCursor).not.toBeNull();
+      expect(first.matching).toBeGreaterThanOrEqual(3);
+      for (const query of ['cursor=nonsense', `cursor=${first.nextCursor}&q=44`, `cursor=${first.nextCursor!.slice(0, -2)}`]) {
+        expect(await ask(query), query).toMatchObject({ status: 400, code: ErrorCode.invalidCursor });
+      }
+      // Another transfer's cursor is refused too.
+      const other = await transfer(STRANGER, (436n * POG) / 10n);
+      expect((await as(admin1, `/api/admin/payments/${other.id}/candidates?cursor=${first.nextCursor}`)).status).toBe(400);
+    });
+
+    it("never ranks a stranger's checkouts opened after the transfer above the victim's, however well their amounts fit", async () => {
+      const variantId = await popular('88');
+      const now = Date.now();
+      const victim = shopper();
+      const vc = await pay.checkout(victim, variantId, PAYER, 1);
+      await at(vc.id, now - 600_000);
+      // A stranger's checkout from earlier, to report the transaction on once it sees it on chain.
+      const watcher = shopper();
+      const wc = await pay.checkout(watcher, unlimited.id, null, 1);
+      await at(wc.id, now - 2 * hour);
+      // The victim sends 87.50 (its tab then died: no report); the stranger reports it first.
+      const hash = await pay.send(PAYER, { value: (875n * POG) / 10n });
+      expect((await watcher.post(`/api/checkout/${wc.id}/transaction`, { transactionHash: hash })).status).toBe(200);
+      await db()('checkout_tx_reports')
+        .where({ tx_hash: hash.toLowerCase() })
+        .update({ reported_at: new Date(now - 300_000) });
+      // Then twenty checkouts from twenty addresses at exactly the amount sent, before the shop's
+      // watcher sees it: each fits better than the victim's, and all were opened after the transfer.
+      await db()('variants').where({ shopify_id: scarce.id }).update({ pog_price: '87.5', available_stock: null });
+      await bumpCatalogueVersion(db());
+      const late = await strangers(
+        scarce.id,
+        Array.from({ length: 20 }, (_, i) => now - 290_000 + i * 1000),
+      );
+      await h.payments!.watcher.tick();
+      const t = (await pay.transferRow(hash))!;
+      expect(t.status).toBe('unmatched');
+
+      const list = await allCandidates(String(t.id), {}, 10);
+      const victimAt = list.findIndex((c) => c.checkoutId === vc.id);
+      expect(list[victimAt]).toMatchObject({ difference: '-0.50', openedAfterTransfer: false });
+      for (const id of late) {
+        const c = list.find((x) => x.checkoutId === id)!;
+        expect(c).toMatchObject({ difference: '0.00', openedAfterTransfer: true });
+        expect(list.indexOf(c)).toBeGreaterThan(victimAt);
+      }
+      await db()('variants').where({ shopify_id: scarce.id }).update({ pog_price: '4', available_stock: 5 });
+      await bumpCatalogueVersion(db());
     });
   });
 });

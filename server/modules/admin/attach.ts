@@ -18,13 +18,24 @@
  * - `close-amount`: the transfer is within 10% of what the checkout still needs;
  * - `same-time`: it was opened within the hour before the transfer was seen.
  *
- * They are ranked by evidence a stranger cannot fake: a proven sender first, then the first
- * report of the hash, then how exactly the amount fits what is due, then the newest. Anyone can
- * open checkouts at a popular price just before a payment, so the checkouts of one source (the
- * same IP, an IPv6 client's /64, or the same browser session) count once: only the best of them is
- * listed, with how many more it stands for (`sameSource`). A stranger takes at most one place.
+ * Anyone can open checkouts, from many addresses, at any amount and time, and read every transfer
+ * on chain; so no list of a fixed length can promise to hold the payer's checkout. The list is
+ * complete instead, read a page at a time (a cursor), ranked by evidence a stranger cannot fake
+ * (attach-rank.ts): a proven sender, then the first report of the hash, then opened by the time
+ * the transfer happened (the first report of its hash, else the shop's first sight of it: the
+ * shop's own clock on both sides), then each source's best (the same IP, an IPv6 client's /64, or
+ * the same browser session) before any source's second, then the closest amount, then opened
+ * closest to the transfer. The admin can search it by the proven wallet, an exact amount or the
+ * checkout id (attach-page.ts): then every checkout of the window that matches is listed, reason
+ * or not.
  */
-import type { AttachCandidate, AttachCandidates, AttachResult, CandidateReason } from '../../../common/payments-desk';
+import type {
+  AttachCandidate,
+  AttachCandidates,
+  AttachCandidatesQuery,
+  AttachResult,
+  CandidateReason,
+} from '../../../common/payments-desk';
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
@@ -33,7 +44,6 @@ import {
   checkoutLines,
   hashReports,
   notAttachable,
-  receivedWeiByCheckout,
   transferToAttach,
   type AttachTransferRow,
   type PaymentServices,
@@ -42,11 +52,13 @@ import { recordAudit } from './audit';
 import { pog, wei } from './desk-format';
 import { transferIdOf } from './desk-items';
 import type { PaymentsDesk } from './payments-desk';
-import { byEvidence, onePerSource, type Ranked } from './attach-rank';
+import { decodeCursor, listKey, pageOf, parseSearch } from './attach-page';
+import { placeCandidates, type Ranked } from './attach-rank';
 
 const WINDOW_MS = 7 * 86_400_000;
 const SAME_TIME_MS = 3_600_000;
-const MAX_CANDIDATES = 20;
+/** Candidates a page unless the admin asks for another number (at most ATTACH_PAGE_MAX). */
+const PAGE_SIZE = 20;
 
 const abs = (v: bigint) => (v < 0n ? -v : v);
 
@@ -66,10 +78,16 @@ export class TransferAttach {
     this.now = deps.now ?? (() => new Date());
   }
 
-  /** The checkouts an unmatched transfer may have been for, best first, one per source, each with its evidence. */
-  async candidates(transferId: string): Promise<AttachCandidates> {
+  /**
+   * A page of the checkouts an unmatched transfer may have been for, best first, each with its
+   * evidence; with `q`, those of the window that match the search (attach-page.ts).
+   */
+  async candidates(transferId: string, query: AttachCandidatesQuery = {}): Promise<AttachCandidates> {
     const transfer = await this.transfer(transferId);
     if (transfer.status !== 'unmatched') throw notAttachable(transfer);
+    const search = parseSearch(query.q);
+    const list = listKey(transferId, search);
+    const after = query.cursor ? decodeCursor(query.cursor, list) : null;
     const seen = new Date(transfer.created_at);
     const value = wei(transfer.value_wei);
     const sameTimeFrom = new Date(seen.getTime() - SAME_TIME_MS);
@@ -79,20 +97,20 @@ export class TransferAttach {
     const first = reports[0];
     // The first report is evidence only when it came before the shop saw the transfer on chain.
     const firstReporter = first && new Date(first.reported_at) <= seen ? first.intent_id : null;
+    // When the transfer happened, as far as the shop's own clock can tell: by the time it saw it,
+    // or earlier, when a browser reported its hash first (nobody knows a hash before it exists).
+    const happenedAt = first && new Date(first.reported_at) < seen ? new Date(first.reported_at) : seen;
     const rows = await attachCheckoutRows(this.db, transfer, {
       seen,
       openedFrom: new Date(seen.getTime() - WINDOW_MS),
       sameTimeFrom,
       value,
       firstReporter,
+      search,
     });
-    const received = await receivedWeiByCheckout(
-      this.db,
-      rows.map((r) => r.id),
-    );
     const ranked = rows.flatMap((r): Ranked[] => {
       const total = wei(r.total_wei);
-      const left = total - (received.get(r.id) ?? 0n);
+      const left = total - wei(String(r.received_wei));
       const due = left > 0n ? left : 0n;
       const createdAt = new Date(r.created_at);
       const reasons: CandidateReason[] = [];
@@ -100,15 +118,17 @@ export class TransferAttach {
       if (r.id === firstReporter) reasons.push('reported-hash');
       if (due > 0n && abs(value - due) * 10n <= due) reasons.push('close-amount');
       if (createdAt >= sameTimeFrom) reasons.push('same-time');
-      if (!reasons.length) return [];
+      // Without a search a candidate needs a reason; what the admin searched for is listed either way.
+      if (!reasons.length && !search) return [];
       return [{ row: r, total, due, createdAt, reasons, difference: value - due, hashReportedAt: reportedAt.get(r.id) ?? null }];
     });
-    const best = onePerSource(ranked.sort(byEvidence)).slice(0, MAX_CANDIDATES);
+    const placed = placeCandidates(ranked, happenedAt);
+    const { page, nextCursor } = pageOf(placed, after, query.limit ?? PAGE_SIZE, list);
     const items = await checkoutLines(
       this.db,
-      best.map((c) => c.row.id),
+      page.map((c) => c.row.id),
     );
-    const candidates = best.map((c): AttachCandidate => ({
+    const candidates = page.map((c): AttachCandidate => ({
       checkoutId: c.row.id,
       // A closed checkout (past its time, amounts freed) is shown as the shopper sees it: expired.
       status: c.row.status === 'closed' ? 'expired' : c.row.status,
@@ -121,8 +141,9 @@ export class TransferAttach {
       hashReportedAt: c.hashReportedAt?.toISOString() ?? null,
       difference: pog(c.difference),
       sameSource: c.sameSource,
+      openedAfterTransfer: c.openedAfterTransfer,
     }));
-    return { candidates };
+    return { candidates, nextCursor, matching: placed.length };
   }
 
   /**

@@ -14,6 +14,7 @@ import {
 } from '../../../common/admin';
 import { ErrorCode } from '../../../common/errors';
 import {
+  attachCandidatesQuerySchema,
   attachTransferSchema,
   adminOrdersQuerySchema,
   attentionQuerySchema,
@@ -277,7 +278,13 @@ export function adminRoutes(deps: {
 
   // Attaching a transfer to the checkout it evidently belongs to (through settlement, like a payment).
   router.get('/api/admin/payments/:transferId/candidates', noStore, ...guarded, async (ctx) => {
-    ctx.body = await attach.candidates(ctx.params.transferId!);
+    const parsed = attachCandidatesQuerySchema.safeParse(ctx.query);
+    if (!parsed.success)
+      throw new AppError(
+        ErrorCode.badRequest,
+        `${describeIssues(parsed.error)}. Expected ?q=0xabc…|76.5|3b241101&limit=20&cursor=<nextCursor of the previous page>`,
+      );
+    ctx.body = await attach.candidates(ctx.params.transferId!, parsed.data);
   });
 
   router.post('/api/admin/payments/:transferId/attach', noStore, ...guarded, async (ctx) => {

@@ -6,6 +6,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { sessionsThatProved, sessionWalletColumn } from '../session';
+import { COUNTED } from './checkout-service';
 import type { TransferStatus } from './transfer-status';
 
 type Conn = Db | Knex.Transaction;
@@ -66,11 +67,16 @@ export interface AttachCheckoutRow {
   id: string;
   status: string;
   total_wei: string;
+  /** What its counted (partial or paying) transfers delivered so far, a decimal string. */
+  received_wei: string | number;
   created_at: Date | string;
   session_id: string | null;
   source_key: string | null;
   wallet_address: string | null;
 }
+
+/** What the admin searched the candidates by (attach-search.ts reads it from the query). */
+export type AttachSearch = { kind: 'address'; address: string } | { kind: 'amount'; wei: bigint } | { kind: 'checkout'; prefix: string };
 
 /** Which checkouts `attachCheckoutRows` reads for a transfer. */
 export interface AttachCheckoutQuery {
@@ -84,41 +90,61 @@ export interface AttachCheckoutQuery {
   value: bigint;
   /** The checkout whose report of the hash is evidence, if any. */
   firstReporter: string | null;
+  /**
+   * The admin's search: then every checkout of the window that matches it is read, reason or not
+   * (the admin knows something the shop does not), instead of those with a possible reason.
+   */
+  search?: AttachSearch | null;
 }
 
 /**
  * The unpaid checkouts of `transfer`'s chain, token and store wallet opened in the query's window
  * that may have a reason to be its candidates: a session that proved its sender, the first
- * reporter of its hash, opened at the same time, or a total the transfer may be close to.
+ * reporter of its hash, opened at the same time, or a total the transfer may be close to; or, when
+ * the admin searched, those that match the search. One index range (checkout_intents_attach_window)
+ * bounds the read to the window, whatever the shop holds before or after it.
  */
 export async function attachCheckoutRows(
   db: Conn,
   transfer: Pick<AttachTransferRow, 'chain_id' | 'token_address' | 'to_address' | 'from_address'>,
   query: AttachCheckoutQuery,
 ): Promise<AttachCheckoutRow[]> {
-  const { seen, openedFrom, sameTimeFrom, value, firstReporter } = query;
-  // Only checkouts with a possible reason are read: a close amount needs a total of at least
-  // 10/11 of the transfer (what is still due is never more than the total).
-  return db('checkout_intents as c')
-    .where({ 'c.chain_id': transfer.chain_id, 'c.token_address': transfer.token_address, 'c.store_wallet': transfer.to_address })
+  const { seen, openedFrom, sameTimeFrom, value, firstReporter, search } = query;
+  const received = db.raw(
+    `(select coalesce(sum(t.value_wei), 0) from chain_transfers t where t.intent_id = c.id and t.status in (${COUNTED.map(() => '?').join(', ')}))`,
+    [...COUNTED],
+  );
+  const q = db('checkout_intents as c')
+    .where({ 'c.chain_id': transfer.chain_id, 'c.store_wallet': transfer.to_address, 'c.token_address': transfer.token_address })
     .whereIn('c.status', UNPAID)
     .where('c.created_at', '<=', seen)
-    .where('c.created_at', '>=', openedFrom)
-    .where((w) => {
+    .where('c.created_at', '>=', openedFrom);
+  if (search?.kind === 'address') q.whereIn('c.session_id', sessionsThatProved(db, search.address));
+  else if (search?.kind === 'amount')
+    q.where((w) => {
+      const wei = search.wei.toString();
+      w.where('c.total_wei', wei).orWhere('c.amount_wei', wei).orWhereRaw('c.total_wei - ? = cast(? as numeric)', [received, wei]);
+    });
+  else if (search?.kind === 'checkout') q.whereRaw('lower(c.id) like ?', [`${search.prefix}%`]);
+  else
+    q.where((w) => {
+      // Only checkouts with a possible reason are read: a close amount needs a total of at least
+      // 10/11 of the transfer (what is still due is never more than the total).
       w.whereIn('c.session_id', sessionsThatProved(db, transfer.from_address))
         .orWhere('c.created_at', '>=', sameTimeFrom)
         .orWhereRaw('c.total_wei * 11 >= cast(? as numeric) * 10', [value.toString()]);
       if (firstReporter) w.orWhere('c.id', firstReporter);
-    })
-    .select(
-      'c.id',
-      'c.status',
-      'c.total_wei',
-      'c.created_at',
-      'c.session_id',
-      'c.source_key',
-      sessionWalletColumn(db, 'c.session_id', 'wallet_address'),
-    );
+    });
+  return q.select(
+    'c.id',
+    'c.status',
+    'c.total_wei',
+    db.raw('? as received_wei', [received]),
+    'c.created_at',
+    'c.session_id',
+    'c.source_key',
+    sessionWalletColumn(db, 'c.session_id', 'wallet_address'),
+  );
 }
 
 /** A line of a checkout, as the attach sheet lists it. */

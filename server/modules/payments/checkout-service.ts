@@ -360,7 +360,7 @@ export async function transferSum(
 }
 
 /** The transfer statuses that count towards a checkout: partial and paying ones. */
-const COUNTED: readonly TransferStatus[] = ['underpaid', 'matched'];
+export const COUNTED: readonly TransferStatus[] = ['underpaid', 'matched'];
 
 /** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
 export const receivedWei = (db: Db | Knex.Transaction, intentId: string) => transferSum(db, { intent_id: intentId }, COUNTED);

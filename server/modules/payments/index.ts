@@ -15,6 +15,7 @@ export {
   hashReports,
   transferToAttach,
   type AttachCheckoutRow,
+  type AttachSearch,
   type AttachTransferRow,
 } from './attach-reads';
 export { RefundService } from './refunds';

@@ -1,8 +1,9 @@
-import { CircleCheck, LoaderCircle } from 'lucide-react';
-import { useState } from 'react';
+import { CircleCheck, LoaderCircle, Search, X } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import type { AttachCandidate, AttentionItem } from '../../../../common/payments-desk';
 import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '../../../components/ui/sheet';
 import { cn } from '../../../lib/utils';
 import { adminErrorText } from '../api/admin-errors';
@@ -13,12 +14,17 @@ import { Copyable, Pog, When } from './desk-bits';
 
 /**
  * 'Attach': the checkouts the transfer may belong to, best first by evidence a stranger cannot
- * fake (a proven sender, the browser that reported the transaction first, the closest amount,
- * then the newest), one per source, each with its evidence spelled out. Choose one and confirm;
- * the server settles it like a payment and says what came of it (an order, or still underpaid).
+ * fake (a proven sender, the browser that reported the transaction first, opened before the
+ * transfer, each source's best before its others, the closest amount, the closest in time), each
+ * with its evidence spelled out; 20 at a time ('Load more' reaches every one), and searched by a
+ * wallet, an amount or a checkout id. Choose one and confirm; the server settles it like a payment
+ * and says what came of it (an order, or still underpaid).
  */
 export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: () => void }) {
-  const candidates = useCandidates(item.transferId, true);
+  const [q, setQ] = useState('');
+  const candidates = useCandidates(item.transferId, q, true);
+  const list = candidates.data?.pages.flatMap((p) => p.candidates);
+  const matching = candidates.data?.pages[0]?.matching ?? 0;
   const attach = useAttachTransfer();
   const [chosen, setChosen] = useState<string | null>(null);
   const result = attach.data ? attachResultText(attach.data) : null;
@@ -36,6 +42,7 @@ export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: (
             </span>
             . Choose the checkout it belongs to.
           </SheetDescription>
+          {!attach.data && <CandidateSearch q={q} onSearch={setQ} />}
         </div>
         <div className="grid gap-3 px-5 pb-[max(1.25rem,env(safe-area-inset-bottom))]">
           {result && attach.data ? (
@@ -66,7 +73,7 @@ export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: (
                   <LoaderCircle aria-hidden className="size-5 motion-safe:animate-spin" /> Looking for checkouts...
                 </p>
               )}
-              {candidates.isError && (
+              {candidates.isError && !candidates.isFetchNextPageError && (
                 <div role="alert" className="grid gap-2">
                   <p className="font-semibold">Could not load the checkouts</p>
                   <p className="text-sm text-muted-foreground">{adminErrorText(candidates.error, candidates.error.message)}</p>
@@ -75,15 +82,24 @@ export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: (
                   </Button>
                 </div>
               )}
-              {candidates.data?.length === 0 && (
+              {list?.length === 0 && (
                 <p className="text-muted-foreground" data-testid="attach-none">
-                  No checkout looks like it. Resolve it with a note, or refund it.
+                  {q.trim()
+                    ? `No checkout of the week before this transfer matches “${q.trim()}”.`
+                    : 'No checkout looks like it. Search by a wallet, an amount or a checkout id, resolve it with a note, or refund it.'}
                 </p>
               )}
-              {candidates.data && candidates.data.length > 0 && (
+              {list && list.length > 0 && (
+                <p className="text-sm text-muted-foreground" data-testid="attach-count" aria-live="polite">
+                  {list.length < matching
+                    ? `The best ${list.length} of ${matching} ${q.trim() ? 'matching ' : ''}checkouts`
+                    : `${matching} ${q.trim() ? 'matching ' : ''}${matching === 1 ? 'checkout' : 'checkouts'}`}
+                </p>
+              )}
+              {list && list.length > 0 && (
                 <fieldset className="grid gap-2" disabled={attach.isPending}>
                   <legend className="sr-only">Checkouts</legend>
-                  {candidates.data.map((candidate) => (
+                  {list.map((candidate) => (
                     <CandidateOption
                       key={candidate.checkoutId}
                       candidate={candidate}
@@ -93,12 +109,28 @@ export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: (
                   ))}
                 </fieldset>
               )}
+              {candidates.hasNextPage && (
+                <Button
+                  variant="outline"
+                  className="justify-self-center"
+                  onClick={() => void candidates.fetchNextPage()}
+                  disabled={candidates.isFetchingNextPage}
+                  data-testid="attach-load-more"
+                >
+                  {candidates.isFetchingNextPage ? 'Loading...' : 'Load more'}
+                </Button>
+              )}
+              {candidates.isFetchNextPageError && (
+                <p role="alert" className="text-center text-sm text-red-800">
+                  {adminErrorText(candidates.error, 'Could not load more checkouts. Try again.')}
+                </p>
+              )}
               {error && (
                 <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm text-red-900" data-testid="attach-error">
                   {error}
                 </p>
               )}
-              {candidates.data && candidates.data.length > 0 && (
+              {list && list.length > 0 && (
                 <div className="sticky bottom-0 flex flex-wrap justify-end gap-2 bg-background py-2">
                   <Button variant="ghost" onClick={onClose} disabled={attach.isPending}>
                     Cancel
@@ -117,6 +149,51 @@ export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: (
         </div>
       </SheetContent>
     </Sheet>
+  );
+}
+
+/** The search: a wallet address, an amount of POG or the start of a checkout id, asked on submit. */
+function CandidateSearch({ q, onSearch }: { q: string; onSearch: (q: string) => void }) {
+  const id = useId();
+  const [draft, setDraft] = useState(q);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSearch(draft.trim());
+  };
+  return (
+    <form role="search" className="mt-2 grid gap-1.5" onSubmit={submit} data-testid="attach-search">
+      <label htmlFor={id} className="text-sm font-semibold">
+        Search the checkouts
+      </label>
+      <div className="flex gap-2">
+        <Input
+          id={id}
+          type="search"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="Wallet 0x…, amount 76.5 or checkout id"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          className="min-w-0 flex-1"
+        />
+        <Button type="submit" variant="outline" aria-label="Search">
+          <Search aria-hidden className="size-5" />
+        </Button>
+        {q && (
+          <Button
+            type="button"
+            variant="ghost"
+            aria-label="Clear the search"
+            onClick={() => {
+              setDraft('');
+              onSearch('');
+            }}
+          >
+            <X aria-hidden className="size-5" />
+          </Button>
+        )}
+      </div>
+    </form>
   );
 }
 

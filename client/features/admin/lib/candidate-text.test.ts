@@ -14,6 +14,7 @@ const base: AttachCandidate = {
   hashReportedAt: null,
   difference: '0.00',
   sameSource: 0,
+  openedAfterTransfer: false,
 };
 
 describe("a candidate's evidence, as the admin reads it", () => {
@@ -38,15 +39,16 @@ describe("a candidate's evidence, as the admin reads it", () => {
     );
   });
 
-  it('says a signed-in sender, an exact fit and the checkouts of the same source it stands for', () => {
+  it('says a signed-in sender, an exact fit, an opening after the transfer and the other checkouts of its source', () => {
     expect(candidateEvidence({ ...base, reasons: ['same-sender', 'close-amount'], sameSource: 19 })).toEqual([
       'Its browser signed in with the wallet that sent this transfer.',
       'The transfer is exactly what it still needs.',
-      '19 more checkouts from the same network or browser, not listed.',
+      '19 other checkouts from the same network or browser, listed after every source’s best.',
     ]);
-    expect(candidateEvidence({ ...base, difference: '0.000000000000000001', sameSource: 1 })).toEqual([
+    expect(candidateEvidence({ ...base, difference: '0.000000000000000001', sameSource: 1, openedAfterTransfer: true })).toEqual([
       'The transfer is under 0.01 POG more than it still needs.',
-      '1 more checkout from the same network or browser, not listed.',
+      'Opened after this transfer was made: anyone watching the chain could have. Listed below those opened before.',
+      '1 other checkout from the same network or browser, listed after every source’s best.',
     ]);
   });
 });

@@ -16,7 +16,7 @@ export function candidateReasonLabel(reason: string): string {
 /**
  * The evidence for a candidate in plain lines, strongest first: whether its browser reported this
  * transaction (first, before it arrived: only the payer's browser can), how its amount fits, and
- * how many more checkouts from the same source it stands for.
+ * whether it was opened after the transfer, and how many other checkouts its source has.
  */
 export function candidateEvidence(candidate: AttachCandidate): string[] {
   const lines: string[] = [];
@@ -31,9 +31,12 @@ export function candidateEvidence(candidate: AttachCandidate): string[] {
   const size = shown === '0.00' ? 'under 0.01' : shown;
   if (/^0(\.0+)?$/.test(exact)) lines.push('The transfer is exactly what it still needs.');
   else lines.push(`The transfer is ${size} POG ${candidate.difference.startsWith('-') ? 'less' : 'more'} than it still needs.`);
+  if (candidate.openedAfterTransfer) {
+    lines.push('Opened after this transfer was made: anyone watching the chain could have. Listed below those opened before.');
+  }
   if (candidate.sameSource > 0) {
     const n = candidate.sameSource;
-    lines.push(`${n} more ${n === 1 ? 'checkout' : 'checkouts'} from the same network or browser, not listed.`);
+    lines.push(`${n} other ${n === 1 ? 'checkout' : 'checkouts'} from the same network or browser, listed after every source’s best.`);
   }
   return lines;
 }
