@@ -151,6 +151,22 @@ function placesOf(db: Db, scope: 'open' | 'resolved'): Knex.QueryBuilder {
 }
 
 /**
+ * Every transfer that is a desk item, with its time, its kind and whether it was resolved, by the
+ * rule of desk-kinds.ts read from scratch over every transfer: what the desk must show.
+ * @internal Tests and the bench check the desk against it; it reads every transfer.
+ */
+export function deskItemsFromScratch(db: Db | Knex.Transaction): Knex.QueryBuilder {
+  return joinCheckoutOrder(db('chain_transfers as ct'), 'ct.intent_id', 'o')
+    .whereRaw(`${DESK_KIND_SQL} is not null`)
+    .select(
+      'ct.id',
+      'ct.created_at',
+      db.raw(`${DESK_KIND_SQL} as kind`),
+      db.raw('exists (select 1 from payment_desk_resolutions r where r.transfer_id = ct.id) as resolved'),
+    );
+}
+
+/**
  * Records that a person dealt with transfer `transferId`, with their note, once: false when it
  * was resolved already (by another click at the same moment, say).
  */
