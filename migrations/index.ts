@@ -20,6 +20,7 @@ import * as catalogueSyncRuns from './20261127000000_catalogue_sync_runs';
 import * as extraPaymentStatus from './20261128000000_extra_payment_status';
 import * as paymasterSponsorships from './20261129000000_paymaster_sponsorships';
 import * as paymasterBudget from './20261129010000_paymaster_budget';
+import * as paymentDeskItems from './20261130000000_payment_desk_items';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -39,4 +40,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261128000000_extra_payment_status.ts', extraPaymentStatus],
   ['20261129000000_paymaster_sponsorships.ts', paymasterSponsorships],
   ['20261129010000_paymaster_budget.ts', paymasterBudget],
+  ['20261130000000_payment_desk_items.ts', paymentDeskItems],
 ];

@@ -118,9 +118,6 @@ export function exportStatusOf(status: string): string | null {
 /** The statuses the export lists as transfers of their own. */
 export const EXPORTED_TRANSFER_STATUSES: readonly TransferStatus[] = Object.freeze(Object.keys(EXPORT_STATUSES) as TransferStatus[]);
 
-/** The statuses of the transfers that made no order and may be on the desk: those of STATUS_KINDS, and `refunded`. */
-export const UNORDERED_STATUSES: readonly TransferStatus[] = Object.freeze([...(Object.keys(STATUS_KINDS) as TransferStatus[]), REFUNDED]);
-
 /** SQL for each fact: boolean expressions over the query's columns (nullable ones count as false). */
 export type FactsSql = Record<Fact, string> & { status: string; statusBeforeRefund: string };
 
@@ -136,7 +133,7 @@ function judgedStatusSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRefund'>): 
 }
 
 /** The kind of a transfer that made no order, in SQL: it reads the transfer's status alone. */
-export function unorderedKindSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRefund'>): string {
+function unorderedKindSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRefund'>): string {
   const whens = Object.entries(STATUS_KINDS).map(([status, kind]) => `when ${literal(status)} then ${literal(kind)}`);
   return `(case ${judgedStatusSql(sql)} ${whens.join(' ')} end)`;
 }
@@ -145,19 +142,6 @@ export function unorderedKindSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRef
 export function attentionKindSql(sql: FactsSql): string {
   const whens = MATCHED_RULES.map((rule) => `when ${rule.when.map((fact) => `(${sql[fact]})`).join(' and ')} then ${literal(rule.kind)}`);
   return `(case when ${judgedStatusSql(sql)} = ${literal(MATCHED)} then (case ${whens.join(' ')} end) else ${unorderedKindSql(sql)} end)`;
-}
-
-/**
- * Of the order's facts alone, what makes any of its matched transfers a desk item (a superset:
- * attentionKindSql still decides, `paying` included). It finds those orders without reading every
- * order (a partial index covers it).
- */
-export function flaggedOrderSql(sql: FactsSql): string {
-  const arms = MATCHED_RULES.map((rule) => {
-    const own = rule.when.filter((fact) => fact !== 'paying');
-    return own.length === 0 ? 'true' : own.map((fact) => `(${sql[fact]})`).join(' and ');
-  });
-  return `(${arms.join(' or ')})`;
 }
 
 /** The export's status of a transfer that made no order, in SQL, for a status among EXPORTED_TRANSFER_STATUSES. */
