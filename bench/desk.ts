@@ -1,12 +1,15 @@
 /**
  * The admin's desks at a real store's volume (`npm run bench:desk`): 10,000 and then 100,000 paid
- * orders with 2,000 transfers that need a person (server/test/desk-volume.ts), each in a database
+ * orders with 2,000 transfers that need a person (server/test/desk-volume.ts), or the sizes of
+ * BENCH_SIZES ("100000:10000,1000000:100000": orders and flagged transfers), each in a database
  * schema of its own (Postgres with TEST_DATABASE_URL, else PGlite; BENCH_DB picks one). For each
- * size it times every page of the payments desk (open items, one kind, the next page, the empty
- * and then a filled History), the orders view (first page, a status, searches that hit and one that
- * finds nothing), the accountant's export of the whole year, and a regular shopper's orders page,
- * each the median of BENCH_RUNS runs after a warm-up, through the same services the routes call.
- * Printed as a Markdown table for bench/README.md, with the growth ratio 100k / 10k of each.
+ * size it times the payments desk (open items: the first page, the next, a deep one in the middle
+ * of the queue; each kind; the empty and then a filled History), the orders view (first page, a
+ * status, searches that hit and one that finds nothing), the accountant's export of the whole
+ * year, and a regular shopper's orders page (these three left out with BENCH_DESK_ONLY=1), each
+ * the median of BENCH_RUNS runs after a warm-up, through the same services the routes call.
+ * Printed as a Markdown table for bench/README.md, with the growth ratio last size / first of
+ * each, and on Postgres how each read the tables and the desk pages' full plans (EXPLAIN ANALYZE).
  */
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
@@ -199,7 +202,13 @@ async function measureOthers(
 async function main() {
   const runs: Array<Map<string, Figure>> = [];
   const plans = new Map<string, string[]>();
-  for (const size of SIZES) runs.push(await measure(size, plans));
+  for (const size of SIZES) {
+    const figures = await measure(size, plans);
+    runs.push(figures);
+    // As it goes, so a long run stopped later keeps what it measured.
+    for (const [name, f] of figures)
+      console.error(`${size.orders}:${size.flagged} ${name}: ${f.ms.toFixed(1)} ms, ${(f.bytes / 1024).toFixed(1)} KB`);
+  }
   const [first] = runs;
   const last = runs.at(-1)!;
   const head = SIZES.map((s) => `${s.orders.toLocaleString('en')} orders, ${s.flagged.toLocaleString('en')} flagged`);
