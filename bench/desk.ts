@@ -143,7 +143,7 @@ async function measure(size: { orders: number; flagged: number }, plans: Map<str
       loose.map((r) => r.id),
       4,
     );
-    await add(`desk: History, ${resolved} resolved`, async () => json(await desk.attention({ resolved: true })));
+    await add(`desk: History (${resolved} resolved)`, async () => json(await desk.attention({ resolved: true })));
     await add('desk: open items after', async () => json(await desk.attention({ resolved: false })));
   } finally {
     await database.destroy();
