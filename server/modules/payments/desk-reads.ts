@@ -3,7 +3,8 @@
  * resolution): the admin's desk (server/modules/admin) pages, counts and shows them from here.
  * Which transfers need a person, and as what, is the rule of desk-kinds.ts, applied in SQL over
  * DESK_FACTS: the transfer `ct` and its checkout's order `o` (orders' part of each statement comes
- * from orders' query-parts.ts). A resolution (payment_desk_resolutions) records only that a person
+ * from orders' query-parts.ts); the queue itself is the table the database keeps by the same rule
+ * (payment_desk_items, see deskQueue). A resolution (payment_desk_resolutions) records only that a person
  * has dealt with a transfer; nothing here changes what settlement or the watcher wrote.
  */
 import type { Knex } from 'knex';
