@@ -70,6 +70,8 @@ export const TABLE_OWNERS = {
     'checkout_intent_items',
     'checkout_tx_reports',
     'payment_desk_resolutions',
+    'payment_desk_items',
+    'payment_desk_counts',
   ],
   admin: ['admin_audit_log', 'admin_login_counters', 'admin_login_state', 'admin_sessions', 'admin_sign_in_links_used'],
   paymaster: ['paymaster_sponsorships'],

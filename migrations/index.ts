@@ -22,6 +22,7 @@ import * as paymasterSponsorships from './20261129000000_paymaster_sponsorships'
 import * as paymasterBudget from './20261129010000_paymaster_budget';
 import * as adminSignInLinks from './20261130000000_admin_sign_in_links';
 import * as attachWindow from './20261130010000_attach_window';
+import * as paymentDeskItems from './20261130020000_payment_desk_items';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -43,4 +44,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261129010000_paymaster_budget.ts', paymasterBudget],
   ['20261130000000_admin_sign_in_links.ts', adminSignInLinks],
   ['20261130010000_attach_window.ts', attachWindow],
+  ['20261130020000_payment_desk_items.ts', paymentDeskItems],
 ];

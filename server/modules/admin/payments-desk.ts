@@ -5,12 +5,12 @@
  * person has dealt with it (payment_desk_resolutions).
  *
  * Which transfers need attention, and as what, is the one rule of payments' desk-kinds.ts: the
- * queue's SQL filter and counts, each item (desk-items.ts) and the export (desk-export.ts) are made
- * from it, read by payments (desk-reads.ts, export-reads.ts). The queue is filtered, counted and
- * paged in SQL: only the transfers that may need a person are read (every one that made no order,
- * and those of the few orders the rule may flag), never every payment. Refunds are desk-refunds.ts. An item stays on the desk while its state says so;
- * an underpaid transfer whose checkout is later paid, or an unmatched one a proven wallet adopts,
- * leaves by itself.
+ * queue, each item (desk-items.ts) and the export (desk-export.ts) follow it, read by payments
+ * (desk-reads.ts, export-reads.ts). The queue is a table the database keeps in the transactions
+ * that change a transfer's facts, with its counts per kind: a page reads the page and the counts,
+ * never the queue nor every payment. Refunds are desk-refunds.ts. An item stays on the desk while
+ * its state says so; an underpaid transfer whose checkout is later paid, or an unmatched one a
+ * proven wallet adopts, leaves by itself.
  */
 import type { Readable } from 'node:stream';
 import {

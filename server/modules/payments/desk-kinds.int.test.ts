@@ -1,21 +1,11 @@
 /**
- * The payments desk's rule in SQL (desk-kinds.ts: the kinds, the flagged-order filter and the
- * export's status) against the same rule in JavaScript, for every status and every overlap of
- * facts, on each database.
+ * The payments desk's rule in SQL (desk-kinds.ts: the kinds and the export's status) against the
+ * same rule in JavaScript, for every status and every overlap of facts, on each database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attentionKindSchema } from '../../../common/payments-desk';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../test/databases';
-import {
-  attentionKindOf,
-  attentionKindSql,
-  exportStatusOf,
-  exportStatusSql,
-  flaggedOrderSql,
-  unorderedKindSql,
-  type FactsSql,
-  type TransferFacts,
-} from './desk-kinds';
+import { attentionKindOf, attentionKindSql, exportStatusOf, exportStatusSql, type FactsSql, type TransferFacts } from './desk-kinds';
 
 describe.each(testDatabaseKinds)('the desk rule in SQL on %s', (kind) => {
   let database: TestDatabase;
@@ -58,20 +48,17 @@ describe.each(testDatabaseKinds)('the desk rule in SQL on %s', (kind) => {
     const values = cases.map((_, i) => `(${i}, ?, ?::text, ?::boolean, ?::boolean, ?::boolean, ?::boolean, ?::boolean)`).join(', ');
     const bindings = cases.flatMap((c) => [c.status, c.statusBeforeRefund, c.orderReorged, c.paying, c.onHold, c.overpaid, c.late]);
     const result = await database.db.raw(
-      `select f.n, ${attentionKindSql(sql)} as kind, ${unorderedKindSql(sql)} as unordered, ${flaggedOrderSql(sql)} as flagged,
+      `select f.n, ${attentionKindSql(sql)} as kind,
               ${exportStatusSql('f.status')} as exported
          from (values ${values}) as f(n, status, before, reorged, paying, on_hold, overpaid, late) order by f.n`,
       bindings,
     );
-    const rows: Array<{ kind: string | null; unordered: string | null; flagged: boolean; exported: string | null }> = result.rows;
+    const rows: Array<{ kind: string | null; exported: string | null }> = result.rows;
     expect(rows).toHaveLength(cases.length);
     rows.forEach((row, i) => {
       const c = cases[i]!;
       const what = JSON.stringify(c);
       expect(row.kind, what).toBe(attentionKindOf(c));
-      // A transfer that made no order is judged by its status alone; a matched one is found through its order's facts.
-      if (c.status !== 'matched') expect(row.unordered, what).toBe(attentionKindOf(c));
-      else if (attentionKindOf(c) !== null) expect(row.flagged, what).toBe(true);
       // The export's status of a transfer that made no order, by its status alone.
       expect(row.exported, what).toBe(exportStatusOf(c.status));
     });

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attentionKindSchema, type AttentionItem, type AttentionKind } from '../../../common/payments-desk';
-import {
-  attentionKindOf,
-  EXPORTED_TRANSFER_STATUSES,
-  itemKindOf,
-  exportStatusSql,
-  judgedStatusOf,
-  UNORDERED_STATUSES,
-  type TransferFacts,
-} from './desk-kinds';
+import { attentionKindOf, EXPORTED_TRANSFER_STATUSES, itemKindOf, exportStatusSql, judgedStatusOf, type TransferFacts } from './desk-kinds';
 
 const NONE: TransferFacts = {
   status: 'matched',
@@ -114,10 +106,6 @@ describe('attentionKindOf, a transfer that made no order', () => {
   ];
   it.each(table)('%s (before a refund: %s) is %s under every overlap', (status, before, kind) => {
     for (const names of everyOverlap) expect(attentionKindOf(factsOf(status, names, before)), names.join(' + ')).toBe(kind);
-  });
-
-  it('is found among the statuses the desk reads whatever their order', () => {
-    expect(new Set(UNORDERED_STATUSES)).toEqual(new Set(table.map(([status]) => status)));
   });
 });
 

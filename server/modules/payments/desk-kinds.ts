@@ -1,7 +1,9 @@
 /**
  * Which kind of problem a transfer to the store wallet is on the payments desk, and what the
  * accountant's export calls a transfer that made no order. One rule, written once here as tables:
- * the desk's items, its SQL filter and counts, and the export's SQL are all made from them.
+ * the desk's items and the export's SQL are made from them; the queue the database keeps (the
+ * payment_desk_items migration's triggers) has it written out in SQL, and desk-queue.int.test.ts
+ * checks that copy against attentionKindSql after every kind of change.
  *
  * A transfer that made no order is judged by its status alone (a refunded one by the status it had
  * before), whatever its checkout's order says (STATUS_KINDS). The statuses are the payments
@@ -118,9 +120,6 @@ export function exportStatusOf(status: string): string | null {
 /** The statuses the export lists as transfers of their own. */
 export const EXPORTED_TRANSFER_STATUSES: readonly TransferStatus[] = Object.freeze(Object.keys(EXPORT_STATUSES) as TransferStatus[]);
 
-/** The statuses of the transfers that made no order and may be on the desk: those of STATUS_KINDS, and `refunded`. */
-export const UNORDERED_STATUSES: readonly TransferStatus[] = Object.freeze([...(Object.keys(STATUS_KINDS) as TransferStatus[]), REFUNDED]);
-
 /** SQL for each fact: boolean expressions over the query's columns (nullable ones count as false). */
 export type FactsSql = Record<Fact, string> & { status: string; statusBeforeRefund: string };
 
@@ -136,7 +135,7 @@ function judgedStatusSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRefund'>): 
 }
 
 /** The kind of a transfer that made no order, in SQL: it reads the transfer's status alone. */
-export function unorderedKindSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRefund'>): string {
+function unorderedKindSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRefund'>): string {
   const whens = Object.entries(STATUS_KINDS).map(([status, kind]) => `when ${literal(status)} then ${literal(kind)}`);
   return `(case ${judgedStatusSql(sql)} ${whens.join(' ')} end)`;
 }
@@ -145,19 +144,6 @@ export function unorderedKindSql(sql: Pick<FactsSql, 'status' | 'statusBeforeRef
 export function attentionKindSql(sql: FactsSql): string {
   const whens = MATCHED_RULES.map((rule) => `when ${rule.when.map((fact) => `(${sql[fact]})`).join(' and ')} then ${literal(rule.kind)}`);
   return `(case when ${judgedStatusSql(sql)} = ${literal(MATCHED)} then (case ${whens.join(' ')} end) else ${unorderedKindSql(sql)} end)`;
-}
-
-/**
- * Of the order's facts alone, what makes any of its matched transfers a desk item (a superset:
- * attentionKindSql still decides, `paying` included). It finds those orders without reading every
- * order (a partial index covers it).
- */
-export function flaggedOrderSql(sql: FactsSql): string {
-  const arms = MATCHED_RULES.map((rule) => {
-    const own = rule.when.filter((fact) => fact !== 'paying');
-    return own.length === 0 ? 'true' : own.map((fact) => `(${sql[fact]})`).join(' and ');
-  });
-  return `(${arms.join(' or ')})`;
 }
 
 /** The export's status of a transfer that made no order, in SQL, for a status among EXPORTED_TRANSFER_STATUSES. */

@@ -3,14 +3,15 @@
  * resolution): the admin's desk (server/modules/admin) pages, counts and shows them from here.
  * Which transfers need a person, and as what, is the rule of desk-kinds.ts, applied in SQL over
  * DESK_FACTS: the transfer `ct` and its checkout's order `o` (orders' part of each statement comes
- * from orders' query-parts.ts). A resolution (payment_desk_resolutions) records only that a person
+ * from orders' query-parts.ts); the queue itself is the table the database keeps by the same rule
+ * (payment_desk_items, see deskQueue). A resolution (payment_desk_resolutions) records only that a person
  * has dealt with a transfer; nothing here changes what settlement or the watcher wrote.
  */
 import type { Knex } from 'knex';
 import type { AttentionKind } from '../../../common/payments-desk';
 import type { Db } from '../../db';
 import { joinCheckoutOrder, orderDeskColumns, orderFactsSql } from '../orders';
-import { attentionKindSql, flaggedOrderSql, MATCHED, UNORDERED_STATUSES, unorderedKindSql, type FactsSql } from './desk-kinds';
+import { attentionKindSql, type FactsSql } from './desk-kinds';
 import type { TransferStatus } from './transfer-status';
 
 /** The facts of desk-kinds.ts over the desk's queries: the transfer `ct` and its checkout's order `o`. */
@@ -91,63 +92,54 @@ export async function transferExists(db: Db | Knex.Transaction, id: number): Pro
 /**
  * One page of the desk's queue, newest first: up to `limit` ids of the tab's items (the open
  * ones, or with `resolved` the history), optionally of one kind, after transfer `before`; and how
- * many items of each kind the tab holds. One statement reads the tab's items once (placesOf) for
- * both the page and the counts: rows with an id are the page (n its place), rows without are a
- * kind's count (n).
+ * many items of each kind the tab holds. The items are kept in payment_desk_items by the
+ * database itself (the payment_desk_items migration's triggers, in the transactions that change
+ * the facts, by the rule of desk-kinds.ts), so the page is an index range of its own and the
+ * counts are payment_desk_counts' few rows: neither reads the queue. One statement: rows with an
+ * id are the page (n its place), rows without are a kind's count (n).
  */
 export function deskQueue(
   db: Db,
   filter: { kind?: AttentionKind; resolved: boolean; before?: number; limit: number },
 ): Promise<Array<{ id: number | null; kind: AttentionKind | null; n: number }>> {
-  const page = db('d')
-    .whereNotNull('d.kind')
+  const page = db('payment_desk_items as i')
+    .where('i.resolved', filter.resolved)
     .orderBy([
-      { column: 'd.created_at', order: 'desc' },
-      { column: 'd.id', order: 'desc' },
+      { column: 'i.created_at', order: 'desc' },
+      { column: 'i.transfer_id', order: 'desc' },
     ])
     .limit(filter.limit)
-    .select('d.id', db.raw('null as kind'), db.raw('row_number() over (order by d.created_at desc, d.id desc)::integer as n'));
-  if (filter.kind) page.where('d.kind', filter.kind);
-  // Exactly after the cursor's item, at the database's own precision.
+    .select(
+      'i.transfer_id as id',
+      db.raw('null as kind'),
+      db.raw('row_number() over (order by i.created_at desc, i.transfer_id desc)::integer as n'),
+    );
+  if (filter.kind) page.where('i.kind', filter.kind);
+  // Exactly after the cursor's item, at the database's own precision (it may have left the tab since).
   if (filter.before !== undefined)
-    page.whereRaw('(d.created_at, d.id) < (select created_at, id from chain_transfers where id = ?)', [filter.before]);
-  const counts = db('d')
-    .whereNotNull('d.kind')
-    .groupBy('d.kind')
-    .select(db.raw('null::integer as id'), 'd.kind', db.raw('count(*)::integer as n'));
-  return db
-    .withMaterialized('d', placesOf(db, filter.resolved ? 'resolved' : 'open'))
-    .select('*')
-    .from(db.raw('((?) union all (?)) as x', [page, counts]));
+    page.whereRaw('(i.created_at, i.transfer_id) < (select created_at, id from chain_transfers where id = ?)', [filter.before]);
+  const counts = db('payment_desk_counts as c')
+    .where('c.resolved', filter.resolved)
+    .groupBy('c.kind')
+    .havingRaw('sum(c.n) <> 0')
+    .select(db.raw('null::integer as id'), 'c.kind', db.raw('sum(c.n)::integer as n'));
+  return db.select('*').from(db.raw('((?) union all (?)) as x', [page, counts]));
 }
 
 /**
- * Where each transfer of a tab stands: its id, time and kind on the desk (null when it needs
- * nobody); the open ones, or the resolved ones. Read without reading every payment: the open
- * ones in two parts, the transfers that made no order (by status, judged by it alone) and the
- * matched transfers of the few orders whose facts may flag them (a partial index), each without
- * a resolution; the history through its resolutions, so an empty one costs nothing.
+ * Every transfer that is a desk item, with its time, its kind and whether it was resolved, by the
+ * rule of desk-kinds.ts read from scratch over every transfer: what the desk must show.
+ * @internal Tests and the bench check the desk against it; it reads every transfer.
  */
-function placesOf(db: Db, scope: 'open' | 'resolved'): Knex.QueryBuilder {
-  if (scope === 'resolved')
-    return joinCheckoutOrder(
-      db('payment_desk_resolutions as r').join('chain_transfers as ct', 'ct.id', 'r.transfer_id'),
-      'ct.intent_id',
-      'o',
-    ).select('ct.id', 'ct.created_at', db.raw(`${DESK_KIND_SQL} as kind`));
-  const unresolved = (q: Knex.QueryBuilder) => q.whereNotExists(db('payment_desk_resolutions as r').whereRaw('r.transfer_id = ct.id'));
-  const unordered = unresolved(
-    db('chain_transfers as ct')
-      .whereIn('ct.status', UNORDERED_STATUSES)
-      .select('ct.id', 'ct.created_at', db.raw(`${unorderedKindSql(DESK_FACTS)} as kind`)),
-  );
-  const ofFlaggedOrders = unresolved(
-    joinCheckoutOrder(db('chain_transfers as ct'), 'ct.intent_id', 'o', true)
-      .where('ct.status', MATCHED)
-      .whereRaw(flaggedOrderSql(DESK_FACTS))
-      .select('ct.id', 'ct.created_at', db.raw(`${DESK_KIND_SQL} as kind`)),
-  );
-  return db.queryBuilder().unionAll([unordered, ofFlaggedOrders], true);
+export function deskItemsFromScratch(db: Db | Knex.Transaction): Knex.QueryBuilder {
+  return joinCheckoutOrder(db('chain_transfers as ct'), 'ct.intent_id', 'o')
+    .whereRaw(`${DESK_KIND_SQL} is not null`)
+    .select(
+      'ct.id',
+      'ct.created_at',
+      db.raw(`${DESK_KIND_SQL} as kind`),
+      db.raw('exists (select 1 from payment_desk_resolutions r where r.transfer_id = ct.id) as resolved'),
+    );
 }
 
 /**

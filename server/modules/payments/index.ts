@@ -31,6 +31,8 @@ export { refundableWei, type TransferStatus } from './transfer-status';
 export { itemKindOf, judgedStatusOf, MATCHED } from './desk-kinds';
 /** @internal The rule in JavaScript, which the desk's tests read the expected kinds with (the desk itself reads them in SQL). */
 export { attentionKindOf } from './desk-kinds';
+/** @internal Every desk item by the rule read from scratch, which the desk's tests and bench check it against. */
+export { deskItemsFromScratch } from './desk-reads';
 export { deskQueue, deskTransferRows, markResolved, transferExists, type DeskTransferRow } from './desk-reads';
 export { EXPORT_BATCH, exportBatch, type ExportRow } from './export-reads';
 /** The transfers recorded for a checkout, as the admin's order detail lists them. */
