@@ -15,6 +15,7 @@ import { createApp } from './app';
 import { demoWalletRoutes } from './chain/demo-wallet';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS } from './chain/local-chain';
 import { CROSS_SITE_READS_REFUSED, CROSS_SITE_WRITES_ALLOWED } from './lib/cross-site';
+import { makeSignInLink } from './modules/admin';
 import { testDatabaseKinds } from './test/databases';
 import { adminSession, startHarness, TEST_ADMIN_PASSWORD, type Harness } from './test/harness';
 import { Shopper } from './test/shopper';
@@ -63,6 +64,12 @@ interface Write {
 const randomHash = () => `0x${randomBytes(32).toString('hex')}`;
 
 /** The victim's first cart line, made when there is none. */
+function adminPasswordHash(w: World): string {
+  const password = w.h.services.config.adminPassword;
+  if (!password.hash) throw new Error('the harness has no admin password hash');
+  return password.hash;
+}
+
 async function cartLine(w: World): Promise<string> {
   const cart = await w.victim.cart();
   if (cart.items[0]) return cart.items[0].id;
@@ -150,6 +157,12 @@ const WRITES: Record<string, Write> = {
   },
   'POST /api/admin/login': {
     send: () => ({ path: '/api/admin/login', body: { password: TEST_ADMIN_PASSWORD } }),
+    sameSiteStatus: 200,
+    changes: true,
+  },
+  'POST /api/admin/login/link': {
+    // A fresh operator's link each time: signed with the shop's admin password hash, at the shop's time.
+    send: (w) => ({ path: '/api/admin/login/link', body: { link: makeSignInLink(adminPasswordHash(w), new Date(w.h.clock.now)) } }),
     sameSiteStatus: 200,
     changes: true,
   },
