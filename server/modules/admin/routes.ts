@@ -103,34 +103,17 @@ export function adminRoutes(deps: {
   const guarded = [sameSite, requireAdmin];
   const label = (ctx: Context) => ctx.state.admin!.label;
 
-  const setCookie = (ctx: Context, token: string) => {
+  /** Sets (or, with null, drops) one of the admin's cookies: httpOnly, SameSite=Strict, Secure in production. */
+  const adminCookie = (ctx: Context, name: string, value: string | null, path: string, maxAge?: number) => {
     // Behind a TLS-terminating proxy Koa may not see https itself; production cookies are Secure regardless.
     if (secure) ctx.cookies.secure = true;
-    ctx.cookies.set(ADMIN_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure,
-      path: '/api',
-      maxAge: ADMIN_SESSION_TTL_MS,
-      overwrite: true,
-    });
+    ctx.cookies.set(name, value, { httpOnly: true, sameSite: 'strict', secure, path, maxAge, overwrite: true });
   };
+  const setCookie = (ctx: Context, token: string) => adminCookie(ctx, ADMIN_COOKIE, token, '/api', ADMIN_SESSION_TTL_MS);
   /** The device cookie: sent only to the login routes, kept 180 days, renewed at every login. */
-  const setDeviceCookie = (ctx: Context, device: string) => {
-    if (secure) ctx.cookies.secure = true;
-    ctx.cookies.set(ADMIN_DEVICE_COOKIE, device, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure,
-      path: '/api/admin/login',
-      maxAge: ADMIN_DEVICE_TTL_MS,
-      overwrite: true,
-    });
-  };
-  const clearCookie = (ctx: Context) => {
-    if (secure) ctx.cookies.secure = true;
-    ctx.cookies.set(ADMIN_COOKIE, null, { httpOnly: true, sameSite: 'strict', secure, path: '/api', overwrite: true });
-  };
+  const setDeviceCookie = (ctx: Context, device: string) =>
+    adminCookie(ctx, ADMIN_DEVICE_COOKIE, device, '/api/admin/login', ADMIN_DEVICE_TTL_MS);
+  const clearCookie = (ctx: Context) => adminCookie(ctx, ADMIN_COOKIE, null, '/api');
 
   // Nothing an admin route answers may be kept by a cache.
   const noStore = async (ctx: Context, next: Next) => {

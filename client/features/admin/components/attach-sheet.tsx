@@ -10,7 +10,7 @@ import { adminErrorText } from '../api/admin-errors';
 import { isAdminSessionLost } from '../api/admin-session';
 import { useAttachTransfer, useCandidates } from '../api/attach-transfer';
 import { attachResultText, candidateEvidence, candidateItemsText, candidateReasonLabel } from '../lib/candidate-text';
-import { Copyable, Pog, When } from './desk-bits';
+import { Copyable, LoadMore, Pog, When } from './desk-bits';
 
 /**
  * 'Attach': the checkouts the transfer may belong to, best first by evidence a stranger cannot
@@ -109,22 +109,7 @@ export function AttachSheet({ item, onClose }: { item: AttentionItem; onClose: (
                   ))}
                 </fieldset>
               )}
-              {candidates.hasNextPage && (
-                <Button
-                  variant="outline"
-                  className="justify-self-center"
-                  onClick={() => void candidates.fetchNextPage()}
-                  disabled={candidates.isFetchingNextPage}
-                  data-testid="attach-load-more"
-                >
-                  {candidates.isFetchingNextPage ? 'Loading...' : 'Load more'}
-                </Button>
-              )}
-              {candidates.isFetchNextPageError && (
-                <p role="alert" className="text-center text-sm text-red-800">
-                  {adminErrorText(candidates.error, 'Could not load more checkouts. Try again.')}
-                </p>
-              )}
+              <LoadMore pages={candidates} failText="Could not load more checkouts. Try again." testId="attach-load-more" />
               {error && (
                 <p role="alert" className="rounded-xl bg-red-50 p-3 text-sm text-red-900" data-testid="attach-error">
                   {error}

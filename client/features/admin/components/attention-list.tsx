@@ -10,6 +10,7 @@ import { useAttention } from '../api/get-attention';
 import { ATTENTION_FILTERS, attentionViewParams, readAttentionView, type AttentionView } from '../lib/attention-view';
 import { AttachSheet } from './attach-sheet';
 import { AttentionCard, type DeskAction } from './attention-card';
+import { LoadMore } from './desk-bits';
 import { RefundDialog } from './refund-dialog';
 import { ResolveDialog } from './resolve-dialog';
 
@@ -100,22 +101,7 @@ export function AttentionList() {
           ))}
         </ol>
       )}
-      {attention.hasNextPage && (
-        <Button
-          variant="outline"
-          className="justify-self-center"
-          onClick={() => void attention.fetchNextPage()}
-          disabled={attention.isFetchingNextPage}
-          data-testid="attention-load-more"
-        >
-          {attention.isFetchingNextPage ? 'Loading...' : 'Load more'}
-        </Button>
-      )}
-      {attention.isFetchNextPageError && (
-        <p role="alert" className="text-center text-sm text-red-800">
-          {adminErrorText(attention.error, 'Could not load more of the queue. Try again.')}
-        </p>
-      )}
+      <LoadMore pages={attention} failText="Could not load more of the queue. Try again." testId="attention-load-more" />
 
       {action?.action === 'resolve' && <ResolveDialog item={action.item} onClose={() => setAction(null)} />}
       {action?.action === 'attach' && <AttachSheet item={action.item} onClose={() => setAction(null)} />}

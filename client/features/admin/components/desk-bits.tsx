@@ -1,10 +1,12 @@
 import { ExternalLink } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Button } from '../../../components/ui/button';
 import { CopyButton } from '../../../components/ui/copy-button';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { relativeTime } from '../../../lib/relative-time';
 import { shortenAddress } from '../../../../common/shorten-address';
 import { cn } from '../../../lib/utils';
+import { adminErrorText } from '../api/admin-errors';
 
 /** '12.50 POG', rounded to the cent for reading; the exact amount in the tooltip. */
 export function Pog({ amount, className, testId }: { amount: string; className?: string; testId?: string }) {
@@ -75,5 +77,38 @@ export function Fact({ label, children, testId, className }: { label: string; ch
       <dt className="shrink-0 text-sm text-muted-foreground">{label}</dt>
       <dd className="min-w-0 text-right font-semibold break-words">{children}</dd>
     </div>
+  );
+}
+
+/** What 'Load more' reads of an admin list's infinite query. */
+interface MorePages {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  isFetchNextPageError: boolean;
+  error: unknown;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/** An admin list's 'Load more' while the server has more, and what went wrong when the next page failed. */
+export function LoadMore({ pages, failText, testId }: { pages: MorePages; failText: string; testId: string }) {
+  return (
+    <>
+      {pages.hasNextPage && (
+        <Button
+          variant="outline"
+          className="justify-self-center"
+          onClick={() => void pages.fetchNextPage()}
+          disabled={pages.isFetchingNextPage}
+          data-testid={testId}
+        >
+          {pages.isFetchingNextPage ? 'Loading...' : 'Load more'}
+        </Button>
+      )}
+      {pages.isFetchNextPageError && (
+        <p role="alert" className="text-center text-sm text-red-800">
+          {adminErrorText(pages.error, failText)}
+        </p>
+      )}
+    </>
   );
 }

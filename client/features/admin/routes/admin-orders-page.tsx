@@ -11,7 +11,7 @@ import { shortenAddress } from '../../../../common/shorten-address';
 import { adminErrorText } from '../api/admin-errors';
 import { useAdminOrders, type AdminOrdersFilter } from '../api/admin-orders';
 import { OrderDetailSheet } from '../components/order-detail-sheet';
-import { Pog, When } from '../components/desk-bits';
+import { LoadMore, Pog, When } from '../components/desk-bits';
 import { ADMIN_ORDER_STATUSES, draftStateText, isPositiveAmount, orderFlagsText } from '../lib/admin-order-text';
 
 /**
@@ -111,22 +111,7 @@ export function AdminOrdersPage() {
           ))}
         </ol>
       )}
-      {orders.hasNextPage && (
-        <Button
-          variant="outline"
-          className="justify-self-center"
-          onClick={() => void orders.fetchNextPage()}
-          disabled={orders.isFetchingNextPage}
-          data-testid="orders-load-more"
-        >
-          {orders.isFetchingNextPage ? 'Loading...' : 'Load more'}
-        </Button>
-      )}
-      {orders.isFetchNextPageError && (
-        <p role="alert" className="text-center text-sm text-red-800">
-          {adminErrorText(orders.error, 'Could not load more orders. Try again.')}
-        </p>
-      )}
+      <LoadMore pages={orders} failText="Could not load more orders. Try again." testId="orders-load-more" />
 
       <OrderDetailSheet orderId={openId} onClose={() => setOpen(null)} />
     </div>
