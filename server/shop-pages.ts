@@ -245,8 +245,8 @@ export function shopPages(opts: ShopPagesOptions): (pathname: string, search?: U
     let body = jsonTag(INLINE_DATA_IDS.config, configJson);
     let markup = '';
     if (route.kind === 'home') {
-      // The view's first page, as GET /api/catalogue/products answers it: the same size at any catalogue size.
-      const pageJson = JSON.stringify((await snap.index()).page({ ...route.view, limit: CATALOGUE_PAGE_SIZE }));
+      // The view's first page: GET /api/catalogue/products's stored answer, the same size at any catalogue size.
+      const pageJson = (await opts.catalogue.pages.page(snap, { ...route.view, limit: CATALOGUE_PAGE_SIZE })).body.toString();
       const page = JSON.parse(pageJson) as CataloguePage;
       const first = page.products[0];
       head = first ? preloadTag(productImages(first)[0]?.url, 'card') : '';

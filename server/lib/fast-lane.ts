@@ -17,7 +17,11 @@ import { storedAnswerHeaders, storedReply, type Precompressed } from './precompr
 import { recordRequest, requestIdOf } from './request-log';
 import type { SecurityHeaderSet } from './security-headers';
 
-/** The stored answer a path names (and the route template it is logged under), when it can be given at once. */
+/**
+ * The stored answer a request's path (with its query, as sent) names, and the route template it is
+ * logged under, when it can be given at once. A finder answers only addresses it knows the app
+ * answers the same way: a query the app has not read and checked itself is left to it.
+ */
 export type StoredRead = (path: string) => { route: string; answer: Precompressed } | undefined;
 
 /** Answers the request and says true, or leaves it untouched and says false. */
@@ -60,8 +64,6 @@ export function storedReadLane(opts: { find: StoredRead; security: SecurityHeade
     const { method } = req;
     if (method !== 'GET' && method !== 'HEAD') return false;
     const url = req.url ?? '';
-    // A query is the app's to read (it refuses NUL characters in one, for instance).
-    if (url.includes('?')) return false;
     const started = process.hrtime.bigint();
     const found = find(url);
     if (!found) return false;
@@ -70,7 +72,8 @@ export function storedReadLane(opts: { find: StoredRead; security: SecurityHeade
     if (reply.status === 200 && !reply.coding) return false;
     const reqId = requestIdOf(one(req.headers['x-request-id']), trustProxyId);
     const headers: string[] = ['X-Request-Id', reqId];
-    for (const [name, value] of security.before(url)) headers.push(name, value);
+    const query = url.indexOf('?');
+    for (const [name, value] of security.before(query < 0 ? url : url.slice(0, query))) headers.push(name, value);
     for (const [name, value] of storedAnswerHeaders(found.answer)) headers.push(name, value);
     headers.push('Vary', 'Accept-Encoding');
     if (reply.status === 200) {

@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import accepts from 'accepts';
 import type { Context } from 'koa';
 import { boundedMemo } from './bounded-memo';
@@ -97,4 +99,28 @@ export function answerPrecompressed(ctx: Context, answer: Precompressed): void {
     ctx.set('Content-Encoding', reply.coding);
   }
   ctx.body = reply.body;
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+/** The stored forms' levels: made once per answer and catalogue version, so the smallest is worth it. */
+export const BROTLI_OPTIONS = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } };
+export const GZIP_OPTIONS = { level: 9 };
+
+/**
+ * A body's `encoded`: each form compressed once, on the first ask, in libuv's thread pool (never on
+ * the event loop); null until it is ready. A failure is reported once and the body goes out as it is.
+ */
+export function compressedOnce(body: Buffer, onError: (err: unknown, coding: Coding) => void): Precompressed['encoded'] {
+  const compressed: Partial<Record<Coding, Buffer>> = {};
+  const compressing: Partial<Record<Coding, Promise<void>>> = {};
+  return (coding) => {
+    compressing[coding] ??= (coding === 'br' ? brotliAsync(body, BROTLI_OPTIONS) : gzipAsync(body, GZIP_OPTIONS)).then(
+      (buffer) => {
+        compressed[coding] = buffer;
+      },
+      (err: unknown) => onError(err, coding),
+    );
+    return compressed[coding] ?? null;
+  };
 }

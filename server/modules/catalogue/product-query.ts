@@ -42,7 +42,7 @@ interface Entry {
 /** A page's position: the sort key of the last product shown, tie-broken by rank (unique). */
 type Key = [primary: string, rank: number];
 
-const fold = (s: string) =>
+export const fold = (s: string): string =>
   s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

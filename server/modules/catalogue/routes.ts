@@ -3,13 +3,13 @@ import { cataloguePageQuerySchema } from '../../../common/catalogue-query';
 import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 import { describeIssues } from '../../lib/validation';
-import { answerPrecompressed, matchesEtag } from '../../lib/precompressed';
+import { answerPrecompressed } from '../../lib/precompressed';
 import type { CatalogueService } from './service';
 
 export function catalogueRoutes(catalogue: CatalogueService): Router {
   const router = new Router();
 
-  // The list and each product are answered from memory, compressed once per catalogue version.
+  // Every read here is answered from memory, compressed once per catalogue version.
   router.get('/api/products', async (ctx) => {
     answerPrecompressed(ctx, await catalogue.list());
   });
@@ -20,17 +20,12 @@ export function catalogueRoutes(catalogue: CatalogueService): Router {
     if (!parsed.success) {
       throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected e.g. ?q=cap&type=Hats&sort=price-asc&limit=24`);
     }
-    const { page, etag } = await catalogue.page(parsed.data);
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.set('ETag', etag);
-    // Small: compressed on the fly (the compression middleware) when it is sent at all.
-    if (matchesEtag(ctx.get('If-None-Match'), etag)) ctx.status = 304;
-    else ctx.body = page;
+    // Stored per view and catalogue version, compressed once (page-answers.ts).
+    answerPrecompressed(ctx, await catalogue.page(parsed.data, ctx.req.url));
   });
 
   router.get('/api/catalogue/facets', async (ctx) => {
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await catalogue.facets();
+    answerPrecompressed(ctx, await catalogue.facets());
   });
 
   router.get('/api/products/:id', async (ctx) => {

@@ -31,7 +31,7 @@ import { CatalogueWebhooks } from './webhooks';
 import { CATALOGUE_VERSION, CatalogueFreshness, type FreshnessOptions } from './freshness';
 import { CatalogueIndex } from './product-query';
 import type { CataloguePageQuery } from '../../../common/catalogue-query';
-import type { CatalogueFacets, CataloguePage } from '../../../common/catalogue-view';
+import { PageAnswers } from './page-answers';
 import { etagOf, type Coding, type Precompressed } from '../../lib/precompressed';
 
 export interface ListedVariant {
@@ -83,6 +83,8 @@ export class CatalogueService {
   readonly webhooks: CatalogueWebhooks;
   /** Which catalogue version is the newest (notifications, with a bounded-staleness fallback). */
   readonly freshness: CatalogueFreshness;
+  /** The page route's and the facets' answers, stored per snapshot (page-answers.ts). */
+  readonly pages: PageAnswers;
 
   constructor(
     private readonly db: Db,
@@ -97,6 +99,7 @@ export class CatalogueService {
     this.freshness = new CatalogueFreshness(db, { ...freshness, logger });
     this.jobs = new SyncJobs(db, (report) => this.runSync(report), logger, jobOptions);
     this.webhooks = new CatalogueWebhooks(db, shopify, logger, syncOptions);
+    this.pages = new PageAnswers(logger);
   }
 
   /**
@@ -148,12 +151,17 @@ export class CatalogueService {
     return product;
   }
 
-  /** One page of a view of the listed products (search, filters, sort), from memory. */
-  async page(query: CataloguePageQuery): Promise<{ page: CataloguePage; etag: string }> {
+  /**
+   * One page of a view of the listed products (search, filters, sort), from memory: its stored
+   * answer, worked out and compressed once per view and catalogue version (page-answers.ts).
+   * `address`: the request's path and query, as the app read and checked them.
+   */
+  async page(query: CataloguePageQuery, address?: string): Promise<Precompressed> {
     const snap = await this.list();
-    const page = (await snap.index()).page(query);
-    // The page follows from the list's content and the query alone.
-    return { page, etag: etagOf(snap.etag, JSON.stringify(query)) };
+    const answer = await this.pages.page(snap, query);
+    // Answered: the lane may answer this very address from now on (stored-reads.ts).
+    if (address !== undefined) this.pages.remember(snap, address, query);
+    return answer;
   }
 
   /** One listed product's stored answer (JSON, ETag, compressed forms) for this catalogue version. */
@@ -164,9 +172,9 @@ export class CatalogueService {
     throw new AppError(ErrorCode.productNotFound, `No product with id ${id} is for sale`);
   }
 
-  /** The values the shop's filters offer, with their counts. */
-  async facets(): Promise<CatalogueFacets> {
-    return (await (await this.list()).index()).facets();
+  /** The values the shop's filters offer, with their counts: their stored answer. */
+  async facets(): Promise<Precompressed> {
+    return this.pages.facets(await this.list());
   }
 
   /**

@@ -13,6 +13,8 @@ import { registry } from '../../lib/metrics';
 import { securityHeaderSet } from '../../lib/security-headers';
 import { startHarness, type Harness } from '../../test/harness';
 import { fetchRaw as raw } from '../../test/raw-http';
+import { etagOf } from '../../lib/precompressed';
+import { PageAnswers } from './page-answers';
 import { catalogueStoredReads } from './stored-reads';
 import { bumpCatalogueVersion } from './sync';
 
@@ -180,6 +182,125 @@ describe('the catalogue lane ahead of the app', () => {
     expect(fromLane.status).toBe(200);
     expect(fromLane.headers.etag).toBe(rebuilt.headers.etag);
     expect(fromLane.headers.etag).not.toBe(oldOne);
+  });
+});
+
+describe('pages of a view and the facets ahead of the app', () => {
+  let h: Harness;
+  let laneOnly: string;
+  let appOnly: string;
+  const servers: Server[] = [];
+  const coded = { 'accept-encoding': 'gzip' };
+
+  beforeAll(async () => {
+    h = await startHarness('pglite');
+    await h.catalogue.sync();
+    await h.catalogue.seedDemoPrices();
+    const lane = storedReadLane({
+      find: catalogueStoredReads(h.catalogue),
+      security: securityHeaderSet(h.config),
+      logger: pino({ level: 'silent' }),
+      trustProxyId: false,
+    });
+    const laneServer = await serve((req, res) => {
+      if (!lane(req, res)) res.writeHead(LEFT).end();
+    });
+    const app = await serve(Koa.prototype.callback.call(createApp(h.services.app)));
+    servers.push(laneServer.server, app.server);
+    laneOnly = laneServer.url;
+    appOnly = app.url;
+  });
+  afterAll(async () => {
+    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    await h?.close();
+  });
+
+  /** Asks the app, then waits until the lane has the stored forms (br and gzip) of what it answered. */
+  const answeredByApp = async (path: string) => {
+    const byApp = await raw(appOnly + path, coded);
+    for (const coding of ['gzip', 'br'])
+      for (const until = Date.now() + 30_000; (await raw(laneOnly + path, { 'accept-encoding': coding })).status === LEFT;) {
+        if (Date.now() > until) throw new Error(`the lane never answered ${path} in ${coding}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    return byApp;
+  };
+
+  it('answers only an address the app has answered, byte for byte as the app does, and never one it refused', async () => {
+    const first = (await (await h.api('/api/catalogue/products?q=tee&limit=2')).json()) as { nextCursor: string };
+    const good = [
+      '/api/catalogue/products?q=hoodie',
+      '/api/catalogue/products?type=Hats&sort=price-asc&limit=2',
+      `/api/catalogue/products?q=tee&limit=2&cursor=${first.nextCursor}`,
+      '/api/catalogue/products',
+      '/api/catalogue/facets',
+    ];
+    const refused = [
+      '/api/catalogue/products?q=%00',
+      '/api/catalogue/products?limit=0',
+      '/api/catalogue/products?cursor=not-one',
+      '/api/catalogue/products?q=a&q=b',
+      `/api/catalogue/products?q=hats&limit=2&cursor=${first.nextCursor}`,
+    ];
+    // Not one of them has been asked of the app yet: the lane leaves every one to it.
+    for (const path of [...good, ...refused])
+      expect({ path, status: (await raw(laneOnly + path, coded)).status }).toEqual({ path, status: LEFT });
+    for (const path of refused) {
+      expect((await raw(appOnly + path, coded)).status).toBe(400);
+      expect({ path, status: (await raw(laneOnly + path, coded)).status }).toEqual({ path, status: LEFT });
+    }
+    for (const path of good) {
+      const byApp = await answeredByApp(path);
+      expect(byApp.status).toBe(200);
+      // The same view at another address (another case, spacing, order) is the app's to read first.
+      if (path.includes('q=hoodie')) expect((await raw(laneOnly + path.replace('hoodie', 'HOODIE%20'), coded)).status).toBe(LEFT);
+      const storedCoding = new Set(['gzip', 'br', 'gzip;q=1, br;q=0.5']);
+      for (const coding of [...storedCoding, 'identity', ''])
+        for (const method of ['GET', 'HEAD'])
+          for (const etag of [undefined, byApp.headers.etag as string, '"someone-else"']) {
+            const headers: Record<string, string> = { 'accept-encoding': coding };
+            if (etag) headers['if-none-match'] = etag;
+            const what = `${method} ${path} [${coding}] ${etag ?? ''}`;
+            const fromApp = await raw(appOnly + path, headers, method);
+            const fromLane = await raw(laneOnly + path, headers, method);
+            const fromShop = await raw(h.baseUrl + path, headers, method);
+            // The body as its hash: a difference reads as one line.
+            const shape = (r: typeof fromApp) => ({ what, status: r.status, headers: same(r.headers), body: etagOf(r.body) });
+            expect(shape(fromShop)).toEqual(shape(fromApp));
+            // A stored coding the client takes, or a 304: the lane's. Identity is the app's (compressed on the fly, or plain).
+            if (storedCoding.has(coding) || etag === byApp.headers.etag) expect(shape(fromLane)).toEqual(shape(fromApp));
+            else expect({ what, status: fromLane.status }).toEqual({ what, status: LEFT });
+          }
+    }
+  });
+
+  it('never answers a page of an older catalogue, and keeps what it stores within its budget whatever a stranger asks', async () => {
+    const path = '/api/catalogue/products?q=cap';
+    const before = await answeredByApp(path);
+    await h.database.db('variants').update({ pog_price: h.database.db.raw('pog_price + 1') });
+    await bumpCatalogueVersion(h.database.db);
+    expect((await raw(laneOnly + path, coded)).status).toBe(LEFT);
+    const after = await answeredByApp(path);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect((await raw(laneOnly + path, coded)).headers.etag).toBe(after.headers.etag);
+
+    // A flood of distinct searches: the stored pages and addresses stay within their bounds.
+    const pages = new PageAnswers(undefined, { maxBytes: 64 * 1024, maxAddresses: 50 });
+    const snap = await h.catalogue.list();
+    const busy = { q: 'cap', type: '', vendor: '', tag: '', sort: 'featured' as const, limit: 24 };
+    await pages.page(snap, busy);
+    pages.remember(snap, path, busy);
+    for (let i = 0; i < 500; i++) {
+      const query = { ...busy, q: `stranger ${i}` };
+      await pages.page(snap, query);
+      pages.remember(snap, `/api/catalogue/products?q=stranger+${i}`, query);
+      // The busy address is asked between the stranger's.
+      if (i % 10 === 0) expect(pages.find(snap, path)).toBeDefined();
+    }
+    const stored = pages.stored(snap);
+    expect(stored.bytes).toBeLessThanOrEqual(64 * 1024);
+    expect(stored.addresses).toBeLessThanOrEqual(50);
+    expect(pages.find(snap, path)?.body.toString()).toBe((await h.catalogue.page(busy)).body.toString());
   });
 });
 
