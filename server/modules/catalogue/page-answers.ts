@@ -16,7 +16,7 @@
 import type { CataloguePageQuery } from '../../../common/catalogue-query';
 import type { Logger } from '../../lib/logger';
 import { compressedOnce, etagOf, type Precompressed } from '../../lib/precompressed';
-import { fold, wordsOf } from './product-query';
+import { fold, wordsOf } from '../../../common/catalogue-scan';
 import type { ProductListSnapshot } from './service';
 
 /** The most bytes (plain and compressed forms) of page answers kept per snapshot. */

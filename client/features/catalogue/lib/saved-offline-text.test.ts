@@ -1,5 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { notSavedText, savedOfflineText } from './saved-offline-text';
+import { notSavedText, savedOfflineText, savedResultsText } from './saved-offline-text';
 
 describe('savedOfflineText', () => {
   it('says how many products the device has saved', () => {
@@ -25,5 +26,28 @@ describe('notSavedText', () => {
       "You're offline, and this product isn't saved on this device for offline browsing. Connect to the internet to see it.",
     );
     expect(notSavedText('unreachable')).toContain("Can't reach the shop, and this product isn't saved");
+  });
+});
+
+describe('savedResultsText', () => {
+  it('says the results come from the products saved on the device, and what searches the whole shop', () => {
+    expect(savedResultsText('offline', 90)).toBe(
+      'Results from the 90 products saved on this device. Connect to the internet to search the whole shop.',
+    );
+    expect(savedResultsText('offline', 1)).toContain('the 1 product saved on this device.');
+    expect(savedResultsText('unreachable', 3)).toBe(
+      'Results from the 3 products saved on this device. The whole shop is searched again once it answers.',
+    );
+  });
+});
+
+describe('the offline search as docs/how-it-works.md describes it', () => {
+  const root = new URL('../../../../', import.meta.url);
+  const doc = readFileSync(new URL('docs/how-it-works.md', root), 'utf8').replace(/\s+/g, ' ');
+
+  it('quotes the line as the home says it, and names the scan where it is', () => {
+    expect(doc).toContain(`"${savedResultsText('offline', 7).replace('7', '{n}')}"`);
+    expect(doc).toContain('`common/catalogue-scan.ts`');
+    expect(existsSync(new URL('common/catalogue-scan.ts', root))).toBe(true);
   });
 });
