@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { Product } from '../../../common/api';
 import type { CataloguePageQuery } from '../../../common/catalogue-query';
+import { fold, plainText, wordsOf } from '../../../common/catalogue-scan';
 import type { CatalogueFacets, CatalogueFilter, CataloguePage, FacetValue } from '../../../common/catalogue-view';
 import { ErrorCode } from '../../../common/errors';
 import { parseUnits } from '../../../common/money';
@@ -41,22 +42,6 @@ interface Entry {
 
 /** A page's position: the sort key of the last product shown, tie-broken by rank (unique). */
 type Key = [primary: string, rank: number];
-
-export const fold = (s: string): string =>
-  s
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-
-/** The words of a text: letters and digits, folded (accents off, lower case). */
-export function wordsOf(text: string): string[] {
-  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/** Shopify's description HTML as text: tags and entities out. */
-function plainText(html: string): string {
-  return html.replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ');
-}
 
 /** Products indexed between two yields to the event loop while an index is built. */
 const BUILD_SLICE = 50;
