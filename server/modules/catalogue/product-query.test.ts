@@ -55,8 +55,8 @@ const TITLE_WORDS = [
   'über',
   'Zebra',
 ];
-const DESCRIPTION_WORDS = ['vintage', 'mint', 'rare', 'café', 'collector&apos;s', 'sealed', 'Séries', 'cardboard', 'foil'];
-const TYPES = ['Pogs', 'pogs', 'Slammers', 'Caps', 'Accessoires', 'accessoires', ''];
+const DESCRIPTION_WORDS = ['vintage', 'golden', 'mint', 'rare', 'café', 'collector&apos;s', 'sealed', 'Séries', 'cardboard', 'foil'];
+const TYPES = ['Pogs', 'pogs', 'Slammers', 'Caps', 'Épingles', 'epingles', 'Accessoires', ''];
 const VENDORS = ['World POG Federation', 'world pog federation', 'Crème Co', 'Creme Co', 'Ñandú & Sons', 'Acme'];
 const TAGS = ['rare', 'Rare', 'holo', 'été', 'ete', 'sale', 'new', '90s', 'Édition limitée'];
 /** Few prices (and the same price written two ways), so many products tie on price. */
@@ -118,6 +118,7 @@ const SEARCHES = [
   'slammer gold',
   'gold slammer',
   'cap cap',
+  'cap cap gold',
   'caps',
   'nandu',
   'naive',
@@ -146,7 +147,7 @@ const SEARCHES = [
 const FILTERS: Pick<CatalogueFilter, 'type' | 'vendor' | 'tag'>[] = [
   { type: '', vendor: '', tag: '' },
   { type: 'pogs', vendor: '', tag: '' },
-  { type: 'ACCESSOIRES', vendor: '', tag: '' },
+  { type: 'EPINGLES', vendor: '', tag: '' },
   { type: '', vendor: 'World POG Federation', tag: '' },
   { type: '', vendor: 'creme co', tag: '' },
   { type: '', vendor: '', tag: 'Ete' },
