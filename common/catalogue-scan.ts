@@ -17,9 +17,10 @@
  *   and high to low (the lowest variant's price, exact, in wei); ties by featured place. Featured
  *   with a search puts first the products whose title has more of the search's words (each as the
  *   start of a title word), then by featured place.
+ * - The filters' values are counted over the products, the most common first.
  */
 import type { Product } from './api';
-import type { CatalogueFilter } from './catalogue-view';
+import type { CatalogueFacets, CatalogueFilter, FacetValue } from './catalogue-view';
 import { parseUnits } from './money';
 
 /** Accents off and lower case: how every text is compared. */
@@ -122,4 +123,24 @@ export function scanCatalogue(scanned: readonly ScannedProduct[], filter: Catalo
       break;
   }
   return matches.sort(order).map((p) => p.product);
+}
+
+/**
+ * The filters' values among `products`, with how many products have each (a product counts once
+ * per value; blank values are left out), the most common first, then by name, at most `limit`.
+ */
+export function countFacets(products: readonly Product[], limit: number): CatalogueFacets {
+  const count = (values: (product: Product) => string[]): FacetValue[] => {
+    const counts = new Map<string, number>();
+    for (const product of products) for (const v of new Set(values(product))) if (v.trim()) counts.set(v, (counts.get(v) ?? 0) + 1);
+    return [...counts]
+      .map(([value, n]) => ({ value, count: n }))
+      .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
+      .slice(0, limit);
+  };
+  return {
+    productTypes: count((p) => [p.productType]),
+    vendors: count((p) => [p.vendor]),
+    tags: count((p) => p.tags),
+  };
 }

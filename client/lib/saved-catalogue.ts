@@ -45,7 +45,7 @@ export function productsOfQuery(queryKey: readonly unknown[], data: unknown): re
   }
 }
 
-interface CachedQuery {
+export interface CachedQuery {
   queryKey: readonly unknown[];
   state: { data: unknown; dataUpdatedAt: number };
 }
@@ -68,4 +68,42 @@ export function findProduct(queries: readonly CachedQuery[], id: string): Produc
     if (product) return product;
   }
   return undefined;
+}
+
+/** What the device has saved of the catalogue, as one list to search offline. */
+export interface SavedCatalogue {
+  /** Every product the queries hold, once: its copy from the most recently updated query that has it. */
+  products: Product[];
+  /** A product's place in the featured order as far as the device knows it (lower first, unique). */
+  placeOf: (product: Product) => number;
+}
+
+/** The home's default view (no search, no filter, featured): its URL query is empty. */
+const isDefaultViewPages = (query: CachedQuery) => catalogueQueryKind(query.queryKey) === 'pages' && (query.queryKey[2] ?? '') === '';
+
+/**
+ * The products the given queries hold, each once, with their featured places. The device does not
+ * know the server's featured order (its row ids), only lists in it: the featured place is the
+ * order in which the saved featured lists give the products (the default view's pages, then the
+ * whole list, both in the server's featured order); the products only other queries hold (a
+ * search's pages, a product opened) come after, in the order the most recently updated query
+ * lists them.
+ */
+export function savedCatalogue(queries: readonly CachedQuery[]): SavedCatalogue {
+  const newestFirst = [...queries].sort((a, b) => b.state.dataUpdatedAt - a.state.dataUpdatedAt);
+  const copies = new Map<string, Product>();
+  for (const query of newestFirst) {
+    for (const product of productsOfQuery(query.queryKey, query.state.data)) if (!copies.has(product.id)) copies.set(product.id, product);
+  }
+  const places = new Map<string, number>();
+  const featuredLists = [
+    ...newestFirst.filter(isDefaultViewPages),
+    ...newestFirst.filter((query) => catalogueQueryKind(query.queryKey) === 'list'),
+  ];
+  for (const query of [...featuredLists, ...newestFirst]) {
+    for (const product of productsOfQuery(query.queryKey, query.state.data))
+      if (!places.has(product.id)) places.set(product.id, places.size);
+  }
+  const products = [...copies.values()].sort((a, b) => places.get(a.id)! - places.get(b.id)!);
+  return { products, placeOf: (product) => places.get(product.id) ?? places.size };
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../../common/api';
-import { prepareScan, scanCatalogue } from '../../../common/catalogue-scan';
+import { countFacets, prepareScan, scanCatalogue } from '../../../common/catalogue-scan';
 import { CATALOGUE_SORTS, MAX_CATALOGUE_PAGE_SIZE, type CatalogueFilter } from '../../../common/catalogue-view';
-import { CatalogueIndex } from './product-query';
+import { CatalogueIndex, MAX_FACET_VALUES } from './product-query';
 
 // The index answers every view exactly as the plain scan of common/catalogue-scan.ts does (the
 // scan the shop runs offline on the products a device saved): the same products in the same
@@ -198,6 +198,15 @@ describe('CatalogueIndex and the plain scan', () => {
     expect(nonEmpty).toBeGreaterThan(views / 3);
     expect(nonEmpty).toBeLessThan(views);
   }, 60_000);
+
+  it("count the filters' values alike", async () => {
+    const index = await CatalogueIndex.build(products, placeOf, () => Promise.resolve());
+    const facets = countFacets(products, MAX_FACET_VALUES);
+    expect(facets).toEqual(index.facets());
+    // Values that differ only in case or accents are separate values (the filter then matches both).
+    expect(facets.productTypes.map((f) => f.value)).toEqual(expect.arrayContaining(['Pogs', 'pogs', 'Épingles', 'epingles']));
+    expect(countFacets(products, 2).tags).toEqual(facets.tags.slice(0, 2));
+  });
 
   it('the catalogue exercises the rules: accents, ties and relevance change the answer', () => {
     const scanned = prepareScan(products, placeOf);

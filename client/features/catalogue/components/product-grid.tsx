@@ -11,7 +11,7 @@ import { ProductCard } from './product-card';
 const GRID = 'grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4';
 
 /** The next page of the grid's view: whether there is one, and how to ask for it. */
-interface MoreProducts {
+export interface MoreProducts {
   hasMore: boolean;
   loading: boolean;
   /** Why the last request for more failed, if it did. */

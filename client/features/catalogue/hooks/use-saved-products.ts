@@ -1,7 +1,8 @@
 import { useQueryClient, type Query } from '@tanstack/react-query';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { Product } from '../../../../common/api';
 import { countProducts, findProduct } from '../../../lib/saved-catalogue';
+import { prepareSavedSearch, type SavedSearch } from '../lib/saved-search';
 
 const catalogueQueries = (queries: Query[]) => queries.filter((q) => q.queryKey[0] === 'catalogue' && q.state.data !== undefined);
 
@@ -23,4 +24,22 @@ export function useSavedProductCount(active: boolean): number {
 export function useSavedProduct(id: string, active: boolean): Product | undefined {
   const queryClient = useQueryClient();
   return active ? findProduct(catalogueQueries(queryClient.getQueryCache().getAll()), id) : undefined;
+}
+
+/** What the catalogue's queries hold, as a text that changes when any of them gets new data. */
+const versionOf = (queries: Query[]) => queries.map((q) => `${q.queryHash}@${q.state.dataUpdatedAt}`).join('\n');
+
+/**
+ * The products the catalogue's queries hold, ready to search on the device, while `active` (null
+ * otherwise): read again only when one of those queries gets new data, not at each keystroke.
+ */
+export function useSavedSearch(active: boolean): SavedSearch | null {
+  const cache = useQueryClient().getQueryCache();
+  const subscribe = useCallback((onChange: () => void) => (active ? cache.subscribe(onChange) : () => undefined), [active, cache]);
+  const version = useSyncExternalStore(
+    subscribe,
+    () => (active ? versionOf(catalogueQueries(cache.getAll())) : null),
+    () => null,
+  );
+  return useMemo(() => (version === null ? null : prepareSavedSearch(catalogueQueries(cache.getAll()))), [cache, version]);
 }

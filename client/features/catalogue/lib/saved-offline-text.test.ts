@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notSavedText, savedOfflineText } from './saved-offline-text';
+import { notSavedText, savedOfflineText, savedResultsText } from './saved-offline-text';
 
 describe('savedOfflineText', () => {
   it('says how many products the device has saved', () => {
@@ -25,5 +25,17 @@ describe('notSavedText', () => {
       "You're offline, and this product isn't saved on this device for offline browsing. Connect to the internet to see it.",
     );
     expect(notSavedText('unreachable')).toContain("Can't reach the shop, and this product isn't saved");
+  });
+});
+
+describe('savedResultsText', () => {
+  it('says the results come from the products saved on the device, and what searches the whole shop', () => {
+    expect(savedResultsText('offline', 90)).toBe(
+      'Results from the 90 products saved on this device. Connect to the internet to search the whole shop.',
+    );
+    expect(savedResultsText('offline', 1)).toContain('the 1 product saved on this device.');
+    expect(savedResultsText('unreachable', 3)).toBe(
+      'Results from the 3 products saved on this device. The whole shop is searched again once it answers.',
+    );
   });
 });

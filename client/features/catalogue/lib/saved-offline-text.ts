@@ -20,3 +20,14 @@ export function notSavedText(connection: Exclude<Connection, 'online'>): string 
   const next = connection === 'offline' ? 'Connect to the internet to see it.' : 'Try again once the shop answers.';
   return `${without(connection)}, and this product isn't saved on this device for offline browsing. ${next}`;
 }
+
+/**
+ * Next to the home's results while a search, a filter or a sort is applied on the device: they
+ * are the matches among the products it saved, and the whole shop is searched again once it
+ * answers.
+ */
+export function savedResultsText(connection: Exclude<Connection, 'online'>, products: number): string {
+  const next =
+    connection === 'offline' ? 'Connect to the internet to search the whole shop.' : 'The whole shop is searched again once it answers.';
+  return `Results from the ${products} ${products === 1 ? 'product' : 'products'} saved on this device. ${next}`;
+}

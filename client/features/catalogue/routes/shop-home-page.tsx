@@ -1,9 +1,7 @@
-import { useMemo, useState } from 'react';
-import { DEFAULT_CATALOGUE_FILTER, filterToSearchParams, isDefaultFilter } from '../../../../common/catalogue-view';
+import { HardDriveDownload } from 'lucide-react';
+import { DEFAULT_CATALOGUE_FILTER, isDefaultFilter } from '../../../../common/catalogue-view';
 import { Button } from '../../../components/ui/button';
-import { apiErrorText, ApiError } from '../../../lib/api-client';
 import { useConfig, useShopNames } from '../../../lib/public-config';
-import { productsOfPages, useCatalogueFacets, useCataloguePages } from '../api/get-catalogue-page';
 import { CatalogueControls } from '../components/catalogue-controls';
 import { CommunityLink } from '../components/community-link';
 import { ExclusiveNotice } from '../components/exclusive-notice';
@@ -13,26 +11,19 @@ import { LazyShopFaq } from '../components/lazy-shop-faq';
 import { ProductGrid, ProductGridEmpty, ProductGridError, ProductGridNoMatch, ProductGridSkeleton } from '../components/product-grid';
 import { ShopHero } from '../components/shop-hero';
 import { Web3Footer } from '../components/web3-footer';
+import { useCatalogueResults } from '../hooks/use-catalogue-results';
 import { useCatalogueView } from '../hooks/use-catalogue-view';
 import { useCelebration } from '../hooks/use-celebration';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { SavedOfflineNotice } from '../components/saved-offline-notice';
-
-const errorText = (error: Error) => (error instanceof ApiError ? apiErrorText(error) : error.message);
+import { savedResultsText } from '../lib/saved-offline-text';
 
 export function ShopHomePage() {
   const names = useShopNames();
   const { data: config } = useConfig();
   const { view, change } = useCatalogueView();
-  const viewKey = filterToSearchParams(view).toString();
-  const pages = useCataloguePages(view);
-  const facets = useCatalogueFacets();
-  const products = useMemo(() => (pages.data ? productsOfPages(pages.data.pages) : undefined), [pages.data]);
-  // The total of the freshest page: the catalogue may have changed since the first.
-  const total = pages.data?.pages.at(-1)?.total ?? 0;
-  // The view whose products are on screen (the previous one while the next one's first page loads).
-  const [shownView, setShownView] = useState(viewKey);
-  if (pages.data && !pages.isPlaceholderData && shownView !== viewKey) setShownView(viewKey);
+  const results = useCatalogueResults(view);
+  const { products, total } = results;
   const filtered = !isDefaultFilter(view);
   const clear = () => change(DEFAULT_CATALOGUE_FILTER);
   useDocumentTitle(null, names.shopName);
@@ -68,35 +59,32 @@ export function ShopHomePage() {
           </div>
           {/* Without products at all (the default view empty) there is nothing to search or filter. */}
           {!(products && products.length === 0 && !filtered) && (
-            <CatalogueControls view={view} facets={facets.data} onChange={change} busy={pages.isPlaceholderData && pages.isFetching} />
+            <CatalogueControls view={view} facets={results.facets} onChange={change} busy={results.loading} />
+          )}
+          {/* The default view offline is the saved products: the notice above says so already. */}
+          {results.saved && filtered && (
+            <p data-testid="saved-results-note" className="flex items-start gap-2 text-sm text-muted-foreground">
+              <HardDriveDownload aria-hidden className="mt-0.5 size-4 shrink-0" />
+              <span>{savedResultsText(results.saved.connection, results.saved.count)}</span>
+            </p>
           )}
           {products ? (
             products.length > 0 ? (
-              <ProductGrid
-                products={products}
-                view={shownView}
-                busy={pages.isPlaceholderData}
-                more={{
-                  hasMore: pages.hasNextPage,
-                  loading: pages.isFetchingNextPage,
-                  error: pages.isFetchNextPageError && pages.error ? errorText(pages.error) : null,
-                  onLoadMore: () => void pages.fetchNextPage({ cancelRefetch: false }),
-                }}
-              />
+              <ProductGrid products={products} view={results.shownView} busy={results.placeholder} more={results.more} />
             ) : filtered ? (
               <ProductGridNoMatch search={view.q} onClear={clear} />
             ) : (
               <ProductGridEmpty />
             )
-          ) : pages.isError ? (
-            <ProductGridError message={pages.error.message} onRetry={() => void pages.refetch()} retrying={pages.isFetching} />
+          ) : results.error ? (
+            <ProductGridError message={results.error.message} onRetry={results.retry} retrying={results.retrying} />
           ) : (
             <ProductGridSkeleton />
           )}
         </section>
 
         <LazyShopFaq
-          aboveSettled={!pages.isPending}
+          aboveSettled={!results.pending}
           productName={names.productName}
           tokenSymbol={names.tokenSymbol}
           brandUrl={config?.brandUrl ?? null}
