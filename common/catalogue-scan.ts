@@ -41,42 +41,53 @@ export function plainText(html: string): string {
   return html.replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ');
 }
 
-/** A product as the scan reads it: its words and sort keys, worked out once. */
+/** The text a product is found by: title, description as plain text, vendor, type, tags and SKUs. */
+function searchedText(product: Product): string {
+  return [
+    product.title,
+    plainText(product.description),
+    product.vendor,
+    product.productType,
+    ...product.tags,
+    ...product.variants.map((v) => v.sku ?? ''),
+  ].join(' ');
+}
+
+/** A product as the scan reads it: its words and sort keys, each worked out once. */
 export interface ScannedProduct {
-  product: Product;
+  readonly product: Product;
   /** Its place in the featured order (lower first). */
-  place: number;
-  /** Every word it is found by, each once. */
-  words: readonly string[];
-  titleWords: readonly string[];
-  type: string;
-  vendor: string;
-  tags: ReadonlySet<string>;
+  readonly place: number;
+  /** Every word it is found by, each once (read at the first search that needs them). */
+  readonly words: readonly string[];
+  readonly titleWords: readonly string[];
+  readonly type: string;
+  readonly vendor: string;
+  readonly tags: ReadonlySet<string>;
   /** Its lowest price in wei. */
-  price: bigint;
+  readonly price: bigint;
   /** Shopify's numeric id: larger is newer. */
-  created: bigint;
+  readonly created: bigint;
 }
 
 /**
- * The products ready to scan, each read once (folding a few thousand descriptions is the scan's
- * main cost: done here, not at every search). `placeOf` gives each product its featured place.
+ * The products ready to scan, each read once: folding a few thousand descriptions is the scan's
+ * main cost, paid at the first search (a view without one never pays it), not at every search.
+ * `placeOf` gives each product its featured place.
  */
 export function prepareScan(products: readonly Product[], placeOf: (product: Product) => number): ScannedProduct[] {
   return products.map((product) => {
-    const text = [
-      product.title,
-      plainText(product.description),
-      product.vendor,
-      product.productType,
-      ...product.tags,
-      ...product.variants.map((v) => v.sku ?? ''),
-    ].join(' ');
+    let words: readonly string[] | undefined;
+    let titleWords: readonly string[] | undefined;
     return {
       product,
       place: placeOf(product),
-      words: [...new Set(wordsOf(text))],
-      titleWords: [...new Set(wordsOf(product.title))],
+      get words() {
+        return (words ??= [...new Set(wordsOf(searchedText(product)))]);
+      },
+      get titleWords() {
+        return (titleWords ??= [...new Set(wordsOf(product.title))]);
+      },
       type: fold(product.productType),
       vendor: fold(product.vendor),
       tags: new Set(product.tags.map(fold)),
@@ -107,6 +118,10 @@ export function scanCatalogue(scanned: readonly ScannedProduct[], filter: Catalo
   let order: (a: ScannedProduct, b: ScannedProduct) => number;
   switch (filter.sort) {
     case 'featured': {
+      if (search.length === 0) {
+        order = byPlace;
+        break;
+      }
       // Each search word counts, repeated ones too ("cap cap"), as the server counts them.
       const titleHits = new Map(matches.map((p) => [p, search.filter((word) => hasWordStartingWith(p.titleWords, word)).length]));
       order = (a, b) => titleHits.get(b)! - titleHits.get(a)! || byPlace(a, b);
