@@ -14,9 +14,9 @@
  * A newer snapshot starts with empty maps; the old ones go with the old snapshot.
  */
 import type { CataloguePageQuery } from '../../../common/catalogue-query';
+import { fold, wordsOf } from '../../../common/catalogue-scan';
 import type { Logger } from '../../lib/logger';
 import { compressedOnce, etagOf, type Precompressed } from '../../lib/precompressed';
-import { fold, wordsOf } from '../../../common/catalogue-scan';
 import type { ProductListSnapshot } from './service';
 
 /** The most bytes (plain and compressed forms) of page answers kept per snapshot. */
