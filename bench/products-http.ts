@@ -18,7 +18,9 @@
  *    from the emulator and priced), logging every request with the running server's logger as
  *    main.ts makes it (server/lib/logger.ts), to a file here;
  *  - `start`: the shop as `npm start` runs it, its demo store grown to BENCH_PRODUCTS, logging for a
- *    terminal (`BENCH_ROOT`: another checkout's build, for a before/after in one run);
+ *    terminal (`BENCH_ROOT`: another checkout's build). With `BENCH_BEFORE_ROOT` (another checkout,
+ *    built), that checkout's `start` shop runs beside it, and each route is measured on both, one
+ *    after the other: a before/after in one run;
  *  - `production`: the production build (NODE_ENV=production, Postgres), its JSON log to a file, at
  *    the demo's 27 products.
  *
@@ -27,7 +29,8 @@
  * thread's CPU time per answer (the kernel's count), whichever side is the bottleneck.
  *
  * Knobs: BENCH_DB (harness: pglite | postgres), BENCH_PRODUCTS (500; 20,000 works), BENCH_REQUESTS
- * (4000 per round), BENCH_CONCURRENCY (32), BENCH_ROUNDS (3), BENCH_SHOPS, BENCH_ROUTES.
+ * (4000 per round), BENCH_CONCURRENCY (32), BENCH_ROUNDS (3), BENCH_SHOPS, BENCH_ROUTES, BENCH_ROOT,
+ * BENCH_BEFORE_ROOT.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -45,6 +48,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DB = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
+const BEFORE_ROOT = process.env.BENCH_BEFORE_ROOT;
 const SHOPS: ShopKind[] = process.env.BENCH_SHOPS
   ? SHOP_KINDS
   : ['harness', 'start', ...(process.env.TEST_DATABASE_URL ? (['production'] as const) : [])];
@@ -133,6 +137,19 @@ async function routesOf(shop: Measured): Promise<Array<[string, string, Record<s
   return routes;
 }
 
+/** One route of one shop against the bare server: its table row. */
+async function measured(label: string, shop: Measured, name: string, path: string, headers: Record<string, string>): Promise<string> {
+  // The stored gzip form is made on the first ask: ask, and wait until it is there.
+  if (path.startsWith('/api/products')) await storedForm(shop.baseUrl + path, headers);
+  const opts = { rounds: ROUNDS, requests: REQUESTS, concurrency: CONCURRENCY, appPid: shop.pid };
+  const { bare: b, app: a, ratio, costRatio, bytes } = await againstBare(shop.baseUrl + path, path, headers, opts);
+  return (
+    `| ${label} | ${name} | ${(bytes / 1024).toFixed(1)} KB | ${Math.round(b.rps)} (${b.each}), ${b.p50} ms, ${b.p95} ms, ${b.usPerRequest.toFixed(1)} | ` +
+    `${Math.round(a.rps)} (${a.each}), ${a.p50} ms, ${a.p95} ms, ${a.usPerRequest.toFixed(1)} | ${ratio.toFixed(2)}×, ${costRatio.toFixed(2)}× |` +
+    (a.failures || b.failures ? `\nfailed requests: shop ${a.failures}, bare ${b.failures}` : '')
+  );
+}
+
 const loadAverage = () =>
   loadavg()
     .map((x) => x.toFixed(2))
@@ -147,22 +164,26 @@ async function main() {
   );
   console.log('|---|---|---|---|---|---|');
   for (const kind of SHOPS) {
-    const shop = kind === 'harness' ? await harness() : await startBenchShop(kind, PRODUCTS);
-    const label = `${kind} (${shop.products} products${kind === 'harness' ? `, ${DB}` : ''})`;
+    const shops: Array<{ label: string; shop: Measured }> = [];
     try {
-      for (const [name, path, headers] of await routesOf(shop)) {
-        // The stored gzip form is made on the first ask: ask, and wait until it is there.
-        if (path.startsWith('/api/products')) await storedForm(shop.baseUrl + path, headers);
-        const opts = { rounds: ROUNDS, requests: REQUESTS, concurrency: CONCURRENCY, appPid: shop.pid };
-        const { bare: b, app: a, ratio, costRatio, bytes } = await againstBare(shop.baseUrl + path, path, headers, opts);
-        console.log(
-          `| ${label} | ${name} | ${(bytes / 1024).toFixed(1)} KB | ${Math.round(b.rps)} (${b.each}), ${b.p50} ms, ${b.p95} ms, ${b.usPerRequest.toFixed(1)} | ` +
-            `${Math.round(a.rps)} (${a.each}), ${a.p50} ms, ${a.p95} ms, ${a.usPerRequest.toFixed(1)} | ${ratio.toFixed(2)}×, ${costRatio.toFixed(2)}× |`,
-        );
-        if (a.failures || b.failures) console.log(`failed requests: shop ${a.failures}, bare ${b.failures}`);
+      if (kind === 'start' && BEFORE_ROOT) {
+        shops.push({ label: `start before (${BEFORE_ROOT})`, shop: await startBenchShop('start', PRODUCTS, BEFORE_ROOT) });
+      }
+      const shop = kind === 'harness' ? await harness() : await startBenchShop(kind, PRODUCTS);
+      shops.push({ label: kind, shop });
+      const routes = [];
+      for (const { shop } of shops) routes.push(await routesOf(shop));
+      // Route by route, on each shop in turn: a before and an after minutes apart at most.
+      for (let r = 0; r < ROUTES.length; r++) {
+        for (const [i, { label, shop }] of shops.entries()) {
+          const [name, path, headers] = routes[i]![r]!;
+          console.log(
+            await measured(`${label} (${shop.products} products${kind === 'harness' ? `, ${DB}` : ''})`, shop, name, path, headers),
+          );
+        }
       }
     } finally {
-      await shop.stop();
+      for (const { shop } of shops) await shop.stop();
     }
   }
   console.log(
