@@ -130,7 +130,8 @@ describe.each(testDatabaseKinds)('the cart lane ahead of the app on %s', (kind) 
         for (const [who, cookie] of Object.entries(cookies))
           for (const etag of validators)
             for (const coding of ['gzip', '']) {
-              const headers: Record<string, string> = { 'accept-encoding': coding };
+              // A read another site's page made: the app answers it as any other (the browser keeps it from that page).
+              const headers: Record<string, string> = { 'accept-encoding': coding, ...(coding ? {} : { 'sec-fetch-site': 'cross-site' }) };
               if (cookie) headers.cookie = cookie;
               if (etag) headers['if-none-match'] = etag;
               const what = `${method} ${path} [${who}] ${etag ?? ''} [${coding}]`;
