@@ -1,8 +1,8 @@
 /**
- * GET /api/cart's answers: the cart's JSON and its ETag (the hash of the session's id and of the
- * JSON: another session's ETag never matches), made once per change of the cart or of the catalogue
- * and kept per session, so an unchanged cart is answered without the database, the pricing, the
- * serialisation or the hash.
+ * GET /api/cart's answers: the cart's JSON, its ETag (the hash of the session's id and of the JSON:
+ * another session's ETag never matches) and its compressed forms, made once per change of the cart
+ * or of the catalogue and kept per session, so an unchanged cart is answered without the database,
+ * the pricing, the serialisation, the hash or the compression.
  *
  * A kept answer must never be older than the database. Every change to a session's lines, by any
  * writer (an add, a removal, a paid checkout's lines leaving, a swept session), is announced at
@@ -17,10 +17,12 @@
  * answer is for the catalogue version it was priced at: once another version is current, the next
  * read prices the cart again.
  */
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Cart } from '../../../common/api';
 import type { Db } from '../../db';
 import { dbKind } from '../../db';
-import { etagOf } from '../../lib/precompressed';
+import { COMPRESSION_THRESHOLD } from '../../lib/compression';
+import { etagOf, matchesEtag, storedReply, type Coding, type Precompressed, type StoredReply } from '../../lib/precompressed';
 import type { CatalogueService, ProductListSnapshot } from '../catalogue';
 
 export const EMPTY_CART: Cart = Object.freeze({ items: [], total: '0.00' }) as Cart;
@@ -31,17 +33,32 @@ export const CART_CHANNEL = 'cart_changed';
 /** The most sessions whose answer this process keeps (the oldest kept is forgotten first). */
 const MAX_KEPT = 10_000;
 
-export interface CartAnswer {
-  /** The cart's JSON. */
-  body: Buffer;
-  /** A strong ETag of the session's id and of the body. */
-  etag: string;
+/** The cart's JSON, its ETag (of the session's id and of the body) and its compressed forms. */
+export type CartAnswer = Precompressed;
+
+/** A cart of a few lines is a few kilobytes: each form is compressed on its first ask, well under a millisecond. */
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } };
+const GZIP = { level: 9 };
+
+function answerOf(sessionId: string, cart: Cart): CartAnswer {
+  const body = Buffer.from(JSON.stringify(cart));
+  const compressed: Partial<Record<Coding, Buffer>> = {};
+  return {
+    body,
+    etag: etagOf(sessionId, '\n', body),
+    encoded: (coding) => (compressed[coding] ??= coding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP)),
+  };
 }
 
-const answerOf = (sessionId: string, cart: Cart): CartAnswer => {
-  const body = Buffer.from(JSON.stringify(cart));
-  return { body, etag: etagOf(sessionId, '\n', body) };
-};
+/**
+ * What a cart answer is to a request, whoever sends it (the route, or the lane ahead of it): a 304
+ * to its ETag; under the compression threshold the JSON as it is; else its stored form in a coding
+ * the client takes, or the JSON for the app to compress on the fly (a coding not stored) or not.
+ */
+export function cartReply(answer: CartAnswer, acceptEncoding: string, ifNoneMatch: string | undefined): StoredReply {
+  if (answer.body.length >= COMPRESSION_THRESHOLD) return storedReply(answer, acceptEncoding, ifNoneMatch);
+  return matchesEtag(ifNoneMatch, answer.etag) ? { status: 304 } : { status: 200, coding: null, body: answer.body };
+}
 
 /** The route's own headers of every cart answer: kept by the shopper's browser only, revalidated on every read. */
 export function cartAnswerHeaders(answer: CartAnswer): Array<[string, string]> {

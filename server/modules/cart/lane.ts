@@ -5,13 +5,13 @@
  * request id, log line and histogram are the app's route's (a test holds them equal). Anything
  * else goes through the app: a cookie it does not know (forged, expired, another instance's, its
  * expiry due a refresh: the app reads the database and drops a stale cookie), a cart not kept, a
- * catalogue rebuild to wait for, an answer the app would compress, another method or address.
+ * catalogue rebuild to wait for, an answer the app would compress on the fly (its client takes
+ * neither stored coding), another method or address.
  */
 import { COMPRESSION_THRESHOLD } from '../../lib/compression';
 import { answerAhead, type Lane, type LaneOptions } from '../../lib/fast-lane';
-import { matchesEtag } from '../../lib/precompressed';
 import { sessionToken, type SessionService } from '../session';
-import { cartAnswerHeaders, NO_SESSION_ANSWER } from './answers';
+import { cartAnswerHeaders, cartReply, NO_SESSION_ANSWER } from './answers';
 import type { CartService } from './service';
 
 /** The cart's address, also the route template its log line names (the router's). */
@@ -34,15 +34,21 @@ export function cartReadLane(opts: LaneOptions & { carts: Pick<CartService, 'ans
     const headers: string[] = [];
     for (const [name, value] of cartAnswerHeaders(answer)) headers.push(name, value);
     headers.push('Vary', 'Accept-Encoding, Cookie');
-    const ifNoneMatch = req.headers['if-none-match'];
-    if (matchesEtag(ifNoneMatch, answer.etag)) {
-      answerAhead(opts, req, res, { started, route: PATH, status: 304, headers });
-      return true;
+    const reply = cartReply(answer, req.headers['accept-encoding'] ?? '', req.headers['if-none-match']);
+    // The app compresses this one on the fly (a coding not stored), or sends it plain.
+    if (reply.status === 200 && !reply.coding && answer.body.length >= COMPRESSION_THRESHOLD) return false;
+    if (reply.status === 200) {
+      headers.push('Content-Type', 'application/json; charset=utf-8');
+      if (reply.coding) headers.push('Content-Encoding', reply.coding);
+      headers.push('Content-Length', String(reply.body.length));
     }
-    // The app compresses an answer this big on the fly.
-    if (answer.body.length >= COMPRESSION_THRESHOLD) return false;
-    headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(answer.body.length));
-    answerAhead(opts, req, res, { started, route: PATH, status: 200, headers, body: answer.body });
+    answerAhead(opts, req, res, {
+      started,
+      route: PATH,
+      status: reply.status,
+      headers,
+      body: reply.status === 200 ? reply.body : undefined,
+    });
     return true;
   };
 }

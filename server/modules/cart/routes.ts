@@ -1,8 +1,7 @@
 import { Router } from '@koa/router';
 import { addToCartSchema } from '../../../common/api';
 import { parseJsonBody } from '../../lib/validation';
-import { matchesEtag } from '../../lib/precompressed';
-import { cartAnswerHeaders } from './answers';
+import { cartAnswerHeaders, cartReply } from './answers';
 import type { CartService } from './service';
 
 const ADD_EXAMPLE = '{"variantId": "45900000000001", "quantity": 1}';
@@ -23,12 +22,17 @@ export function cartRoutes(carts: CartService): Router {
     const answer = await carts.answer(await ctx.state.session.id());
     for (const [name, value] of cartAnswerHeaders(answer)) ctx.set(name, value);
     ctx.vary('Cookie');
-    if (matchesEtag(ctx.get('If-None-Match'), answer.etag)) {
+    const reply = cartReply(answer, ctx.get('Accept-Encoding'), ctx.get('If-None-Match'));
+    if (reply.status === 304) {
       ctx.status = 304;
       return;
     }
     ctx.type = 'application/json';
-    ctx.body = answer.body;
+    if (reply.coding) {
+      ctx.compress = false; // already compressed
+      ctx.set('Content-Encoding', reply.coding);
+    }
+    ctx.body = reply.body;
   });
 
   router.post('/add', async (ctx) => {
