@@ -8,8 +8,8 @@
  *  - `search`, `filter`, `search-filter-sort`: GET /api/catalogue/products with a search for a word
  *    of about a tenth of the demo's products (a grown store copies them, so the share holds at any
  *    size), a filter on a common product type, and both with a sort;
- *  - `cart`: GET /api/cart for a shopper's session (its cookie) whose cart holds 3 lines, added
- *    through POST /api/cart/add as the shop's own page adds them.
+ *  - `cart`: GET /api/cart for a shopper's session (its cookie) whose cart holds 3 lines
+ *    (BENCH_CART_LINES), added through POST /api/cart/add as the shop's own page adds them.
  * Each route's request is the same bytes every round: a cache keyed by the query may answer it.
  *
  * The shops (`BENCH_SHOPS`, bench-shops.ts; here `harness,start`, and `production` too with
@@ -29,8 +29,8 @@
  * thread's CPU time per answer (the kernel's count), whichever side is the bottleneck.
  *
  * Knobs: BENCH_DB (harness: pglite | postgres), BENCH_PRODUCTS (500; 20,000 works), BENCH_REQUESTS
- * (4000 per round), BENCH_CONCURRENCY (32), BENCH_ROUNDS (3), BENCH_SHOPS, BENCH_ROUTES, BENCH_ROOT,
- * BENCH_BEFORE_ROOT.
+ * (4000 per round), BENCH_CONCURRENCY (32), BENCH_ROUNDS (3), BENCH_SHOPS, BENCH_ROUTES, BENCH_CART_LINES
+ * (3), BENCH_ROOT, BENCH_BEFORE_ROOT.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -65,8 +65,8 @@ const ROUTES = (process.env.BENCH_ROUTES?.split(',') ?? ROUTE_NAMES) as RouteNam
 for (const name of ROUTES) {
   if (!ROUTE_NAMES.includes(name)) throw new Error(`BENCH_ROUTES: unknown route '${name}' (${ROUTE_NAMES.join(', ')})`);
 }
-/** Lines in the measured cart. */
-const CART_LINES = 3;
+/** Lines in the measured cart (from 4 its JSON is over 1 KB: the shop compresses it). */
+const CART_LINES = Number(process.env.BENCH_CART_LINES ?? 3);
 
 interface Measured {
   baseUrl: string;
