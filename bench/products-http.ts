@@ -131,7 +131,7 @@ async function routesOf(shop: Measured): Promise<Array<[string, string, Record<s
     if (name === 'products') routes.push(['GET /api/products', '/api/products', gzip]);
     else if (name === 'product') routes.push(['GET /api/products/:id', `/api/products/${encodeURIComponent(shop.productId)}`, gzip]);
     else if (name === 'cart')
-      routes.push(['GET /api/cart (3 lines)', '/api/cart', { ...gzip, cookie: await shopperWithCart(shop.baseUrl) }]);
+      routes.push([`GET /api/cart (${CART_LINES} lines)`, '/api/cart', { ...gzip, cookie: await shopperWithCart(shop.baseUrl) }]);
     else routes.push([`GET ${VIEWS[name].replace('/api/catalogue/products', '…')}`, VIEWS[name], gzip]);
   }
   return routes;
