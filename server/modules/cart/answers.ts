@@ -1,6 +1,7 @@
 /**
  * GET /api/cart's answers: the cart's JSON, its ETag (the hash of the session's id and of the JSON:
- * another session's ETag never matches) and its compressed forms, made once per change of the cart
+ * another session's ETag never matches) and, from 1 KB, its compressed forms (made on their first
+ * ask, off the event loop, until which the app compresses on the fly), made once per change of the cart
  * or of the catalogue and kept per session, so an unchanged cart is answered without the database,
  * the pricing, the serialisation, the hash or the compression.
  *
@@ -17,12 +18,12 @@
  * answer is for the catalogue version it was priced at: once another version is current, the next
  * read prices the cart again.
  */
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Cart } from '../../../common/api';
 import type { Db } from '../../db';
 import { dbKind } from '../../db';
 import { COMPRESSION_THRESHOLD } from '../../lib/compression';
-import { etagOf, matchesEtag, storedReply, type Coding, type Precompressed, type StoredReply } from '../../lib/precompressed';
+import type { Logger } from '../../lib/logger';
+import { compressedOnce, etagOf, matchesEtag, storedReply, type Precompressed, type StoredReply } from '../../lib/precompressed';
 import type { CatalogueService, ProductListSnapshot } from '../catalogue';
 
 export const EMPTY_CART: Cart = Object.freeze({ items: [], total: '0.00' }) as Cart;
@@ -36,18 +37,13 @@ const MAX_KEPT = 10_000;
 /** The cart's JSON, its ETag (of the session's id and of the body) and its compressed forms. */
 export type CartAnswer = Precompressed;
 
-/** A cart of a few lines is a few kilobytes: each form is compressed on its first ask, well under a millisecond. */
-const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } };
-const GZIP = { level: 9 };
-
-function answerOf(sessionId: string, cart: Cart): CartAnswer {
+/**
+ * The answer to a cart: its compressed forms are made only for an answer that is kept (each on its
+ * first ask, off the event loop: lib/precompressed.ts), not for one read and dropped.
+ */
+function answerOf(sessionId: string, cart: Cart, forms?: (body: Buffer) => CartAnswer['encoded']): CartAnswer {
   const body = Buffer.from(JSON.stringify(cart));
-  const compressed: Partial<Record<Coding, Buffer>> = {};
-  return {
-    body,
-    etag: etagOf(sessionId, '\n', body),
-    encoded: (coding) => (compressed[coding] ??= coding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP)),
-  };
+  return { body, etag: etagOf(sessionId, '\n', body), encoded: forms?.(body) ?? (() => null) };
 }
 
 /**
@@ -89,7 +85,13 @@ export class CartAnswers {
     private readonly db: Db,
     private readonly catalogue: CatalogueService,
     private readonly read: (sessionId: string, snapshot: ProductListSnapshot) => Promise<Cart>,
+    private readonly logger?: Logger,
   ) {}
+
+  private readonly forms = (body: Buffer) =>
+    compressedOnce(body, (err, coding) =>
+      this.logger?.warn({ err, coding }, 'cart: an answer could not be compressed; answering it as it is'),
+    );
 
   /** The session's kept answer, when it is current; undefined when only `answer` can say. */
   current(sessionId: string): CartAnswer | undefined {
@@ -106,11 +108,11 @@ export class CartAnswers {
     const changesBefore = this.changes;
     const keep = this.hearing;
     const snapshot = await this.catalogue.list();
-    const answer = answerOf(sessionId, await this.read(sessionId, snapshot));
-    if (keep && this.hearing && this.changes === changesBefore) {
-      if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
-      this.kept.set(sessionId, { version: snapshot.version, answer });
-    }
+    const cart = await this.read(sessionId, snapshot);
+    if (!(keep && this.hearing && this.changes === changesBefore)) return answerOf(sessionId, cart);
+    const answer = answerOf(sessionId, cart, this.forms);
+    if (this.kept.size >= MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(sessionId, { version: snapshot.version, answer });
     return answer;
   }
 

@@ -13,6 +13,7 @@ import { ErrorCode } from '../../../common/errors';
 import { formatUnits, normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import type { CatalogueService, ListedVariant, ProductListSnapshot } from '../catalogue';
 import { cartLineRows, lineTitle, type CartLineRow } from './lines';
 import { lockSession } from '../session';
@@ -25,8 +26,9 @@ export class CartService {
   constructor(
     private readonly db: Db,
     private readonly catalogue: CatalogueService,
+    logger?: Logger,
   ) {
-    this.answers = new CartAnswers(db, catalogue, (sessionId, snapshot) => this.read(sessionId, snapshot));
+    this.answers = new CartAnswers(db, catalogue, (sessionId, snapshot) => this.read(sessionId, snapshot), logger);
   }
 
   async get(sessionId: string | null): Promise<Cart> {
