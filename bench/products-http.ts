@@ -139,8 +139,11 @@ async function routesOf(shop: Measured): Promise<Array<[string, string, Record<s
 
 /** One route of one shop against the bare server: its table row. */
 async function measured(label: string, shop: Measured, name: string, path: string, headers: Record<string, string>): Promise<string> {
-  // The stored gzip form is made on the first ask: ask, and wait until it is there.
+  // The stored gzip form is made on the first ask: ask, and wait until it is there. A search page
+  // or a cart is stored where the shop stores it: wait a few seconds at most (a shop that compresses
+  // it on the fly, or sends it plain, never has one).
   if (path.startsWith('/api/products')) await storedForm(shop.baseUrl + path, headers);
+  else await storedForm(shop.baseUrl + path, headers, 3000).catch(() => undefined);
   const opts = { rounds: ROUNDS, requests: REQUESTS, concurrency: CONCURRENCY, appPid: shop.pid };
   const { bare: b, app: a, ratio, costRatio, bytes } = await againstBare(shop.baseUrl + path, path, headers, opts);
   return (
