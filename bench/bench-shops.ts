@@ -89,16 +89,16 @@ async function waitForHealth(url: string, exited: () => boolean, log: string, ti
   throw new Error(`the shop did not answer within ${timeoutMs / 1000} s:\n${readFileSync(log, 'utf8').slice(-3000)}`);
 }
 
-async function startedShop(products: number): Promise<BenchShop> {
-  if (!existsSync(join(ROOT, 'dist-server', 'main.js'))) throw new Error('No dist-server/: run `npm run build` first.');
+async function startedShop(products: number, root = ROOT): Promise<BenchShop> {
+  if (!existsSync(join(root, 'dist-server', 'main.js'))) throw new Error(`No ${root}/dist-server/: run \`npm run build\` there first.`);
   const dataDir = mkdtempSync(join(tmpdir(), 'pogs-bench-start-'));
   const port = await freePort();
   const logFile = join(dataDir, 'shop.log');
   const log = openSync(logFile, 'a');
   // What `npm start` runs once the build is current (scripts/start.ts), with nothing configured
   // but where it listens, its data folder and the demo store's size.
-  const child = spawn(process.execPath, [join(ROOT, 'dist-server', 'main.js')], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [join(root, 'dist-server', 'main.js')], {
+    cwd: root,
     detached: true,
     stdio: ['ignore', log, log],
     env: {
@@ -217,10 +217,13 @@ async function productionShop(): Promise<BenchShop> {
   }
 }
 
-/** The shop of `kind` with `products` products (the production shop has the demo's 27). */
-export function startBenchShop(kind: ShopKind, products = 27): Promise<BenchShop> {
+/**
+ * The shop of `kind` with `products` products (the production shop has the demo's 27); `root`: the
+ * checkout whose build the `start` shop runs (BENCH_ROOT, else this one).
+ */
+export function startBenchShop(kind: ShopKind, products = 27, root?: string): Promise<BenchShop> {
   if (kind === 'harness') return harnessShop(products);
-  if (kind === 'start') return startedShop(products);
+  if (kind === 'start') return startedShop(products, root);
   if (kind === 'production') return productionShop();
   throw new Error(`BENCH_SHOPS: unknown shop '${String(kind)}' (harness, start or production)`);
 }

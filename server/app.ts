@@ -17,7 +17,7 @@ import { BASE_CHAIN_ID } from '../common/chain';
 import { ErrorCode } from '../common/errors';
 import type { Config } from './config';
 import type { Db } from './db';
-import { compression } from './lib/compression';
+import { compression, COMPRESSION_THRESHOLD } from './lib/compression';
 import compose from 'koa-compose';
 import { isLostDatabaseConnection } from './lib/db-errors';
 import { AppError, toErrorAnswer } from './lib/errors';
@@ -30,7 +30,7 @@ import { allowInlineScripts, securityHeaderSet, securityHeaders } from './lib/se
 import { FastLaneApp, storedReadLane } from './lib/fast-lane';
 import type { BucketSize } from './lib/token-bucket';
 import { catalogueRoutes, catalogueStoredReads, type CatalogueService } from './modules/catalogue';
-import { cartRoutes, type CartService } from './modules/cart';
+import { cartReadLane, cartRoutes, type CartService } from './modules/cart';
 import { sessionMiddleware, type SessionService } from './modules/session';
 import { paymentRoutes, type CheckoutService, type OrderFromTransaction, type PaymentTarget } from './modules/payments';
 import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules/orders';
@@ -127,10 +127,12 @@ export function createApp(deps: AppDeps): Koa {
   // The catalogue's stored answers, when ready, are given ahead of the middleware below: the same
   // request id, log line, histogram and headers, without the chain (lib/fast-lane.ts).
   app.addLane(storedReadLane({ find: catalogueStoredReads(catalogue), security, logger, trustProxyId }));
+  // Likewise a shopper's cart when its answer is in memory and current (modules/cart/lane.ts).
+  app.addLane(cartReadLane({ carts, sessions, security, logger, trustProxyId }));
   app.use(requestLog({ logger, trustProxyId }));
   const afterErrorHandler = app.middleware.length + 1;
   app.use(errorHandler(logger, deps.outages, () => app.middleware.slice(afterErrorHandler)));
-  app.use(compression({ threshold: 1024 }));
+  app.use(compression({ threshold: COMPRESSION_THRESHOLD }));
   // On every answer, errors included (server/lib/security-headers.ts).
   app.use(securityHeaders(security));
   // Before anything reads or writes: another site's request makes no session, rate-limit count or change.

@@ -167,6 +167,7 @@ async function main() {
       { name: 'chain client', run: () => payments.chain.destroy() },
       { name: 'Shopify token renewal', run: () => services.shopify.tokens.stop() },
       { name: 'catalogue notifications', run: () => services.catalogue.close() },
+      { name: 'cart notifications', run: () => services.carts.close() },
       // Its rechecks of a service that is down (the database is closed next).
       { name: 'outage rechecks', run: () => services.outages.close() },
       { name: 'local chain', run: async () => local?.stop() },

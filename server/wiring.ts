@@ -120,7 +120,7 @@ export function buildServices(opts: ServiceOptions): Services {
     outages,
   });
   const sessions = new SessionService(db, { ttlMs: config.sessionTtlMs, now });
-  const carts = new CartService(db, catalogue);
+  const carts = new CartService(db, catalogue, logger);
   const rateLimiter = new RateLimiter(db, { scale: config.rateLimitScale, now });
   // With a chain target: payments and what they feed. They keep the wall clock (`now` is not theirs).
   let payments: PaymentSystem | undefined;

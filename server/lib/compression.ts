@@ -11,6 +11,9 @@ import type { Context, Middleware } from 'koa';
 import compress from 'koa-compress';
 import { boundedMemo } from './bounded-memo';
 
+/** Answers smaller than this many bytes are sent as they are (the app's setting). */
+export const COMPRESSION_THRESHOLD = 1024;
+
 /** How many distinct Accept-Encoding values' verdicts are kept. */
 const ACCEPT_VALUES_KEPT = 256;
 

@@ -1,6 +1,7 @@
 /**
  * The busiest reads answered ahead of Koa's middleware: stored answers (lib/precompressed.ts) that
- * are in memory, ready in a coding the client takes, or a 304. Such a request needs nothing the
+ * are in memory, ready in a coding the client takes, or a 304; a shopper's kept cart likewise
+ * (modules/cart/lane.ts). Such a request needs nothing the
  * middleware does but its request id, its log line and histogram, and the security headers, and
  * those are the same functions here (request-log.ts, security-headers.ts), so the answer is the one
  * the app's own route gives, byte for byte but the request id (a test holds them equal). Anything
@@ -58,8 +59,40 @@ export class FastLaneApp extends Koa {
 
 const one = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(', ') : value);
 
-export function storedReadLane(opts: { find: StoredRead; security: SecurityHeaderSet; logger: Logger; trustProxyId: boolean }): Lane {
-  const { find, security, logger, trustProxyId } = opts;
+/** What every lane needs to answer as the app's middleware would. */
+export interface LaneOptions {
+  security: SecurityHeaderSet;
+  logger: Logger;
+  trustProxyId: boolean;
+}
+
+/**
+ * Answers ahead of the app as its middleware would: the request id, the security headers around the
+ * route's own `headers` (name, value, name, value…), no body to a HEAD, the log line and the
+ * latency histogram (`started`: when the lane took the request).
+ */
+export function answerAhead(
+  opts: LaneOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: { started: bigint; route: string; status: number; headers: string[]; body?: Buffer },
+): void {
+  const method = req.method ?? 'GET';
+  const reqId = requestIdOf(one(req.headers['x-request-id']), opts.trustProxyId);
+  const headers: string[] = ['X-Request-Id', reqId];
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  for (const [name, value] of opts.security.before(query < 0 ? url : url.slice(0, query))) headers.push(name, value);
+  for (const item of answer.headers) headers.push(item);
+  for (const [name, value] of opts.security.policy(undefined)) headers.push(name, value);
+  res.writeHead(answer.status, headers);
+  res.end(method === 'GET' ? answer.body : undefined);
+  const seconds = Number(process.hrtime.bigint() - answer.started) / 1e9;
+  recordRequest(opts.logger, { reqId, method, route: answer.route, status: answer.status, seconds });
+}
+
+export function storedReadLane(opts: LaneOptions & { find: StoredRead }): Lane {
+  const { find } = opts;
   return (req, res) => {
     const { method } = req;
     if (method !== 'GET' && method !== 'HEAD') return false;
@@ -70,21 +103,20 @@ export function storedReadLane(opts: { find: StoredRead; security: SecurityHeade
     const reply = storedReply(found.answer, req.headers['accept-encoding'] ?? '', one(req.headers['if-none-match']));
     // No stored form the client takes is ready: the app compresses this one on the fly, or sends it plain.
     if (reply.status === 200 && !reply.coding) return false;
-    const reqId = requestIdOf(one(req.headers['x-request-id']), trustProxyId);
-    const headers: string[] = ['X-Request-Id', reqId];
-    const query = url.indexOf('?');
-    for (const [name, value] of security.before(query < 0 ? url : url.slice(0, query))) headers.push(name, value);
+    const headers: string[] = [];
     for (const [name, value] of storedAnswerHeaders(found.answer)) headers.push(name, value);
     headers.push('Vary', 'Accept-Encoding');
     if (reply.status === 200) {
       headers.push('Content-Type', 'application/json; charset=utf-8');
       headers.push('Content-Encoding', reply.coding, 'Content-Length', String(reply.body.length));
     }
-    for (const [name, value] of security.policy(undefined)) headers.push(name, value);
-    res.writeHead(reply.status, headers);
-    res.end(reply.status === 200 && method === 'GET' ? reply.body : undefined);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    recordRequest(logger, { reqId, method, route: found.route, status: reply.status, seconds });
+    answerAhead(opts, req, res, {
+      started,
+      route: found.route,
+      status: reply.status,
+      headers,
+      body: reply.status === 200 ? reply.body : undefined,
+    });
     return true;
   };
 }

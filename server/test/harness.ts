@@ -289,6 +289,7 @@ export async function startHarness(
       services.outages.close();
       for (const s of servers) await new Promise((r) => s.close(r));
       for (const c of catalogues) await c.close(); // its LISTEN connection
+      await carts.close(); // it hears cart changes
       await database.destroy();
     },
   };

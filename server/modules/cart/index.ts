@@ -4,3 +4,4 @@ export { CartService } from './service';
 export { removeBoughtLines } from './service';
 export { cartRoutes } from './routes';
 export { cartLineRows, lineForSale, lineTitle } from './lines';
+export { cartReadLane } from './lane';

@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import { addToCartSchema } from '../../../common/api';
 import { parseJsonBody } from '../../lib/validation';
-import { etagOf, matchesEtag } from '../../lib/precompressed';
+import { cartAnswerHeaders, cartReply } from './answers';
 import type { CartService } from './service';
 
 const ADD_EXAMPLE = '{"variantId": "45900000000001", "quantity": 1}';
@@ -15,23 +15,24 @@ export function cartRoutes(carts: CartService): Router {
   });
 
   // Kept by the shopper's browser only, and revalidated on every read: an unchanged cart is a 304.
-  // The ETag is the hash of this session's id and of the answer (read now, priced from the current
-  // catalogue): another session's ETag never matches, and a cart changed through another server
-  // instance has another answer.
+  // The ETag is the hash of this session's id and of the answer (priced from the current catalogue):
+  // another session's ETag never matches, and a changed cart has another answer (answers.ts). The
+  // lane ahead of the app (lane.ts) gives the same answer when it is in memory.
   router.get('/', async (ctx) => {
-    const sessionId = await ctx.state.session.id();
-    const cart = await carts.get(sessionId);
-    const body = JSON.stringify(cart);
-    const etag = etagOf(sessionId ?? '', '\n', body);
-    ctx.set('Cache-Control', 'private, no-cache');
-    ctx.set('ETag', etag);
+    const answer = await carts.answer(await ctx.state.session.id());
+    for (const [name, value] of cartAnswerHeaders(answer)) ctx.set(name, value);
     ctx.vary('Cookie');
-    if (matchesEtag(ctx.get('If-None-Match'), etag)) {
+    const reply = cartReply(answer, ctx.get('Accept-Encoding'), ctx.get('If-None-Match'));
+    if (reply.status === 304) {
       ctx.status = 304;
       return;
     }
     ctx.type = 'application/json';
-    ctx.body = body;
+    if (reply.coding) {
+      ctx.compress = false; // already compressed
+      ctx.set('Content-Encoding', reply.coding);
+    }
+    ctx.body = reply.body;
   });
 
   router.post('/add', async (ctx) => {

@@ -13,20 +13,31 @@ import { ErrorCode } from '../../../common/errors';
 import { formatUnits, normalizeDecimal, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
+import type { Logger } from '../../lib/logger';
 import type { CatalogueService, ListedVariant, ProductListSnapshot } from '../catalogue';
 import { cartLineRows, lineTitle, type CartLineRow } from './lines';
 import { lockSession } from '../session';
-
-export const EMPTY_CART: Cart = Object.freeze({ items: [], total: '0.00' }) as Cart;
+import { CartAnswers, EMPTY_CART, type CartAnswer } from './answers';
 
 export class CartService {
+  /** GET /api/cart's answers, kept per session where that is exact (answers.ts). */
+  readonly answers: CartAnswers;
+
   constructor(
     private readonly db: Db,
     private readonly catalogue: CatalogueService,
-  ) {}
+    logger?: Logger,
+  ) {
+    this.answers = new CartAnswers(db, catalogue, (sessionId, snapshot) => this.read(sessionId, snapshot), logger);
+  }
 
   async get(sessionId: string | null): Promise<Cart> {
     return sessionId ? this.read(sessionId, await this.catalogue.list()) : EMPTY_CART;
+  }
+
+  /** The cart as GET /api/cart answers it: its JSON and ETag, from memory when kept and current. */
+  answer(sessionId: string | null): Promise<CartAnswer> {
+    return this.answers.answer(sessionId);
   }
 
   private async read(sessionId: string, snapshot: ProductListSnapshot): Promise<Cart> {
@@ -38,6 +49,11 @@ export class CartService {
       return item;
     });
     return { items, total: formatUnits(total) };
+  }
+
+  /** Stops listening for cart changes (shutdown, a test's end). */
+  close(): Promise<void> {
+    return this.answers.close();
   }
 
   /**

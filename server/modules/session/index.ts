@@ -4,5 +4,6 @@ export {
   sessionMiddleware,
   /** @internal The cookie's name, which the tests read the session from. */
   SESSION_COOKIE,
+  sessionToken,
 } from './middleware';
 export { lockSession, sessionsProvenBy, sessionsThatProved, sessionWallet, sessionWalletColumn, setSessionWallet } from './wallet';

@@ -3,6 +3,18 @@ import type { SessionService } from './service';
 
 export const SESSION_COOKIE = 'pogs_session';
 
+const SESSION_COOKIE_PATTERN = new RegExp(`(?:^|;) *${SESSION_COOKIE}=([^;]*)`);
+
+/**
+ * The session cookie's token in a Cookie header, read as Koa's `ctx.cookies.get` reads it (the first
+ * one, its quotes removed), for what answers ahead of Koa (modules/cart/lane.ts).
+ */
+export function sessionToken(cookieHeader: string | undefined): string | undefined {
+  const value = cookieHeader ? SESSION_COOKIE_PATTERN.exec(cookieHeader)?.[1] : undefined;
+  if (!value) return undefined;
+  return value[0] === '"' ? value.slice(1, -1) : value;
+}
+
 export interface SessionState {
   /** The shopper's session id, or null when they have none (yet). Looked up once, on first use. */
   id(): Promise<string | null>;

@@ -13,6 +13,9 @@ export interface SessionOptions {
   now?: () => Date;
 }
 
+/** A session cookie's token: 32 random bytes in base64url. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 /** The most live sessions this process remembers (the oldest remembered is forgotten first). */
 const MAX_KNOWN_SESSIONS = 10_000;
 
@@ -39,13 +42,26 @@ export class SessionService {
     return this.opts.ttlMs;
   }
 
+  /**
+   * The live session a cookie token names when this process knows it without the database: a
+   * well-formed token of a session it read or wrote, not expired, its expiry not due a refresh.
+   * Undefined when only `resolve` can say.
+   */
+  knownId(token: string | undefined): string | undefined {
+    if (!token || !TOKEN.test(token)) return undefined;
+    const id = hashToken(token);
+    const now = this.now().getTime();
+    const known = this.known.get(id);
+    return known && known.expiresAt > now && now - known.lastSeenAt <= this.touchEveryMs ? id : undefined;
+  }
+
   /** The live session a cookie token names, or null (unknown, malformed or expired). */
   async resolve(token: string | undefined): Promise<string | null> {
-    if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    if (!token || !TOKEN.test(token)) return null;
+    const knownId = this.knownId(token);
+    if (knownId) return knownId;
     const id = hashToken(token);
     const now = this.now();
-    const known = this.known.get(id);
-    if (known && known.expiresAt > now.getTime() && now.getTime() - known.lastSeenAt <= this.touchEveryMs) return id;
     const row = await this.db('sessions').where({ id }).where('expires_at', '>', now).first('last_seen_at', 'expires_at');
     if (!row) {
       this.known.delete(id);
