@@ -23,6 +23,7 @@ import * as paymasterBudget from './20261129010000_paymaster_budget';
 import * as adminSignInLinks from './20261130000000_admin_sign_in_links';
 import * as attachWindow from './20261130010000_attach_window';
 import * as paymentDeskItems from './20261130020000_payment_desk_items';
+import * as catalogueChanges from './20261201000000_catalogue_changes';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -45,4 +46,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261130000000_admin_sign_in_links.ts', adminSignInLinks],
   ['20261130010000_attach_window.ts', attachWindow],
   ['20261130020000_payment_desk_items.ts', paymentDeskItems],
+  ['20261201000000_catalogue_changes.ts', catalogueChanges],
 ];
