@@ -54,6 +54,8 @@ export class CatalogueService {
   readonly webhooks: CatalogueWebhooks;
   /** Which catalogue version is the newest (notifications, with a bounded-staleness fallback). */
   readonly freshness: CatalogueFreshness;
+  /** How many lists this instance made by reading every product, and by reading only those changed (tests, logs). */
+  readonly builds = { full: 0, update: 0 };
 
   constructor(
     private readonly db: Db,
@@ -221,10 +223,12 @@ export class CatalogueService {
     if (previous && version >= previous.version) {
       const changed = version === previous.version ? new Set<number>() : await changedSince(this.db, previous.version, version);
       if (changed && changed.size <= Math.max(100, previous.listed.length * UPDATE_SHARE)) {
+        this.builds.update++;
         catalogueRebuilds.inc({ kind: 'update' });
         return this.update(previous, version, changed);
       }
     }
+    this.builds.full++;
     catalogueRebuilds.inc({ kind: 'full' });
     return this.buildAll(version);
   }
