@@ -300,7 +300,12 @@ async function launchEmulator(
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`the emulator's launcher printed no settings within 60 s: ${stderr}`)), 60_000);
+    // A grown store takes its time to make (about a minute at 20,000 products).
+    const waitMs = 60_000 + products * 15;
+    const timer = setTimeout(
+      () => reject(new Error(`the emulator's launcher printed no settings within ${waitMs / 1000} s: ${stderr}`)),
+      waitMs,
+    );
     child.once('exit', (code) => reject(new Error(`the emulator's launcher exited (${code}): ${stderr}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();

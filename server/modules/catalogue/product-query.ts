@@ -112,21 +112,33 @@ export class CatalogueIndex {
    * next. A product's terms are made once and kept on it (`terms`) for the next versions' indexes.
    */
   static async build(products: readonly IndexedProduct[], pause: () => Promise<void>): Promise<CatalogueIndex> {
-    const wordEntries = new Map<string, number[]>();
+    // Each word once, its string shared by every product's terms that have it (across versions too).
+    const wordEntries = new Map<string, { word: string; ranks: number[] }>();
+    const shared = (word: string) => {
+      let entry = wordEntries.get(word);
+      if (!entry) wordEntries.set(word, (entry = { word, ranks: [] }));
+      return entry;
+    };
     for (let start = 0; start < products.length; start += BUILD_SLICE) {
       for (const product of products.slice(start, start + BUILD_SLICE)) {
-        product.terms ??= indexTerms(product.product);
-        for (const word of product.terms.words) {
-          const list = wordEntries.get(word);
-          if (list) list.push(product.rank);
-          else wordEntries.set(word, [product.rank]);
+        if (product.terms) {
+          for (const word of product.terms.words) shared(word).ranks.push(product.rank);
+          continue;
         }
+        const terms = indexTerms(product.product);
+        const words = terms.words.map((word) => {
+          const entry = shared(word);
+          entry.ranks.push(product.rank);
+          return entry.word;
+        });
+        // The title's words are among the product's words.
+        product.terms = { ...terms, words, titleWords: terms.titleWords.map((word) => shared(word).word) };
       }
       await pause();
     }
     const index = new CatalogueIndex(products as readonly Entry[]);
     index.vocabulary = [...wordEntries.keys()].sort();
-    index.postings = index.vocabulary.map((word) => wordEntries.get(word)!);
+    index.postings = index.vocabulary.map((word) => wordEntries.get(word)!.ranks);
     wordEntries.clear();
     await pause();
     // Every order presorted now, each sort key computed once per product (not per comparison).

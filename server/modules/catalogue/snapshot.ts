@@ -14,11 +14,10 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
-import type { Product } from '../../../common/api';
+import type { Product, Variant } from '../../../common/api';
 import type { Logger } from '../../lib/logger';
 import { etagOf, type Coding, type Precompressed } from '../../lib/precompressed';
 import { CatalogueIndex, type IndexedProduct } from './product-query';
-import type { Variant } from '../../../common/api';
 
 export interface ListedVariant {
   product: Product;
