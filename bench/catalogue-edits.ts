@@ -25,6 +25,7 @@ import { request } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import knex from 'knex';
+import { freePort } from '../server/chain/local-chain';
 import { startWorld, SHOPPER_ACCOUNT, type World } from '../e2e/rehearsal/world';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -74,11 +75,22 @@ function editInShopify(world: World, body: Record<string, unknown>): Promise<voi
   });
 }
 
-/** The shop's process memory from /proc, in MB: resident now, and its peak. */
-function memory(pid: number): { rss: number; peak: number } {
+/**
+ * The shop's process memory in MB: resident now and its peak (/proc), and what its metrics say of
+ * its JavaScript heap (used and total) and the memory outside it (buffers).
+ */
+async function memory(pid: number, metricsPort: number): Promise<Figures['memory']> {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)![1]);
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const mb = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN) / 1048576;
+  return {
+    rss: kb('VmRSS') / 1024,
+    peak: kb('VmHWM') / 1024,
+    heapUsed: mb('pogs_nodejs_heap_size_used_bytes'),
+    heapTotal: mb('pogs_nodejs_heap_size_total_bytes'),
+    external: mb('pogs_nodejs_external_memory_bytes'),
+  };
 }
 
 /**
@@ -90,7 +102,7 @@ async function timeToVisible(baseUrl: string, productId: string, word: string, t
   const places: Record<string, () => Promise<boolean>> = {
     product: async () => (await (await fetch(`${baseUrl}/api/products/${productId}`)).text()).includes(text),
     list: async () => {
-      const res = await fetch(`${baseUrl}/api/products`, { headers: { 'if-none-match': listEtag, 'accept-encoding': 'gzip' } });
+      const res = await fetch(`${baseUrl}/api/products`, { headers: { 'if-none-match': listEtag, 'accept-encoding': 'identity' } });
       if (res.status === 304) return false;
       listEtag = res.headers.get('etag') ?? '';
       return (await res.text()).includes(text);
@@ -117,12 +129,13 @@ interface Figures {
   products: number;
   webhook: number[];
   price: number[];
-  memory: { rss: number; peak: number };
+  memory: { rss: number; peak: number; heapUsed: number; heapTotal: number; external: number };
   load: string[];
 }
 
 async function measure(label: string, root: string, size: number): Promise<Figures> {
   const say = (line: string) => console.error(`${label} ${size}: ${line}`);
+  const metricsPort = await freePort();
   const world = await startWorld({
     databaseUrl: DATABASE!,
     tokenTtlSeconds: 3600,
@@ -130,6 +143,7 @@ async function measure(label: string, root: string, size: number): Promise<Figur
     say,
     demoProducts: size,
     shopRoot: root,
+    shopEnv: { METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' },
   });
   try {
     const load = [loadAverage()];
@@ -185,7 +199,7 @@ async function measure(label: string, root: string, size: number): Promise<Figur
     }
     await sleep(3000);
     load.push(loadAverage());
-    return { products: first.total, webhook, price, memory: memory(world.shopPid), load };
+    return { products: first.total, webhook, price, memory: await memory(world.shopPid, metricsPort), load };
   } finally {
     await world.stop();
   }
@@ -204,7 +218,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|');
   for (const { label, figures: f } of results) {
     console.log(
-      `| ${label} | ${f.products.toLocaleString('en')} | ${s(median(f.webhook))} (${f.webhook.map((x) => x.toFixed(2)).join(', ')}) | ${s(median(f.price))} (${f.price.map((x) => x.toFixed(2)).join(', ')}) | ${f.memory.rss.toFixed(0)} MB | ${f.memory.peak.toFixed(0)} MB | ${f.load.join('–')} |`,
+      `| ${label} | ${f.products.toLocaleString('en')} | ${s(median(f.webhook))} (${f.webhook.map((x) => x.toFixed(2)).join(', ')}) | ${s(median(f.price))} (${f.price.map((x) => x.toFixed(2)).join(', ')}) | ${f.memory.rss.toFixed(0)} MB | ${f.memory.peak.toFixed(0)} MB | ${f.memory.heapUsed.toFixed(0)} / ${f.memory.heapTotal.toFixed(0)} MB | ${f.memory.external.toFixed(0)} MB | ${f.load.join('–')} |`,
     );
   }
   for (const [label] of SHOPS) {

@@ -102,6 +102,8 @@ export async function startWorld(opts: {
   demoProducts?: number;
   /** The checkout whose build the shop runs (the benches' before/after); this one by default. */
   shopRoot?: string;
+  /** More settings for the shop process (a bench's METRICS_PORT, say). */
+  shopEnv?: Record<string, string>;
 }): Promise<World> {
   const { say } = opts;
   const cleanups: Array<() => Promise<void>> = [];
@@ -162,6 +164,7 @@ export async function startWorld(opts: {
         // No proxy stands in front of it here.
         TRUSTED_PROXY_HOPS: '0',
         DATABASE_URL: databaseUrl,
+        ...opts.shopEnv,
       },
       logFile: shopLog,
     });

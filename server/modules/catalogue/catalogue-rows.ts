@@ -20,19 +20,22 @@ export type ProductRow = Omit<ProductModel, keyof Model | 'variants'> & { varian
 
 /**
  * Products with their variants (in their position order), by row id: every product, or only those
- * with the row ids `only`. Two plain queries per batch of products; `pause` between batches gives
- * the event loop back.
+ * with the row ids `only`, handed to `each` a batch at a time (so no more than a batch of rows is
+ * held at once). Two plain queries per batch; `pause` between batches gives the event loop back.
  */
-export async function readCatalogueRows(db: Db, pause: () => Promise<void>, only?: readonly number[]): Promise<ProductRow[]> {
-  const products: ProductRow[] = [];
+export async function readCatalogueRows(
+  db: Db,
+  pause: () => Promise<void>,
+  each: (rows: ProductRow[]) => void | Promise<void>,
+  only?: readonly number[],
+): Promise<void> {
   const wanted = only && [...only].sort((a, b) => a - b);
-  for (let after = 0, at = 0; ;) {
+  for (let after = 0, at = 0; ; at += READ_BATCH) {
     const ids = wanted?.slice(at, at + READ_BATCH);
     if (ids && ids.length === 0) break;
     const batch = (await db('products')
       .modify((q) => (ids ? q.whereIn('id', ids) : q.where('id', '>', after).limit(READ_BATCH)))
       .orderBy('id')) as Array<Record<string, never>>;
-    at += READ_BATCH;
     if (batch.length > 0) {
       const first = batch[0].id as number;
       const last = batch[batch.length - 1].id as number;
@@ -48,13 +51,12 @@ export async function readCatalogueRows(db: Db, pause: () => Promise<void>, only
         if (list) list.push(variant);
         else byProduct.set(v.product_id, [variant]);
       }
-      for (const p of batch) products.push({ ...toProductRow(p), variants: byProduct.get(p.id) ?? [] });
+      await each(batch.map((p) => ({ ...toProductRow(p), variants: byProduct.get(p.id) ?? [] })));
       after = last;
     }
     if (!ids && batch.length < READ_BATCH) break;
     await pause();
   }
-  return products;
 }
 
 const toProductRow = (r: Record<string, never>): Omit<ProductRow, 'variants'> => ({

@@ -239,17 +239,19 @@ export class CatalogueService {
    * The compressed forms and the search index come after, off the request path.
    */
   private async buildAll(version: number): Promise<CatalogueSnapshot> {
-    const rows = await readCatalogueRows(this.db, pause);
     // Read after the version: a change to what is held bumps the version, so this is never older.
     const held = await this.stock.held(this.db, new Date());
     const parts: SnapshotPart[] = [];
-    for (let start = 0; start < rows.length; start += BUILD_SLICE) {
-      for (const row of rows.slice(start, start + BUILD_SLICE)) {
-        const part = toPart(row, toApiProduct(row, held));
-        if (part) parts.push(part);
+    // Converted as they are read (no more than a batch of rows held at once), a slice at a time.
+    await readCatalogueRows(this.db, pause, async (rows) => {
+      for (let start = 0; start < rows.length; start += BUILD_SLICE) {
+        for (const row of rows.slice(start, start + BUILD_SLICE)) {
+          const part = toPart(row, toApiProduct(row, held));
+          if (part) parts.push(part);
+        }
+        await pause();
       }
-      await pause();
-    }
+    });
     return CatalogueSnapshot.assemble(version, parts, { pause, logger: this.logger });
   }
 
@@ -258,7 +260,8 @@ export class CatalogueService {
    * for their variants, every other product's form, JSON and index terms kept as they were.
    */
   private async update(previous: CatalogueSnapshot, version: number, changed: ReadonlySet<number>): Promise<CatalogueSnapshot> {
-    const rows = await readCatalogueRows(this.db, pause, [...changed]);
+    const rows: ProductRow[] = [];
+    await readCatalogueRows(this.db, pause, (batch) => void rows.push(...batch), [...changed]);
     const variantIds = rows.flatMap((row) => row.variants.map((v) => v.shopifyId));
     const held = variantIds.length ? await this.stock.held(this.db, new Date(), { variantIds }) : new Map();
     // Still listed or newly listed, in the featured (row id) order.
