@@ -155,6 +155,84 @@ export class CatalogueIndex {
     return index;
   }
 
+  /**
+   * The index of `products` (in the featured order) made from `base`, an earlier version's index,
+   * when only the products whose rank is in `changed` differ (added, removed or changed): only their
+   * words' postings and their places in each order are worked out again, every other product's
+   * terms, postings and places taken as they are. Gives the index `build` gives.
+   */
+  static async derive(
+    base: CatalogueIndex,
+    products: readonly IndexedProduct[],
+    changed: ReadonlySet<number>,
+    pause: () => Promise<void>,
+  ): Promise<CatalogueIndex> {
+    const removed = [...changed].flatMap((rank) => byRank(base.entries, rank) ?? []);
+    const added = [...changed].flatMap((rank) => byRank(products, rank) ?? []);
+    // A word the base has keeps its string; a new one is the first product's that has it.
+    const fresh = new Map<string, number[]>();
+    const strings = new Map<string, string>();
+    const shared = (word: string) => {
+      const at = lowerBound(base.vocabulary, word);
+      if (base.vocabulary[at] === word) return base.vocabulary[at];
+      const known = strings.get(word);
+      if (known !== undefined) return known;
+      strings.set(word, word);
+      return word;
+    };
+    for (const product of added) {
+      if (!product.terms) {
+        const terms = indexTerms(product.product);
+        product.terms = { ...terms, words: terms.words.map(shared), titleWords: terms.titleWords.map(shared) };
+      }
+      for (const word of product.terms.words) {
+        const list = fresh.get(word);
+        if (list) list.push(product.rank);
+        else fresh.set(word, [product.rank]);
+      }
+    }
+    const touched = new Set([...removed.flatMap((e) => e.terms.words), ...fresh.keys()]);
+    const newWords = [...fresh.keys()].filter((word) => base.vocabulary[lowerBound(base.vocabulary, word)] !== word).sort();
+    const index = new CatalogueIndex(products as readonly Entry[]);
+    // The vocabulary merged with the new words, in order; a word no product has any more left out.
+    const keep = (word: string, ranks: number[]) => {
+      if (ranks.length === 0) return;
+      index.vocabulary.push(word);
+      index.postings.push(ranks);
+    };
+    for (let i = 0, j = 0; i < base.vocabulary.length || j < newWords.length;) {
+      const word = base.vocabulary[i];
+      if (j < newWords.length && (word === undefined || newWords[j] < word)) {
+        keep(newWords[j], fresh.get(newWords[j++])!);
+        continue;
+      }
+      const ranks = base.postings[i++];
+      keep(word, touched.has(word) ? [...ranks.filter((rank) => !changed.has(rank)), ...(fresh.get(word) ?? [])] : ranks);
+    }
+    await pause();
+    for (const [sort, order] of base.orders) {
+      if (order === base.entries) {
+        index.orders.set(sort, index.entries);
+        continue;
+      }
+      const keyOf = sortKey(sort);
+      const next = order.filter((e) => !changed.has(e.rank));
+      for (const entry of added as Entry[]) {
+        const key = keyOf(entry);
+        let lo = 0;
+        let hi = next.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (compareKeys(keyOf(next[mid]), key) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        next.splice(lo, 0, entry);
+      }
+      index.orders.set(sort, next);
+    }
+    return index;
+  }
+
   get size(): number {
     return this.entries.length;
   }
@@ -266,6 +344,18 @@ function sortKey(sort: CatalogueFilter['sort']): (e: Entry) => Key {
 
 function compareKeys(a: Key, b: Key): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1];
+}
+
+/** The product of `rank` in `products` (in rank order), if there is one. */
+function byRank<T extends IndexedProduct>(products: readonly T[], rank: number): T | undefined {
+  let lo = 0;
+  let hi = products.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (products[mid].rank < rank) lo = mid + 1;
+    else hi = mid;
+  }
+  return products[lo]?.rank === rank ? products[lo] : undefined;
 }
 
 function lowerBound(sorted: string[], value: string): number {

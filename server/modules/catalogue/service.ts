@@ -273,7 +273,7 @@ export class CatalogueService {
       if (!changed.has(item.rank)) parts.push({ item, json: previous.jsonAt(position) });
     });
     parts.push(...fresh.slice(next));
-    return CatalogueSnapshot.assemble(version, parts, { pause, logger: this.logger, previous });
+    return CatalogueSnapshot.assemble(version, parts, { pause, logger: this.logger, previous, changed });
   }
 }
 

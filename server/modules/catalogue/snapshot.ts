@@ -92,6 +92,13 @@ export class CatalogueSnapshot implements ProductListSnapshot {
   private readonly compressed: Partial<Record<Coding, Buffer>> = {};
   private readonly compressing: Partial<Record<Coding, Promise<void>>> = {};
   private indexing: Promise<CatalogueIndex> | null = null;
+  /** This version's index once built (the next version's index is made from it). */
+  private indexed: CatalogueIndex | null = null;
+  /**
+   * An earlier version's built index and the products (ranks) changed since it, while this version's
+   * own index is not made: it is made from that one. At most one older index is kept so.
+   */
+  private indexBase: { index: CatalogueIndex; changed: ReadonlySet<number> } | null = null;
 
   private constructor(
     /** The catalogue version read before the rows: the list is at least this new. */
@@ -115,7 +122,13 @@ export class CatalogueSnapshot implements ProductListSnapshot {
   static async assemble(
     version: number,
     parts: readonly SnapshotPart[],
-    opts: { pause: () => Promise<void>; logger?: Logger; previous?: CatalogueSnapshot },
+    opts: {
+      pause: () => Promise<void>;
+      logger?: Logger;
+      /** The version this one is made from, and the products (ranks) read again for it. */
+      previous?: CatalogueSnapshot;
+      changed?: ReadonlySet<number>;
+    },
   ): Promise<CatalogueSnapshot> {
     const { pause } = opts;
     let length = 2 + Math.max(0, parts.length - 1);
@@ -157,9 +170,14 @@ export class CatalogueSnapshot implements ProductListSnapshot {
       if (i % ASSEMBLY_SLICE === ASSEMBLY_SLICE - 1) await pause();
     }
     // An unchanged product (the same object) has the same JSON: its ETag and compressed forms hold.
-    const previous = opts.previous;
+    const { previous, changed } = opts;
     if (previous) {
       for (const [id, answer] of previous.answers) if (snap.byId.get(id) === previous.byId.get(id)) answers.set(id, answer);
+    }
+    if (previous && changed) {
+      if (previous.indexed) snap.indexBase = { index: previous.indexed, changed };
+      else if (previous.indexBase)
+        snap.indexBase = { index: previous.indexBase.index, changed: new Set([...previous.indexBase.changed, ...changed]) };
     }
     return snap;
   }
@@ -183,9 +201,20 @@ export class CatalogueSnapshot implements ProductListSnapshot {
     return this.compressed[coding] ?? null;
   }
 
-  /** Search, filters, sort and pages over this version (built in slices on first ask). */
+  /**
+   * Search, filters, sort and pages over this version, made on first ask: from an earlier version's
+   * index when this version was made from it (only the changed products' words and places worked
+   * out again), else built in slices from every product's terms.
+   */
   index(): Promise<CatalogueIndex> {
-    return (this.indexing ??= CatalogueIndex.build(this.listed, this.pause));
+    const base = this.indexBase;
+    return (this.indexing ??= (
+      base ? CatalogueIndex.derive(base.index, this.listed, base.changed, this.pause) : CatalogueIndex.build(this.listed, this.pause)
+    ).then((index) => {
+      this.indexed = index;
+      this.indexBase = null;
+      return index;
+    }));
   }
 
   /**
