@@ -23,13 +23,12 @@ import { AppError } from '../../lib/errors';
 export const MAX_FACET_VALUES = 100;
 
 /**
- * What the index keeps of one product, made from the product alone (its words and sort keys): a
- * product that does not change keeps it from one catalogue version to the next, so a new version's
- * index re-tokenises only the products that changed.
+ * What the index keeps of one product, made from the product alone (its title's words, filters and
+ * sort keys): a product that does not change keeps it from one catalogue version to the next. Its
+ * words (in the postings) are not kept per product: a version made from the last one reads them
+ * again only from the products that changed, their old and new forms.
  */
 export interface IndexTerms {
-  /** Every distinct word of its title, plain description, vendor, type, tags and SKUs. */
-  words: readonly string[];
   /** The words of its title, for ranking a search's matches. */
   titleWords: readonly string[];
   /** Its lowest price in wei. */
@@ -74,8 +73,8 @@ function plainText(html: string): string {
 /** Products indexed between two yields to the event loop while an index is built. */
 const BUILD_SLICE = 50;
 
-/** A product's index terms (the tokenising a product that does not change is spared in later versions). */
-export function indexTerms(product: Product): IndexTerms {
+/** Every distinct word of a product: its title, plain description, vendor, type, tags and SKUs. */
+function productWords(product: Product): string[] {
   const text = [
     product.title,
     plainText(product.description),
@@ -84,9 +83,13 @@ export function indexTerms(product: Product): IndexTerms {
     ...product.tags,
     ...product.variants.map((v) => v.sku ?? ''),
   ].join(' ');
+  return [...new Set(wordsOf(text))];
+}
+
+/** A product's index terms, each of its title's words given by `word` (the index's own string for it). */
+function indexTerms(product: Product, word: (w: string) => string): IndexTerms {
   return {
-    words: [...new Set(wordsOf(text))],
-    titleWords: [...new Set(wordsOf(product.title))],
+    titleWords: [...new Set(wordsOf(product.title))].map(word),
     price: parseUnits(product.price),
     created: BigInt(product.id),
     type: fold(product.productType),
@@ -121,18 +124,9 @@ export class CatalogueIndex {
     };
     for (let start = 0; start < products.length; start += BUILD_SLICE) {
       for (const product of products.slice(start, start + BUILD_SLICE)) {
-        if (product.terms) {
-          for (const word of product.terms.words) shared(word).ranks.push(product.rank);
-          continue;
-        }
-        const terms = indexTerms(product.product);
-        const words = terms.words.map((word) => {
-          const entry = shared(word);
-          entry.ranks.push(product.rank);
-          return entry.word;
-        });
+        for (const word of productWords(product.product)) shared(word).ranks.push(product.rank);
         // The title's words are among the product's words.
-        product.terms = { ...terms, words, titleWords: terms.titleWords.map((word) => shared(word).word) };
+        product.terms ??= indexTerms(product.product, (word) => shared(word).word);
       }
       await pause();
     }
@@ -181,17 +175,14 @@ export class CatalogueIndex {
       return word;
     };
     for (const product of added) {
-      if (!product.terms) {
-        const terms = indexTerms(product.product);
-        product.terms = { ...terms, words: terms.words.map(shared), titleWords: terms.titleWords.map(shared) };
-      }
-      for (const word of product.terms.words) {
+      product.terms ??= indexTerms(product.product, shared);
+      for (const word of productWords(product.product)) {
         const list = fresh.get(word);
         if (list) list.push(product.rank);
         else fresh.set(word, [product.rank]);
       }
     }
-    const touched = new Set([...removed.flatMap((e) => e.terms.words), ...fresh.keys()]);
+    const touched = new Set([...removed.flatMap((e) => productWords(e.product)), ...fresh.keys()]);
     const newWords = [...fresh.keys()].filter((word) => base.vocabulary[lowerBound(base.vocabulary, word)] !== word).sort();
     const index = new CatalogueIndex(products as readonly Entry[]);
     // The vocabulary merged with the new words, in order; a word no product has any more left out.

@@ -281,7 +281,7 @@ export class CatalogueService {
 function toPart(row: ProductRow, product: Product | null): SnapshotPart | null {
   if (!product) return null;
   const item: ListedProduct = { rank: row.id, product };
-  return { item, json: Buffer.from(JSON.stringify(product)) };
+  return { item, json: JSON.stringify(product) };
 }
 
 function truncate(s: string, n = 40): string {

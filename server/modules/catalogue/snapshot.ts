@@ -50,10 +50,13 @@ export interface ListedProduct extends IndexedProduct {
   rank: number;
 }
 
-/** One product of a snapshot being assembled: its kept form and its JSON. */
+/**
+ * One product of a snapshot being assembled: its kept form and its JSON (a string when just made,
+ * written straight into the list's buffer: no buffer of its own to free).
+ */
 export interface SnapshotPart {
   item: ListedProduct;
-  json: Buffer;
+  json: Buffer | string;
 }
 
 /** A product's answer as a version keeps it: its ETag and its compressed forms, once made. */
@@ -132,7 +135,7 @@ export class CatalogueSnapshot implements ProductListSnapshot {
   ): Promise<CatalogueSnapshot> {
     const { pause } = opts;
     let length = 2 + Math.max(0, parts.length - 1);
-    for (const part of parts) length += part.json.length;
+    for (const { json } of parts) length += typeof json === 'string' ? Buffer.byteLength(json) : json.length;
     // Memory of its own (not a slice of Node's shared pool): freed with this version.
     const body = Buffer.allocUnsafeSlow(length);
     const ends = new Uint32Array(parts.length);
@@ -140,7 +143,8 @@ export class CatalogueSnapshot implements ProductListSnapshot {
     body[at++] = 0x5b; // [
     for (let i = 0; i < parts.length; i++) {
       if (i > 0) body[at++] = 0x2c; // ,
-      at += parts[i].json.copy(body, at);
+      const { json } = parts[i];
+      at += typeof json === 'string' ? body.write(json, at) : json.copy(body, at);
       ends[i] = at;
       if (i % ASSEMBLY_SLICE === ASSEMBLY_SLICE - 1) await pause();
     }
