@@ -22,7 +22,12 @@ export interface ChangedProducts {
 /** How many of the newest versions' rows are kept. */
 export const CHANGES_KEPT = 1000;
 /** Older rows are deleted once every this many versions. */
-const SWEEP_EVERY = 100;
+export const SWEEP_EVERY = 100;
+/**
+ * The most products a new version reads again, as a share of the list (and at least 100): past it
+ * (a bulk change) reading every product costs about the same, so the list is read in full.
+ */
+export const UPDATE_SHARE = 0.25;
 
 /** Records what `version` changed (undefined: anything), in the caller's transaction. */
 export async function recordChange(db: Db, version: number, changed: ChangedProducts | undefined): Promise<void> {

@@ -28,7 +28,7 @@ import type { CataloguePageQuery } from '../../../common/catalogue-query';
 import type { CatalogueFacets, CataloguePage } from '../../../common/catalogue-view';
 import { etagOf, type Precompressed } from '../../lib/precompressed';
 import { readCatalogueRows, toApiProduct, type ProductRow } from './catalogue-rows';
-import { changedSince } from './change-log';
+import { changedSince, UPDATE_SHARE } from './change-log';
 import { CatalogueSnapshot, type ListedProduct, type ProductListSnapshot, type SnapshotPart } from './snapshot';
 
 export type { ListedVariant, ProductListSnapshot } from './snapshot';
@@ -36,11 +36,6 @@ export { productTitle } from './catalogue-rows';
 
 /** Products converted (and serialised) between two yields to the event loop while a list is built. */
 const BUILD_SLICE = 100;
-/**
- * The most products an update reads again, as a share of the list: past it (a bulk change) reading
- * every product costs about the same, so the list is built afresh.
- */
-const UPDATE_SHARE = 0.25;
 
 /** Gives the event loop back: requests waiting meanwhile are answered before the build goes on. */
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
