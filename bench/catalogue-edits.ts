@@ -213,9 +213,9 @@ async function main(): Promise<void> {
   }
   const s = (x: number) => `${x.toFixed(2)} s`;
   console.log(
-    `\n| shop | products | webhook edit → shown (median of ${RUNS}) | price edit → shown | RSS loaded | RSS peak | load average |`,
+    `\n| shop | products | webhook edit → shown (median of ${RUNS}) | price edit → shown | RSS loaded | RSS peak | JS heap used / total | outside the heap | load average |`,
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const { label, figures: f } of results) {
     console.log(
       `| ${label} | ${f.products.toLocaleString('en')} | ${s(median(f.webhook))} (${f.webhook.map((x) => x.toFixed(2)).join(', ')}) | ${s(median(f.price))} (${f.price.map((x) => x.toFixed(2)).join(', ')}) | ${f.memory.rss.toFixed(0)} MB | ${f.memory.peak.toFixed(0)} MB | ${f.memory.heapUsed.toFixed(0)} / ${f.memory.heapTotal.toFixed(0)} MB | ${f.memory.external.toFixed(0)} MB | ${f.load.join('–')} |`,

@@ -29,7 +29,7 @@ import type { CatalogueFacets, CataloguePage } from '../../../common/catalogue-v
 import { etagOf, type Precompressed } from '../../lib/precompressed';
 import { readCatalogueRows, toApiProduct, type ProductRow } from './catalogue-rows';
 import { changedSince, UPDATE_SHARE } from './change-log';
-import { CatalogueSnapshot, type ListedProduct, type ProductListSnapshot, type SnapshotPart } from './snapshot';
+import { CatalogueSnapshot, toListed, type ListedProduct, type ProductListSnapshot } from './snapshot';
 
 export type { ListedVariant, ProductListSnapshot } from './snapshot';
 export { productTitle } from './catalogue-rows';
@@ -236,18 +236,18 @@ export class CatalogueService {
   private async buildAll(version: number): Promise<CatalogueSnapshot> {
     // Read after the version: a change to what is held bumps the version, so this is never older.
     const held = await this.stock.held(this.db, new Date());
-    const parts: SnapshotPart[] = [];
+    const read: Read[] = [];
     // Converted as they are read (no more than a batch of rows held at once), a slice at a time.
     await readCatalogueRows(this.db, pause, async (rows) => {
       for (let start = 0; start < rows.length; start += BUILD_SLICE) {
         for (const row of rows.slice(start, start + BUILD_SLICE)) {
-          const part = toPart(row, toApiProduct(row, held));
-          if (part) parts.push(part);
+          const product = toApiProduct(row, held);
+          if (product) read.push({ rank: row.id, product, json: JSON.stringify(product) });
         }
         await pause();
       }
     });
-    return CatalogueSnapshot.assemble(version, parts, { pause, logger: this.logger });
+    return CatalogueSnapshot.assemble(version, await toListed(read, pause), { pause, logger: this.logger });
   }
 
   /**
@@ -260,24 +260,26 @@ export class CatalogueService {
     const variantIds = rows.flatMap((row) => row.variants.map((v) => v.shopifyId));
     const held = variantIds.length ? await this.stock.held(this.db, new Date(), { variantIds }) : new Map();
     // Still listed or newly listed, in the featured (row id) order.
-    const fresh = rows.flatMap((row) => toPart(row, toApiProduct(row, held)) ?? []);
-    const parts: SnapshotPart[] = [];
+    const fresh = await toListed(
+      rows.flatMap((row) => {
+        const product = toApiProduct(row, held);
+        return product ? [{ rank: row.id, product, json: JSON.stringify(product) }] : [];
+      }),
+      pause,
+    );
+    const listed: ListedProduct[] = [];
     let next = 0;
-    previous.listed.forEach((item, position) => {
-      while (next < fresh.length && fresh[next].item.rank < item.rank) parts.push(fresh[next++]);
-      if (!changed.has(item.rank)) parts.push({ item, json: previous.jsonAt(position) });
-    });
-    parts.push(...fresh.slice(next));
-    return CatalogueSnapshot.assemble(version, parts, { pause, logger: this.logger, previous, changed });
+    for (const item of previous.listed) {
+      while (next < fresh.length && fresh[next].rank < item.rank) listed.push(fresh[next++]);
+      if (!changed.has(item.rank)) listed.push(item);
+    }
+    listed.push(...fresh.slice(next));
+    return CatalogueSnapshot.assemble(version, listed, { pause, logger: this.logger, previous, changed });
   }
 }
 
-/** A listed product's part of a new snapshot (null: not listed). */
-function toPart(row: ProductRow, product: Product | null): SnapshotPart | null {
-  if (!product) return null;
-  const item: ListedProduct = { rank: row.id, product };
-  return { item, json: JSON.stringify(product) };
-}
+/** A product read and converted, with its JSON. */
+type Read = Parameters<typeof toListed>[0][number];
 
 function truncate(s: string, n = 40): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;

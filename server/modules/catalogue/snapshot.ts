@@ -1,22 +1,27 @@
 /**
- * One catalogue version in memory, held once: the listed products (their API form and index terms,
- * kept across versions while they do not change), the list's JSON in one buffer, and each product's
- * answer as a view into that buffer (no copy of its JSON).
+ * One catalogue version in memory, held once: the listed products (their API form, their JSON and
+ * their index terms, kept across versions while they do not change) and nothing that copies them.
  *
- * A snapshot is assembled from its parts, each product's JSON and kept form in the featured (row id)
- * order, the same way however they came: all read and converted (a full build), or most taken from
- * the previous snapshot and the few that changed read again (an update). So an update gives exactly
- * the list a full build gives: the same bytes, ETag, product answers and index.
+ * Each product's JSON is made once, when the product is read: a full build writes every product's
+ * into one buffer (each product's JSON a view into it), an update writes the few it read again into
+ * a small one. The list's JSON is `[` + the products' JSON joined by `,` + `]`, never kept whole: its
+ * compressed forms are made from the parts (once per version), and the identity body is joined only
+ * when a request needs it (and kept only while one uses it). So a new version copies no JSON, and
+ * what keeps an older buffer alive is only a product still listed from it: at most the last full
+ * build's buffer beyond the JSON in use.
  *
- * A new snapshot copies its products' JSON into its own buffer: nothing of it points into an older
- * one, so an older version's buffer is freed once no request uses it.
+ * A snapshot is assembled from its listed products in the featured (row id) order the same way
+ * however they came: all read (a full build), or most taken from the previous snapshot and the few
+ * that changed read again (an update). So an update gives exactly the list a full build gives: the
+ * same bytes, ETag, product answers and index.
  */
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { brotliCompressSync, constants as zlibConstants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import type { Product, Variant } from '../../../common/api';
 import type { Logger } from '../../lib/logger';
-import { etagOf, type Coding, type Precompressed } from '../../lib/precompressed';
+import type { Coding, Precompressed } from '../../lib/precompressed';
 import { CatalogueIndex, type IndexedProduct } from './product-query';
 
 export interface ListedVariant {
@@ -31,7 +36,7 @@ export interface ProductListSnapshot extends Precompressed {
   byId: Map<string, Product>;
   /** Every listed variant by its id, with its product. */
   variantsById: Map<string, ListedVariant>;
-  /** The list's JSON (`[product, …]`). */
+  /** The list's JSON (`[product, …]`), joined on demand. */
   body: Buffer;
   /**
    * The body compressed once per catalogue version, not once per request: null until it is ready
@@ -44,36 +49,49 @@ export interface ProductListSnapshot extends Precompressed {
   product(id: string): Precompressed | undefined;
 }
 
-/** A listed product as versions share it: its API form and (once an index made them) its index terms. */
+/** A listed product as versions share it: its API form, its JSON and (once an index made them) its index terms. */
 export interface ListedProduct extends IndexedProduct {
   /** Its row id: its place in the featured order. */
   rank: number;
+  /** Its JSON (a view into the buffer it was written into). */
+  json: Buffer;
+  /** The SHA-1 of its JSON: its answer's ETag, and its share of the list's. */
+  digest: Buffer;
 }
 
 /**
- * One product of a snapshot being assembled: its kept form and its JSON (a string when just made,
- * written straight into the list's buffer: no buffer of its own to free).
+ * Listed products made of freshly read products (in the featured order) and their JSON, written
+ * into one buffer of their own size, a slice at a time.
  */
-export interface SnapshotPart {
-  item: ListedProduct;
-  json: Buffer | string;
+export async function toListed(
+  read: ReadonlyArray<{ rank: number; product: Product; json: string }>,
+  pause: () => Promise<void>,
+): Promise<ListedProduct[]> {
+  let length = 0;
+  for (const { json } of read) length += Buffer.byteLength(json);
+  // Memory of its own (not a slice of Node's shared pool): freed once none of these is listed.
+  const buffer = Buffer.allocUnsafeSlow(length);
+  const listed: ListedProduct[] = [];
+  let at = 0;
+  for (const { rank, product, json } of read) {
+    const end = at + buffer.write(json, at);
+    const bytes = buffer.subarray(at, end);
+    listed.push({ rank, product, json: bytes, digest: createHash('sha1').update(bytes).digest() });
+    at = end;
+    if (listed.length % ASSEMBLY_SLICE === 0) await pause();
+  }
+  return listed;
 }
 
-/** A product's answer as a version keeps it: its ETag and its compressed forms, once made. */
-interface KeptAnswer {
-  etag: string;
-  compressed: Partial<Record<Coding, Buffer>>;
-}
+/** A product's compressed forms, once made. */
+type KeptAnswer = Partial<Record<Coding, Buffer>>;
 
-/** The most products' answers (ETag and compressed forms, about 1 KB each) kept per catalogue version. */
+/** The most products' compressed answers (about 1 KB each) kept per catalogue version. */
 const MAX_PRODUCT_ANSWERS = 2000;
-/** Products copied, mapped or hashed between two yields to the event loop. */
+/** Products written, mapped or hashed between two yields to the event loop. */
 const ASSEMBLY_SLICE = 2000;
-/** Bytes hashed between two yields to the event loop. */
-const HASH_SLICE = 1 << 20;
-
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
+/** The list's JSON goes to compression in blocks of about this many bytes. */
+const BLOCK = 1 << 20;
 const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } };
 const GZIP = { level: 9 };
 
@@ -94,6 +112,8 @@ export class CatalogueSnapshot implements ProductListSnapshot {
   private readonly positions = new Map<string, number>();
   private readonly compressed: Partial<Record<Coding, Buffer>> = {};
   private readonly compressing: Partial<Record<Coding, Promise<void>>> = {};
+  /** The joined body while a request holds it. */
+  private joined: WeakRef<Buffer> | null = null;
   private indexing: Promise<CatalogueIndex> | null = null;
   /** This version's index once built (the next version's index is made from it). */
   private indexed: CatalogueIndex | null = null;
@@ -108,9 +128,8 @@ export class CatalogueSnapshot implements ProductListSnapshot {
     readonly version: number,
     /** The listed products in the featured order, the next version's parts. */
     readonly listed: readonly ListedProduct[],
-    readonly body: Buffer,
-    /** Where each listed product's JSON ends in `body` (it starts one byte after the previous one's end). */
-    private readonly ends: Uint32Array,
+    /** The length of the list's JSON. */
+    private readonly length: number,
     readonly etag: string,
     private readonly answers: Map<string, KeptAnswer>,
     private readonly pause: () => Promise<void>,
@@ -118,13 +137,13 @@ export class CatalogueSnapshot implements ProductListSnapshot {
   ) {}
 
   /**
-   * The snapshot of `parts` (in the featured order): the list's JSON is `[` + their JSON joined by
-   * `,` + `]`, its ETag the SHA-1 of that. `keptAnswers` are answers of an older version, kept for
-   * the products whose JSON is the same object's (the products that did not change).
+   * The snapshot of `listed` (in the featured order). Its ETag is the SHA-1 of its products' digests
+   * in order: it changes exactly when the list's JSON does. Compressed answers of `previous` are kept
+   * for the products listed there as the same object (those that did not change).
    */
   static async assemble(
     version: number,
-    parts: readonly SnapshotPart[],
+    listed: readonly ListedProduct[],
     opts: {
       pause: () => Promise<void>;
       logger?: Logger;
@@ -133,50 +152,26 @@ export class CatalogueSnapshot implements ProductListSnapshot {
       changed?: ReadonlySet<number>;
     },
   ): Promise<CatalogueSnapshot> {
-    const { pause } = opts;
-    let length = 2 + Math.max(0, parts.length - 1);
-    for (const { json } of parts) length += typeof json === 'string' ? Buffer.byteLength(json) : json.length;
-    // Memory of its own (not a slice of Node's shared pool): freed with this version.
-    const body = Buffer.allocUnsafeSlow(length);
-    const ends = new Uint32Array(parts.length);
-    let at = 0;
-    body[at++] = 0x5b; // [
-    for (let i = 0; i < parts.length; i++) {
-      if (i > 0) body[at++] = 0x2c; // ,
-      const { json } = parts[i];
-      at += typeof json === 'string' ? body.write(json, at) : json.copy(body, at);
-      ends[i] = at;
-      if (i % ASSEMBLY_SLICE === ASSEMBLY_SLICE - 1) await pause();
+    const { pause, previous, changed } = opts;
+    let length = 2 + Math.max(0, listed.length - 1);
+    const digests = Buffer.allocUnsafe(listed.length * 20);
+    for (let i = 0; i < listed.length; i++) {
+      length += listed[i].json.length;
+      listed[i].digest.copy(digests, i * 20);
     }
-    body[at++] = 0x5d; // ]
-    const hash = createHash('sha1');
-    for (let start = 0; start < body.length; start += HASH_SLICE) {
-      hash.update(body.subarray(start, start + HASH_SLICE));
-      await pause();
-    }
+    const etag = `"${createHash('sha1').update('products:').update(digests).digest('base64url')}"`;
     const answers = new Map<string, KeptAnswer>();
-    const snap = new CatalogueSnapshot(
-      version,
-      parts.map((p) => p.item),
-      body,
-      ends,
-      `"${hash.digest('base64url')}"`,
-      answers,
-      pause,
-      opts.logger,
-    );
-    for (let i = 0; i < parts.length; i++) {
-      const { product } = parts[i].item;
+    const snap = new CatalogueSnapshot(version, listed, length, etag, answers, pause, opts.logger);
+    for (let i = 0; i < listed.length; i++) {
+      const { product } = listed[i];
       snap.products.push(product);
       snap.byId.set(product.id, product);
       snap.positions.set(product.id, i);
       for (const variant of product.variants) snap.variantsById.set(variant.id, { product, variant });
       if (i % ASSEMBLY_SLICE === ASSEMBLY_SLICE - 1) await pause();
     }
-    // An unchanged product (the same object) has the same JSON: its ETag and compressed forms hold.
-    const { previous, changed } = opts;
     if (previous) {
-      for (const [id, answer] of previous.answers) if (snap.byId.get(id) === previous.byId.get(id)) answers.set(id, answer);
+      for (const [id, answer] of previous.answers) if (snap.itemOf(id) === previous.itemOf(id)) answers.set(id, answer);
     }
     if (previous && changed) {
       if (previous.indexed) snap.indexBase = { index: previous.indexed, changed };
@@ -186,9 +181,37 @@ export class CatalogueSnapshot implements ProductListSnapshot {
     return snap;
   }
 
-  /** This version's JSON of the product at `position` in `listed`: a view into the list's body. */
-  jsonAt(position: number): Buffer {
-    return this.body.subarray(position === 0 ? 1 : this.ends[position - 1] + 1, this.ends[position]);
+  private itemOf(id: string): ListedProduct | undefined {
+    const position = this.positions.get(id);
+    return position === undefined ? undefined : this.listed[position];
+  }
+
+  /** The list's JSON in blocks of about a megabyte (a product never split across two). */
+  private *blocks(): Generator<Buffer> {
+    let block = Buffer.allocUnsafe(BLOCK);
+    let at = 0;
+    const comma = Buffer.from(',');
+    const parts = [Buffer.from('['), ...this.listed.flatMap((item, i) => (i === 0 ? [item.json] : [comma, item.json])), Buffer.from(']')];
+    for (const part of parts) {
+      if (at + part.length > block.length) {
+        yield block.subarray(0, at);
+        block = Buffer.allocUnsafe(Math.max(BLOCK, part.length));
+        at = 0;
+      }
+      at += part.copy(block, at);
+    }
+    yield block.subarray(0, at);
+  }
+
+  /** The list's JSON, joined when a request needs it whole (kept while one uses it). */
+  get body(): Buffer {
+    const held = this.joined?.deref();
+    if (held) return held;
+    const body = Buffer.allocUnsafeSlow(this.length);
+    let at = 0;
+    for (const block of this.blocks()) at += block.copy(body, at);
+    this.joined = new WeakRef(body);
+    return body;
   }
 
   /**
@@ -196,9 +219,11 @@ export class CatalogueSnapshot implements ProductListSnapshot {
    * (the first ask starts it, in libuv's thread pool, never on the event loop).
    */
   encoded(coding: Coding): Buffer | null {
-    this.compressing[coding] ??= (coding === 'br' ? brotliAsync(this.body, BROTLI) : gzipAsync(this.body, GZIP)).then(
-      (buffer) => {
-        this.compressed[coding] = buffer;
+    this.compressing[coding] ??= buffer(
+      Readable.from(this.blocks()).pipe(coding === 'br' ? createBrotliCompress(BROTLI) : createGzip(GZIP)),
+    ).then(
+      (compressed) => {
+        this.compressed[coding] = compressed;
       },
       (err: unknown) => this.logger?.warn({ err, coding }, 'catalogue: the product list could not be compressed; answering it as it is'),
     );
@@ -222,20 +247,24 @@ export class CatalogueSnapshot implements ProductListSnapshot {
   }
 
   /**
-   * One product's answer: its JSON (a view into the list's body), its ETag, each compressed form made
-   * on first ask (a product is a few kilobytes: well under a millisecond, once per catalogue version,
-   * kept by the next versions while the product does not change).
+   * One product's answer: its JSON, its ETag (its digest), each compressed form made on first ask (a
+   * product is a few kilobytes: well under a millisecond, once per catalogue version, kept by the
+   * next versions while the product does not change).
    */
   product(id: string): Precompressed | undefined {
-    const position = this.positions.get(id);
-    if (position === undefined) return undefined;
-    const body = this.jsonAt(position);
-    let kept = this.answers.get(id);
-    if (!kept) {
+    const item = this.itemOf(id);
+    if (!item) return undefined;
+    let compressed = this.answers.get(id);
+    if (!compressed) {
       if (this.answers.size >= MAX_PRODUCT_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
-      this.answers.set(id, (kept = { etag: etagOf(body), compressed: {} }));
+      this.answers.set(id, (compressed = {}));
     }
-    const { etag, compressed } = kept;
-    return { body, etag, encoded: (coding) => (compressed[coding] ??= compressSync(coding, body)) };
+    const kept = compressed;
+    const body = item.json;
+    return {
+      body,
+      etag: `"${item.digest.toString('base64url')}"`,
+      encoded: (coding) => (kept[coding] ??= compressSync(coding, body)),
+    };
   }
 }
