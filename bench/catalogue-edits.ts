@@ -14,8 +14,9 @@
  *    word all show the new title;
  *  - the admin's price edit (`PATCH /api/inventory/:id/update`), timed until the same four show
  *    the new price;
- *  - the shop process's resident memory once loaded (VmRSS) and its peak (VmHWM, the sync's
- *    included), from /proc.
+ *  - the shop process's resident memory (VmRSS) just after the edits and once left alone for
+ *    `BENCH_SETTLE_MS` (30 s), its peak (VmHWM, the sync's included), and its JavaScript heap and
+ *    the memory outside it (its metrics).
  *
  * `BENCH_BEFORE_ROOT` names another checkout's build (main, say) measured the same way in the same
  * run, before this one, at each size. Knobs: `BENCH_SIZES` (1000,20000), `BENCH_RUNS` (3 edits of
@@ -31,6 +32,8 @@ import { startWorld, SHOPPER_ACCOUNT, type World } from '../e2e/rehearsal/world'
 const DATABASE = process.env.TEST_DATABASE_URL;
 const SIZES = (process.env.BENCH_SIZES ?? '1000,20000').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** How long the shop is left alone after the edits before its memory is read. */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 30_000);
 const SHOPS: Array<[label: string, root: string]> = [
   ...(process.env.BENCH_BEFORE_ROOT ? [['before', process.env.BENCH_BEFORE_ROOT] as [string, string]] : []),
   ['after', join(import.meta.dirname, '..')],
@@ -79,7 +82,7 @@ function editInShopify(world: World, body: Record<string, unknown>): Promise<voi
  * The shop's process memory in MB: resident now and its peak (/proc), and what its metrics say of
  * its JavaScript heap (used and total) and the memory outside it (buffers).
  */
-async function memory(pid: number, metricsPort: number): Promise<Figures['memory']> {
+async function memory(pid: number, metricsPort: number): Promise<Omit<Figures['memory'], 'afterEdits'>> {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)![1]);
   const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
@@ -129,7 +132,8 @@ interface Figures {
   products: number;
   webhook: number[];
   price: number[];
-  memory: { rss: number; peak: number; heapUsed: number; heapTotal: number; external: number };
+  /** Left alone after the edits; `afterEdits`: the RSS just after them. */
+  memory: { rss: number; peak: number; heapUsed: number; heapTotal: number; external: number; afterEdits?: number };
   load: string[];
 }
 
@@ -197,9 +201,17 @@ async function measure(label: string, root: string, size: number): Promise<Figur
       price.push(priced.all);
       say(`price edit shown in ${priced.all.toFixed(2)} s ${JSON.stringify(priced.each)}`);
     }
-    await sleep(3000);
+    const afterEdits = await memory(world.shopPid, metricsPort);
+    // Then left alone for a while: what it keeps, once the garbage of the edits is collected.
+    await sleep(SETTLE_MS);
     load.push(loadAverage());
-    return { products: first.total, webhook, price, memory: await memory(world.shopPid, metricsPort), load };
+    return {
+      products: first.total,
+      webhook,
+      price,
+      memory: { ...(await memory(world.shopPid, metricsPort)), afterEdits: afterEdits.rss },
+      load,
+    };
   } finally {
     await world.stop();
   }
@@ -213,12 +225,12 @@ async function main(): Promise<void> {
   }
   const s = (x: number) => `${x.toFixed(2)} s`;
   console.log(
-    `\n| shop | products | webhook edit → shown (median of ${RUNS}) | price edit → shown | RSS loaded | RSS peak | JS heap used / total | outside the heap | load average |`,
+    `\n| shop | products | webhook edit → shown (median of ${RUNS}) | price edit → shown | RSS after the edits | RSS settled | RSS peak | JS heap used / total | outside the heap | load average |`,
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const { label, figures: f } of results) {
     console.log(
-      `| ${label} | ${f.products.toLocaleString('en')} | ${s(median(f.webhook))} (${f.webhook.map((x) => x.toFixed(2)).join(', ')}) | ${s(median(f.price))} (${f.price.map((x) => x.toFixed(2)).join(', ')}) | ${f.memory.rss.toFixed(0)} MB | ${f.memory.peak.toFixed(0)} MB | ${f.memory.heapUsed.toFixed(0)} / ${f.memory.heapTotal.toFixed(0)} MB | ${f.memory.external.toFixed(0)} MB | ${f.load.join('–')} |`,
+      `| ${label} | ${f.products.toLocaleString('en')} | ${s(median(f.webhook))} (${f.webhook.map((x) => x.toFixed(2)).join(', ')}) | ${s(median(f.price))} (${f.price.map((x) => x.toFixed(2)).join(', ')}) | ${f.memory.afterEdits?.toFixed(0)} MB | ${f.memory.rss.toFixed(0)} MB | ${f.memory.peak.toFixed(0)} MB | ${f.memory.heapUsed.toFixed(0)} / ${f.memory.heapTotal.toFixed(0)} MB | ${f.memory.external.toFixed(0)} MB | ${f.load.join('–')} |`,
     );
   }
   for (const [label] of SHOPS) {
