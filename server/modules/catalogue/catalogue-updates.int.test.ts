@@ -41,7 +41,9 @@ async function readable(snap: ProductListSnapshot) {
     }),
     pages: QUERIES.map((q) => index.page(cataloguePageQuerySchema.parse(q))),
     facets: index.facets(),
-    variants: [...snap.variantsById.keys()],
+    // The lookups by id (their order is no one's concern).
+    byId: [...snap.byId.keys()].sort(),
+    variants: [...snap.variantsById].map(([id, { product, variant }]) => [id, product.id, variant.price]).sort(),
   };
 }
 

@@ -105,11 +105,11 @@ function compressSync(coding: Coding, body: Buffer): Buffer {
 }
 
 export class CatalogueSnapshot implements ProductListSnapshot {
-  readonly products: Product[] = [];
-  readonly byId = new Map<string, Product>();
-  readonly variantsById = new Map<string, ListedVariant>();
-  /** Each listed product's position in `listed`, by id. */
-  private readonly positions = new Map<string, number>();
+  readonly products: Product[];
+  readonly byId: Map<string, Product>;
+  readonly variantsById: Map<string, ListedVariant>;
+  /** Each listed product's kept form, by id. */
+  private readonly items: Map<string, ListedProduct>;
   private readonly compressed: Partial<Record<Coding, Buffer>> = {};
   private readonly compressing: Partial<Record<Coding, Promise<void>>> = {};
   /** The joined body while a request holds it. */
@@ -134,7 +134,27 @@ export class CatalogueSnapshot implements ProductListSnapshot {
     private readonly answers: Map<string, KeptAnswer>,
     private readonly pause: () => Promise<void>,
     private readonly logger?: Logger,
-  ) {}
+    base?: CatalogueSnapshot,
+  ) {
+    this.products = listed.map((item) => item.product);
+    // Made from an earlier version's lookups (copied whole, then the changes applied) or afresh.
+    this.byId = new Map(base?.byId);
+    this.variantsById = new Map(base?.variantsById);
+    this.items = new Map(base?.items);
+  }
+
+  private add(item: ListedProduct): void {
+    const { product } = item;
+    this.byId.set(product.id, product);
+    this.items.set(product.id, item);
+    for (const variant of product.variants) this.variantsById.set(variant.id, { product, variant });
+  }
+
+  private remove(item: ListedProduct): void {
+    this.byId.delete(item.product.id);
+    this.items.delete(item.product.id);
+    for (const variant of item.product.variants) this.variantsById.delete(variant.id);
+  }
 
   /**
    * The snapshot of `listed` (in the featured order). Its ETag is the SHA-1 of its products' digests
@@ -161,14 +181,22 @@ export class CatalogueSnapshot implements ProductListSnapshot {
     }
     const etag = `"${createHash('sha1').update('products:').update(digests).digest('base64url')}"`;
     const answers = new Map<string, KeptAnswer>();
-    const snap = new CatalogueSnapshot(version, listed, length, etag, answers, pause, opts.logger);
-    for (let i = 0; i < listed.length; i++) {
-      const { product } = listed[i];
-      snap.products.push(product);
-      snap.byId.set(product.id, product);
-      snap.positions.set(product.id, i);
-      for (const variant of product.variants) snap.variantsById.set(variant.id, { product, variant });
-      if (i % ASSEMBLY_SLICE === ASSEMBLY_SLICE - 1) await pause();
+    const base = previous && changed ? previous : undefined;
+    const snap = new CatalogueSnapshot(version, listed, length, etag, answers, pause, opts.logger, base);
+    if (base && changed) {
+      for (const rank of changed) {
+        const before = byRank(base.listed, rank);
+        if (before) snap.remove(before);
+      }
+      for (const rank of changed) {
+        const after = byRank(listed, rank);
+        if (after) snap.add(after);
+      }
+    } else {
+      for (let i = 0; i < listed.length; i++) {
+        snap.add(listed[i]);
+        if (i % ASSEMBLY_SLICE === ASSEMBLY_SLICE - 1) await pause();
+      }
     }
     if (previous) {
       for (const [id, answer] of previous.answers) if (snap.itemOf(id) === previous.itemOf(id)) answers.set(id, answer);
@@ -182,8 +210,7 @@ export class CatalogueSnapshot implements ProductListSnapshot {
   }
 
   private itemOf(id: string): ListedProduct | undefined {
-    const position = this.positions.get(id);
-    return position === undefined ? undefined : this.listed[position];
+    return this.items.get(id);
   }
 
   /** The list's JSON in blocks of about a megabyte (a product never split across two). */
@@ -267,4 +294,16 @@ export class CatalogueSnapshot implements ProductListSnapshot {
       encoded: (coding) => (kept[coding] ??= compressSync(coding, body)),
     };
   }
+}
+
+/** The product of `rank` in `listed` (in rank order), if there is one. */
+function byRank(listed: readonly ListedProduct[], rank: number): ListedProduct | undefined {
+  let lo = 0;
+  let hi = listed.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (listed[mid].rank < rank) lo = mid + 1;
+    else hi = mid;
+  }
+  return listed[lo]?.rank === rank ? listed[lo] : undefined;
 }
