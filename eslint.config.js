@@ -58,7 +58,7 @@ export const SERVER_MODULE_IMPORTS = {
  * migrations that has no owner or two.
  */
 export const TABLE_OWNERS = {
-  catalogue: ['products', 'variants', 'catalogue_sync_runs'],
+  catalogue: ['products', 'variants', 'catalogue_sync_runs', 'catalogue_changes'],
   cart: ['cart_items'],
   session: ['sessions'],
   auth: ['siwe_nonces'],

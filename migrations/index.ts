@@ -24,6 +24,7 @@ import * as adminSignInLinks from './20261130000000_admin_sign_in_links';
 import * as attachWindow from './20261130010000_attach_window';
 import * as paymentDeskItems from './20261130020000_payment_desk_items';
 import * as cartChanges from './20261201000000_cart_changes';
+import * as catalogueChanges from './20261201010000_catalogue_changes';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -47,4 +48,5 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261130010000_attach_window.ts', attachWindow],
   ['20261130020000_payment_desk_items.ts', paymentDeskItems],
   ['20261201000000_cart_changes.ts', cartChanges],
+  ['20261201010000_catalogue_changes.ts', catalogueChanges],
 ];

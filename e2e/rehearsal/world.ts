@@ -98,6 +98,12 @@ export async function startWorld(opts: {
   /** Unlocked dev accounts to mint the token to; the shopper's test wallet must be among them. */
   tokenHolders: string[];
   say: (line: string) => void;
+  /** How many products the emulator's store has (its launcher's `--demo-products`; the demo's 27 by default). */
+  demoProducts?: number;
+  /** The checkout whose build the shop runs (the benches' before/after); this one by default. */
+  shopRoot?: string;
+  /** More settings for the shop process (a bench's METRICS_PORT, say). */
+  shopEnv?: Record<string, string>;
 }): Promise<World> {
   const { say } = opts;
   const cleanups: Array<() => Promise<void>> = [];
@@ -124,15 +130,16 @@ export async function startWorld(opts: {
       `token: a plain 18-decimal ERC-20 at ${tokenAddress}; the shopper's wallet ${SHOPPER_ACCOUNT} and ${others.length} more accounts hold 1,000,000 each; the store wallet is ${STORE_WALLET}`,
     );
 
-    const emulator = await launchEmulator(path.join(tmp, 'shopify'), opts.tokenTtlSeconds, cleanups);
+    const emulator = await launchEmulator(path.join(tmp, 'shopify'), opts.tokenTtlSeconds, opts.demoProducts ?? 27, cleanups);
     say(
       `Shopify: the emulator's launcher serves ${emulator.settings.SHOPIFY_STORE_DOMAIN} at ${emulator.settings.SHOPIFY_API_ORIGIN}, tokens live ${opts.tokenTtlSeconds} s`,
     );
 
     const adminPassword = randomBytes(12).toString('base64url');
     const stage = path.join(tmp, 'production');
-    const files = stageProduction(ROOT, stage);
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
+    const shopRoot = opts.shopRoot ?? ROOT;
+    const files = stageProduction(shopRoot, stage);
+    fs.symlinkSync(path.join(shopRoot, 'node_modules'), path.join(stage, 'node_modules'), 'dir');
     say(`shop: the production set staged (${files.length} files: the compiled server, no local mode, emulator or test code)`);
 
     const liveSettings: Record<string, string> = {
@@ -157,6 +164,7 @@ export async function startWorld(opts: {
         // No proxy stands in front of it here.
         TRUSTED_PROXY_HOPS: '0',
         DATABASE_URL: databaseUrl,
+        ...opts.shopEnv,
       },
       logFile: shopLog,
     });
@@ -270,11 +278,22 @@ async function endGroup(child: ChildProcess): Promise<void> {
 async function launchEmulator(
   stateDir: string,
   ttlSeconds: number,
+  products: number,
   cleanups: Array<() => Promise<void>>,
 ): Promise<{ settings: Record<string, string> }> {
   const child = spawn(
     TSX,
-    ['emulators/shopify/launcher.ts', '--port', '0', '--state-dir', stateDir, '--token-ttl-seconds', String(ttlSeconds)],
+    [
+      'emulators/shopify/launcher.ts',
+      '--port',
+      '0',
+      '--state-dir',
+      stateDir,
+      '--token-ttl-seconds',
+      String(ttlSeconds),
+      '--demo-products',
+      String(products),
+    ],
     { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'development' } },
   );
   cleanups.push(() => endGroup(child));
@@ -284,7 +303,12 @@ async function launchEmulator(
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`the emulator's launcher printed no settings within 60 s: ${stderr}`)), 60_000);
+    // A grown store takes its time to make (about a minute at 20,000 products).
+    const waitMs = 60_000 + products * 15;
+    const timer = setTimeout(
+      () => reject(new Error(`the emulator's launcher printed no settings within ${waitMs / 1000} s: ${stderr}`)),
+      waitMs,
+    );
     child.once('exit', (code) => reject(new Error(`the emulator's launcher exited (${code}): ${stderr}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();

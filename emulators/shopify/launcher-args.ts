@@ -11,6 +11,8 @@ export interface LauncherArgs {
   /** Absolute path of the folder holding the CA, the server certificate and the app credential. */
   stateDir: string;
   tokenTtlSeconds: number;
+  /** How many products the store has: the demo products, then copies of them (growDemoStore). */
+  demoProducts: number;
 }
 
 export const LAUNCHER_USAGE = `Usage: npm run -s shopify:emulator -- [options]
@@ -23,6 +25,8 @@ the shop's settings for it (KEY=value lines) on stdout.
   --state-dir <dir>          where the CA, the server certificate and the app credential are kept
                              (default data/shopify-emulator)
   --token-ttl-seconds <n>    how long a granted access token works (default 86399)
+  --demo-products <n>        how many products the store has: the 27 demo products, then copies
+                             of them (default 27, at most 50000)
   --help                     this text
 `;
 
@@ -42,6 +46,7 @@ export function parseLauncherArgs(argv: readonly string[], cwd = process.cwd()):
       host: { type: 'string', default: '127.0.0.1' },
       'state-dir': { type: 'string', default: path.join('data', 'shopify-emulator') },
       'token-ttl-seconds': { type: 'string', default: '86399' },
+      'demo-products': { type: 'string', default: '27' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -59,5 +64,6 @@ export function parseLauncherArgs(argv: readonly string[], cwd = process.cwd()):
     host,
     stateDir: path.resolve(cwd, values['state-dir']),
     tokenTtlSeconds: wholeNumber('token-ttl-seconds', values['token-ttl-seconds'], 1, 10 * 365 * 86400),
+    demoProducts: wholeNumber('demo-products', values['demo-products'], 27, 50_000),
   };
 }

@@ -6,6 +6,7 @@
 import https from 'node:https';
 import { isIP, type AddressInfo } from 'node:net';
 import { EMULATOR_SHOP } from './admin-resolvers';
+import { growDemoStore } from './demo-catalogue';
 import { createShopifyEmulator } from './index';
 import { LAUNCHER_USAGE, parseLauncherArgs, type LauncherArgs } from './launcher-args';
 import { loadLauncherState } from './launcher-state';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
     clientSecret: state.credentials.clientSecret,
     tokenTtlSeconds: args.tokenTtlSeconds,
   });
+  growDemoStore(emulator, args.demoProducts);
   server.on('request', emulator.app.callback());
 
   const settings = {
@@ -76,7 +78,9 @@ async function main(): Promise<void> {
       .map(([key, value]) => `${key}=${value}\n`)
       .join(''),
   );
-  note(`Shopify emulator listening on ${origin} (state in ${args.stateDir}; tokens last ${args.tokenTtlSeconds} s). Ctrl-C stops it.`);
+  note(
+    `Shopify emulator listening on ${origin} with ${args.demoProducts} products (state in ${args.stateDir}; tokens last ${args.tokenTtlSeconds} s). Ctrl-C stops it.`,
+  );
 }
 
 main().catch((err: unknown) => {

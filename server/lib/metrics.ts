@@ -80,6 +80,13 @@ export const catalogueSyncErrors = new Counter({
   registers: [registry],
 });
 
+export const catalogueRebuilds = new Counter({
+  name: 'pogs_catalogue_rebuilds_total',
+  help: 'In-memory product lists made for a new catalogue version: kind "update" read only the products that changed, "full" read every product.',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
 export const shopifyWaits = new Counter({
   name: 'pogs_shopify_waits_total',
   help: 'Waits before retrying a Shopify call, by reason (throttled, rate-limited, unavailable).',

@@ -20,7 +20,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { heldFor, type StockService } from '../stock';
 import { decodeCursor, encodeCursor, heldSoldOut, LIVE_VARIANT, listKey, matchCondition, searchWords } from './inventory-page';
-import { productTitle } from './service';
+import { productTitle } from './catalogue-rows';
 import { bumpCatalogueVersion } from './sync';
 
 const toIso = (d: unknown): string | null => (d == null ? null : new Date(d as string).toISOString());
@@ -243,14 +243,17 @@ export async function lockVariantAdminFields(
 
 /** Writes a variant's admin fields (its row locked by lockVariantAdminFields) and bumps the catalogue version. */
 export async function writeVariantAdminFields(trx: Knex.Transaction, rowId: number, fields: VariantAdminFields, at: Date): Promise<void> {
-  await trx('variants').where({ id: rowId }).update({
-    pog_price: fields.pogPrice,
-    is_active: fields.isActive,
-    available_stock: fields.availableStock,
-    is_sold_out: fields.isSoldOut,
-    updated_at: at,
-  });
-  await bumpCatalogueVersion(trx);
+  const rows = (await trx('variants')
+    .where({ id: rowId })
+    .update({
+      pog_price: fields.pogPrice,
+      is_active: fields.isActive,
+      available_stock: fields.availableStock,
+      is_sold_out: fields.isSoldOut,
+      updated_at: at,
+    })
+    .returning('product_id')) as Array<{ product_id: number }>;
+  await bumpCatalogueVersion(trx, { productIds: rows.map((r) => r.product_id) });
 }
 
 /** A product whose custom title the admin may set. */
@@ -280,7 +283,7 @@ export async function lockProductsTitled(trx: Knex.Transaction, title: string, s
 /** Sets (null: clears) the custom title of the products `rowIds` and bumps the catalogue version. */
 export async function writeCustomTitle(trx: Knex.Transaction, rowIds: number[], customTitle: string | null, at: Date): Promise<void> {
   await trx('products').whereIn('id', rowIds).update({ custom_title: customTitle, updated_at: at });
-  await bumpCatalogueVersion(trx);
+  await bumpCatalogueVersion(trx, { productIds: rowIds });
 }
 
 /**

@@ -23,22 +23,34 @@ import { AppError } from '../../lib/errors';
 /** The most values a facet lists (the most common first). */
 export const MAX_FACET_VALUES = 100;
 
-interface Entry {
-  product: Product;
-  /** Its index in `entries` (the postings' unit). */
-  index: number;
-  /** Its place in the featured order: stable across versions (a new product comes last), unique. */
-  rank: number;
+/**
+ * What the index keeps of one product, made from the product alone (its title's words, filters and
+ * sort keys): a product that does not change keeps it from one catalogue version to the next. Its
+ * words (in the postings) are not kept per product: a version made from the last one reads them
+ * again only from the products that changed, their old and new forms.
+ */
+export interface IndexTerms {
+  /** The words of its title, for ranking a search's matches. */
+  titleWords: readonly string[];
   /** Its lowest price in wei. */
   price: bigint;
   /** Shopify's numeric id: larger is newer. */
   created: bigint;
-  /** The words of its title, for ranking a search's matches. */
-  titleWords: ReadonlySet<string>;
   type: string;
   vendor: string;
-  tags: ReadonlySet<string>;
+  tags: readonly string[];
 }
+
+/** A listed product as the index takes it. */
+export interface IndexedProduct {
+  product: Product;
+  /** Its place in the featured order: stable across versions (a new product comes last), unique. */
+  rank: number;
+  /** Its terms, when already made (by an earlier version's index); made and kept here otherwise. */
+  terms?: IndexTerms;
+}
+
+type Entry = IndexedProduct & { terms: IndexTerms };
 
 /** A page's position: the sort key of the last product shown, tie-broken by rank (unique). */
 type Key = [primary: string, rank: number];
@@ -46,76 +58,155 @@ type Key = [primary: string, rank: number];
 /** Products indexed between two yields to the event loop while an index is built. */
 const BUILD_SLICE = 50;
 
+/** Every distinct word of a product: its title, plain description, vendor, type, tags and SKUs. */
+function productWords(product: Product): string[] {
+  const text = [
+    product.title,
+    plainText(product.description),
+    product.vendor,
+    product.productType,
+    ...product.tags,
+    ...product.variants.map((v) => v.sku ?? ''),
+  ].join(' ');
+  return [...new Set(wordsOf(text))];
+}
+
+/** A product's index terms, each of its title's words given by `word` (the index's own string for it). */
+function indexTerms(product: Product, word: (w: string) => string): IndexTerms {
+  return {
+    titleWords: [...new Set(wordsOf(product.title))].map(word),
+    price: parseUnits(product.price),
+    created: BigInt(product.id),
+    type: fold(product.productType),
+    vendor: fold(product.vendor),
+    tags: [...new Set(product.tags.map(fold))],
+  };
+}
+
 export class CatalogueIndex {
-  private readonly entries: Entry[] = [];
-  private readonly wordEntries = new Map<string, number[]>();
-  /** Every word, sorted; `postings[i]` are the entries (by index) word i appears in. */
+  /** Every word, sorted; `postings[i]` are the entries (by rank) word i appears in. */
   private vocabulary: string[] = [];
   private postings: number[][] = [];
-  private readonly orders = new Map<CatalogueFilter['sort'], Entry[]>();
+  private readonly orders = new Map<CatalogueFilter['sort'], readonly Entry[]>();
   private facetsCache: CatalogueFacets | null = null;
 
-  private constructor(private readonly rankOf: (product: Product) => number) {}
+  private constructor(private readonly entries: readonly Entry[]) {}
 
   /**
-   * Indexes `products` a slice at a time, giving the event loop back between slices (`pause`), so
-   * that no request waits behind the whole build. `rankOf` gives each product its place in the
-   * featured order: a number unique to the product and kept from one catalogue version to the next
-   * (the catalogue's row id), so a cursor taken from one version finds its place in the next.
+   * Indexes `products` (in the featured order) a slice at a time, giving the event loop back between
+   * slices (`pause`), so that no request waits behind the whole build. Each product's `rank` is its
+   * place in the featured order: a number unique to the product and kept from one catalogue version
+   * to the next (the catalogue's row id), so a cursor taken from one version finds its place in the
+   * next. A product's terms are made once and kept on it (`terms`) for the next versions' indexes.
    */
-  static async build(
-    products: readonly Product[],
-    rankOf: (product: Product) => number,
-    pause: () => Promise<void>,
-  ): Promise<CatalogueIndex> {
-    const index = new CatalogueIndex(rankOf);
+  static async build(products: readonly IndexedProduct[], pause: () => Promise<void>): Promise<CatalogueIndex> {
+    // Each word once, its string shared by every product's terms that have it (across versions too).
+    const wordEntries = new Map<string, { word: string; ranks: number[] }>();
+    const shared = (word: string) => {
+      let entry = wordEntries.get(word);
+      if (!entry) wordEntries.set(word, (entry = { word, ranks: [] }));
+      return entry;
+    };
     for (let start = 0; start < products.length; start += BUILD_SLICE) {
-      for (const product of products.slice(start, start + BUILD_SLICE)) index.add(product);
+      for (const product of products.slice(start, start + BUILD_SLICE)) {
+        for (const word of productWords(product.product)) shared(word).ranks.push(product.rank);
+        // The title's words are among the product's words.
+        product.terms ??= indexTerms(product.product, (word) => shared(word).word);
+      }
       await pause();
     }
-    index.vocabulary = [...index.wordEntries.keys()].sort();
-    index.postings = index.vocabulary.map((word) => index.wordEntries.get(word)!);
-    index.wordEntries.clear();
+    const index = new CatalogueIndex(products as readonly Entry[]);
+    index.vocabulary = [...wordEntries.keys()].sort();
+    index.postings = index.vocabulary.map((word) => wordEntries.get(word)!.ranks);
+    wordEntries.clear();
     await pause();
     // Every order presorted now, each sort key computed once per product (not per comparison).
     for (const sort of ['featured', 'newest', 'price-asc', 'price-desc'] as const) {
       const keyOf = sortKey(sort);
       const keys = index.entries.map(keyOf);
-      const byKey = (a: Entry, b: Entry) => compareKeys(keys[a.index], keys[b.index]);
+      const byKey = (a: number, b: number) => compareKeys(keys[a], keys[b]);
+      const at = index.entries.map((_, i) => i);
       // The featured order is usually the rows' order already: then no sort at all.
-      const sorted = index.entries.every((e, i) => i === 0 || byKey(index.entries[i - 1], e) < 0);
-      index.orders.set(sort, sorted ? index.entries : [...index.entries].sort(byKey));
+      const sorted = at.every((i) => i === 0 || byKey(i - 1, i) < 0);
+      index.orders.set(sort, sorted ? index.entries : at.sort(byKey).map((i) => index.entries[i]));
       await pause();
     }
     return index;
   }
 
-  private add(product: Product): void {
-    const index = this.entries.length;
-    const text = [
-      product.title,
-      plainText(product.description),
-      product.vendor,
-      product.productType,
-      ...product.tags,
-      ...product.variants.map((v) => v.sku ?? ''),
-    ].join(' ');
-    for (const word of new Set(wordsOf(text))) {
-      const list = this.wordEntries.get(word);
-      if (list) list.push(index);
-      else this.wordEntries.set(word, [index]);
+  /**
+   * The index of `products` (in the featured order) made from `base`, an earlier version's index,
+   * when only the products whose rank is in `changed` differ (added, removed or changed): only their
+   * words' postings and their places in each order are worked out again, every other product's
+   * terms, postings and places taken as they are. Gives the index `build` gives.
+   */
+  static async derive(
+    base: CatalogueIndex,
+    products: readonly IndexedProduct[],
+    changed: ReadonlySet<number>,
+    pause: () => Promise<void>,
+  ): Promise<CatalogueIndex> {
+    const removed = [...changed].flatMap((rank) => byRank(base.entries, rank) ?? []);
+    const added = [...changed].flatMap((rank) => byRank(products, rank) ?? []);
+    // A word the base has keeps its string; a new one is the first product's that has it.
+    const fresh = new Map<string, number[]>();
+    const strings = new Map<string, string>();
+    const shared = (word: string) => {
+      const at = lowerBound(base.vocabulary, word);
+      if (base.vocabulary[at] === word) return base.vocabulary[at];
+      const known = strings.get(word);
+      if (known !== undefined) return known;
+      strings.set(word, word);
+      return word;
+    };
+    for (const product of added) {
+      product.terms ??= indexTerms(product.product, shared);
+      for (const word of productWords(product.product)) {
+        const list = fresh.get(word);
+        if (list) list.push(product.rank);
+        else fresh.set(word, [product.rank]);
+      }
     }
-    this.entries.push({
-      product,
-      index,
-      rank: this.rankOf(product),
-      price: parseUnits(product.price),
-      created: BigInt(product.id),
-      titleWords: new Set(wordsOf(product.title)),
-      type: fold(product.productType),
-      vendor: fold(product.vendor),
-      tags: new Set(product.tags.map(fold)),
-    });
+    const touched = new Set([...removed.flatMap((e) => productWords(e.product)), ...fresh.keys()]);
+    const newWords = [...fresh.keys()].filter((word) => base.vocabulary[lowerBound(base.vocabulary, word)] !== word).sort();
+    const index = new CatalogueIndex(products as readonly Entry[]);
+    // The vocabulary merged with the new words, in order; a word no product has any more left out.
+    const keep = (word: string, ranks: number[]) => {
+      if (ranks.length === 0) return;
+      index.vocabulary.push(word);
+      index.postings.push(ranks);
+    };
+    for (let i = 0, j = 0; i < base.vocabulary.length || j < newWords.length;) {
+      const word = base.vocabulary[i];
+      if (j < newWords.length && (word === undefined || newWords[j] < word)) {
+        keep(newWords[j], fresh.get(newWords[j++])!);
+        continue;
+      }
+      const ranks = base.postings[i++];
+      keep(word, touched.has(word) ? [...ranks.filter((rank) => !changed.has(rank)), ...(fresh.get(word) ?? [])] : ranks);
+    }
+    await pause();
+    for (const [sort, order] of base.orders) {
+      if (order === base.entries) {
+        index.orders.set(sort, index.entries);
+        continue;
+      }
+      const keyOf = sortKey(sort);
+      const next = order.filter((e) => !changed.has(e.rank));
+      for (const entry of added as Entry[]) {
+        const key = keyOf(entry);
+        let lo = 0;
+        let hi = next.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (compareKeys(keyOf(next[mid]), key) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        next.splice(lo, 0, entry);
+      }
+      index.orders.set(sort, next);
+    }
+    return index;
   }
 
   get size(): number {
@@ -174,22 +265,22 @@ export class CatalogueIndex {
     const type = fold(filter.type);
     const vendor = fold(filter.vendor);
     const tag = fold(filter.tag);
-    const keep = (e: Entry) => (!type || e.type === type) && (!vendor || e.vendor === vendor) && (!tag || e.tags.has(tag));
+    const keep = ({ terms: t }: Entry) => (!type || t.type === type) && (!vendor || t.vendor === vendor) && (!tag || t.tags.includes(tag));
     if (words.length === 0) {
       return { matches: this.ordered(filter.sort).filter(keep), keyOf: sortKey(filter.sort) };
     }
     const found = this.search(words);
-    const matches = this.ordered(filter.sort).filter((e) => found.has(e.index) && keep(e));
+    const matches = this.ordered(filter.sort).filter((e) => found.has(e.rank) && keep(e));
     if (filter.sort !== 'featured') return { matches, keyOf: sortKey(filter.sort) };
     // Featured with a search: the products whose title has more of the words first.
-    const relevance = (e: Entry) => words.filter((w) => [...e.titleWords].some((t) => t.startsWith(w))).length;
+    const relevance = (e: Entry) => words.filter((w) => e.terms.titleWords.some((t) => t.startsWith(w))).length;
     const scored = new Map(matches.map((e) => [e, relevance(e)]));
     matches.sort((a, b) => scored.get(b)! - scored.get(a)! || a.rank - b.rank);
     // Relevance is at most the number of words (< 100): a fixed-width inverted number sorts as text.
     return { matches, keyOf: (e) => [String(999 - scored.get(e)!).padStart(3, '0'), e.rank] };
   }
 
-  /** The entries that have every word (each as a prefix of one of theirs). */
+  /** The entries (by rank) that have every word (each as a prefix of one of theirs). */
   private search(words: string[]): Set<number> {
     let result: Set<number> | null = null;
     for (const word of new Set(words)) {
@@ -203,7 +294,7 @@ export class CatalogueIndex {
     return result ?? new Set();
   }
 
-  private ordered(sort: CatalogueFilter['sort']): Entry[] {
+  private ordered(sort: CatalogueFilter['sort']): readonly Entry[] {
     return this.orders.get(sort)!;
   }
 }
@@ -219,16 +310,28 @@ function sortKey(sort: CatalogueFilter['sort']): (e: Entry) => Key {
     case 'featured':
       return (e) => ['', e.rank];
     case 'newest':
-      return (e) => [pad(MAX - e.created), e.rank];
+      return (e) => [pad(MAX - e.terms.created), e.rank];
     case 'price-asc':
-      return (e) => [pad(e.price), e.rank];
+      return (e) => [pad(e.terms.price), e.rank];
     case 'price-desc':
-      return (e) => [pad(MAX - e.price), e.rank];
+      return (e) => [pad(MAX - e.terms.price), e.rank];
   }
 }
 
 function compareKeys(a: Key, b: Key): number {
   return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1];
+}
+
+/** The product of `rank` in `products` (in rank order), if there is one. */
+function byRank<T extends IndexedProduct>(products: readonly T[], rank: number): T | undefined {
+  let lo = 0;
+  let hi = products.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (products[mid].rank < rank) lo = mid + 1;
+    else hi = mid;
+  }
+  return products[lo]?.rank === rank ? products[lo] : undefined;
 }
 
 function lowerBound(sorted: string[], value: string): number {

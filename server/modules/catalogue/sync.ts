@@ -26,6 +26,7 @@ import type { SyncResult } from '../../../common/api';
 import type { Logger } from '../../lib/logger';
 import { announceCommitted, CATALOGUE_CHANNEL, CATALOGUE_VERSION } from './freshness';
 import { assembleBulkProducts } from './bulk-products';
+import { recordChange, type ChangedProducts } from './change-log';
 import {
   BULK_PRODUCTS_QUERY,
   BulkOperationFailed,
@@ -214,13 +215,13 @@ const chunk = <T>(items: readonly T[], size: number): T[][] =>
  * lock). A product whose stored Shopify `updatedAt` is newer than the one read is left as it is,
  * variants included; a variant's stock read before the stored one (`readAt`) does not replace it.
  * The written products' variants that were not read are marked removed. Answers how many products
- * and variants were written.
+ * and variants were written, and the written products' row ids.
  */
 export async function writeProducts(
   trx: Db,
   products: readonly ShopifyProductNode[],
   at: { syncedAt: Date; readAt: Date },
-): Promise<{ products: number; variants: number }> {
+): Promise<{ products: number; variants: number; productIds: number[] }> {
   const { syncedAt, readAt } = at;
   const written = new Map<string, number>();
   for (const batch of chunk(products, PRODUCT_BATCH)) {
@@ -325,7 +326,7 @@ export async function writeProducts(
       .where((q) => q.whereNull('last_synced_at').orWhere('last_synced_at', '<>', syncedAt))
       .update({ removed_at: syncedAt, updated_at: syncedAt });
   }
-  return { products: written.size, variants: variantRows.length };
+  return { products: written.size, variants: variantRows.length, productIds: [...written.values()] };
 }
 
 /**
@@ -350,10 +351,14 @@ export const CATALOGUE_SYNC_LOCK = 0x504f4753;
 /**
  * Every change to what shoppers see bumps this, in the change's own transaction (`db` may be one),
  * so every instance's in-memory list notices: Postgres delivers the notification to every listener
- * at commit, and this process's own instances learn the version at commit directly.
+ * at commit, and this process's own instances learn the version at commit directly. `changed` names
+ * the products the change concerned (by row id, or by their variants' Shopify ids): an instance then
+ * reads only those again (change-log.ts). Without it the change may have touched anything, and
+ * every instance reads the whole catalogue again.
  */
-export async function bumpCatalogueVersion(db: Db): Promise<void> {
+export async function bumpCatalogueVersion(db: Db, changed?: ChangedProducts): Promise<void> {
   const version = await incrementState(db, CATALOGUE_VERSION);
+  await recordChange(db, version, changed);
   await db.raw(`select pg_notify(?, current_schema() || ':' || ?)`, [CATALOGUE_CHANNEL, String(version)]);
   announceCommitted(db, version);
 }

@@ -5,7 +5,7 @@
  * reads the variant's stock again (a variant the shop has not seen brings its whole product).
  * Writes go through the sync's writeProducts, so they never go back in time (Shopify's
  * `updatedAt`, the stock's read time) and touch only the Shopify-owned columns; each change bumps
- * the catalogue version in the delivery's transaction. The HMAC check and duplicate handling are
+ * the catalogue version in the delivery's transaction, naming the product it changed. The HMAC check and duplicate handling are
  * the webhook endpoint's (modules/orders/webhooks.ts), which hands these topics here.
  */
 import { z } from 'zod';
@@ -71,7 +71,7 @@ export class CatalogueWebhooks {
       await trx.raw('select pg_advisory_xact_lock(?)', [CATALOGUE_SYNC_LOCK]);
       const written = await writeProducts(trx, [product], { syncedAt: readAt, readAt });
       if (!written.products) return 'kept the newer stored product';
-      await bumpCatalogueVersion(trx);
+      await bumpCatalogueVersion(trx, { productIds: written.productIds });
       return 'product written';
     };
   }
@@ -88,7 +88,7 @@ export class CatalogueWebhooks {
     }
     return async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(?)', [CATALOGUE_SYNC_LOCK]);
-      const changed = await trx('variants')
+      const changed = (await trx('variants')
         .where({ shopify_gid: variant.id })
         .where((q) => q.whereNull('inventory_read_at').orWhere('inventory_read_at', '<=', readAt))
         .update({
@@ -96,9 +96,10 @@ export class CatalogueWebhooks {
           available_for_sale: variant.availableForSale,
           inventory_read_at: readAt,
           updated_at: readAt,
-        });
-      if (!changed) return 'kept the newer stored stock';
-      await bumpCatalogueVersion(trx);
+        })
+        .returning('product_id')) as Array<{ product_id: number }>;
+      if (!changed.length) return 'kept the newer stored stock';
+      await bumpCatalogueVersion(trx, { productIds: changed.map((r) => r.product_id) });
       return 'stock written';
     };
   }
@@ -108,9 +109,13 @@ function removal(gid: string): CatalogueChange {
   return async (trx) => {
     await trx.raw('select pg_advisory_xact_lock(?)', [CATALOGUE_SYNC_LOCK]);
     const at = new Date();
-    const changed = await trx('products').where({ shopify_gid: gid }).whereNull('removed_at').update({ removed_at: at, updated_at: at });
-    if (!changed) return 'nothing to remove';
-    await bumpCatalogueVersion(trx);
+    const changed = (await trx('products')
+      .where({ shopify_gid: gid })
+      .whereNull('removed_at')
+      .update({ removed_at: at, updated_at: at })
+      .returning('id')) as Array<{ id: number }>;
+    if (!changed.length) return 'nothing to remove';
+    await bumpCatalogueVersion(trx, { productIds: changed.map((r) => r.id) });
     return 'product removed';
   };
 }

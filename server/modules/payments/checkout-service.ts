@@ -287,9 +287,9 @@ export class CheckoutService {
    * The sweep (every watcher tick): open checkouts past their time end their price hold; payable
    * ones past match_until close and free their amounts (paid ones free them too: an extra
    * payment is no longer recognised after that); claims whose payment never settled lapse.
-   * Returns how many claims lapsed (the product list must be rebuilt then).
+   * Returns how many claims lapsed and the variants they held (the product list shows them again).
    */
-  async expire(): Promise<{ expired: number; closed: number; claimsLapsed: number }> {
+  async expire(): Promise<{ expired: number; closed: number; claimsLapsed: number; lapsedVariants: string[] }> {
     const now = this.now();
     return this.db.transaction(async (trx) => {
       const expired = await trx('checkout_intents')
@@ -305,11 +305,20 @@ export class CheckoutService {
         .whereIn('status', PAYABLE)
         .where('match_until', '<=', now)
         .update({ status: 'closed', updated_at: now });
-      const claimsLapsed = await trx('checkout_intents')
+      const lapsed = (await trx('checkout_intents')
         .whereNot('status', 'paid')
         .where('stock_claimed_until', '<=', now)
-        .update({ stock_claimed_until: null, updated_at: now });
-      return { expired, closed, claimsLapsed };
+        .update({ stock_claimed_until: null, updated_at: now })
+        .returning('id')) as Array<{ id: string }>;
+      const lapsedVariants = lapsed.length
+        ? ((await trx('checkout_intent_items')
+            .whereIn(
+              'intent_id',
+              lapsed.map((r) => r.id),
+            )
+            .distinct('variant_id')) as Array<{ variant_id: string }>)
+        : [];
+      return { expired, closed, claimsLapsed: lapsed.length, lapsedVariants: lapsedVariants.map((r) => r.variant_id) };
     });
   }
 

@@ -349,7 +349,7 @@ export class SettlementService {
       { intentId: intent.id, sessionId: intent.session_id, totalWei: intent.total_wei, payment: transfer, lines, ...paid.order },
       now,
     );
-    if (paid.bumpCatalogue) await bumpCatalogueVersion(trx);
+    if (paid.bumpCatalogue) await bumpCatalogueVersion(trx, { variantIds: lines.map((l) => l.variant_id) });
     await trx('checkout_intents').where({ id: intent.id }).update({ status: 'paid', updated_at: now });
     if (paid.emptyCart) await removeBoughtLines(trx, paid.emptyCart.sessionId, paid.emptyCart.variantIds);
     // Every transfer that paid towards it now belongs to the order.

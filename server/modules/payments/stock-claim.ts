@@ -37,7 +37,7 @@ export async function claimStock(
   await trx('checkout_intents')
     .where({ id: intent.id })
     .update({ stock_claimed_until: new Date(now.getTime() + claimMs), updated_at: now });
-  await bumpCatalogueVersion(trx);
+  await bumpCatalogueVersion(trx, { variantIds: lines.map((l) => l.variant_id) });
   return true;
 }
 

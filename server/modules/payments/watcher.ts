@@ -95,7 +95,7 @@ export class ChainWatcher implements Job {
     result.leader = true;
     const { chain, config } = this.deps;
     const swept = await this.deps.checkouts.expire();
-    if (swept.claimsLapsed) await bumpCatalogueVersion(this.deps.db);
+    if (swept.claimsLapsed) await bumpCatalogueVersion(this.deps.db, { variantIds: swept.lapsedVariants });
 
     const head = await chain.blockNumber();
     const safe = head - (config.requiredConfirmations - 1);
