@@ -156,15 +156,15 @@ async function listedOnceSynced(baseUrl: string, exited: () => boolean, timeoutM
   throw new Error(`${baseUrl} listed no synced catalogue within ${timeoutMs / 1000} s`);
 }
 
-/** A cookie-keeping admin of the production shop, speaking JSON with the shop's own Origin. */
-function adminClient(baseUrl: string) {
+/** A cookie-keeping admin of a shop, speaking JSON with the shop's own Origin; each call ends after `timeoutMs`. */
+export function adminClient(baseUrl: string, timeoutMs = 120_000) {
   let cookie = '';
   return async (path: string, init: { method?: string; json?: unknown } = {}) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method: init.method ?? 'GET',
       headers: { Origin: baseUrl, Cookie: cookie, ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: init.json === undefined ? undefined : JSON.stringify(init.json),
-      signal: AbortSignal.timeout(120_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const set = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
     if (set.length)

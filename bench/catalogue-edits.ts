@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import knex from 'knex';
 import { freePort } from '../server/chain/local-chain';
 import { startWorld, SHOPPER_ACCOUNT, type World } from '../e2e/rehearsal/world';
+import { adminClient } from './bench-shops';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const SIZES = (process.env.BENCH_SIZES ?? '1000,20000').split(',').map(Number);
@@ -42,23 +43,6 @@ const SHOPS: Array<[label: string, root: string]> = [
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0]!;
-
-/** A cookie-keeping admin of the shop, speaking JSON with the shop's own Origin. */
-function adminClient(baseUrl: string) {
-  let cookie = '';
-  return async (path: string, init: { method?: string; json?: unknown } = {}) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { Origin: baseUrl, Cookie: cookie, ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: init.json === undefined ? undefined : JSON.stringify(init.json),
-      signal: AbortSignal.timeout(600_000),
-    });
-    const set = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
-    if (set.length) cookie = set.join('; ');
-    if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as unknown;
-  };
-}
 
 /** A merchant's product edit in the emulator (its loopback control route, over its own CA's HTTPS). */
 function editInShopify(world: World, body: Record<string, unknown>): Promise<void> {
@@ -151,7 +135,7 @@ async function measure(label: string, root: string, size: number): Promise<Figur
   });
   try {
     const load = [loadAverage()];
-    const admin = adminClient(world.shopUrl);
+    const admin = adminClient(world.shopUrl, 600_000);
     await admin('/api/admin/login', { method: 'POST', json: { password: world.adminPassword } });
     await admin('/api/inventory/sync', { method: 'POST' });
     for (;;) {

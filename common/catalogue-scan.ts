@@ -42,7 +42,7 @@ export function plainText(html: string): string {
 }
 
 /** The text a product is found by: title, description as plain text, vendor, type, tags and SKUs. */
-function searchedText(product: Product): string {
+export function searchedText(product: Product): string {
   return [
     product.title,
     plainText(product.description),

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { Product } from '../../../common/api';
 import type { CataloguePageQuery } from '../../../common/catalogue-query';
-import { fold, plainText, wordsOf } from '../../../common/catalogue-scan';
+import { fold, searchedText, wordsOf } from '../../../common/catalogue-scan';
 import type { CatalogueFacets, CatalogueFilter, CataloguePage, FacetValue } from '../../../common/catalogue-view';
 import { ErrorCode } from '../../../common/errors';
 import { parseUnits } from '../../../common/money';
@@ -60,15 +60,7 @@ const BUILD_SLICE = 50;
 
 /** Every distinct word of a product: its title, plain description, vendor, type, tags and SKUs. */
 function productWords(product: Product): string[] {
-  const text = [
-    product.title,
-    plainText(product.description),
-    product.vendor,
-    product.productType,
-    ...product.tags,
-    ...product.variants.map((v) => v.sku ?? ''),
-  ].join(' ');
-  return [...new Set(wordsOf(text))];
+  return [...new Set(wordsOf(searchedText(product)))];
 }
 
 /** A product's index terms, each of its title's words given by `word` (the index's own string for it). */
@@ -323,7 +315,7 @@ function compareKeys(a: Key, b: Key): number {
 }
 
 /** The product of `rank` in `products` (in rank order), if there is one. */
-function byRank<T extends IndexedProduct>(products: readonly T[], rank: number): T | undefined {
+export function byRank<T extends IndexedProduct>(products: readonly T[], rank: number): T | undefined {
   let lo = 0;
   let hi = products.length;
   while (lo < hi) {

@@ -18,11 +18,11 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
-import { brotliCompressSync, constants as zlibConstants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import { brotliCompressSync, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import type { Product, Variant } from '../../../common/api';
 import type { Logger } from '../../lib/logger';
-import type { Coding, Precompressed } from '../../lib/precompressed';
-import { CatalogueIndex, type IndexedProduct } from './product-query';
+import { BROTLI_OPTIONS, GZIP_OPTIONS, type Coding, type Precompressed } from '../../lib/precompressed';
+import { byRank, CatalogueIndex, type IndexedProduct } from './product-query';
 
 export interface ListedVariant {
   product: Product;
@@ -92,15 +92,13 @@ const MAX_PRODUCT_ANSWERS = 2000;
 const ASSEMBLY_SLICE = 2000;
 /** The list's JSON goes to compression in blocks of about this many bytes. */
 const BLOCK = 1 << 20;
-const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } };
-const GZIP = { level: 9 };
 
 /**
  * A small body compressed, in a buffer of its own size: zlib's synchronous calls answer a view into
  * a 16 KB chunk, which would keep the whole chunk alive for a few dozen bytes.
  */
 function compressSync(coding: Coding, body: Buffer): Buffer {
-  const out = coding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP);
+  const out = coding === 'br' ? brotliCompressSync(body, BROTLI_OPTIONS) : gzipSync(body, GZIP_OPTIONS);
   return Buffer.from(out);
 }
 
@@ -247,7 +245,7 @@ export class CatalogueSnapshot implements ProductListSnapshot {
    */
   encoded(coding: Coding): Buffer | null {
     this.compressing[coding] ??= buffer(
-      Readable.from(this.blocks()).pipe(coding === 'br' ? createBrotliCompress(BROTLI) : createGzip(GZIP)),
+      Readable.from(this.blocks()).pipe(coding === 'br' ? createBrotliCompress(BROTLI_OPTIONS) : createGzip(GZIP_OPTIONS)),
     ).then(
       (compressed) => {
         this.compressed[coding] = compressed;
@@ -294,16 +292,4 @@ export class CatalogueSnapshot implements ProductListSnapshot {
       encoded: (coding) => (kept[coding] ??= compressSync(coding, body)),
     };
   }
-}
-
-/** The product of `rank` in `listed` (in rank order), if there is one. */
-function byRank(listed: readonly ListedProduct[], rank: number): ListedProduct | undefined {
-  let lo = 0;
-  let hi = listed.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (listed[mid].rank < rank) lo = mid + 1;
-    else hi = mid;
-  }
-  return listed[lo]?.rank === rank ? listed[lo] : undefined;
 }
