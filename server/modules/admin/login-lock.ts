@@ -8,8 +8,9 @@
  * minutes, and then the count starts again. Every source together has a brake well above that: 50
  * failures within the window stop every browser that has not logged in before for 15 minutes.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { ADMIN_LOCKOUT_MS, ADMIN_MAX_FAILED_ATTEMPTS } from '../../../common/admin';
+import { macMatches } from '../../lib/mac-match';
 
 /** Wrong passwords from every source together, within a window, that engage the brake. */
 export const ADMIN_BRAKE_FAILURES = 50;
@@ -98,9 +99,7 @@ export function verifyDevice(key: Buffer, value: string | undefined, now: Date):
   if (!m) return null;
   const [, deviceId, issuedText, given] = m as unknown as [string, string, string, string];
   const issued = Number(issuedText);
-  const expected = mac(key, deviceId, issued);
-  const presented = Buffer.from(given, 'base64url');
-  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return null;
+  if (!macMatches(given, mac(key, deviceId, issued).toString('base64url'))) return null;
   const age = now.getTime() - issued * 1000;
   return age < ADMIN_DEVICE_TTL_MS && age > -CLOCK_SKEW_MS ? deviceId : null;
 }

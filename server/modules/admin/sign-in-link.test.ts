@@ -32,6 +32,17 @@ describe('the operator’s sign-in link', () => {
     expect(readSignInLink(HASH, makeSignInLink(HASH, early), AT)).toEqual(refused);
   });
 
+  it('is refused in every other spelling of its MAC, those that decode to the same bytes included', () => {
+    const link = makeSignInLink(HASH, AT);
+    const [nonce, expires, mac] = link.split('.') as [string, string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const others = [...alphabet].filter((c) => c !== mac.at(-1)).map((c) => `${mac.slice(0, -1)}${c}`);
+    // 43 characters carry 258 bits for 256: three other last characters decode to the very same MAC.
+    expect(others.filter((o) => Buffer.from(o, 'base64url').equals(Buffer.from(mac, 'base64url')))).toHaveLength(3);
+    for (const other of others)
+      expect(readSignInLink(HASH, `${nonce}.${expires}.${other}`, AT), other).toEqual({ ok: false, why: 'not-a-link' });
+  });
+
   it('goes in the fragment of /admin on the public address', () => {
     expect(signInUrl('https://shop.example/', 'abc.1.def')).toBe('https://shop.example/admin#sign-in=abc.1.def');
   });

@@ -11,8 +11,9 @@
  * one; whoever has them can read the hash already. The service records each nonce it accepts, so a
  * link works once.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { ADMIN_SIGN_IN_FRAGMENT } from '../../../common/admin';
+import { macMatches } from '../../lib/mac-match';
 
 /** How long a link can be used after it is made. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
@@ -45,9 +46,7 @@ export function readSignInLink(passwordHash: string, value: string, now: Date): 
   if (!m) return { ok: false, why: 'not-a-link' };
   const [, nonce, expiresText, given] = m as unknown as [string, string, string, string];
   const expires = Number(expiresText);
-  const expected = mac(passwordHash, nonce, expires);
-  const presented = Buffer.from(given, 'base64url');
-  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return { ok: false, why: 'not-a-link' };
+  if (!macMatches(given, mac(passwordHash, nonce, expires).toString('base64url'))) return { ok: false, why: 'not-a-link' };
   const expiresAt = new Date(expires * 1000);
   if (expiresAt.getTime() - now.getTime() > SIGN_IN_LINK_TTL_MS + CLOCK_SKEW_MS) return { ok: false, why: 'not-a-link' };
   return expiresAt > now ? { ok: true, nonce, expiresAt } : { ok: false, why: 'expired' };

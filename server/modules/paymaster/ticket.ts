@@ -9,7 +9,8 @@
  * can sign. The key is derived from the server's own secret for this use only
  * (server/lib/server-secret.ts), whoever the sponsor is.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { macMatches } from '../../lib/mac-match';
 
 /** How long a ticket is good for after the browser was given it (the shopper pressed Pay). */
 export const TICKET_TTL_MS = 30 * 60_000;
@@ -37,8 +38,6 @@ export function readTicket(key: Buffer, ticket: unknown): TicketFacts | null {
   if (parts.length !== 4) return null;
   const [checkoutId, wallet, expiresAt, given] = parts as [string, string, string, string];
   if (!checkoutId || !/^0x[0-9a-f]{40}$/.test(wallet) || !/^\d{1,12}$/.test(expiresAt)) return null;
-  const expected = Buffer.from(mac(key, `${checkoutId}.${wallet}.${expiresAt}`));
-  const actual = Buffer.from(given);
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  if (!macMatches(given, mac(key, `${checkoutId}.${wallet}.${expiresAt}`))) return null;
   return { checkoutId, wallet, expiresAt: Number(expiresAt) };
 }
