@@ -25,8 +25,12 @@ import type { SecurityHeaderSet } from './security-headers';
  */
 export type StoredRead = (path: string) => { route: string; answer: Precompressed } | undefined;
 
-/** Answers the request and says true, or leaves it untouched and says false. */
-export type Lane = (req: IncomingMessage, res: ServerResponse) => boolean;
+/**
+ * Answers the request and says true, or leaves it untouched and says false; or says so later (a
+ * promise), for an answer that needs one small read first. A lane that says later reads nothing of
+ * the request, so the app can still take it.
+ */
+export type Lane = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
 
 /** A Koa app whose lanes see each request first; what none of them answers goes through the app. */
 export class FastLaneApp extends Koa {
@@ -39,20 +43,33 @@ export class FastLaneApp extends Koa {
   override callback(): ReturnType<Koa['callback']> {
     const app = super.callback();
     const lanes = this.lanes;
+    // Reported as the app reports its errors; the app answers unless the lane had begun to.
+    const failed = (err: unknown, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+      this.emit('error', err);
+      if (!res.headersSent) return app(req, res);
+      res.destroy();
+      return Promise.resolve();
+    };
+    const from = (first: number, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+      try {
+        for (let i = first; i < lanes.length; i++) {
+          const taken = lanes[i]!(req, res);
+          if (taken === true) return Promise.resolve();
+          if (taken !== false)
+            return taken.then(
+              (done) => (done ? undefined : from(i + 1, req, res)),
+              (err: unknown) => failed(err, req, res),
+            );
+        }
+      } catch (err) {
+        return failed(err, req, res);
+      }
+      return app(req, res);
+    };
     return (req, res) => {
       // The app's own server is node:http (main.ts); an HTTP/2 request goes through the app.
       if ('stream' in req) return app(req, res);
-      try {
-        for (const lane of lanes) if (lane(req, res as ServerResponse)) return Promise.resolve();
-      } catch (err) {
-        // Reported as the app reports its errors; the app answers unless the lane had begun to.
-        this.emit('error', err);
-        if (res.headersSent) {
-          res.destroy();
-          return Promise.resolve();
-        }
-      }
-      return app(req, res);
+      return from(0, req, res as ServerResponse);
     };
   }
 }

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../../common/api';
 import { createApp } from '../../app';
-import { FastLaneApp, storedReadLane, type Lane } from '../../lib/fast-lane';
+import { storedReadLane, type Lane } from '../../lib/fast-lane';
 import { registry } from '../../lib/metrics';
 import { securityHeaderSet } from '../../lib/security-headers';
 import { startHarness, type Harness } from '../../test/harness';
@@ -302,28 +302,5 @@ describe('pages of a view and the facets ahead of the app', () => {
     expect(stored.bytes).toBeLessThanOrEqual(64 * 1024);
     expect(stored.addresses).toBeLessThanOrEqual(50);
     expect(pages.find(snap, path)?.body.toString()).toBe((await h.catalogue.page(busy)).body.toString());
-  });
-});
-
-describe('a lane that fails', () => {
-  it('leaves the request to the app, which answers it, and reports the error as the app reports its own', async () => {
-    const app = new FastLaneApp();
-    const errors: unknown[] = [];
-    app.on('error', (err: unknown) => void errors.push(err));
-    app.addLane(() => {
-      throw new Error('lane broke');
-    });
-    app.use((ctx) => {
-      ctx.body = { answeredBy: 'app' };
-    });
-    const { url, server } = await serve(app.callback());
-    try {
-      const answer = await raw(`${url}/api/products`);
-      expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.body.toString())).toEqual({ answeredBy: 'app' });
-      expect(errors).toEqual([expect.objectContaining({ message: 'lane broke' })]);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
   });
 });
