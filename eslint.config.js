@@ -59,7 +59,7 @@ export const SERVER_MODULE_IMPORTS = {
  */
 export const TABLE_OWNERS = {
   catalogue: ['products', 'variants', 'catalogue_sync_runs', 'catalogue_changes'],
-  cart: ['cart_items'],
+  cart: ['cart_items', 'cart_versions'],
   session: ['sessions'],
   auth: ['siwe_nonces'],
   orders: ['orders', 'order_items', 'outbox', 'webhook_events', 'refunds'],
