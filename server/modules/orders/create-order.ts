@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { takeSoldUnits } from '../catalogue';
+import type { OrderStatus } from '../../../common/api';
+import { bumpCatalogueVersion, takeSoldUnits } from '../catalogue';
 import { OUT_OF_STOCK_HOLD } from './service';
 import { nextStatus } from './status';
 
@@ -95,6 +96,30 @@ export async function orderIdOfCheckout(db: Knex | Knex.Transaction, intentId: s
   return row?.id ?? null;
 }
 
+/** The statuses in which an order that took its stock holds it as sold until Shopify has the order. */
+const SOLD_STATUSES: readonly OrderStatus[] = ['paid', 'confirmed'];
+
+/** An order's facts that decide whether its units count as sold (unsyncedSalesByVariant). */
+export interface SoldFacts {
+  status: OrderStatus;
+  shopify_order_id: string | null;
+  stock_taken: boolean;
+}
+
+const holdsSold = (o: SoldFacts) => o.stock_taken && SOLD_STATUSES.includes(o.status) && !o.shopify_order_id;
+
+/**
+ * After order `orderId` went from `before` to `after`, in the caller's transaction: when its units
+ * stopped (or began again) counting as sold, the stock shoppers see of its variants moved, so the
+ * catalogue's next version names them (without this the shown stock would wait for another change
+ * of those products).
+ */
+export async function noteSoldChange(trx: Knex.Transaction, orderId: string, before: SoldFacts, after: SoldFacts): Promise<void> {
+  if (holdsSold(before) === holdsSold(after)) return;
+  const items = (await trx('order_items').where({ order_id: orderId }).select('variant_id')) as Array<{ variant_id: string }>;
+  await bumpCatalogueVersion(trx, { variantIds: items.map((i) => i.variant_id) });
+}
+
 /**
  * The units per variant (only `variantIds` when given) that orders took from Shopify-tracked stock
  * Shopify has no order for yet (paid or confirmed, stock taken, not handed off), in the caller's
@@ -108,7 +133,7 @@ export async function unsyncedSalesByVariant(
   const sold = db('order_items as i')
     .join('orders as o', 'o.id', 'i.order_id')
     .where('o.stock_taken', true)
-    .whereIn('o.status', ['paid', 'confirmed'])
+    .whereIn('o.status', SOLD_STATUSES)
     .whereNull('o.shopify_order_id')
     .groupBy('i.variant_id')
     .select('i.variant_id', db.raw('sum(i.quantity) as n'));

@@ -4,6 +4,7 @@
  */
 import type { OrderStatus } from '../../../common/api';
 import type { Db } from '../../db';
+import { noteSoldChange } from './create-order';
 import { needsShipping, nextStatus, type OrderEvent } from './status';
 
 export async function applyOrderEvent(
@@ -13,7 +14,10 @@ export async function applyOrderEvent(
   facts: { shopifyOrderId?: string | null; shopifyOrderName?: string | null } = {},
 ): Promise<{ from: OrderStatus; to: OrderStatus } | null> {
   return db.transaction(async (trx) => {
-    const order = await trx('orders').where({ id: orderId }).forUpdate().first('id', 'status', 'shopify_order_id', 'shopify_order_name');
+    const order = await trx('orders')
+      .where({ id: orderId })
+      .forUpdate()
+      .first('id', 'status', 'shopify_order_id', 'shopify_order_name', 'stock_taken');
     if (!order) return null;
     const now = new Date();
     const patch: Record<string, unknown> = {};
@@ -27,10 +31,12 @@ export async function applyOrderEvent(
       if (to === 'confirmed') patch.confirmed_at = now;
       if (to === 'shipped') patch.shipped_at = now;
     }
-    if (Object.keys(patch).length)
+    if (Object.keys(patch).length) {
       await trx('orders')
         .where({ id: orderId })
         .update({ ...patch, updated_at: now });
+      await noteSoldChange(trx, orderId, order, { ...order, ...patch });
+    }
     return to ? { from: order.status, to } : null;
   });
 }

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { OrderStatus } from '../../../common/api';
+import { noteSoldChange } from './create-order';
 import type { OrderRow } from './service';
 import { needsShipping, nextStatus } from './status';
 
@@ -12,11 +13,17 @@ import { needsShipping, nextStatus } from './status';
 /** The status reason of an order a chain reorganisation failed (its payment left the chain). */
 export const PAYMENT_REORGED = 'payment-reorged';
 
-export type PaidOrder = Pick<OrderRow, 'id' | 'status' | 'total_wei' | 'intent_id' | 'session_id'> & { status_reason: string | null };
+export type PaidOrder = Pick<OrderRow, 'id' | 'status' | 'total_wei' | 'intent_id' | 'session_id' | 'shopify_order_id'> & {
+  status_reason: string | null;
+  stock_taken: boolean;
+};
 
 /** The order, locked until the caller's transaction ends. */
 export async function lockOrder(trx: Knex.Transaction, orderId: string): Promise<PaidOrder> {
-  return trx('orders').where({ id: orderId }).forUpdate().first('id', 'status', 'status_reason', 'total_wei', 'intent_id', 'session_id');
+  return trx('orders')
+    .where({ id: orderId })
+    .forUpdate()
+    .first('id', 'status', 'status_reason', 'total_wei', 'intent_id', 'session_id', 'shopify_order_id', 'stock_taken');
 }
 
 /**
@@ -30,6 +37,7 @@ export async function failReorgedOrder(trx: Knex.Transaction, order: PaidOrder, 
   await trx('orders')
     .where({ id: order.id })
     .update({ status, needs_shipping: needsShipping(status), status_reason: PAYMENT_REORGED, updated_at: now });
+  await noteSoldChange(trx, order.id, order, { ...order, status });
   return status;
 }
 
@@ -37,8 +45,9 @@ export async function failReorgedOrder(trx: Knex.Transaction, order: PaidOrder, 
 export async function restoreReorgedOrder(trx: Knex.Transaction, order: PaidOrder, now: Date): Promise<void> {
   if (order.status_reason !== PAYMENT_REORGED) return;
   const status = nextStatus(order.status, 'payment-restored');
-  if (status)
-    await trx('orders')
-      .where({ id: order.id })
-      .update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
+  if (!status) return;
+  await trx('orders')
+    .where({ id: order.id })
+    .update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
+  await noteSoldChange(trx, order.id, order, { ...order, status });
 }

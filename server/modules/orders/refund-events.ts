@@ -8,6 +8,7 @@
 import type { Knex } from 'knex';
 import type { OrderStatus } from '../../../common/api';
 import type { Db } from '../../db';
+import { noteSoldChange, type SoldFacts } from './create-order';
 import { needsShipping, nextStatus } from './status';
 
 /** The sum of the refunds recorded against each of these orders, wei (orders without any are absent). */
@@ -110,10 +111,10 @@ export async function refundOrderIfFull(
   orderId: string,
   now: Date,
 ): Promise<{ from: OrderStatus; to: OrderStatus } | null> {
-  const order: { id: string; status: OrderStatus; amount_paid_wei: string } | undefined = await trx('orders')
+  const order: (SoldFacts & { id: string; amount_paid_wei: string }) | undefined = await trx('orders')
     .where({ id: orderId })
     .forUpdate()
-    .first('id', 'status', 'amount_paid_wei');
+    .first('id', 'status', 'amount_paid_wei', 'shopify_order_id', 'stock_taken');
   if (!order) return null;
   const refunded = (await refundedWeiByOrder(trx, [orderId])).get(orderId) ?? 0n;
   if (refunded < BigInt(order.amount_paid_wei)) return null;
@@ -122,5 +123,6 @@ export async function refundOrderIfFull(
   await trx('orders')
     .where({ id: orderId })
     .update({ status: to, needs_shipping: needsShipping(to), updated_at: now });
+  await noteSoldChange(trx, orderId, order, { ...order, status: to });
   return { from: order.status, to };
 }
