@@ -91,6 +91,8 @@ test('offline, a search and a filter show the saved products that match, counted
   await expect(page.getByTestId('product-count')).toHaveText(itemsText(saved.size));
   // The default view needs no second line: the notice above says it already.
   await expect(page.getByTestId('saved-results-note')).toHaveCount(0);
+  const notice = page.getByTestId('saved-offline-notice');
+  await expect(notice).toHaveCount(1);
 
   const search = page.getByRole('searchbox', { name: 'Search products' });
   await search.fill(word);
@@ -98,6 +100,9 @@ test('offline, a search and a filter show the saved products that match, counted
   const note = page.getByTestId('saved-results-note');
   await expect(note).toHaveText(SAVED_RESULTS);
   expect(Number(SAVED_RESULTS.exec((await note.textContent()) ?? '')![1])).toBe(saved.size);
+  // One line about the saved products, not two: the notice gives way to the results' own line.
+  await expect(notice).toHaveCount(0);
+  await expect(page.getByTestId('offline-notice')).toHaveCount(1);
   await expect(page.getByTestId('products-error')).toHaveCount(0);
   // The saved matches, in the server's order (the device's featured order is the saved pages' order).
   await expect.poll(() => shownIds(page)).toEqual(savedMatches);

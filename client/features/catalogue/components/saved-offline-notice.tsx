@@ -8,14 +8,15 @@ import { savedOfflineText } from '../lib/saved-offline-text';
 /**
  * On the home while the shop cannot reach its server: how many products this device saved for
  * offline browsing (the home's pages and the products opened), so a short grid is not a mystery.
+ * Not shown while `saidBelow`: a search or filter's own line says where its results come from.
  */
-export function SavedOfflineNotice() {
+export function SavedOfflineNotice({ saidBelow = false }: { saidBelow?: boolean }) {
   const connection = useConnection();
   const restoring = useIsRestoring();
   const active = connection !== 'online' && !restoring;
   const products = useSavedProductCount(active);
   const save = useOfflineSave();
-  if (connection === 'online' || restoring) return null;
+  if (connection === 'online' || restoring || saidBelow) return null;
   return (
     <p
       data-testid="saved-offline-notice"

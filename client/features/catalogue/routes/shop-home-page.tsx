@@ -36,7 +36,7 @@ export function ShopHomePage() {
         <div className="grid gap-3">
           <ExclusiveNotice productName={names.productName} currencyLabel={names.currencyLabel} />
           <FlashSaleBanner />
-          <SavedOfflineNotice />
+          <SavedOfflineNotice saidBelow={Boolean(results.saved && filtered)} />
         </div>
 
         <section aria-labelledby="collection-title" className="grid gap-4">
@@ -61,7 +61,7 @@ export function ShopHomePage() {
           {!(products && products.length === 0 && !filtered) && (
             <CatalogueControls view={view} facets={results.facets} onChange={change} busy={results.loading} />
           )}
-          {/* The default view offline is the saved products: the notice above says so already. */}
+          {/* The default view offline is the saved products: the notice above says so already (and gives way to this line). */}
           {results.saved && filtered && (
             <p data-testid="saved-results-note" className="flex items-start gap-2 text-sm text-muted-foreground">
               <HardDriveDownload aria-hidden className="mt-0.5 size-4 shrink-0" />
