@@ -6,7 +6,6 @@ import { ApiError, apiErrorText } from '../../../lib/api-client';
 import { useConnection, type Connection } from '../../../lib/online-status';
 import { productsOfPages, useCatalogueFacets, useCataloguePages } from '../api/get-catalogue-page';
 import type { MoreProducts } from '../components/product-grid';
-import { searchSaved } from '../lib/saved-search';
 import { useSavedSearch } from './use-saved-products';
 
 /** The home's grid for a view: its products, their count, and where they come from. */
@@ -52,9 +51,9 @@ export function useCatalogueResults(view: CatalogueFilter): CatalogueResults {
   const connection = useConnection();
   const restoring = useIsRestoring();
   const unanswered = !restoring && (connection !== 'online' || isNetworkFailure(pages.error));
-  const saved = useSavedSearch(unanswered);
-  const local = saved !== null && saved.count > 0 ? saved : null;
-  const matches = useMemo(() => (local ? searchSaved(local, view) : null), [local, view]);
+  const device = useSavedSearch(unanswered);
+  const local = device && device.saved.count > 0 ? device : null;
+  const matches = useMemo(() => (local ? local.search(view) : null), [local, view]);
   // The saved matches shown: a page more at each "Load more", the first page again for another view.
   const [shown, setShown] = useState({ view: viewKey, count: CATALOGUE_PAGE_SIZE });
   if (shown.view !== viewKey) setShown({ view: viewKey, count: CATALOGUE_PAGE_SIZE });
@@ -78,14 +77,16 @@ export function useCatalogueResults(view: CatalogueFilter): CatalogueResults {
         error: null,
         onLoadMore: () => setShown({ view: viewKey, count: count + CATALOGUE_PAGE_SIZE }),
       },
-      facets: local.facets,
-      saved: { connection: connection === 'online' ? 'unreachable' : connection, count: local.count },
+      facets: local.saved.facets,
+      saved: { connection: connection === 'online' ? 'unreachable' : connection, count: local.saved.count },
       error: null,
       retry,
       retrying: false,
       pending: false,
     };
   }
+  // The device's search code is on its way (a moment, from the service worker): not a failure yet.
+  const waiting = device === undefined && !serverProducts;
   return {
     products: serverProducts,
     // The total of the freshest page: the catalogue may have changed since the first.
@@ -101,9 +102,9 @@ export function useCatalogueResults(view: CatalogueFilter): CatalogueResults {
     },
     facets: facets.data,
     saved: null,
-    error: pages.error,
+    error: waiting ? null : pages.error,
     retry,
     retrying: pages.isFetching,
-    pending: pages.isPending,
+    pending: pages.isPending || waiting,
   };
 }
