@@ -169,6 +169,34 @@ test.describe('paying with the browser wallet', () => {
     expect(wallet.methods()).not.toContain('eth_sendTransaction');
   });
 
+  test('a wallet that locked quietly, or stopped answering, is told so at Pay, and nothing is made or sent', async ({ page }) => {
+    const wallet = await TestWallet.install(page);
+    const { variant } = pick();
+    await page.goto('/');
+    await connectTestWallet(page, wallet);
+    await addToCartByApi(page, variant);
+    const drawer = await openDrawer(page);
+    const checkouts: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/checkout' && r.method() === 'POST') checkouts.push(r.url());
+    });
+
+    await wallet.lockQuietly();
+    // The shop still shows the wallet as connected: it was not told.
+    await expect(page.getByTestId('wallet-button')).toHaveAttribute('data-wallet-connected', '');
+    await drawer.getByTestId('pay-button').click();
+    await expectToast(page, 'Payment Failed', 'Please connect your wallet first', 'destructive');
+    await expect(drawer.getByTestId('pay-button')).toHaveText('Pay with POG');
+    await closeToasts(page);
+
+    wallet.stopAnswering();
+    await drawer.getByTestId('pay-button').click();
+    await expectToast(page, 'Payment Failed', 'No Web3 provider found', 'destructive');
+    await expect(drawer.getByTestId('pay-button')).toBeEnabled();
+    expect(checkouts).toEqual([]);
+    expect(wallet.methods()).not.toContain('eth_sendTransaction');
+  });
+
   test('the drawer keeps the step when closed mid-payment; a rejected transfer returns to idle', async ({ page }) => {
     test.setTimeout(90_000);
     const wallet = await TestWallet.install(page);

@@ -9,6 +9,10 @@ export const NO_WALLET_MESSAGE = 'No wallet detected. Please install MetaMask or
 export const NO_ACCOUNTS_MESSAGE = 'No accounts found';
 export const CONNECT_FAILED_FALLBACK = 'Failed to connect wallet';
 export const DISCONNECT_FAILED_MESSAGE = 'Failed to disconnect wallet';
+/** A payment started while the wallet no longer lists the shop's account (locked, or the site disconnected in it). */
+export const CONNECT_WALLET_FIRST_MESSAGE = 'Please connect your wallet first';
+/** A payment started while the wallet does not answer at all (the extension gone, the session ended). */
+export const NO_PROVIDER_MESSAGE = 'No Web3 provider found';
 export const WRONG_NETWORK_MESSAGE = 'Please switch to Base Network in your wallet to make payments...';
 export const MOBILE_WALLET_REQUIRED = Object.freeze({
   title: 'Mobile Wallet Required',

@@ -4,7 +4,7 @@ import { ApiError } from '../../../lib/api-client';
 import type { SponsorablePayment, TransferReceipt } from '../../../web3/token-payment';
 import { WalletError, WRONG_NETWORK_MESSAGE } from '../../../web3/wallet-errors';
 import { checkoutReducer, initialCheckoutState, type CheckoutEvent, type CheckoutState } from './checkout-machine';
-import { CheckoutFailure } from './payment-failure';
+import { CheckoutFailure, PAYMENT_FAILED_TITLE } from './payment-failure';
 import { runPayment, type PaymentDeps, type PaymentNotice } from './run-payment';
 
 const POG = 10n ** 18n;
@@ -130,10 +130,36 @@ function harness(
   return { deps, log, notices, state: () => state, phases };
 }
 
-const provider = { request: async () => null };
+/** The wallet, as far as the payment asks it itself: which accounts it lists for the site. */
+const walletListing = (accounts: () => Promise<unknown>) => ({
+  request: async ({ method }: { method: string }) => (method === 'eth_accounts' ? accounts() : null),
+});
+const provider = walletListing(async () => [BUYER.toLowerCase()]);
 const request = { cart, address: BUYER, provider };
 
 describe('runPayment', () => {
+  it('stops before making a checkout when the wallet no longer lists the account, or does not answer, saying so', async () => {
+    const cases: Array<[string, () => Promise<unknown>, string]> = [
+      ['locked (no accounts)', async () => [], 'Please connect your wallet first'],
+      ['another account only', async () => ['0x0000000000000000000000000000000000000001'], 'Please connect your wallet first'],
+      ['an odd answer', async () => null, 'Please connect your wallet first'],
+      [
+        'no answer',
+        async () => {
+          throw new Error('Extension context invalidated.');
+        },
+        'No Web3 provider found',
+      ],
+    ];
+    for (const [what, accounts, description] of cases) {
+      const h = harness();
+      await runPayment({ ...request, provider: walletListing(accounts) }, h.deps);
+      expect(h.log, what).toEqual([`toast ${PAYMENT_FAILED_TITLE}`]);
+      expect(h.notices, what).toEqual([{ title: PAYMENT_FAILED_TITLE, description, variant: 'destructive' }]);
+      expect(h.state().phase, what).toBe('idle');
+    }
+  });
+
   it('pays the exact amount, tells the server, waits, creates the order, refreshes the cart, redirects after 1.5 s', async () => {
     const h = harness();
     await runPayment(request, h.deps);

@@ -7,6 +7,7 @@ import type { Cart, Checkout, CreateOrderRequest, Order, PaymasterOffer } from '
 import type { SponsorablePayment } from '../../../web3/token-payment';
 import type { Eip1193Provider } from '../../../web3/types';
 import { insufficientBalanceMessage, RECEIPT_NOT_FOUND_MESSAGE, TRANSACTION_FAILED_MESSAGE } from '../../../web3/payment-errors';
+import { CONNECT_WALLET_FIRST_MESSAGE, NO_PROVIDER_MESSAGE } from '../../../web3/wallet-errors';
 import type { CheckoutEvent } from './checkout-machine';
 import { CheckoutFailure, PAYMENT_FAILED_TITLE, paymentFailureNotice, TRANSACTION_FAILED_TITLE } from './payment-failure';
 
@@ -64,11 +65,29 @@ export interface PaymentDeps {
   sleep(ms: number): Promise<void>;
 }
 
+/**
+ * Before anything is made for it: the wallet must still answer, and still list the account the shop
+ * shows as connected. A wallet that locked itself or was disconnected from the site inside the
+ * extension may not have said so (no accountsChanged while the tab slept); a wallet whose extension
+ * is gone, or whose WalletConnect session ended, does not answer.
+ */
+async function checkWallet(provider: Eip1193Provider, address: string): Promise<void> {
+  let accounts: unknown;
+  try {
+    accounts = await provider.request({ method: 'eth_accounts' });
+  } catch (error) {
+    throw new CheckoutFailure(PAYMENT_FAILED_TITLE, NO_PROVIDER_MESSAGE, { cause: error });
+  }
+  const listed = Array.isArray(accounts) && accounts.some((a) => typeof a === 'string' && a.toLowerCase() === address.toLowerCase());
+  if (!listed) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, CONNECT_WALLET_FIRST_MESSAGE);
+}
+
 export async function runPayment({ cart, address, provider }: PaymentRequest, deps: PaymentDeps): Promise<void> {
   const { dispatch } = deps;
   let payment: SponsorablePayment | null = null;
   dispatch({ type: 'start' });
   try {
+    await checkWallet(provider, address);
     const checkout = await deps.createCheckout(address);
     payment = await deps.connectToken(provider, checkout.tokenAddress);
     const amount = BigInt(checkout.amountWei);
