@@ -37,17 +37,19 @@ async function getAdminProducts(search: AdminProductsSearch, cursor: string | nu
  * next with the last page's nextCursor). While another search loads, the last one's stay on screen.
  * A refusal for a lost session returns the page to 'Admin Access' with 'Session Expired'.
  */
+export function adminProductsQueryOptions(search: AdminProductsSearch) {
+  return infiniteQueryOptions({
+    queryKey: [...inventoryQueryKey, 'products', search.q.trim().toLowerCase(), search.status],
+    queryFn: ({ pageParam, signal }) => getAdminProducts(search, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    placeholderData: keepPreviousData,
+    gcTime: 5 * 60_000,
+  });
+}
+
 export function useAdminProducts(search: AdminProductsSearch) {
-  const query = useInfiniteQuery(
-    infiniteQueryOptions({
-      queryKey: [...inventoryQueryKey, 'products', search.q.trim().toLowerCase(), search.status],
-      queryFn: ({ pageParam, signal }) => getAdminProducts(search, pageParam, signal),
-      initialPageParam: null as string | null,
-      getNextPageParam: (last) => last.nextCursor,
-      placeholderData: keepPreviousData,
-      gcTime: 5 * 60_000,
-    }),
-  );
+  const query = useInfiniteQuery(adminProductsQueryOptions(search));
   useSessionLossOf(query.error);
   return query;
 }

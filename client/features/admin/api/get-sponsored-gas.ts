@@ -21,6 +21,7 @@ export function sponsoredGasQueryOptions() {
     staleTime: 0,
     gcTime: 5 * 60_000,
     refetchInterval: SPONSORED_GAS_REFRESH_MS,
+    // Not one of the shop's listed reads: a live budget, read again when the admin comes back to it.
     refetchOnWindowFocus: true,
   });
 }

@@ -1,4 +1,4 @@
-import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import type { Product } from '../../../../common/api';
 import {
   CATALOGUE_PAGE_SIZE,
@@ -34,8 +34,8 @@ function getCataloguePage(filter: CatalogueFilter, cursor: string | null, signal
  * page loads, the previous view's pages stay shown (`isPlaceholderData`), so the grid does not
  * empty and jump as the shopper types.
  */
-export function useCataloguePages(filter: CatalogueFilter) {
-  return useInfiniteQuery({
+export function cataloguePagesQueryOptions(filter: CatalogueFilter) {
+  return infiniteQueryOptions({
     queryKey: cataloguePageQueryKey(filter),
     queryFn: ({ pageParam, signal }) => getCataloguePage(filter, pageParam, signal),
     initialPageParam: null as string | null,
@@ -44,6 +44,10 @@ export function useCataloguePages(filter: CatalogueFilter) {
     // Run once even when the browser thinks it is offline: the service worker may answer.
     networkMode: 'offlineFirst',
   });
+}
+
+export function useCataloguePages(filter: CatalogueFilter) {
+  return useInfiniteQuery(cataloguePagesQueryOptions(filter));
 }
 
 /** The filters' values (product types, vendors, tags) with their counts. */

@@ -21,6 +21,7 @@ export function checkoutQueryOptions(checkout: Checkout) {
     initialData: checkout,
     staleTime: 0,
     refetchInterval: (query) => checkoutPollInterval(query.state.data),
+    // Not one of the shop's listed reads: the shopper comes back from the wallet app expecting to see the payment.
     refetchOnWindowFocus: true,
     networkMode: 'always',
   });

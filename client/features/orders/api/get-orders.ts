@@ -44,9 +44,6 @@ export function orderHistoryQueryOptions(wallet: string) {
     queryFn: ({ pageParam, signal }) => getOrderHistory(wallet, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next,
-    // Shopify's webhooks move orders on (confirmed, shipped), typically while the shopper is on
-    // Shopify's tab: coming back shows it at once, without a reload, however fresh the data was.
-    refetchOnWindowFocus: 'always',
     // Kept in memory only while it may be looked at again soon.
     gcTime: 5 * 60_000,
   });

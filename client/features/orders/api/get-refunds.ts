@@ -21,7 +21,6 @@ export function useWalletRefunds(wallet: string) {
     queryOptions({
       queryKey: [...orderHistoryQueryKey, wallet.toLowerCase(), 'refunds'],
       queryFn: ({ signal }) => getWalletRefunds(wallet, signal),
-      refetchOnWindowFocus: 'always',
       gcTime: 5 * 60_000,
     }),
   );
