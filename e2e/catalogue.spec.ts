@@ -372,6 +372,32 @@ test.describe('the cards fade in staggered by 0.03 s × index', () => {
     }
   });
 
+  test('cards a "Load more" brings fade in too, as they are scrolled into view', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto('/');
+      const cards = page.getByTestId('product-card');
+      await expect(cards).toHaveCount(CATALOGUE_PAGE_SIZE);
+      // Pressed from the keyboard: scrolling to it would load the next page by itself.
+      await page.getByTestId('load-more').getByRole('button', { name: 'Load more' }).focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('load-more')).toHaveCount(0);
+      const last = (await cards.count()) - 1;
+      expect(last).toBeGreaterThan(CATALOGUE_PAGE_SIZE);
+      for (const index of [CATALOGUE_PAGE_SIZE, last]) {
+        const card = page.locator(`[data-testid="product-card"][data-card-index="${index}"]`);
+        await card.scrollIntoViewIfNeeded();
+        await expect(card).toHaveAttribute('data-revealed', 'true');
+        expect(await card.evaluate((el) => getComputedStyle(el).animationName)).not.toBe('none');
+        expect(parseFloat(await delayOf(page, index))).toBeLessThanOrEqual(0.09);
+        await expect.poll(() => card.evaluate((el) => getComputedStyle(el).opacity), { timeout: 2_000 }).toBe('1');
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   test('with reduced motion the cards do not animate and show at once', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce', baseURL });
     try {
