@@ -174,6 +174,17 @@ export function adminClient(baseUrl: string, timeoutMs = 120_000) {
   };
 }
 
+/** Starts the admin's catalogue sync and waits for its job to succeed (`admin`: a logged-in adminClient). */
+export async function syncCatalogue(admin: ReturnType<typeof adminClient>, pollMs = 500): Promise<void> {
+  await admin('/api/inventory/sync', { method: 'POST' });
+  for (;;) {
+    const { job } = (await admin('/api/inventory/sync')) as { job: { status: string } | null };
+    if (job?.status === 'failed') throw new Error('the admin sync failed');
+    if (job?.status === 'succeeded') return;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
 async function productionShop(): Promise<BenchShop> {
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (!databaseUrl) throw new Error('the production shop needs TEST_DATABASE_URL (a Postgres where a database may be created)');
@@ -187,13 +198,7 @@ async function productionShop(): Promise<BenchShop> {
     // The shop's own address (its PUBLIC_URL): the admin's writes must come from it.
     const admin = adminClient(world.shopUrl);
     await admin('/api/admin/login', { method: 'POST', json: { password: world.adminPassword } });
-    await admin('/api/inventory/sync', { method: 'POST' });
-    for (;;) {
-      const { job } = (await admin('/api/inventory/sync')) as { job: { status: string } | null };
-      if (job?.status === 'failed') throw new Error('the admin sync failed');
-      if (job?.status === 'succeeded') break;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await syncCatalogue(admin);
     const inventory = (await admin('/api/inventory')) as Array<{ id: string }>;
     for (const variant of inventory) {
       await admin(`/api/inventory/${encodeURIComponent(variant.id)}/update`, {

@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import knex from 'knex';
 import { freePort } from '../server/chain/local-chain';
 import { startWorld, SHOPPER_ACCOUNT, type World } from '../e2e/rehearsal/world';
-import { adminClient } from './bench-shops';
+import { adminClient, syncCatalogue } from './bench-shops';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const SIZES = (process.env.BENCH_SIZES ?? '1000,20000').split(',').map(Number);
@@ -137,13 +137,7 @@ async function measure(label: string, root: string, size: number): Promise<Figur
     const load = [loadAverage()];
     const admin = adminClient(world.shopUrl, 600_000);
     await admin('/api/admin/login', { method: 'POST', json: { password: world.adminPassword } });
-    await admin('/api/inventory/sync', { method: 'POST' });
-    for (;;) {
-      const { job } = (await admin('/api/inventory/sync')) as { job: { status: string } | null };
-      if (job?.status === 'failed') throw new Error('the sync failed');
-      if (job?.status === 'succeeded') break;
-      await sleep(1000);
-    }
+    await syncCatalogue(admin, 1000);
     say('synced');
     // Every variant priced and activated at once, then a version that says nothing of what it changed.
     const db = knex({ client: 'pg', connection: world.databaseUrl });

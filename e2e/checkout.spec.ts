@@ -33,6 +33,15 @@ async function addToCartByApi(page: Page, variant: Variant) {
   expect(added.ok()).toBe(true);
 }
 
+/** The home with the test wallet (`options`) connected and one of the most stocked product in the cart, its drawer open. */
+async function connectedWithCart(page: Page, options?: Parameters<typeof TestWallet.install>[1]) {
+  const wallet = await TestWallet.install(page, options);
+  await page.goto('/');
+  await connectTestWallet(page, wallet);
+  await addToCartByApi(page, pick().variant);
+  return { wallet, drawer: await openDrawer(page) };
+}
+
 async function openDrawer(page: Page) {
   const drawer = page.getByTestId('cart-drawer');
   if (!(await drawer.isVisible())) await page.getByTestId('cart-button').click();
@@ -149,12 +158,7 @@ test.describe('paying with the browser wallet', () => {
 
   test('a wallet without POG is told how much more it needs, and nothing is sent', async ({ page }) => {
     // Dev account #4 has ETH for gas but no demo POGS.
-    const wallet = await TestWallet.install(page, { account: 4 });
-    const { variant } = pick();
-    await page.goto('/');
-    await connectTestWallet(page, wallet);
-    await addToCartByApi(page, variant);
-    const drawer = await openDrawer(page);
+    const { wallet, drawer } = await connectedWithCart(page, { account: 4 });
 
     const checkout = nextCheckout(page);
     await drawer.getByTestId('pay-button').click();
@@ -170,12 +174,7 @@ test.describe('paying with the browser wallet', () => {
   });
 
   test('a wallet that locked quietly, or stopped answering, is told so at Pay, and nothing is made or sent', async ({ page }) => {
-    const wallet = await TestWallet.install(page);
-    const { variant } = pick();
-    await page.goto('/');
-    await connectTestWallet(page, wallet);
-    await addToCartByApi(page, variant);
-    const drawer = await openDrawer(page);
+    const { wallet, drawer } = await connectedWithCart(page);
     const checkouts: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/checkout' && r.method() === 'POST') checkouts.push(r.url());
@@ -199,12 +198,7 @@ test.describe('paying with the browser wallet', () => {
 
   test('the drawer keeps the step when closed mid-payment; a rejected transfer returns to idle', async ({ page }) => {
     test.setTimeout(90_000);
-    const wallet = await TestWallet.install(page);
-    const { variant } = pick();
-    await page.goto('/');
-    await connectTestWallet(page, wallet);
-    await addToCartByApi(page, variant);
-    const drawer = await openDrawer(page);
+    const { wallet, drawer } = await connectedWithCart(page);
 
     // Hold the checkout's answer a moment so the step can be looked at.
     let release!: () => void;

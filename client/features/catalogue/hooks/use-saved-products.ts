@@ -36,15 +36,16 @@ type SavedSearchCode = Pick<typeof import('../lib/saved-search'), 'prepareSavedS
  * The device's search code, loaded the first time it is `active` (the shop cannot answer): online
  * it is never needed, so the first screen does not carry it. The service worker keeps it for offline.
  */
-function useSavedSearchCode(active: boolean): SavedSearchCode | null {
-  const [code, setCode] = useState<SavedSearchCode | null>(null);
+function useSavedSearchCode(active: boolean): SavedSearchCode | 'unavailable' | null {
+  const [code, setCode] = useState<SavedSearchCode | 'unavailable' | null>(null);
   useEffect(() => {
     if (!active || code) return;
     let live = true;
     import('../lib/saved-search').then(
       ({ prepareSavedSearch, searchSaved }) => live && setCode({ prepareSavedSearch, searchSaved }),
-      // Not loaded (offline before the service worker kept it): the device's search stays off.
-      () => undefined,
+      // Not loaded (offline before the service worker kept it): the device's search stays off, and
+      // the grid says what the server's request said rather than waiting for it.
+      () => live && setCode('unavailable'),
     );
     return () => {
       live = false;
@@ -76,6 +77,7 @@ export function useSavedSearch(active: boolean): DeviceSearch | null | undefined
   return useMemo(() => {
     if (version === null) return null;
     if (!code) return undefined;
+    if (code === 'unavailable') return null;
     const saved = code.prepareSavedSearch(catalogueQueries(cache.getAll()));
     return { saved, search: (filter: CatalogueFilter) => code.searchSaved(saved, filter) };
   }, [cache, code, version]);
