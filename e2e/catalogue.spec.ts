@@ -383,9 +383,11 @@ test.describe('the cards fade in staggered by 0.03 s × index', () => {
       await page.getByTestId('load-more').getByRole('button', { name: 'Load more' }).focus();
       await page.keyboard.press('Enter');
       await expect(page.getByTestId('load-more')).toHaveCount(0);
+      // The first card of the next page, and the last (the same card when earlier tests left the
+      // catalogue with one product more than a page).
       const last = (await cards.count()) - 1;
-      expect(last).toBeGreaterThan(CATALOGUE_PAGE_SIZE);
-      for (const index of [CATALOGUE_PAGE_SIZE, last]) {
+      expect(last).toBeGreaterThanOrEqual(CATALOGUE_PAGE_SIZE);
+      for (const index of new Set([CATALOGUE_PAGE_SIZE, last])) {
         const card = page.locator(`[data-testid="product-card"][data-card-index="${index}"]`);
         await card.scrollIntoViewIfNeeded();
         await expect(card).toHaveAttribute('data-revealed', 'true');

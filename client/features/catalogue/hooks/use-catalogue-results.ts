@@ -4,6 +4,7 @@ import type { Product } from '../../../../common/api';
 import { CATALOGUE_PAGE_SIZE, filterToSearchParams, type CatalogueFacets, type CatalogueFilter } from '../../../../common/catalogue-view';
 import { ApiError, apiErrorText } from '../../../lib/api-client';
 import { useConnection, type Connection } from '../../../lib/online-status';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { productsOfPages, useCatalogueFacets, useCataloguePages } from '../api/get-catalogue-page';
 import type { MoreProducts } from '../components/product-grid';
 import { useSavedSearch } from './use-saved-products';
@@ -48,6 +49,10 @@ export function useCatalogueResults(view: CatalogueFilter): CatalogueResults {
   const viewKey = filterToSearchParams(view).toString();
   const pages = useCataloguePages(view);
   const facets = useCatalogueFacets();
+  // The server renders the filters without their values (the page carries none). The saved cache
+  // is restored once the page's frame has hydrated, while the grid's part may still be hydrating:
+  // its restored values must wait for that, or the filters would not match the server's markup.
+  const hydrated = useHydrated();
   const connection = useConnection();
   const restoring = useIsRestoring();
   const unanswered = !restoring && (connection !== 'online' || isNetworkFailure(pages.error));
@@ -100,7 +105,7 @@ export function useCatalogueResults(view: CatalogueFilter): CatalogueResults {
       error: pages.isFetchNextPageError && pages.error ? errorText(pages.error) : null,
       onLoadMore: () => void pages.fetchNextPage({ cancelRefetch: false }),
     },
-    facets: facets.data,
+    facets: hydrated ? facets.data : undefined,
     saved: null,
     error: waiting ? null : pages.error,
     retry,
