@@ -38,9 +38,18 @@ export const buttonVariants = cva(
         block: 'min-h-11 w-full px-4 py-2 text-center text-base whitespace-normal',
         'block-lg': 'min-h-12 w-full px-4 py-2 text-center text-base whitespace-normal',
       },
-      /** Busy is not unavailable: a button disabled while its step runs stays readable at (almost) full strength. */
-      busy: { false: 'disabled:opacity-50', true: 'disabled:opacity-85' },
+      /**
+       * Unavailable is grey text (on grey for the filled variants): a faded colour would leave white
+       * on pale violet, below the 4.5:1 contrast text needs. Busy is not unavailable: a button
+       * disabled while its step runs keeps its colours at (almost) full strength (white on 85 %
+       * violet is 5.3:1).
+       */
+      busy: { false: 'disabled:text-muted-foreground', true: 'disabled:opacity-85' },
     },
+    compoundVariants: [
+      { busy: false, variant: ['default', 'destructive'], class: 'disabled:bg-muted' },
+      { busy: false, variant: ['outline-destructive'], class: 'disabled:border-input' },
+    ],
     defaultVariants: { variant: 'default', size: 'default', busy: false },
   },
 );

@@ -115,7 +115,10 @@ describe('component variants', () => {
 
   it('gives a busy button a lighter disabled look, and a block button room to wrap', () => {
     expect(buttonVariants({ busy: true }).split(' ')).toContain('disabled:opacity-85');
-    expect(buttonVariants().split(' ')).toContain('disabled:opacity-50');
+    // Unavailable: grey on grey, not a faded colour (readable at AA contrast).
+    expect(buttonVariants().split(' ')).toEqual(expect.arrayContaining(['disabled:bg-muted', 'disabled:text-muted-foreground']));
+    expect(buttonVariants().split(' ')).not.toContain('disabled:opacity-50');
+    expect(buttonVariants({ variant: 'ghost' }).split(' ')).not.toContain('disabled:bg-muted');
     expect(buttonVariants({ size: 'block-lg' }).split(' ')).toEqual(expect.arrayContaining(['min-h-12', 'w-full', 'whitespace-normal']));
   });
 

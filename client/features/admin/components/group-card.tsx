@@ -38,9 +38,9 @@ export function GroupCard({ group }: { group: ProductGroup }) {
       <ImageCarousel images={group.images} title={group.title} />
       <div className="grid gap-4 p-4">
         <header className="grid gap-2">
-          <h3 className="text-lg leading-snug font-bold break-words" data-testid="group-title">
+          <h2 className="text-lg leading-snug font-bold break-words" data-testid="group-title">
             {group.title}
-          </h3>
+          </h2>
           {group.customTitle !== null && (
             <p className="text-xs text-muted-foreground">
               Shopify title: <span className="font-semibold">{group.originalTitle}</span>

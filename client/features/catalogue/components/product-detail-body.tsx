@@ -3,7 +3,7 @@ import { formatPogPrice } from '../../../lib/format-pog-price';
 import type { ProductPurchase } from '../hooks/use-product-purchase';
 import { HeritageNote } from './heritage-note';
 import { ProductDescription } from './product-description';
-import { HeritageCollectionTable, ProductDetailsTable } from './product-spec-tables';
+import { HeritageCollectionTable, ProductDetailsTable, type SpecHeading } from './product-spec-tables';
 import { PurchaseControls } from './purchase-controls';
 
 /** Price with 'Exclusive {product} pricing'. */
@@ -37,13 +37,13 @@ export function DetailPurchaseSection({ product, purchase, productName }: Detail
   );
 }
 
-/** The tables and heritage note below. */
-export function DetailSpecSection({ product, productName }: Omit<DetailBodyProps, 'purchase'>) {
+/** The tables and heritage note below, headed one level below the page's or the panel's title (`heading`). */
+export function DetailSpecSection({ product, productName, heading }: Omit<DetailBodyProps, 'purchase'> & { heading: SpecHeading }) {
   return (
     <div className="grid gap-4">
-      <HeritageCollectionTable product={product} productName={productName} />
-      <ProductDetailsTable product={product} productName={productName} />
-      <HeritageNote productName={productName} />
+      <HeritageCollectionTable product={product} productName={productName} heading={heading} />
+      <ProductDetailsTable product={product} productName={productName} heading={heading} />
+      <HeritageNote productName={productName} heading={heading} />
     </div>
   );
 }

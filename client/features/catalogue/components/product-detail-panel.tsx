@@ -41,7 +41,7 @@ export function ProductDetailPanel({ product, purchase, open, onOpenChange }: Pr
           <div className="grid gap-6">
             <ProductGallery product={product} eager />
             <DetailPurchaseSection product={product} purchase={purchase} productName={productName} />
-            <DetailSpecSection product={product} productName={productName} />
+            <DetailSpecSection product={product} productName={productName} heading="h3" />
             <Link
               to={`/product/${encodeURIComponent(product.id)}`}
               onClick={() => onOpenChange(false)}

@@ -9,10 +9,13 @@ interface Row {
   value: ReactNode;
 }
 
-function SpecTable({ title, rows, testId }: { title: string; rows: Row[]; testId: string }) {
+/** The level of the tables' headings: one below the title of the page (h1) or of the panel (h2) they are in. */
+export type SpecHeading = 'h2' | 'h3';
+
+function SpecTable({ title, rows, testId, heading: Heading }: { title: string; rows: Row[]; testId: string; heading: SpecHeading }) {
   return (
     <section aria-label={title} data-testid={testId} className="rounded-(--radius-cap) border border-border">
-      <h3 className="border-b border-border px-4 py-3 text-base font-bold">{title}</h3>
+      <Heading className="border-b border-border px-4 py-3 text-base font-bold">{title}</Heading>
       <dl className="divide-y divide-border text-sm">
         {rows.map((row) => (
           <div key={row.label} className="grid grid-cols-[8.5rem_1fr] gap-3 px-4 py-2.5">
@@ -32,11 +35,20 @@ export function formatUpdatedDate(updatedAt: string): string {
 }
 
 /** The detail panel's Heritage Collection table. */
-export function HeritageCollectionTable({ product, productName }: { product: Product; productName: string }) {
+export function HeritageCollectionTable({
+  product,
+  productName,
+  heading,
+}: {
+  product: Product;
+  productName: string;
+  heading: SpecHeading;
+}) {
   return (
     <SpecTable
       title="Heritage Collection"
       testId="heritage-table"
+      heading={heading}
       rows={[
         { label: 'Payment Method', value: `${productName} Only` },
         { label: 'Network', value: 'Base Blockchain' },
@@ -48,7 +60,7 @@ export function HeritageCollectionTable({ product, productName }: { product: Pro
 }
 
 /** The detail panel's Product Details table. */
-export function ProductDetailsTable({ product, productName }: { product: Product; productName: string }) {
+export function ProductDetailsTable({ product, productName, heading }: { product: Product; productName: string; heading: SpecHeading }) {
   const tags = product.tags.filter(Boolean);
   const moreTags = tags.length - MAX_TAGS;
   const variantTitles = product.variants.map((v) => v.title || 'Unknown Variant').join(', ');
@@ -56,6 +68,7 @@ export function ProductDetailsTable({ product, productName }: { product: Product
     <SpecTable
       title="Product Details"
       testId="product-details-table"
+      heading={heading}
       rows={[
         { label: 'Product ID', value: <span className="font-mono text-xs">{product.id}</span> },
         { label: 'Images', value: product.images.length },

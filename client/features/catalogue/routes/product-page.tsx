@@ -31,7 +31,7 @@ function ProductDetailView({ product }: { product: Product }) {
           <DetailPurchaseSection product={product} purchase={purchase} productName={productName} />
         </div>
       </div>
-      <DetailSpecSection product={product} productName={productName} />
+      <DetailSpecSection product={product} productName={productName} heading="h2" />
     </article>
   );
 }
