@@ -316,6 +316,36 @@ test.describe('at phone and tablet size', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
+  test("a toast takes its own room below the header: the admin's tabs and the Sync button stay in the open", async ({ page }, testInfo) => {
+    await logInAsAdmin(page);
+    await page.route('**/api/inventory/sync', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 503, json: { code: 'shopify-unavailable', message: 'Shopify is not answering. Try again in a minute.' } })
+        : route.fallback(),
+    );
+    const tabs = page.getByTestId('admin-nav').getByRole('link');
+    const sync = page.getByTestId('sync-button');
+    // Where the tabs are on the page (not on the screen: a tap's scrolling must not count).
+    const tabsTop = () => tabs.first().evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY));
+    const before = await tabsTop();
+    await sync.click();
+    await expectToast(page, 'Error', 'Shopify is not answering. Try again in a minute.', 'destructive');
+    const toast = page.getByTestId('toast');
+    await expect.poll(() => toast.evaluate((el) => el.getAnimations().filter((a) => a.playState === 'running').length)).toBe(0);
+    const toastBox = (await toast.boundingBox())!;
+    // On a phone the toast is at the top, and the page moved down to make room for it; wider, it
+    // sits at the bottom left and the page stays where it was.
+    const during = await tabsTop();
+    if (testInfo.project.name === 'phone') expect(during).toBeGreaterThanOrEqual(before + toastBox.height);
+    else expect(during).toBe(before);
+    for (const target of [...(await tabs.all()), sync]) {
+      expect(intersects(toastBox, (await target.boundingBox())!), `the toast covers ${await target.innerText()}`).toBe(false);
+      await target.click({ timeout: 2_000, trial: true });
+    }
+    await closeToasts(page);
+    await expect.poll(tabsTop).toBe(before);
+  });
+
   test('Product Management: a page of groups and Load more, and a search as one types that a reload keeps', async ({ page }, testInfo) => {
     test.setTimeout(60_000);
     const size = testInfo.project.name === 'phone' ? { width: 390, height: 844 } : { width: 820, height: 1180 };

@@ -358,7 +358,7 @@ function intersects(
   return a.y < b.y + b.height && b.y < a.y + a.height && a.x < b.x + b.width && b.x < a.x + a.width;
 }
 
-test("on a 390 px phone the toast after an add keeps off the header and the open drawer's title, close button, total and pay button", async ({
+test("on a 390 px phone the toast after an add keeps off the header and the open drawer's title, close button, line, total and pay button", async ({
   browser,
   baseURL,
 }) => {
@@ -376,7 +376,8 @@ test("on a 390 px phone the toast after an add keeps off the header and the open
     await settled(drawer);
     await settled(page.getByTestId('toast'));
     const toastBox = (await page.getByTestId('toast').boundingBox())!;
-    for (const id of ['cart-total', 'pay-button']) {
+    // The drawer makes room for it above its lines: the line and its remove button stay in the open.
+    for (const id of ['cart-item', 'cart-item-remove', 'cart-total', 'pay-button']) {
       const b = (await drawer.getByTestId(id).boundingBox())!;
       expect(intersects(toastBox, b), `the toast covers ${id}`).toBe(false);
     }
@@ -392,8 +393,13 @@ test("on a 390 px phone the toast after an add keeps off the header and the open
       expect(intersects(toastBox, b), `the toast covers ${what}`).toBe(false);
     }
     await drawer.getByRole('button', { name: 'Close' }).click({ timeout: 2000, trial: true });
-    // The pay button is reachable while the toast shows: a tap lands on it, not on the toast.
+    // The pay button and the line's remove button are reachable while the toast shows: a tap
+    // lands on them, not on the toast.
     await drawer.getByTestId('pay-button').click({ timeout: 2000, trial: true });
+    await drawer.getByTestId('cart-item-remove').click({ timeout: 2000, trial: true });
+    // Once the toast has gone, so has its room.
+    await closeToasts(page);
+    await expect.poll(() => drawer.getByTestId('toast-space').evaluate((el) => el.getBoundingClientRect().height)).toBe(0);
   } finally {
     await phone.close();
   }

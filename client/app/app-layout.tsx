@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
+import { ToastSpace } from '../components/ui/toast-space';
 import { useSignOutOnWalletChange } from '../features/auth';
 import {
   CartDrawer,
@@ -107,6 +108,7 @@ function AppShell() {
         onCartClick={toggleCart}
         walletControl={<WalletButton />}
       />
+      <ToastSpace />
       <OfflineNotice />
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
         {/* Moving to a page fades it in; the page a visit starts on, when the server rendered it,

@@ -1,6 +1,6 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
-import { forwardRef, type ComponentPropsWithoutRef, type ElementRef } from 'react';
+import { forwardRef, useCallback, type ComponentPropsWithoutRef, type ElementRef } from 'react';
 import { cn } from '../../lib/utils';
 import { dismissToast, TOAST_DURATION_MS, useToasts } from './use-toast';
 
@@ -20,9 +20,35 @@ export const ToastAction = forwardRef<ElementRef<typeof ToastPrimitive.Action>, 
   },
 );
 
+/**
+ * A ref for the toast area: while it shows a toast, its height is written on <html> as
+ * `--toast-space` (0 px when empty), for the places on a phone that make room for it where it
+ * sits (below the top bars) instead of being covered by it (toast-space.tsx).
+ */
+function useToastArea(): (area: HTMLElement | null) => (() => void) | undefined {
+  return useCallback((area: HTMLElement | null) => {
+    if (!area) return undefined;
+    const style = document.documentElement.style;
+    const write = () =>
+      style.setProperty('--toast-space', `${area.childElementCount > 0 ? Math.ceil(area.getBoundingClientRect().height) : 0}px`);
+    const sizes = new ResizeObserver(write);
+    sizes.observe(area, { box: 'border-box' });
+    // A toast replacing another may leave the height as it was: its arrival is a change too.
+    const children = new MutationObserver(write);
+    children.observe(area, { childList: true });
+    write();
+    return () => {
+      sizes.disconnect();
+      children.disconnect();
+      style.setProperty('--toast-space', '0px');
+    };
+  }, []);
+}
+
 /** Renders the toast queue (mount once, inside the app's providers). */
 export function Toaster() {
   const toasts = useToasts();
+  const areaRef = useToastArea();
   return (
     <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right">
       {toasts.map(({ id, title, description, action, variant = 'default', open, duration }) => (
@@ -67,10 +93,12 @@ export function Toaster() {
         </ToastPrimitive.Root>
       ))}
       {/* Phones: full width at the top, below the bars there (the site header, an open cart
-          drawer's title and close button, a dialog at the top; lib/screen-edges.ts) but on
-          screen, where the drawer's total and pay button (at its bottom) are never covered. Wider screens: bottom left, above the install
-          bar, and never wider than what the right-hand drawer (24rem from 640 px up) leaves. */}
+          drawer's header, a dialog at the top; lib/screen-edges.ts), where the page and the
+          drawer make room for it (toast-space.tsx); the drawer's total and pay button, at its
+          bottom, are never covered. Wider screens: bottom left, above the install bar, and never
+          wider than what the right-hand drawer (24rem from 640 px up) leaves. */}
       <ToastPrimitive.Viewport
+        ref={areaRef}
         data-testid="toast-viewport"
         className={cn(
           'fixed top-[min(max(var(--edge-top,0px),env(safe-area-inset-top)),calc(100dvh-8rem))] left-0 z-[100] flex w-full flex-col gap-2 px-4 py-2 outline-none',

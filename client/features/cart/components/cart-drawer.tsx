@@ -9,6 +9,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { connectionNeededText, useOffline } from '../../../lib/online-status';
 import { useScreenEdge } from '../../../lib/screen-edges';
+import { ToastSpace } from '../../../components/ui/toast-space';
 import { shortenAddress } from '../../../../common/shorten-address';
 import { useCart } from '../api/get-cart';
 import { usePaymentsPaused } from '../api/payments-status';
@@ -104,11 +105,14 @@ export function CartDrawer({ open, onOpenChange, wallet, ...payment }: CartDrawe
           }
         }}
       >
-        {/* On phones toasts show below it, clear of the title and the close button (lib/screen-edges.ts). */}
-        <header ref={edgeRef} className="border-b border-border px-4 pt-4 pr-14 pb-3">
+        {/* On phones toasts show below it, clear of the title and the close button (lib/screen-edges.ts),
+            in the room the space below makes for them, above the lines. A div: a header here would be
+            the page's second banner landmark. */}
+        <div ref={edgeRef} className="border-b border-border px-4 pt-4 pr-14 pb-3">
           <SheetTitle size="lg">Your Shopping Cart</SheetTitle>
           <SheetDescription className="mt-1">View your items and proceed to checkout</SheetDescription>
-        </header>
+        </div>
+        <ToastSpace />
         <CartDrawerBody wallet={wallet} payment={payment} />
       </SheetContent>
     </Sheet>
