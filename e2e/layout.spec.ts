@@ -61,6 +61,9 @@ test.describe('the header on a 390 px phone', () => {
       expect(box.x + box.width, id).toBeLessThanOrEqual(390);
       expect(box.y, id).toBeGreaterThanOrEqual(0);
     }
+    // The badge is whole, its 2 px ring included: nothing of it is above the screen's top.
+    const ring = 2;
+    expect((await page.getByTestId('cart-badge').boundingBox())!.y - ring, 'the badge with its ring').toBeGreaterThanOrEqual(0);
     // The store name is not cut to nothing.
     expect(await page.getByTestId('home-link').evaluate((el) => (el as HTMLElement).innerText.trim().length)).toBeGreaterThan(3);
   });

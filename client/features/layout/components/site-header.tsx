@@ -86,7 +86,7 @@ export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick, walletC
               <span
                 data-testid="cart-badge"
                 aria-hidden
-                className="absolute -top-2.5 -right-1.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs font-bold text-sale-foreground ring-2 ring-background"
+                className="absolute -top-2 -right-1.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs font-bold text-sale-foreground ring-2 ring-background"
               >
                 {cartCount}
               </span>
