@@ -98,12 +98,12 @@ function disabledContrast(): string[] {
  * Checks the screen as it is now and photographs it. Animations are off (reduced motion), so
  * what is checked is what stays on screen, not a frame of a fade.
  */
-async function look(page: Page, testInfo: TestInfo, screen: string, found: string[]) {
+async function look(page: Page, testInfo: TestInfo, screen: string, found: string[], { fullPage = true } = {}) {
   await page.evaluate(() => document.fonts.ready);
   const { violations } = await new AxeBuilder({ page }).analyze();
   found.push(...describe(screen, violations));
   found.push(...(await page.evaluate(disabledContrast)).map((problem) => `${screen}: disabled ${problem}`));
-  await page.screenshot({ path: `test-results/screens/${testInfo.project.name}/${screen}.png`, fullPage: true });
+  await page.screenshot({ path: `test-results/screens/${testInfo.project.name}/${screen}.png`, fullPage });
 }
 
 test.use({ reducedMotion: 'reduce', serviceWorkers: 'block' });
@@ -130,14 +130,15 @@ test('the shop: home, a product, the drawer, paying, the confirmation and the or
   await page.getByTestId('cart-button').click();
   const drawer = page.getByTestId('cart-drawer');
   await expect(drawer.getByTestId('cart-item')).toHaveCount(1);
-  await look(page, testInfo, 'cart-drawer', found);
+  // The drawer is as tall as the screen: photographed as the screen shows it.
+  await look(page, testInfo, 'cart-drawer', found, { fullPage: false });
 
   // Paying: the drawer while the wallet asks for the confirmation.
   const release = wallet.holdNextTransaction();
   const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/orders/create' && r.status() < 300);
   await drawer.getByTestId('pay-button').click();
   await expect(drawer.getByTestId('pay-button')).toHaveText('Confirm in your wallet...');
-  await look(page, testInfo, 'checkout', found);
+  await look(page, testInfo, 'checkout', found, { fullPage: false });
   // The shop goes on to Shopify's shipping form: held here, the order's own page is what is checked.
   await page.route(/\/orders\/[^/]+\/shipping$/, (route) => route.abort());
   release();
