@@ -20,11 +20,11 @@ import * as catalogueSyncRuns from './20261127000000_catalogue_sync_runs';
 import * as extraPaymentStatus from './20261128000000_extra_payment_status';
 import * as paymasterSponsorships from './20261129000000_paymaster_sponsorships';
 import * as paymasterBudget from './20261129010000_paymaster_budget';
-import * as adminSignInLinks from './20261130000000_admin_sign_in_links';
-import * as attachWindow from './20261130010000_attach_window';
-import * as paymentDeskItems from './20261130020000_payment_desk_items';
-import * as cartChanges from './20261201000000_cart_changes';
-import * as catalogueChanges from './20261201010000_catalogue_changes';
+import * as adminSignInLinks from './20261129020000_admin_sign_in_links';
+import * as attachWindow from './20261129020100_attach_window';
+import * as paymentDeskItems from './20261129020200_payment_desk_items';
+import * as cartChanges from './20261129020300_cart_changes';
+import * as catalogueChanges from './20261129020400_catalogue_changes';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -44,9 +44,24 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261128000000_extra_payment_status.ts', extraPaymentStatus],
   ['20261129000000_paymaster_sponsorships.ts', paymasterSponsorships],
   ['20261129010000_paymaster_budget.ts', paymasterBudget],
-  ['20261130000000_admin_sign_in_links.ts', adminSignInLinks],
-  ['20261130010000_attach_window.ts', attachWindow],
-  ['20261130020000_payment_desk_items.ts', paymentDeskItems],
-  ['20261201000000_cart_changes.ts', cartChanges],
-  ['20261201010000_catalogue_changes.ts', catalogueChanges],
+  ['20261129020000_admin_sign_in_links.ts', adminSignInLinks],
+  ['20261129020100_attach_window.ts', attachWindow],
+  ['20261129020200_payment_desk_items.ts', paymentDeskItems],
+  ['20261129020300_cart_changes.ts', cartChanges],
+  ['20261129020400_catalogue_changes.ts', catalogueChanges],
+];
+
+/**
+ * Migrations that were once named otherwise: [earlier name, name now]. knex records an applied
+ * migration by its file name, so a database that applied one under its earlier name has that row
+ * renamed before migrating (server/db.ts), instead of running it again. The only way to rename a
+ * migration that may have been applied anywhere (CONTRIBUTING.md); these five were dated after the
+ * day they were written, which put a migration written later, with a true date, before them.
+ */
+export const renamedMigrations: ReadonlyArray<readonly [earlier: string, now: string]> = [
+  ['20261130000000_admin_sign_in_links.ts', '20261129020000_admin_sign_in_links.ts'],
+  ['20261130010000_attach_window.ts', '20261129020100_attach_window.ts'],
+  ['20261130020000_payment_desk_items.ts', '20261129020200_payment_desk_items.ts'],
+  ['20261201000000_cart_changes.ts', '20261129020300_cart_changes.ts'],
+  ['20261201010000_catalogue_changes.ts', '20261129020400_catalogue_changes.ts'],
 ];

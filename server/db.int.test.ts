@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from './test/databases';
 import { createDb, migrate, migrationsPending, toCount, type Db } from './db';
-import { migrations } from '../migrations';
+import { migrations, renamedMigrations } from '../migrations';
 import * as extraPaymentStatus from '../migrations/20261128000000_extra_payment_status';
 
 // The same queries must mean the same on PGlite and on Postgres.
@@ -33,6 +33,20 @@ describe.each(testDatabaseKinds)('database on %s', (kind) => {
   it('keeps numerics exact, as strings', async () => {
     const rows = await t.db('probe').orderBy('id').select('amount');
     expect(rows.map((r) => r.amount)).toEqual(['0.100000000000000000', '12345678901234567890.123456789012345678']);
+  });
+
+  it('gives migrations applied under an earlier name their name now, and runs none again', async () => {
+    const db = t.db;
+    const names = async () => (await db('knex_migrations').orderBy('id').select('name')).map((r: { name: string }) => r.name);
+    const now = await names();
+    // The database of a shop that applied them under the names they had then.
+    for (const [earlier, renamed] of renamedMigrations) await db('knex_migrations').where({ name: renamed }).update({ name: earlier });
+    expect(await names()).toEqual(expect.arrayContaining(renamedMigrations.map(([earlier]) => earlier)));
+    expect(await migrationsPending(db)).toEqual(renamedMigrations.map(([, renamed]) => renamed));
+    // Run again, they would fail (their tables exist): they are recognised instead.
+    expect(await migrate(db)).toEqual({ applied: [], newer: [] });
+    expect(await names()).toEqual(now);
+    expect(await migrationsPending(db)).toEqual([]);
   });
 
   it('counts as numbers through toCount', async () => {

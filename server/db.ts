@@ -11,7 +11,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Model } from 'objection';
 import type { DatabaseConfig } from './config';
 import type { Logger } from './lib/logger';
-import { migrations } from '../migrations';
+import { migrations, renamedMigrations } from '../migrations';
 
 export type Db = Knex;
 
@@ -120,7 +120,10 @@ const MIGRATION_LOCK = 0x4d494752;
  * the migrations it does not know, for the caller to say so.
  */
 export async function migrate(db: Db): Promise<{ applied: string[]; newer: string[] }> {
+  // Renamed, then run, on the pool's connections as knex runs migrations (committed before it
+  // reads what was applied); the lock below keeps other instances out meanwhile.
   const latest = async () => {
+    await renameApplied(db);
     const [, names] = (await db.migrate.latest({ migrationSource, disableMigrationsListValidation: true })) as [number, string[]];
     return names;
   };
@@ -136,6 +139,18 @@ export async function migrate(db: Db): Promise<{ applied: string[]; newer: strin
   const ours = new Set(migrations.map(([name]) => name));
   const newer = (await appliedMigrations(db)).filter((name) => !ours.has(name));
   return { applied, newer };
+}
+
+/**
+ * Gives the rows of migrations applied under an earlier name (migrations/index.ts,
+ * `renamedMigrations`) the name they have now, so they are not run again. Nothing to do on a new
+ * database (no knex_migrations yet) or once done.
+ */
+async function renameApplied(db: Db): Promise<void> {
+  if (!(await db.schema.hasTable('knex_migrations'))) return;
+  for (const [earlier, now] of renamedMigrations) {
+    await db('knex_migrations').where({ name: earlier }).update({ name: now });
+  }
 }
 
 async function appliedMigrations(db: Db): Promise<string[]> {

@@ -8,7 +8,7 @@
  * A kept answer must never be older than the database. Every change to a session's lines, by any
  * writer (an add, a removal, a paid checkout's lines leaving, a swept session), moves the session's
  * cart version in the writer's transaction and is announced at commit on the channel 'cart_changed'
- * (triggers: migrations/20261201000000_cart_changes.ts). Two ways of knowing a kept answer is current,
+ * (triggers: migrations/20261129020300_cart_changes.ts). Two ways of knowing a kept answer is current,
  * each exact where it is used:
  *  - heard (the embedded PGlite, this process the database's one client): the notification of a
  *    commit reaches the listener before the committing query's caller goes on, so the answer is
