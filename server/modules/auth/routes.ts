@@ -6,7 +6,8 @@ import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 import { shopOrigin } from '../../lib/site-origin';
 import { parseJsonBody } from '../../lib/validation';
-import type { AuthService, SiteIdentity } from './service';
+import type { AuthService } from './service';
+import type { SiteIdentity } from './sign-in-rules';
 
 const VERIFY_EXAMPLE = '{"message": "<the message from GET /api/auth/nonce>", "signature": "0x…"}';
 

@@ -16,21 +16,13 @@ import { AppError } from '../../lib/errors';
 import { unavailableCause } from '../../lib/unavailable';
 import { sessionWallet, setSessionWallet } from '../session';
 import { signedBy, type ChainRpc } from './signature';
+import { messageRefusal, nonceRefusal, parseSignInMessage, type IssuedNonce, type Refusal, type SiteIdentity } from './sign-in-rules';
 
 export const SIWE_STATEMENT = 'Sign in to POGS Shop to see your orders.';
 /** How long a nonce (and the message carrying it) may be signed and presented. */
 export const NONCE_TTL_MS = 10 * 60_000;
 /** How long a session stays signed in to a wallet. */
 export const SIGNED_IN_TTL_MS = 7 * 24 * 60 * 60_000;
-/** Clock skew tolerated on issued-at. */
-const SKEW_MS = 60_000;
-
-export interface SiteIdentity {
-  /** host[:port] the message must name, e.g. shop.example.com */
-  domain: string;
-  /** origin the message must name, e.g. https://shop.example.com */
-  uri: string;
-}
 
 export class AuthService {
   private readonly now: () => Date;
@@ -75,43 +67,27 @@ export class AuthService {
   }
 
   async verify(sessionId: string | null, text: string, signature: string, site: SiteIdentity): Promise<AuthSession> {
-    let message: SiweMessage;
-    try {
-      message = new SiweMessage(text);
-    } catch {
-      throw new AppError(ErrorCode.invalidMessage, 'That is not a Sign-In with Ethereum message. Ask for a new one and sign it.');
-    }
     const now = this.now();
-    if (message.domain !== site.domain || originOf(message.uri) !== site.uri) {
-      throw new AppError(ErrorCode.invalidMessage, `The message is for ${message.domain}, not this shop (${site.domain}).`);
-    }
-    if (message.chainId !== this.opts.chainId) {
-      throw new AppError(
-        ErrorCode.invalidMessage,
-        `The message is for chain ${message.chainId}; this shop signs in on Base (${this.opts.chainId}).`,
-      );
-    }
-    const expired = message.expirationTime && Date.parse(message.expirationTime) <= now.getTime();
-    const notYet =
-      (message.notBefore && Date.parse(message.notBefore) > now.getTime()) ||
-      (message.issuedAt && Date.parse(message.issuedAt) > now.getTime() + SKEW_MS);
-    if (expired || notYet || !message.expirationTime) {
-      throw new AppError(ErrorCode.invalidMessage, 'The sign-in message has expired (or is not valid yet). Sign in again.');
-    }
+    const message = parseSignInMessage(text);
+    if (!(message instanceof SiweMessage)) throw refused(message);
+    const wrong = messageRefusal(message, { site, chainId: this.opts.chainId, now });
+    if (wrong) throw refused(wrong);
 
-    // Single use: the nonce is spent by the first request that presents it, valid or not.
-    const spent = sessionId
-      ? await this.db('siwe_nonces')
-          .where({ nonce: message.nonce, session_id: sessionId })
-          .whereNull('used_at')
-          .where('expires_at', '>', now)
-          .update({ used_at: now })
-      : 0;
-    if (!spent)
-      throw new AppError(
-        ErrorCode.invalidNonce,
-        'That sign-in message was already used, has expired, or was not issued to this browser. Sign in again.',
-      );
+    // Single use: the nonce is spent by the first request that presents it, whatever its
+    // signature; two requests with it at once are taken one after the other (the row is locked).
+    const nonceRefused = await this.db.transaction(async (trx) => {
+      const row = (await trx('siwe_nonces').where({ nonce: message.nonce }).forUpdate().first()) as
+        { session_id: string; used_at: Date | null; expires_at: Date } | undefined;
+      const issued: IssuedNonce | undefined = row && {
+        sessionId: row.session_id,
+        usedAt: row.used_at,
+        expiresAt: new Date(row.expires_at),
+      };
+      const refusal = nonceRefusal(issued, sessionId, now);
+      if (!refusal) await trx('siwe_nonces').where({ nonce: message.nonce }).update({ used_at: now });
+      return refusal;
+    });
+    if (nonceRefused) throw refused(nonceRefused);
 
     // The fields were checked above; the signature is over the message as siwe writes it.
     let signed: boolean;
@@ -153,10 +129,6 @@ export class AuthService {
   }
 }
 
-function originOf(uri: string): string | null {
-  try {
-    return new URL(uri).origin;
-  } catch {
-    return null;
-  }
+function refused({ code, text }: Refusal): AppError {
+  return new AppError(code, text);
 }
