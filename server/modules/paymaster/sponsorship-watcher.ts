@@ -23,6 +23,7 @@ import type { Logger } from '../../lib/logger';
 import type { Outages } from '../../lib/outages';
 import { paymasterSpent } from '../../lib/metrics';
 import type { SponsorshipOutcome } from './sponsorship-ledger';
+import { lastConfirmedBlock } from '../../lib/confirmations';
 
 /** Advisory lock key of the watcher ("OPS!"). */
 const WATCHER_LOCK = 0x4f505321;
@@ -117,7 +118,7 @@ export class SponsorshipWatcher implements Job {
   async tick(): Promise<number> {
     if (!(await this.lock.acquire())) return 0;
     const { chain, db } = this.deps;
-    const safe = (await chain.blockNumber()) - (this.deps.requiredConfirmations - 1);
+    const safe = lastConfirmedBlock(await chain.blockNumber(), this.deps.requiredConfirmations);
     const key = await this.key();
     let cursor = (await getState<{ block: number }>(db, key))?.block ?? (this.deps.startAtGenesis ? -1 : safe - 1);
     let settled = 0;

@@ -24,6 +24,7 @@ import { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs }
 import type { ChainClient } from './chain-client';
 import { refundableWei, type TransferStatus } from './transfer-status';
 import { TRANSFER_TOPIC, type RawLog, type ReceiptFacts } from './verify';
+import { confirmationsOf, isConfirmed } from '../../lib/confirmations';
 
 /** A Transfer of the POG token from the store wallet to the payer, of the refund's amount. Addresses lower case. */
 export interface RefundTransfer {
@@ -120,8 +121,8 @@ export function checkRefundReceipt(input: {
       `That refund carried ${pog(toPayer[0]!.value)} POG, not the ${pog(amountWei)} POG given. Record it with the amount it carried.`,
     );
   }
-  const confirmations = input.head - receipt.blockNumber + 1;
-  if (confirmations < input.requiredConfirmations) {
+  if (!isConfirmed(receipt.blockNumber, input.head, input.requiredConfirmations)) {
+    const confirmations = confirmationsOf(receipt.blockNumber, input.head);
     return fail(
       ErrorCode.awaitingConfirmations,
       `The refund has ${Math.max(confirmations, 0)} of ${input.requiredConfirmations} confirmations. Ask again in a few seconds.`,

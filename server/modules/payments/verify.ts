@@ -4,6 +4,7 @@
  */
 import { dataSlice, getAddress, id } from 'ethers';
 import { ErrorCode } from '../../../common/errors';
+import { confirmationsOf, isConfirmed } from '../../lib/confirmations';
 
 export const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
 
@@ -104,8 +105,8 @@ export function checkReceipt(input: {
   if (transfers.length === 0) {
     return fail(ErrorCode.transferNotFound, 'That transaction is not a POG transfer to the store wallet.');
   }
-  const confirmations = input.head - receipt.blockNumber + 1;
-  if (confirmations < input.requiredConfirmations) {
+  if (!isConfirmed(receipt.blockNumber, input.head, input.requiredConfirmations)) {
+    const confirmations = confirmationsOf(receipt.blockNumber, input.head);
     return fail(
       ErrorCode.awaitingConfirmations,
       `The payment has ${Math.max(confirmations, 0)} of ${input.requiredConfirmations} confirmations. Ask again in a few seconds.`,

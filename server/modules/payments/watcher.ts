@@ -22,6 +22,7 @@ import type { SettlementService } from './settlement';
 import { paidTowardsOrder } from './settlement-reads';
 import type { TransferStatus } from './transfer-status';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
+import { lastConfirmedBlock } from '../../lib/confirmations';
 
 /** Advisory lock key of the watcher ("PAY!"). */
 export const WATCHER_LOCK = 0x50415921;
@@ -98,7 +99,7 @@ export class ChainWatcher implements Job {
     if (swept.claimsLapsed) await bumpCatalogueVersion(this.deps.db, { variantIds: swept.lapsedVariants });
 
     const head = await chain.blockNumber();
-    const safe = head - (config.requiredConfirmations - 1);
+    const safe = lastConfirmedBlock(head, config.requiredConfirmations);
     let cursor = await getState<Cursor>(this.deps.db, await this.key());
     if (!cursor) {
       const start = config.startBlock ?? (this.deps.startAtGenesis ? 0 : safe);
