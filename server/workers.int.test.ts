@@ -27,7 +27,14 @@ describe.each(testDatabaseKinds)('background workers on %s', (kind) => {
 
   it('registers every job of the server, and the watcher works through them until they stop', async () => {
     const workers = createWorkers(h.services);
-    expect(workers.jobs).toEqual(['catalogue sync', 'expiry sweep', 'chain watcher', 'Shopify hand-off', 'Shopify order poll']);
+    expect(workers.jobs).toEqual([
+      'catalogue freshness',
+      'catalogue sync',
+      'expiry sweep',
+      'chain watcher',
+      'Shopify hand-off',
+      'Shopify order poll',
+    ]);
 
     const { tokenAddress, storeWallet } = h.payments!.target;
     const send = async () => {

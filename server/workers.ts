@@ -2,6 +2,8 @@
  * Every background job of the server, registered here and nowhere else; main.ts starts them after
  * the server listens and stops them together on shutdown. Each is a `Job` (server/lib/jobs.ts).
  *
+ *   catalogue freshness listens for catalogue changes (LISTEN/NOTIFY on Postgres), polling the
+ *                       version while it cannot, so every instance serves the newest catalogue
  *   catalogue sync      every CATALOGUE_SYNC_INTERVAL_MINUTES (after main.ts's start-up sync)
  *   expiry sweep        hourly: expired sessions and their carts, sign-in nonces, rate-limit counters,
  *                       expired and ended admin sessions
@@ -47,7 +49,7 @@ export async function runCatalogueSync({ catalogue, logger }: Pick<Services, 'ca
 
 export function createWorkers(services: Services): Job & { readonly jobs: readonly string[] } {
   const { config, logger, sessions, rateLimiter, admin, payments } = services;
-  const jobs: Job[] = [];
+  const jobs: Job[] = [services.catalogue.freshness];
 
   // The start-up sync is main.ts's; this one keeps the catalogue fresh afterwards.
   if (config.catalogueSyncIntervalMs > 0) {

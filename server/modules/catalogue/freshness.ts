@@ -20,6 +20,7 @@ import { dbKind } from '../../db';
 import type { Logger } from '../../lib/logger';
 import { getState } from '../../lib/app-state';
 import type { Outages } from '../../lib/outages';
+import type { Job } from '../../lib/jobs';
 
 export const CATALOGUE_CHANNEL = 'catalogue_changed';
 /** The app-state key of the catalogue version. */
@@ -71,7 +72,13 @@ export interface FreshnessOptions {
   logger?: Logger;
 }
 
-export class CatalogueFreshness {
+/**
+ * A background job (registered in server/workers.ts): it listens for catalogue changes, with a
+ * poll of the version while it cannot. The list also starts it on its first read, as a request
+ * can come before the workers start.
+ */
+export class CatalogueFreshness implements Job {
+  readonly name = 'catalogue freshness';
   /** The newest committed catalogue version this instance knows of. */
   private latest = 0;
   private started = false;
@@ -130,6 +137,11 @@ export class CatalogueFreshness {
     }, this.opts.stalenessMs);
     this.pollTimer.unref();
     this.loop = this.listenLoop();
+  }
+
+  /** As a job: stopped with the other workers, for good (see close). */
+  stop(): Promise<void> {
+    return this.close();
   }
 
   async close(): Promise<void> {

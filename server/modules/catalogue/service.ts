@@ -77,6 +77,7 @@ export class CatalogueService {
   async list(): Promise<ProductListSnapshot> {
     const snap = this.snapshot;
     if (snap && this.freshness.isCurrent(snap.version)) return snap;
+    // A worker (server/workers.ts); started here too for a request that comes before the workers.
     this.freshness.start();
     let built!: ProductListSnapshot;
     // A rebuild already under way may have read the rows before the change this request knows of.
