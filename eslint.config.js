@@ -54,8 +54,9 @@ export const SERVER_MODULE_IMPORTS = {
  * goes through the owner's index.ts (reads as read functions, writes as functions taking the
  * caller's transaction, so one transaction still spans them). `lib` is the shared infrastructure
  * outside the modules (server/lib). server/table-owners.test.ts reads each module's queries, joins
- * and raw SQL included, and fails on a table the module does not own, and on a table of the
- * migrations that has no owner or two.
+ * and raw SQL included, and fails on a table the module does not own, on a table of the
+ * migrations that has no owner or two, and on any table queried by the rest of server/ (the
+ * operations files, the SEO routes, the wiring: they go through the modules).
  */
 export const TABLE_OWNERS = {
   catalogue: ['products', 'variants', 'catalogue_sync_runs', 'catalogue_changes'],

@@ -197,7 +197,7 @@ export function createApp(deps: AppDeps): Koa {
     const status: PaymentsStatus = { paused: Boolean(deps.payments && deps.outages?.isDown('chain')) };
     ctx.body = status;
   });
-  healthRoutes(api, { config, db, logger, catalogue, readiness: deps.readiness, outages: deps.outages });
+  healthRoutes(api, { config, logger, catalogue, readiness: deps.readiness, outages: deps.outages });
 
   const session = sessionMiddleware(sessions, { secure: config.env === 'production' });
   app.use(session);

@@ -6,7 +6,6 @@
 import type { Router } from '@koa/router';
 import type { Health } from '../common/api';
 import type { Config } from './config';
-import { toCount, type Db } from './db';
 import type { Logger } from './lib/logger';
 import type { Outages } from './lib/outages';
 import type { CatalogueService } from './modules/catalogue';
@@ -14,15 +13,14 @@ import type { Readiness } from './readiness';
 
 export function healthRoutes(
   api: Router,
-  deps: { config: Config; db: Db; logger: Logger; catalogue: CatalogueService; readiness?: Readiness; outages?: Outages },
+  deps: { config: Config; logger: Logger; catalogue: CatalogueService; readiness?: Readiness; outages?: Outages },
 ): void {
-  const { config, db, logger, catalogue, readiness, outages } = deps;
+  const { config, logger, catalogue, readiness, outages } = deps;
   api.get('/api/health', async (ctx) => {
     let dbOk = true;
     let products = 0;
     try {
-      const [row] = await db('products').whereNull('removed_at').count({ n: '*' });
-      products = toCount(row?.n);
+      products = await catalogue.productCount();
     } catch (err) {
       dbOk = false;
       if (!outages?.report(err)) logger.error({ err }, 'health: database check failed');

@@ -3,6 +3,7 @@
  * outbox's depth, as the database and the chain say at that moment.
  */
 import type { GaugeSources } from './lib/metrics';
+import { outboxDepth } from './modules/orders';
 import type { Services } from './wiring';
 
 export function gaugeSources({ db, payments }: Pick<Services, 'db' | 'payments'>): GaugeSources {
@@ -12,13 +13,9 @@ export function gaugeSources({ db, payments }: Pick<Services, 'db' | 'payments'>
       return payments.watcher.lagBlocks((await payments.chain.latestBlock()).number);
     },
     async outbox() {
-      const rows: Array<{ kind: string; pending: string | number; failing: string | number }> = await db('outbox')
-        .whereNull('done_at')
-        .groupBy('kind')
-        .select('kind', db.raw('count(*) as pending'), db.raw('count(last_error) as failing'));
-      return rows.flatMap((r) => [
-        { job: r.kind, state: 'pending' as const, count: Number(r.pending) },
-        { job: r.kind, state: 'failing' as const, count: Number(r.failing) },
+      return (await outboxDepth(db)).flatMap((r) => [
+        { job: r.kind, state: 'pending' as const, count: r.pending },
+        { job: r.kind, state: 'failing' as const, count: r.failing },
       ]);
     },
     async paymasterBudgetLeftWei() {

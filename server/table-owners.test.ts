@@ -78,4 +78,17 @@ describe('table owners', () => {
     }
     expect(leaks).toEqual([]);
   });
+
+  it('lets the server outside its modules query no table: the operations files, the SEO routes and the wiring go through the modules', () => {
+    const leaks: string[] = [];
+    const own = new Set(TABLE_OWNERS.lib);
+    for (const file of sources(join(ROOT, 'server'))) {
+      const path = relative(ROOT, file);
+      if (path.startsWith('server/modules/') || path.startsWith('server/test/')) continue;
+      // server/lib is the shared infrastructure: its own tables (app_state, rate_limits) only.
+      const allowed = path.startsWith('server/lib/') ? own : new Set<string>();
+      for (const table of tablesQueried(readFileSync(file, 'utf8'), tables)) if (!allowed.has(table)) leaks.push(`${path}: ${table}`);
+    }
+    expect(leaks).toEqual([]);
+  });
 });

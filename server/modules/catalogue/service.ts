@@ -13,7 +13,7 @@ import { catalogueRebuilds, catalogueSyncDuration, catalogueSyncErrors } from '.
 import type { Product, SyncJob, SyncResult } from '../../../common/api';
 import { productIdSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
-import type { Db } from '../../db';
+import { toCount, type Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { isLostDatabaseConnection } from '../../lib/db-errors';
 import type { Logger } from '../../lib/logger';
@@ -185,6 +185,12 @@ export class CatalogueService {
         throw err;
       },
     );
+  }
+
+  /** How many products the shop has from Shopify (removed ones not counted): a database read, for the health route. */
+  async productCount(): Promise<number> {
+    const [row] = await this.db('products').whereNull('removed_at').count({ n: '*' });
+    return toCount(row?.n);
   }
 
   async lastSync(): Promise<SyncResult | undefined> {

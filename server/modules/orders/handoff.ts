@@ -224,3 +224,12 @@ export class ShopifyHandoff implements Job {
     return changed;
   }
 }
+
+/** The outbox's jobs not done yet, by kind: how many, and how many of them failed their last attempt (for the metrics). */
+export async function outboxDepth(db: Db): Promise<Array<{ kind: string; pending: number; failing: number }>> {
+  const rows: Array<{ kind: string; pending: string | number; failing: string | number }> = await db('outbox')
+    .whereNull('done_at')
+    .groupBy('kind')
+    .select('kind', db.raw('count(*) as pending'), db.raw('count(last_error) as failing'));
+  return rows.map((r) => ({ kind: r.kind, pending: Number(r.pending), failing: Number(r.failing) }));
+}

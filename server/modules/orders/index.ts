@@ -20,7 +20,7 @@ export { lockOrder, failReorgedOrder, restoreReorgedOrder, PAYMENT_REORGED } fro
  */
 export { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs, refundsRecordedBy } from './refund-events';
 /** Creates each paid order's Shopify draft order (the outbox job createOrder queues); `runOne` is the admin's retry. */
-export { ShopifyHandoff } from './handoff';
+export { outboxDepth, ShopifyHandoff } from './handoff';
 /** What the admin's orders view reads: a page of orders (status, prefix search, cursor), one order, its items, its hand-off jobs. */
 export { ordersNewestFirst, orderById, orderItems, handoffJobs, type AdminOrderRecord, type HandoffJobRecord } from './admin-reads';
 /** Shopify's signed webhooks, subscribing to them at start, and which order topics are not subscribed. */
