@@ -11,7 +11,7 @@ import { paginate, type ConnectionArgs } from './connection';
 import type { EmulatorImage, EmulatorProduct, EmulatorState, EmulatorVariant } from './emulator-state';
 import { toGid } from './gid';
 import { orderFieldResolvers, type OrderContext } from './order-resolvers';
-import { requireGid, type Resolver } from './resolver-kit';
+import { requireGid } from './resolver-kit';
 import type { BulkOperations } from './bulk-operations';
 
 export const EMULATOR_SHOP = {
@@ -29,6 +29,8 @@ export interface AdminContext extends OrderContext {
   /** Absolute URL under which the emulator serves a generated product image. */
   imageUrl(product: EmulatorProduct, position: number): string;
 }
+
+type Resolver<TParent = unknown, TArgs = Record<string, unknown>> = GraphQLFieldResolver<TParent, AdminContext, TArgs>;
 
 // Media and variants need their product (image URLs), so resolvers pass these small refs around
 // instead of the bare state records; `__typename` picks the concrete type for the Media interface.

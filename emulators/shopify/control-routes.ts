@@ -5,7 +5,7 @@ import { isCountryCode } from './countries';
 import type { EmulatorProductInput } from './emulator-state';
 import { toGid } from './gid';
 import type { EmulatorRuntime } from './graphql-endpoint';
-import type { ShopifyEmulator } from './index';
+import type { ShopifyEmulator } from './emulator';
 import { loopbackOnly } from './loopback';
 import { formatRestMoney } from './money';
 import {

@@ -1,5 +1,5 @@
 import type { EmulatorProductInput, EmulatorVariantInput, ProductStatus } from './emulator-state';
-import type { ShopifyEmulator } from './index';
+import type { ShopifyEmulator } from './emulator';
 
 // The POGS demo shop. Besides looking like a real merch store it deliberately covers the awkward
 // cases the storefront and sync must handle: colour/size variant titles, 'Default Title' and

@@ -1,3 +1,4 @@
+import type { GraphQLFieldResolver } from 'graphql';
 import { paginate, type ConnectionArgs } from './connection';
 import { toGid } from './gid';
 import { filterDraftOrders } from './order-search';
@@ -8,7 +9,7 @@ import {
   type EmulatorOrder,
   type EmulatorOrders,
 } from './order-state';
-import { requireGid, type Resolver } from './resolver-kit';
+import { requireGid } from './resolver-kit';
 import type { WebhookSubscription, WebhookSubscriptionInput, WebhookTopic, Webhooks } from './webhooks';
 
 // Resolvers for order-schema.ts. Draft orders, orders and subscriptions are plain state records;
@@ -22,6 +23,8 @@ export interface OrderContext {
   /** API version of the request being answered (webhook subscriptions remember it). */
   apiVersion: string;
 }
+
+type Resolver<TParent = unknown, TArgs = Record<string, unknown>> = GraphQLFieldResolver<TParent, OrderContext, TArgs>;
 
 export const orderFieldResolvers: Record<string, Record<string, Resolver<never, never>>> = {
   Query: {

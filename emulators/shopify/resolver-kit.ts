@@ -1,11 +1,8 @@
-import { GraphQLError, type GraphQLFieldResolver } from 'graphql';
-import type { AdminContext } from './admin-resolvers';
+import { GraphQLError } from 'graphql';
 import { parseGid } from './gid';
 
 // Pieces shared by the catalogue resolvers (admin-resolvers.ts) and the order resolvers
 // (order-resolvers.ts).
-
-export type Resolver<TParent = unknown, TArgs = Record<string, unknown>> = GraphQLFieldResolver<TParent, AdminContext, TArgs>;
 
 /** Malformed ids are an error in Shopify; a well-formed id of another type or unknown id is null. */
 export function requireGid(id: string): { type: string; legacyId: string } {

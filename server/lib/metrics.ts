@@ -11,7 +11,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Logger } from './logger';
 
 export const registry = new Registry();
 let defaultsCollected = false;
@@ -183,7 +182,12 @@ export function observeGauges(s: GaugeSources): void {
  * The metrics listener: `GET /metrics` in Prometheus' text format on its own port, with Node's
  * default process metrics. Anything else is 404. Bind it where only the scraper reaches it.
  */
-export async function startMetricsServer(opts: { port: number; host: string; logger: Logger }): Promise<Server> {
+/** Where the metrics server reports a failed scrape: the shop's logger (lib/logger.ts imports this file for its dropped-lines counter). */
+interface ErrorLog {
+  error(fields: object, message: string): void;
+}
+
+export async function startMetricsServer(opts: { port: number; host: string; logger: ErrorLog }): Promise<Server> {
   if (!defaultsCollected) {
     collectDefaultMetrics({ register: registry, prefix: 'pogs_' });
     defaultsCollected = true;

@@ -17,7 +17,7 @@ import type { CataloguePageQuery } from '../../../common/catalogue-query';
 import { fold, wordsOf } from '../../../common/catalogue-scan';
 import type { Logger } from '../../lib/logger';
 import { compressedOnce, etagOf, type Precompressed } from '../../lib/precompressed';
-import type { ProductListSnapshot } from './service';
+import type { ProductListSnapshot } from './snapshot';
 
 /** The most bytes (plain and compressed forms) of page answers kept per snapshot. */
 export const MAX_PAGE_BYTES = 16 * 1024 * 1024;
