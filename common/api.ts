@@ -1,6 +1,6 @@
 /**
  * The HTTP API's shapes, shared by the server (which validates what it sends and receives) and
- * the client (which types what it reads). Field names are the API's documented ones (docs/how-it-works.md, 'API').
+ * the client (which types what it reads). Field names are the API's documented ones (docs/api.md and the pages it links).
  */
 import { z } from 'zod';
 import { ADDRESS_PATTERN } from './chain';

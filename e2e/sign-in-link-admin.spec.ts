@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from './fixtures/test';
 import { readAdminPassword } from './fixtures/admin';
 
-// The operator's way in for the admin (docs/operations.md, "When the admin is locked out"): the
+// The operator's way in for the admin (docs/admin-login.md, "When the admin is locked out"): the
 // built command prints a one-time link; the admin opens it on a new browser, which is then told it
 // can log in, and logs in with the password. The link leaves the address at once and works once.
 test.use({ serviceWorkers: 'block' });

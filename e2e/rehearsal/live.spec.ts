@@ -205,7 +205,7 @@ test('live: a merchant prices, a shopper pays and ships, Shopify confirms', asyn
     const drill = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-restore-drill-'));
     const cleanups: Array<() => Promise<void>> = [];
     try {
-      // What docs/operations.md says to run ("Backups and restores").
+      // What docs/backups-and-upgrades.md says to run ("Backups and restores").
       const dump = path.join(drill, 'pogs.dump');
       execFileSync('pg_dump', ['-Fc', '--no-owner', '-d', world.databaseUrl, '-f', dump], { stdio: 'pipe' });
       const restoredDatabase = await createDatabase(world.databaseServerUrl, cleanups);

@@ -37,7 +37,7 @@ const perMinute = (max: number): Limit => ({ max, windowSeconds: 60 });
 const perHour = (max: number): Limit => ({ max, windowSeconds: 3600 });
 
 /**
- * Every rate limit of the API, in one place (docs/how-it-works.md, "API", lists them too). A request must be
+ * Every rate limit of the API, in one place (docs/api.md, "Rate limits", lists them too). A request must be
  * within every limit of its route; `RATE_LIMIT_SCALE` multiplies them all (0 turns them off).
  *
  * - cart/add and auth/nonce create a session (and a nonce) for a newcomer: the hourly IP limits

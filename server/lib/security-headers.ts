@@ -2,8 +2,8 @@
  * The security headers of every answer (helmet's, worked out once at start): the Content-Security-Policy
  * the shop's pages run under, no framing, no MIME sniffing, a referrer that stops at our origin,
  * HSTS in production over https, a Permissions-Policy turning off what the shop never uses, and
- * the cross-origin isolation headers. Why each source of the policy is there: docs/architecture.md
- * ("Security headers"); the e2e suite fails on any violation (e2e/fixtures/test.ts).
+ * the cross-origin isolation headers. Why each source of the policy is there: docs/security.md; the
+ * e2e suite fails on any violation (e2e/fixtures/test.ts).
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

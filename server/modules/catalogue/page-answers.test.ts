@@ -1,12 +1,12 @@
-// The page answers' bounds, as docs/architecture.md states them.
+// The page answers' bounds, as docs/catalogue-in-memory.md states them.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOGUE_FILTER } from '../../../common/catalogue-view';
 import { MAX_PAGE_ADDRESSES, MAX_PAGE_BYTES, pageKeyOf } from './page-answers';
 
 describe('stored page answers', () => {
-  it('are bounded as the architecture doc says', () => {
-    const doc = readFileSync(new URL('../../../docs/architecture.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  it('are bounded as the docs say', () => {
+    const doc = readFileSync(new URL('../../../docs/catalogue-in-memory.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
     expect(doc).toContain(`kept within ${MAX_PAGE_BYTES / 1024 / 1024} MB per snapshot`);
     expect(doc).toContain(`(at most ${MAX_PAGE_ADDRESSES.toLocaleString('en-US')} per snapshot)`);
   });

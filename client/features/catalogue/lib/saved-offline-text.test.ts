@@ -41,9 +41,9 @@ describe('savedResultsText', () => {
   });
 });
 
-describe('the offline search as docs/how-it-works.md describes it', () => {
+describe('the offline search as docs/offline-and-install.md describes it', () => {
   const root = new URL('../../../../', import.meta.url);
-  const doc = readFileSync(new URL('docs/how-it-works.md', root), 'utf8').replace(/\s+/g, ' ');
+  const doc = readFileSync(new URL('docs/offline-and-install.md', root), 'utf8').replace(/\s+/g, ' ');
 
   it('quotes the line as the home says it', () => {
     expect(doc).toContain(`"${savedResultsText('offline', 7).replace('7', '{n}')}"`);

@@ -1,5 +1,5 @@
 /**
- * The wallet payment, step by step (docs/how-it-works.md, 'Checkout and payments'). Every effect is
+ * The wallet payment, step by step (docs/checkout.md). Every effect is
  * a dependency (the server calls, the chain, toasts, navigation), so the whole sequence runs in
  * unit tests with fakes; the state machine only hears what happened.
  */
