@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { sessionsThatProved, sessionWalletColumn } from '../session';
-import { COUNTED } from './checkout-service';
+import { COUNTED } from './checkout-received';
 import type { TransferStatus } from './transfer-status';
 
 type Conn = Db | Knex.Transaction;

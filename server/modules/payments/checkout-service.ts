@@ -6,22 +6,22 @@
  * lock a paying shopper out.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { BlockList, isIP } from 'node:net';
 import type { Knex } from 'knex';
 import { UUID_RE, type Checkout, type CheckoutStatus } from '../../../common/api';
-import type { LineFacts } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { clientIpKey } from '../../lib/rate-limit';
 import { ServerSecret } from '../../lib/server-secret';
-import { cartLineRows, lineForSale, lineTitle } from '../cart';
 import { lockSession } from '../session';
 import { orderIdOfCheckout } from '../orders';
 import type { StockService } from '../stock';
 import { issueAmount, paymentUri, randomSuffix, releaseAmounts, roundUpToCent } from './amount';
-import type { TransferStatus } from './transfer-status';
+import { amountAskedWei, receivedWei } from './checkout-received';
+import { readCartLines, sameLines, type CartLine } from './checkout-lines';
+import { PAYABLE, type IntentItemRow, type IntentRow } from './checkout-record';
+import { isClientsOwn } from '../../lib/client-address';
 
 export interface PaymentTarget {
   chainId: number;
@@ -40,34 +40,6 @@ export interface CheckoutOptions {
   /** Where amount suffixes come from (tests force collisions with it). */
   suffix?: () => bigint;
 }
-
-export interface IntentRow {
-  id: string;
-  session_id: string | null;
-  customer_wallet: string | null;
-  chain_id: number;
-  token_address: string;
-  store_wallet: string;
-  total_wei: string;
-  /** The checkout's full amount (total + suffix). */
-  amount_wei: string;
-  status: CheckoutStatus | 'closed';
-  expires_at: Date;
-  match_until: Date;
-  tx_hash_hint: string | null;
-  stock_claimed_until: Date | null;
-  created_at: Date;
-}
-
-interface IntentItemRow {
-  variant_id: string;
-  title: string;
-  unit_price: string;
-  quantity: number;
-}
-
-/** Statuses in which a checkout can still be paid (until match_until). */
-export const PAYABLE: ReadonlyArray<IntentRow['status']> = ['open', 'expired', 'underpaid'];
 
 /** Where a checkout is opened from: the client's address as the app trusts it (ctx.ip, TRUSTED_PROXY_HOPS). */
 export interface CheckoutSource {
@@ -355,144 +327,6 @@ export class CheckoutService {
       transactionHash: row.tx_hash_hint,
     };
   }
-}
-
-/** The exact sum of the recorded transfers matching `where` in these statuses. */
-export async function transferSum(
-  db: Db | Knex.Transaction,
-  where: Record<string, string>,
-  statuses: readonly TransferStatus[],
-): Promise<bigint> {
-  const [row] = await db('chain_transfers').where(where).whereIn('status', statuses).sum({ n: 'value_wei' });
-  // numeric(78,0) sums arrive as decimal strings (never a float)
-  return BigInt(String(row?.n ?? '0').split('.')[0] || '0');
-}
-
-/** The transfer statuses that count towards a checkout: partial and paying ones. */
-export const COUNTED: readonly TransferStatus[] = ['underpaid', 'matched'];
-
-/** What the chain has delivered for a checkout so far: its counted (partial or paying) transfers. */
-export const receivedWei = (db: Db | Knex.Transaction, intentId: string) => transferSum(db, { intent_id: intentId }, COUNTED);
-
-/** The amount checkout `row` asks for now: after an underpayment its newest remainder, otherwise its full amount. */
-async function amountAskedWei(db: Db | Knex.Transaction, row: IntentRow): Promise<bigint> {
-  if (row.status !== 'underpaid') return BigInt(row.amount_wei);
-  const remainder: { amount_wei: string } | undefined = await db('checkout_amounts')
-    .where({ intent_id: row.id, purpose: 'remainder' })
-    .orderBy('id', 'desc')
-    .first('amount_wei');
-  return BigInt(remainder?.amount_wei ?? row.amount_wei);
-}
-
-/**
- * What the paymaster needs of checkout `id` to sponsor its payment: where the payment goes, the
- * amount it asks for now (its full amount, or the remainder an underpaid one asks for), the
- * session that made it, and whether it can still be paid (a payable status, before match_until).
- * Undefined when there is no such checkout.
- */
-export async function checkoutToSponsor(
-  db: Db | Knex.Transaction,
-  id: string,
-  now: Date,
-): Promise<
-  | {
-      id: string;
-      sessionId: string | null;
-      /** The wallet the checkout was made for (lower case), when the shopper's browser named one. */
-      customerWallet: string | null;
-      chainId: number;
-      tokenAddress: string;
-      storeWallet: string;
-      amountWei: bigint;
-      payable: boolean;
-    }
-  | undefined
-> {
-  if (!UUID_RE.test(id)) return undefined;
-  const row: IntentRow | undefined = await db('checkout_intents').where({ id }).first();
-  if (!row) return undefined;
-  return {
-    id: row.id,
-    sessionId: row.session_id,
-    customerWallet: row.customer_wallet?.toLowerCase() ?? null,
-    chainId: row.chain_id,
-    tokenAddress: row.token_address,
-    storeWallet: row.store_wallet,
-    amountWei: await amountAskedWei(db, row),
-    payable: PAYABLE.includes(row.status) && new Date(row.match_until) > now,
-  };
-}
-
-/** receivedWei for many checkouts in one query (checkouts with nothing counted are absent). */
-export async function receivedWeiByCheckout(db: Db | Knex.Transaction, intentIds: readonly string[]): Promise<Map<string, bigint>> {
-  if (intentIds.length === 0) return new Map();
-  const sums: Array<{ intent_id: string; n: string | number | null }> = await db('chain_transfers')
-    .whereIn('intent_id', [...new Set(intentIds)])
-    .whereIn('status', COUNTED)
-    .groupBy('intent_id')
-    .select('intent_id')
-    .sum({ n: 'value_wei' });
-  return new Map(sums.map((s) => [s.intent_id, BigInt(String(s.n ?? '0').split('.')[0] || '0')]));
-}
-
-export interface CartLine extends LineFacts {
-  variant_id: string;
-  product_id: string;
-  title: string;
-}
-
-/** The session's cart lines with their variants' current prices and stock facts (the availability rule's). */
-async function readCartLines(trx: Knex.Transaction, sessionId: string): Promise<CartLine[]> {
-  const rows = await cartLineRows(trx, sessionId, 'variant');
-  return rows.map((r) => ({
-    variant_id: r.variant_id,
-    product_id: r.product_id,
-    title: lineTitle(r),
-    quantity: r.quantity,
-    pog_price: r.pog_price,
-    is_sold_out: r.is_sold_out,
-    available_for_sale: r.available_for_sale,
-    available_stock: r.available_stock,
-    inventory_quantity: r.inventory_quantity,
-    for_sale: lineForSale(r),
-  }));
-}
-
-function sameLines(items: IntentItemRow[], lines: CartLine[], samePrices: boolean): boolean {
-  const key = (v: string, q: number, p: string) => (samePrices ? `${v}:${q}:${parseUnits(p)}` : `${v}:${q}`);
-  const a = items.map((i) => key(i.variant_id, i.quantity, i.unit_price)).sort();
-  const b = lines.map((l) => key(l.variant_id, l.quantity, l.pog_price ?? '0')).sort();
-  return a.length === b.length && a.every((k, i) => k === b[i]);
-}
-
-/** Loopback, private, link-local and carrier-grade NAT ranges: addresses a public client never has. */
-const NOT_A_CLIENTS_OWN = new BlockList();
-for (const [net, prefix] of [
-  ['127.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['169.254.0.0', 16],
-  ['100.64.0.0', 10],
-] as const) {
-  NOT_A_CLIENTS_OWN.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-] as const) {
-  NOT_A_CLIENTS_OWN.addSubnet(net, prefix, 'ipv6');
-}
-
-function isClientsOwn(ip: string): boolean {
-  const address = ip
-    .trim()
-    .toLowerCase()
-    .replace(/^::ffff:(?=\d+\.)/, '')
-    .replace(/%.*$/, '');
-  const family = isIP(address);
-  return family !== 0 && !NOT_A_CLIENTS_OWN.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 const cartEmpty = () => new AppError(ErrorCode.cartEmpty, 'Your cart is empty. Add items to your cart before proceeding with payment.');

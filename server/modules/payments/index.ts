@@ -1,7 +1,9 @@
 /** Payments: checkout intents, on-chain verification, settlement into orders, the chain watcher. */
-export { CheckoutService, receivedWeiByCheckout, type PaymentTarget } from './checkout-service';
+export { CheckoutService, type PaymentTarget } from './checkout-service';
+export { receivedWeiByCheckout } from './checkout-received';
 /** A checkout as the paymaster sees it: where its payment goes, the amount it asks for now, whose it is, whether it can be paid. */
-export { checkoutNotFound, checkoutToSponsor } from './checkout-service';
+export { checkoutNotFound } from './checkout-service';
+export { checkoutToSponsor } from './checkout-received';
 export { OrderFromTransaction } from './order-from-transaction';
 export { paymentRoutes } from './routes';
 export { createPaymentServices, type PaymentServices } from './system';

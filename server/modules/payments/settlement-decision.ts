@@ -13,7 +13,7 @@ import { anyLimited, type StockFacts } from '../../../common/availability';
 import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 import { OVERPAID_THRESHOLD_WEI, roundUpToCent } from './amount';
-import type { IntentRow } from './checkout-service';
+import type { IntentRow } from './checkout-record';
 import { isTransferStatus, type TransferStatus } from './transfer-status';
 
 /** What a transfer did; `sessionId` is the session of the checkout it was for. */

@@ -6,7 +6,8 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { sessionsProvenBy } from '../session';
-import { PAYABLE, transferSum, type IntentRow } from './checkout-service';
+import { transferSum } from './checkout-received';
+import { PAYABLE, type IntentRow } from './checkout-record';
 import type { CheckoutFacts, MatchedBy } from './settlement-decision';
 import type { TransferStatus } from './transfer-status';
 import type { StoreTransfer } from './verify';

@@ -31,7 +31,8 @@ import { AppError } from '../../lib/errors';
 import { removeBoughtLines } from '../cart';
 import type { StockService } from '../stock';
 import { issueAmount, randomSuffix } from './amount';
-import { PAYABLE, receivedWei, type IntentRow } from './checkout-service';
+import { receivedWei } from './checkout-received';
+import { PAYABLE, type IntentRow } from './checkout-record';
 import { claimStock, lockIntentLines } from './stock-claim';
 import {
   ATTACHED,

@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import { anyLimited } from '../../../common/availability';
 import { bumpCatalogueVersion, lockVariantStock } from '../catalogue';
 import type { ClaimLine, HeldQuery, StockService } from '../stock';
-import { receivedWei } from './checkout-service';
+import { receivedWei } from './checkout-received';
 import { matchCheckout } from './settlement-reads';
 import type { StoreTransfer } from './verify';
 
