@@ -5,7 +5,8 @@
  *
  * esbuild bundles the server's own code (server/, common/, migrations/ and, for local mode only,
  * emulators/) into dist-server/, ESM, one file per entry point plus shared chunks beside them;
- * every package stays an `import` of node_modules, except those in BUNDLED_PACKAGES. The entries:
+ * every package stays an `import` of node_modules, so each one the server loads is in
+ * `dependencies` and installed in the image. The entries:
  *
  *  - main.js, doctor.js, migrate.js, admin-link.js: `npm start`, `npm run doctor`, `npm run
  *    migrate`, `npm run admin:link`, and all a live shop runs;
@@ -23,7 +24,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { BUILD_STAMP, inputsHash } from './start';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,48 +42,6 @@ export const PRODUCTION_ENTRIES = {
 export const LOCAL_ENTRIES = { 'local-mode': 'server/local-mode.ts' };
 const GUARD_SOURCE = 'server/chain/anvil-guard.mjs';
 
-/**
- * Packages compiled into dist-server/ with the code that uses them, instead of being installed in
- * the image: the server uses a sliver of each. viem: only `verifyMessage` (a smart wallet's
- * sign-in signature, server/modules/auth/signature.ts), a few hundred kilobytes bundled, where
- * the package installed is 45 MB and brings TypeScript (23 MB, its optional peer, which npm
- * installs whenever the project has it) with it. A bundled package is a devDependency; its
- * licence is written beside the bundle (BUNDLED_LICENSES).
- */
-export const BUNDLED_PACKAGES = ['viem'];
-/** The licences of BUNDLED_PACKAGES and of the packages they bring, in dist-server/ (staged with the server). */
-export const BUNDLED_LICENSES = 'bundled-licenses.txt';
-
-function packageName(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
-/**
- * Every bare import stays an import of node_modules, except a BUNDLED_PACKAGES one and what such a
- * package imports itself (its own dependencies, bundled with it). One of those is replaced: isows,
- * which gives viem's WebSocket transport a WebSocket class, and whose Node build loads `ws`, a
- * CommonJS package whose `require`s of Node's modules fail inside an ES module bundle as soon as
- * it is loaded. The server makes no WebSocket transport (its one viem call runs over a custom
- * transport), so viem gets Node's own WebSocket class (Node 22 and later) instead.
- */
-const externalPackages: Plugin = {
-  name: 'external-packages',
-  setup(b) {
-    b.onResolve({ filter: /^isows$/ }, () => ({ path: 'isows', namespace: 'native-websocket' }));
-    b.onLoad({ filter: /.*/, namespace: 'native-websocket' }, () => ({
-      contents: 'export const WebSocket = globalThis.WebSocket;',
-      loader: 'js',
-    }));
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
-      if (BUNDLED_PACKAGES.includes(packageName(args.path))) return undefined;
-      if (args.importer.split(path.sep).includes('node_modules')) return undefined;
-      return { path: args.path, external: true };
-    });
-  },
-};
-
 const common: BuildOptions = {
   absWorkingDir: ROOT,
   bundle: true,
@@ -90,38 +49,13 @@ const common: BuildOptions = {
   format: 'esm',
   // The oldest Node package.json allows; nothing here is newer than Node 24 understands.
   target: 'node20',
-  plugins: [externalPackages],
+  packages: 'external',
   // Error names and class names in logs stay the source's.
   keepNames: true,
   sourcemap: 'linked',
   sourcesContent: false,
   logLevel: 'warning',
 };
-
-/**
- * The licence texts of the packages with code in the build's outputs, under their names and
- * versions: their licences (MIT and the like) ask that the notice go wherever their code goes.
- */
-function bundledLicenses(metafile: Metafile): string {
-  const dirs = new Set<string>();
-  for (const output of Object.values(metafile.outputs)) {
-    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-      const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
-      if (m && bytesInOutput > 0) dirs.add(m[1]);
-    }
-  }
-  const texts = new Map<string, string>();
-  for (const dir of dirs) {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, dir, 'package.json'), 'utf8')) as { name: string; version: string };
-    const file = fs.readdirSync(path.join(ROOT, dir)).find((f) => /^licen[cs]e(\.|$)/i.test(f));
-    if (!file) throw new Error(`build-server: ${pkg.name} is bundled and ships no licence file`);
-    texts.set(`${pkg.name}@${pkg.version}`, fs.readFileSync(path.join(ROOT, dir, file), 'utf8').trim());
-  }
-  return [...texts.keys()]
-    .sort()
-    .map((name) => `${name}\n\n${texts.get(name)}\n`)
-    .join('\n');
-}
 
 /**
  * Builds into `outDir` (emptied first; by default dist-server/, a test builds elsewhere) and writes
@@ -156,7 +90,6 @@ export async function buildServer(outDir = path.join(ROOT, SERVER_OUT_DIR)): Pro
     ),
   };
   fs.writeFileSync(path.join(outDir, METAFILE_NAME), JSON.stringify(metafile));
-  fs.writeFileSync(path.join(outDir, BUNDLED_LICENSES), bundledLicenses(result.metafile));
   return metafile;
 }
 

@@ -6,6 +6,9 @@
  *   factory, for smart-wallet shoppers on the local chain and in the tests;
  * - ShopPaymaster.sol → shop-paymaster.json: the shop's own verifying paymaster (ERC-4337), which
  *   pays the gas of the user operations the shop's paymaster service signed;
+ * - server/modules/auth/contracts/SignatureValidator.sol → signature-validator.json: the check of a
+ *   smart account's sign-in signature (ERC-1271, ERC-6492), which sign-in sends with an eth_call
+ *   and never deploys (server/modules/auth/signature.ts);
  * - server/test/contracts/Attacker.sol → attacker.json: what a stranger deploys to make the shop's
  *   paymaster pay for something else (the paymaster tests' attacks).
  * The artifacts are committed so `npm start` never needs the compiler; each records its source's
@@ -37,6 +40,12 @@ const TARGETS: Array<{ dir?: string; source: string; artifact: string; contracts
     runtimeOf: { ERC1967Proxy: '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol' },
   },
   { source: 'ShopPaymaster.sol', artifact: 'shop-paymaster.json', contracts: ['ShopPaymaster'] },
+  {
+    dir: path.join(root, 'server/modules/auth/contracts'),
+    source: 'SignatureValidator.sol',
+    artifact: 'signature-validator.json',
+    contracts: ['SignatureValidator'],
+  },
   {
     dir: path.join(root, 'server/test/contracts'),
     source: 'Attacker.sol',

@@ -6,8 +6,8 @@
  *
  * In: the compiled server files that the production entries (dist-server/main.js, doctor.js,
  * migrate.js, admin-link.js) reach, as esbuild's metafile lists them (scripts/build-server.ts), with their source
- * maps, and the licences of the packages bundled into them; the built client (dist/) and its
- * server-rendering entry (dist-ssr/); package.json and package-lock.json.
+ * maps; the built client (dist/) and its server-rendering entry (dist-ssr/); package.json and
+ * package-lock.json.
  * Out: dist-server/local-mode.js and every file only it reaches (the local chain and its guard, the
  * demo token, the Demo Wallet, the Shopify emulator), the metafile, and all source. A live shop
  * never reaches local mode: production refuses to start without real settings, so main.js's
@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile } from 'esbuild';
-import { BUNDLED_LICENSES, LOCAL_ENTRIES, METAFILE_NAME, PRODUCTION_ENTRIES, SERVER_OUT_DIR } from './build-server';
+import { LOCAL_ENTRIES, METAFILE_NAME, PRODUCTION_ENTRIES, SERVER_OUT_DIR } from './build-server';
 
 const FOLDERS = ['dist', 'dist-ssr'];
 const FILES = ['package.json', 'package-lock.json'];
@@ -74,7 +74,6 @@ export function productionServerFiles(metafile: Metafile): string[] {
 /** Every file production needs, relative to `root`, sorted. A missing dist/ or dist-ssr/ is skipped (the CLI refuses it). */
 export function productionFiles(root: string): string[] {
   const files = productionServerFiles(readServerMetafile(root)).map((file) => `${SERVER_OUT_DIR}/${file}`);
-  if (fs.existsSync(path.join(root, SERVER_OUT_DIR, BUNDLED_LICENSES))) files.push(`${SERVER_OUT_DIR}/${BUNDLED_LICENSES}`);
   for (const dir of FOLDERS) if (fs.existsSync(path.join(root, dir))) walk(root, dir, files);
   for (const file of FILES) if (fs.existsSync(path.join(root, file))) files.push(file);
   return files.sort();

@@ -7,15 +7,16 @@
  * - a smart account not deployed yet (the address a smart wallet shows before its first
  *   transaction): ERC-6492, the signature wraps the factory call that would deploy it, and one
  *   eth_call deploys it in simulation and asks it.
- * The last two go through viem's verifyMessage, whose validator is sent with the call (nothing of
- * ours is deployed on chain). Such a call changes no state, whatever factory a signature names:
- * it only proves the address when the address's own code (deployed, or deployed by the wrapped
- * call at that very address) accepts the signature.
+ * The last two are one eth_call without a `to`, whose data is the creation code of the shop's
+ * validator (contracts/SignatureValidator.sol, compiled by scripts/compile-contracts.ts) with the
+ * address, the message's hash and the signature: the node runs its constructor, which answers
+ * 0x01 or 0x00, and nothing is deployed. Such a call changes no state, whatever factory a
+ * signature names: it only proves the address when the address's own code (deployed, or deployed
+ * by the wrapped call at that very address) accepts the signature.
  */
-import { getAddress, verifyMessage as recoverSigner } from 'ethers';
-import { createClient, custom, type Hex } from 'viem';
-import { verifyMessage } from 'viem/actions';
+import { AbiCoder, concat, getAddress, hashMessage, verifyMessage as recoverSigner } from 'ethers';
 import { unavailableCause } from '../../lib/unavailable';
+import validator from './contracts/signature-validator.json' with { type: 'json' };
 
 /** One JSON-RPC call to the chain, within its timeout; an RPC that does not answer throws an UnavailableError. */
 export type ChainRpc = (method: string, params: unknown[]) => Promise<unknown>;
@@ -32,33 +33,14 @@ export async function signedBy(address: string, text: string, signature: string,
     // not a plain key's signature (a smart account's is longer, or wrapped): the chain decides
   }
   if (!rpc || !/^0x(?:[0-9a-fA-F]{2})+$/.test(signature)) return false;
-  // viem turns a failed call into "not valid": the outage is noted here, on its way through.
-  let outage: unknown = null;
-  // A bare client: verifyMessage needs only its transport, and createPublicClient's actions would
-  // all be compiled into the server (scripts/build-server.ts bundles viem).
-  const client = createClient({
-    transport: custom(
-      {
-        async request({ method, params }: { method: string; params?: unknown }) {
-          try {
-            return await rpc(method, (params as unknown[] | undefined) ?? []);
-          } catch (err) {
-            if (unavailableCause(err)) outage = err;
-            throw err;
-          }
-        },
-      },
-      // The RPC's own timeout bounds each call; a retry would multiply it.
-      { retryCount: 0 },
-    ),
-  });
-  let valid: boolean;
+  const args = AbiCoder.defaultAbiCoder().encode(['address', 'bytes32', 'bytes'], [getAddress(address), hashMessage(text), signature]);
+  let answer: unknown;
   try {
-    valid = await verifyMessage(client, { address: getAddress(address) as Hex, message: text, signature: signature as Hex });
+    // Once: the RPC's own timeout bounds the call, and a retry would multiply it.
+    answer = await rpc('eth_call', [{ data: concat([validator.bytecode, args]) }, 'latest']);
   } catch (err) {
-    if (outage || unavailableCause(err)) throw outage ?? err;
-    return false; // the node answered, and not with a yes
+    if (unavailableCause(err)) throw err;
+    return false; // the node answered, and not with a yes (the validator reverted on a wrapper it could not read)
   }
-  if (!valid && outage) throw outage;
-  return valid;
+  return typeof answer === 'string' && answer.toLowerCase() === '0x01';
 }
