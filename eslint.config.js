@@ -169,6 +169,19 @@ const clientFeatureZones = clientFeatures.flatMap((f) => [
 
 const layerZones = [
   {
+    // Above the modules: the operations files (health, readiness, live checks, metrics' sources,
+    // what a failed start says), the local demo's start-up and the server-rendered pages with their
+    // SEO compose the modules; the modules and the layers below them never import them.
+    target: [
+      './server/modules/**/!(*.test).ts',
+      './server/lib/**/!(*.test).ts',
+      './server/shopify/**/!(*.test).ts',
+      './server/chain/**/!(*.test).{ts,mjs,mts}',
+    ],
+    from: ['./server/ops', './server/local', './server/pages'],
+    message: 'server/ops, server/local and server/pages sit above the modules: a module (or lib, shopify, chain) does not import them.',
+  },
+  {
     // The layers below the modules: shared helpers, the Shopify client and the local chain serve
     // the modules and never call back into them.
     target: ['./server/lib/**/!(*.test).ts', './server/shopify/**/!(*.test).ts', './server/chain/**/!(*.test).{ts,mjs,mts}'],
@@ -199,9 +212,16 @@ const layerZones = [
   {
     // The Shopify emulator is a dev tool beside the server: only the local-mode wiring (loaded by a
     // dynamic import in local mode) and the tests may import it, so production never loads it.
-    target: ['./server/!(test)/**/!(*.test).ts', './server/!(local-shopify|*.test).ts', './client/**', './common/**', './scripts/**'],
+    target: [
+      './server/!(test|local)/**/!(*.test).ts',
+      './server/local/!(local-shopify|*.test).ts',
+      './server/!(*.test).ts',
+      './client/**',
+      './common/**',
+      './scripts/**',
+    ],
     from: './emulators',
-    message: 'Only server/local-shopify.ts (local mode) and tests import the Shopify emulator.',
+    message: 'Only server/local/local-shopify.ts (local mode) and tests import the Shopify emulator.',
   },
 ];
 

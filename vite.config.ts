@@ -175,7 +175,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     : { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./client/lib/zod-without-eval.ts', import.meta.url)) }] },
   // The server-rendering entry goes beside dist/, never in it: dist/ is served to browsers.
   // The client's manifest (dist/.vite/manifest.json) tells the server each rendered page's chunks,
-  // which it preloads with the page (server/client-manifest.ts); koa-static serves no dot-folder.
+  // which it preloads with the page (server/pages/client-manifest.ts); koa-static serves no dot-folder.
   build: isSsrBuild
     ? { outDir: '../dist-ssr', emptyOutDir: true }
     : {

@@ -2,7 +2,7 @@
  * Server rendering of the shop's first pages (the home and the product pages), so a cold visit
  * paints the header, the hero and the grid from the HTML, before any JavaScript has run. Vite
  * builds this file for Node (`vite build --ssr`, into dist-ssr/); the server loads the result at
- * run time (server/shop-pages.ts) and renders each page once per catalogue snapshot from the
+ * run time (server/pages/shop-pages.ts) and renders each page once per catalogue snapshot from the
  * data it also inlines for the browser, which hydrates the same tree (main.tsx).
  *
  * The tree is the browser's: the same routes, error boundary, page chrome (app/app-chrome.tsx)

@@ -27,7 +27,7 @@ export interface ShopRenderModule {
 
 /**
  * The global through which a server-rendered page hands the browser the buttons tapped before
- * its scripts had run (server/shop-pages.ts records them; client/main.tsx replays them once the
+ * its scripts had run (server/pages/shop-pages.ts records them; client/main.tsx replays them once the
  * page is hydrated): `window[EARLY_TAPS_GLOBAL].take()` stops recording and returns them.
  */
 export const EARLY_TAPS_GLOBAL = '__pogsEarlyTaps';

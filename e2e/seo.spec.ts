@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures/test';
 import type { Product } from '../common/api';
 
-// What a crawler or a link preview reads in a product page's head (server/seo/page-meta.ts)
+// What a crawler or a link preview reads in a product page's head (server/pages/seo/page-meta.ts)
 // survives the browser's hydration as it was: one JSON-LD Product, one set of share tags, under
 // the page's Content-Security-Policy (the fixture fails the test on any violation). And with the
 // service worker in control, robots.txt and the sitemap are still the server's, not index.html.

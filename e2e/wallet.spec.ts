@@ -41,7 +41,7 @@ async function routeConfig(page: Page, patch: Partial<PublicConfig>) {
     const config = (await response.json()) as PublicConfig;
     await route.fulfill({ response, json: { ...config, ...patch } });
   });
-  // The home and product pages carry the config in their HTML (server/shop-pages.ts): patch it there too.
+  // The home and product pages carry the config in their HTML (server/pages/shop-pages.ts): patch it there too.
   const tag = new RegExp(`(<script type="application/json" id="${INLINE_DATA_IDS.config}">)(.*?)(</script>)`, 's');
   await page.route('**/*', async (route) => {
     if (route.request().resourceType() !== 'document') return route.fallback();

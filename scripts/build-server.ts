@@ -39,7 +39,7 @@ export const PRODUCTION_ENTRIES = {
   'admin-link': 'server/admin-link.ts',
 };
 /** Local mode only: built so that `npm start` runs compiled, never staged. */
-export const LOCAL_ENTRIES = { 'local-mode': 'server/local-mode.ts' };
+export const LOCAL_ENTRIES = { 'local-mode': 'server/local/local-mode.ts' };
 const GUARD_SOURCE = 'server/chain/anvil-guard.mjs';
 
 const common: BuildOptions = {

@@ -147,7 +147,7 @@ describe('the production file set', () => {
   });
 
   it('holds no local-mode, test, harness or emulator code, and no source', () => {
-    expect(files).not.toContain('dist-server/local-mode.js');
+    expect(files).not.toContain('dist-server/local/local-mode.js');
     expect(files).not.toContain('dist-server/anvil-guard.mjs');
     expect(files).not.toContain('dist-server/metafile.json');
     expect(files.filter((f) => /\.tsx?$/.test(f))).toEqual([]);
@@ -168,8 +168,8 @@ describe('the production file set', () => {
     // ...while the build did compile them, into what stays out.
     expect(Object.keys(metafile.outputs['local-mode.js'].inputs)).toEqual(
       expect.arrayContaining([
-        'server/local-mode.ts',
-        'server/local-shopify.ts',
+        'server/local/local-mode.ts',
+        'server/local/local-shopify.ts',
         'server/chain/local-chain.ts',
         'emulators/shopify/index.ts',
       ]),

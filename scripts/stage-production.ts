@@ -8,7 +8,7 @@
  * migrate.js, admin-link.js) reach, as esbuild's metafile lists them (scripts/build-server.ts), with their source
  * maps; the built client (dist/) and its server-rendering entry (dist-ssr/); package.json and
  * package-lock.json.
- * Out: dist-server/local-mode.js and every file only it reaches (the local chain and its guard, the
+ * Out: dist-server/local/local-mode.js and every file only it reaches (the local chain and its guard, the
  * demo token, the Demo Wallet, the Shopify emulator), the metafile, and all source. A live shop
  * never reaches local mode: production refuses to start without real settings, so main.js's
  * dynamic import of local-mode.js never runs there (and says "a production build" if it did).

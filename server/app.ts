@@ -45,14 +45,14 @@ import {
   type TransferAttach,
 } from './modules/admin';
 import { BASE_PUBLIC_RPC_URL } from './config';
-import { pageScriptsOf } from './client-manifest';
-import type { Readiness } from './readiness';
+import { pageScriptsOf } from './pages/client-manifest';
+import type { Readiness } from './ops/readiness';
 import { reasonOf, type Outages } from './lib/outages';
-import { healthRoutes } from './health-routes';
-import { shopPages, type ShopPagesOptions } from './shop-pages';
-import { pageMeta } from './seo/page-meta';
-import { seoRoutes } from './seo/routes';
-import type { SitemapLimits } from './seo/sitemap';
+import { healthRoutes } from './ops/health-routes';
+import { shopPages, type ShopPagesOptions } from './pages/shop-pages';
+import { pageMeta } from './pages/seo/page-meta';
+import { seoRoutes } from './pages/seo/routes';
+import type { SitemapLimits } from './pages/seo/sitemap';
 
 export interface AppDeps {
   config: Config;

@@ -265,7 +265,7 @@ interface ConfigCommon {
   shutdownGraceMs: number;
   /** How long a shutdown goes on serving, unready, before it stops accepting (within the grace). */
   shutdownDelayMs: number;
-  /** What readiness allows (server/readiness.ts). */
+  /** What readiness allows (server/ops/readiness.ts). */
   readiness: { maxWatcherLagBlocks: number; maxHeadAgeSeconds: number | null; chainProbeCacheMs: number };
   /** One human sentence per embedded default in use, announced at start. */
   defaults: string[];

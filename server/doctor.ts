@@ -1,12 +1,12 @@
 /**
  * `npm run doctor`: the operator's first command. Reads the settings as `npm start` would and runs
- * the live start checks (server/live-checks.ts) without starting the shop, subscribing anything or
+ * the live start checks (server/ops/live-checks.ts) without starting the shop, subscribing anything or
  * changing the database: prints each check with what it found and, for a failure, what to change.
  * Exits 0 when the shop would start, 1 when it would refuse.
  */
 import { BASE_CHAIN_ID } from '../common/chain';
 import { ConfigError, loadConfig } from './config';
-import { formatCheck, runLiveChecks } from './live-checks';
+import { formatCheck, runLiveChecks } from './ops/live-checks';
 import { createLogger } from './lib/logger';
 import { ChainClient } from './modules/payments';
 import { storeClient } from './wiring';

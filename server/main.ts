@@ -14,16 +14,16 @@ import { createApp } from './app';
 import { createLogger } from './lib/logger';
 import { shutdownOnSignals } from './lib/graceful-shutdown';
 import { observeGauges, startMetricsServer } from './lib/metrics';
-import { gaugeSources } from './observability';
+import { gaugeSources } from './ops/observability';
 import type { ShopifyGraphql } from './shopify';
-import type { LocalMode } from './local-mode';
+import type { LocalMode } from './local/local-mode';
 import type { ChainTarget } from './modules/payments';
 import { subscribeShopifyWebhooks } from './modules/orders';
-import { formatCheck, liveStartLine, runLiveChecks } from './live-checks';
+import { formatCheck, liveStartLine, runLiveChecks } from './ops/live-checks';
 import { loadLocalAdminPassword } from './modules/admin';
 import { buildServices } from './wiring';
-import { startFailureSentence } from './start-failure';
-import { openLocalDatabase } from './local-database';
+import { startFailureSentence } from './ops/start-failure';
+import { openLocalDatabase } from './local/local-database';
 import { createWorkers, runCatalogueSync } from './workers';
 
 // The root holding dist/: one folder up both from server/main.ts (tsx) and dist-server/main.js (the build).
@@ -66,7 +66,7 @@ async function main() {
   // configuration mistake, said plainly before anything starts.
   const localModule =
     config.mode === 'local'
-      ? await import('./local-mode').catch((err: NodeJS.ErrnoException) => {
+      ? await import('./local/local-mode').catch((err: NodeJS.ErrnoException) => {
           // Only the module itself missing means a production build; anything else missing below it
           // (a dev dependency, a chunk of its own) is a real error, with its stack.
           if (err.code !== 'ERR_MODULE_NOT_FOUND' || !/Cannot find module '[^']*[/\\]local-mode(\.[jt]s)?'/.test(err.message)) throw err;

@@ -60,7 +60,7 @@ function directives(res: Response): Map<string, string[]> {
   );
 }
 
-/** The text of each inline script a browser would run (not the data blocks: JSON, and the JSON-LD of server/seo/). */
+/** The text of each inline script a browser would run (not the data blocks: JSON, and the JSON-LD of server/pages/seo/). */
 function inlineScripts(body: string): string[] {
   return [...body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)]
     .filter(([, attributes]) => !/\bsrc=/.test(attributes!) && !/type="application\/(ld\+)?json"/.test(attributes!))

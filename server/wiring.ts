@@ -12,7 +12,7 @@ import type { Config } from './config';
 import { dbKind, type Db } from './db';
 import type { Logger } from './lib/logger';
 import { RateLimiter } from './lib/rate-limit';
-import { dependencyProbes, PROBE_TIMEOUT_MS, Readiness } from './readiness';
+import { dependencyProbes, PROBE_TIMEOUT_MS, Readiness } from './ops/readiness';
 import { Outages } from './lib/outages';
 import { CatalogueService } from './modules/catalogue';
 import { ClientCredentialsToken, requestGrant, ShopifyGraphql, StaticAccessToken } from './shopify';

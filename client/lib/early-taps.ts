@@ -6,7 +6,7 @@ interface EarlyTaps {
 
 /**
  * The buttons tapped on a server-rendered page before its scripts had run (recorded by the page's
- * loader, server/shop-pages.ts), taken once just before hydration: recording stops, so a tap is
+ * loader, server/pages/shop-pages.ts), taken once just before hydration: recording stops, so a tap is
  * never replayed twice. None on a page the browser renders itself.
  */
 export function takeEarlyTaps(): HTMLButtonElement[] {

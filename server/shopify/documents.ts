@@ -224,7 +224,7 @@ export interface WebhookSubscribeResult {
   webhookSubscriptionCreate: { webhookSubscription: { id: string } | null; userErrors: UserError[] };
 }
 
-// The live start checks (server/live-checks.ts) and `npm run doctor` read the shop's webhook
+// The live start checks (server/ops/live-checks.ts) and `npm run doctor` read the shop's webhook
 // subscriptions with this, to confirm Shopify will tell the shop about its orders.
 export const WEBHOOK_SUBSCRIPTIONS_QUERY = /* GraphQL */ `
   query WebhookSubscriptions($first: Int!, $topics: [WebhookSubscriptionTopic!]) {

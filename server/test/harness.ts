@@ -17,7 +17,7 @@ import { ShopifyGraphql } from '../shopify';
 import type { CartService } from '../modules/cart';
 import type { SessionService } from '../modules/session';
 import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOptions } from '../../emulators/shopify';
-import { startLocalShopify } from '../local-shopify';
+import { startLocalShopify } from '../local/local-shopify';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';
 import type { LocalChain } from '../chain/local-chain';

@@ -36,7 +36,7 @@ import { pack, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import { observeGauges, registry } from '../../lib/metrics';
 import { ServerSecret } from '../../lib/server-secret';
-import { gaugeSources } from '../../observability';
+import { gaugeSources } from '../../ops/observability';
 import { paymasterData } from './sign';
 import { PAYMASTER_GAS } from './sponsor';
 import { ticketFor } from './ticket';

@@ -28,7 +28,7 @@ const isCataloguePage = (value: unknown): value is CataloguePage =>
 
 /**
  * Seeds the query cache, before the first render, with what the server put in the page's HTML
- * (server/shop-pages.ts): the public config, and the first page of the view the URL's query
+ * (server/pages/shop-pages.ts): the public config, and the first page of the view the URL's query
  * (`search`) names (home) or the product (product pages), under the keys their queries use, as
  * fetched `now`, so nothing is asked for again at once. Data restored later from the persisted
  * cache (app/persistence.ts) is older, and TanStack's hydrate never overwrites newer data. A page

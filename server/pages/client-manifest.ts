@@ -1,13 +1,13 @@
 /**
  * What the client's build manifest (`dist/.vite/manifest.json`, written by `vite build`) says
  * about the pages the server renders: the URLs of each page's own chunk and of every chunk it
- * imports, which the page preloads beside the entry script (server/shop-pages.ts). Without a
+ * imports, which the page preloads beside the entry script (server/pages/shop-pages.ts). Without a
  * manifest (a test's bare index.html) pages preload nothing more.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SHOP_PAGE_MODULES, type ShopPageKind } from '../common/shop-render';
-import type { Logger } from './lib/logger';
+import { SHOP_PAGE_MODULES, type ShopPageKind } from '../../common/shop-render';
+import type { Logger } from '../lib/logger';
 
 interface ManifestChunk {
   file: string;

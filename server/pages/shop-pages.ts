@@ -19,7 +19,7 @@
  * read get the plain index.html (the client then fetches as before).
  */
 import { createHash } from 'node:crypto';
-import type { Product, PublicConfig } from '../common/api';
+import type { Product, PublicConfig } from '../../common/api';
 import {
   CATALOGUE_PAGE_SIZE,
   filterFromSearchParams,
@@ -27,14 +27,14 @@ import {
   isDefaultFilter,
   type CatalogueFilter,
   type CataloguePage,
-} from '../common/catalogue-view';
-import { EARLY_TAPS_GLOBAL, type RenderShopPage, type ShopPageKind } from '../common/shop-render';
-import { INLINE_DATA_IDS } from '../common/inline-data';
-import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../common/product-image-url';
-import type { Logger } from './lib/logger';
-import { tokenBucket, type BucketSize } from './lib/token-bucket';
-import { inlineScriptSource } from './lib/security-headers';
-import type { CatalogueService, ProductListSnapshot } from './modules/catalogue';
+} from '../../common/catalogue-view';
+import { EARLY_TAPS_GLOBAL, type RenderShopPage, type ShopPageKind } from '../../common/shop-render';
+import { INLINE_DATA_IDS } from '../../common/inline-data';
+import { productImages, responsiveImage, simplePageImageUrl, type ImageLayout } from '../../common/product-image-url';
+import type { Logger } from '../lib/logger';
+import { tokenBucket, type BucketSize } from '../lib/token-bucket';
+import { inlineScriptSource } from '../lib/security-headers';
+import type { CatalogueService, ProductListSnapshot } from '../modules/catalogue';
 
 /**
  * The home's views other than the default kept built per catalogue snapshot (the most recently
@@ -206,11 +206,11 @@ export interface ShopPagesOptions {
    * rendering fails is served the same way (and the failure logged).
    */
   render?: () => Promise<RenderShopPage | null>;
-  /** The URLs of a page's own chunks, preloaded with it (server/client-manifest.ts); none by default. */
+  /** The URLs of a page's own chunks, preloaded with it (server/pages/client-manifest.ts); none by default. */
   pageScripts?: (kind: ShopPageKind) => readonly string[];
   /**
    * The template with the page's head (title, description, canonical, share tags, structured
-   * data: server/seo/page-meta.ts) in place of its own; the template as it is when absent.
+   * data: server/pages/seo/page-meta.ts) in place of its own; the template as it is when absent.
    */
   meta?: (template: string, page: { kind: ShopPageKind; config: PublicConfig; product?: Product }) => string;
   /** The renders of new home views allowed (VIEW_RENDERS unless a test asks for another). */

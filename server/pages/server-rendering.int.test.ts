@@ -7,13 +7,13 @@
 import path from 'node:path';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product } from '../common/api';
-import type { CataloguePage } from '../common/catalogue-view';
-import { INLINE_DATA_IDS } from '../common/inline-data';
-import { SHOP_PAGE_MODULES } from '../common/shop-render';
-import { startHarness, type Harness } from './test/harness';
-import { makeClientDir, renameFirstActiveProduct } from './test/shop-pages';
-import { Shopper } from './test/shopper';
+import type { Product } from '../../common/api';
+import type { CataloguePage } from '../../common/catalogue-view';
+import { INLINE_DATA_IDS } from '../../common/inline-data';
+import { SHOP_PAGE_MODULES } from '../../common/shop-render';
+import { startHarness, type Harness } from '../test/harness';
+import { makeClientDir, renameFirstActiveProduct } from '../test/shop-pages';
+import { Shopper } from '../test/shopper';
 
 const INDEX_HTML =
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>POGS Shop</title>' +

@@ -1,14 +1,14 @@
 /**
  * The health routes: `/api/health` (what an operator reads: the database, the catalogue, the
  * outages under way), `/api/health/live` (the process serves) and `/api/health/ready` (should
- * traffic come to this instance: server/readiness.ts).
+ * traffic come to this instance: server/ops/readiness.ts).
  */
 import type { Router } from '@koa/router';
-import type { Health } from '../common/api';
-import type { Config } from './config';
-import type { Logger } from './lib/logger';
-import type { Outages } from './lib/outages';
-import type { CatalogueService } from './modules/catalogue';
+import type { Health } from '../../common/api';
+import type { Config } from '../config';
+import type { Logger } from '../lib/logger';
+import type { Outages } from '../lib/outages';
+import type { CatalogueService } from '../modules/catalogue';
 import type { Readiness } from './readiness';
 
 export function healthRoutes(
@@ -45,7 +45,7 @@ export function healthRoutes(
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   });
-  // Readiness: should traffic come here (server/readiness.ts): 503 only for what keeps this instance
+  // Readiness: should traffic come here (server/ops/readiness.ts): 503 only for what keeps this instance
   // from serving; the shared services that are down are named beside it (`degraded`), parts only.
   api.get('/api/health/ready', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');

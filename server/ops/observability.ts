@@ -2,9 +2,9 @@
  * Where the scrape-time metrics (server/lib/metrics.ts) read from: the chain watcher's lag, and the
  * outbox's depth, as the database and the chain say at that moment.
  */
-import type { GaugeSources } from './lib/metrics';
-import { outboxDepth } from './modules/orders';
-import type { Services } from './wiring';
+import type { GaugeSources } from '../lib/metrics';
+import { outboxDepth } from '../modules/orders';
+import type { Services } from '../wiring';
 
 export function gaugeSources({ db, payments }: Pick<Services, 'db' | 'payments'>): GaugeSources {
   return {

@@ -5,7 +5,7 @@
  */
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { CatalogueService } from '../modules/catalogue';
+import type { CatalogueService } from '../../modules/catalogue';
 import { sitemaps, type SitemapFile, type SitemapLimits } from './sitemap';
 
 /**

@@ -6,9 +6,9 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb } from './db';
+import { createDb } from '../db';
 import { openLocalDatabase } from './local-database';
-import { StartError } from './start-failure';
+import { StartError } from '../ops/start-failure';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pogs-local-db-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

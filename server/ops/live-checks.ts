@@ -9,15 +9,15 @@
  * key), and the Shopify credential by its kind.
  */
 import { Contract } from 'ethers';
-import { BASE_CHAIN_ID } from '../common/chain';
-import type { Config, DatabaseConfig, StoreShopifyConfig } from './config';
+import { BASE_CHAIN_ID } from '../../common/chain';
+import type { Config, DatabaseConfig, StoreShopifyConfig } from '../config';
 import pg from 'pg';
-import { isLoopbackHost } from './lib/hosts';
-import type { Logger } from './lib/logger';
-import { unavailableCause } from './lib/unavailable';
-import { ClientCredentialsToken, SHOP_QUERY, type ShopifyGraphql, type ShopResult } from './shopify';
-import type { ChainClient } from './modules/payments';
-import { missingWebhookTopics, subscribeShopifyWebhooks } from './modules/orders';
+import { isLoopbackHost } from '../lib/hosts';
+import type { Logger } from '../lib/logger';
+import { unavailableCause } from '../lib/unavailable';
+import { ClientCredentialsToken, SHOP_QUERY, type ShopifyGraphql, type ShopResult } from '../shopify';
+import type { ChainClient } from '../modules/payments';
+import { missingWebhookTopics, subscribeShopifyWebhooks } from '../modules/orders';
 
 export interface CheckResult {
   /** What is checked, in a few words ("chain id", "token contract", …). */

@@ -10,12 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { DOMParser, type Element as XmlElement } from '@xmldom/xmldom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product } from '../../common/api';
-import { INLINE_DATA_IDS } from '../../common/inline-data';
-import { createApp } from '../app';
-import { bumpCatalogueVersion } from '../modules/catalogue';
-import { startHarness, type Harness } from '../test/harness';
-import { makeClientDir, renameFirstActiveProduct } from '../test/shop-pages';
+import type { Product } from '../../../common/api';
+import { INLINE_DATA_IDS } from '../../../common/inline-data';
+import { createApp } from '../../app';
+import { bumpCatalogueVersion } from '../../modules/catalogue';
+import { startHarness, type Harness } from '../../test/harness';
+import { makeClientDir, renameFirstActiveProduct } from '../../test/shop-pages';
 
 const PUBLIC_URL = 'https://shop.example.com';
 const TEMPLATE_DESCRIPTION = 'POGS Shop: heritage merchandise priced and paid in $POGS on the Base network.';

@@ -11,9 +11,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import type { Logger } from './lib/logger';
-import { reasonOf } from './lib/outages';
-import { StartError } from './start-failure';
+import type { Logger } from '../lib/logger';
+import { reasonOf } from '../lib/outages';
+import { StartError } from '../ops/start-failure';
 
 /** Written once a set-up has finished (or a folder set up before this marker existed opened). */
 const SET_UP = '.pogs-set-up';

@@ -10,12 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
 import { z } from 'zod';
-import { withEmulatorSecrets, type Config } from './config';
-import { loadDataFolderSecret } from './lib/data-folder-secret';
-import type { Logger } from './lib/logger';
-import { ShopifyGraphql } from './shopify';
-import { createShopifyEmulator, type ShopifyEmulator } from '../emulators/shopify';
-import { growDemoStore } from '../emulators/shopify/demo-catalogue';
+import { withEmulatorSecrets, type Config } from '../config';
+import { loadDataFolderSecret } from '../lib/data-folder-secret';
+import type { Logger } from '../lib/logger';
+import { ShopifyGraphql } from '../shopify';
+import { createShopifyEmulator, type ShopifyEmulator } from '../../emulators/shopify';
+import { growDemoStore } from '../../emulators/shopify/demo-catalogue';
 
 export interface EmulatorSecrets {
   accessToken: string;

@@ -5,16 +5,16 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product } from '../common/api';
-import { CATALOGUE_PAGE_SIZE, type CataloguePage } from '../common/catalogue-view';
-import { growDemoStore } from '../emulators/shopify/demo-catalogue';
-import { INLINE_DATA_IDS } from '../common/inline-data';
-import { SHOP_PAGE_MODULES } from '../common/shop-render';
-import { IMAGE_SIZES, productImages, responsiveImage, simplePageImageUrl } from '../common/product-image-url';
-import { bumpCatalogueVersion } from './modules/catalogue';
-import { startHarness, type Harness } from './test/harness';
-import { makeClientDir, renameFirstActiveProduct } from './test/shop-pages';
-import { Shopper } from './test/shopper';
+import type { Product } from '../../common/api';
+import { CATALOGUE_PAGE_SIZE, type CataloguePage } from '../../common/catalogue-view';
+import { growDemoStore } from '../../emulators/shopify/demo-catalogue';
+import { INLINE_DATA_IDS } from '../../common/inline-data';
+import { SHOP_PAGE_MODULES } from '../../common/shop-render';
+import { IMAGE_SIZES, productImages, responsiveImage, simplePageImageUrl } from '../../common/product-image-url';
+import { bumpCatalogueVersion } from '../modules/catalogue';
+import { startHarness, type Harness } from '../test/harness';
+import { makeClientDir, renameFirstActiveProduct } from '../test/shop-pages';
+import { Shopper } from '../test/shopper';
 
 const INDEX_HTML =
   '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>POGS Shop</title>' +

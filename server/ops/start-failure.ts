@@ -3,8 +3,8 @@
  * names the setting to check, without a stack and never with a password (a database URL is never
  * quoted); anything else is a bug, logged with its stack.
  */
-import { isLostDatabaseConnection } from './lib/db-errors';
-import { reasonOf } from './lib/outages';
+import { isLostDatabaseConnection } from '../lib/db-errors';
+import { reasonOf } from '../lib/outages';
 
 /** A failure whose message is already the sentence to show (e.g. the local database's set-up). */
 export class StartError extends Error {

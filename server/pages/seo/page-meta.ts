@@ -1,6 +1,6 @@
 /**
  * What a shared link, a search engine or a crawler reads in the head of the shop's server pages
- * (server/shop-pages.ts): the page's <title> and meta description, its canonical address, Open
+ * (server/pages/shop-pages.ts): the page's <title> and meta description, its canonical address, Open
  * Graph and Twitter card tags, and schema.org JSON-LD (a `Product` on a product page, the
  * `WebSite` and `OnlineStore` on the home), typed with schema-dts so the vocabulary is checked at
  * compile time.
@@ -24,11 +24,11 @@ import type {
   WebSite,
   WithContext,
 } from 'schema-dts';
-import type { Product, PublicConfig } from '../../common/api';
-import { cleanDescription, DESCRIPTION_FALLBACK } from '../../common/clean-description';
-import { compareDecimal } from '../../common/money';
-import { productImages, sizedImageUrl } from '../../common/product-image-url';
-import type { ShopPageKind } from '../../common/shop-render';
+import type { Product, PublicConfig } from '../../../common/api';
+import { cleanDescription, DESCRIPTION_FALLBACK } from '../../../common/clean-description';
+import { compareDecimal } from '../../../common/money';
+import { productImages, sizedImageUrl } from '../../../common/product-image-url';
+import type { ShopPageKind } from '../../../common/shop-render';
 import { scriptSafeJson } from '../shop-pages';
 
 /** schema.org's priceCurrency takes ISO 4217 codes or a cryptocurrency's ticker: the token's. */

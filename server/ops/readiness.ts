@@ -22,11 +22,11 @@
  * of the chain and Shopify are shared and remembered for a few seconds, so a load balancer (or a
  * stranger) asking often costs neither service anything.
  */
-import type { Db } from './db';
-import { migrationsPending } from './db';
-import type { Outages } from './lib/outages';
-import type { PaymentServices } from './modules/payments';
-import { SHOP_QUERY, type ShopifyGraphql } from './shopify';
+import type { Db } from '../db';
+import { migrationsPending } from '../db';
+import type { Outages } from '../lib/outages';
+import type { PaymentServices } from '../modules/payments';
+import { SHOP_QUERY, type ShopifyGraphql } from '../shopify';
 
 /** What keeps this instance from serving. */
 export type ReadyPart = 'catalogue' | 'migrations' | 'shutting down';

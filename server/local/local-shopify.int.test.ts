@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { loadConfig } from '../config';
 import { loadEmulatorSecrets, startLocalShopify } from './local-shopify';
-import { signWebhookBody } from '../emulators/shopify';
-import { startHarness, type Harness } from './test/harness';
-import { useTestChain } from './test/use-test-chain';
+import { signWebhookBody } from '../../emulators/shopify';
+import { startHarness, type Harness } from '../test/harness';
+import { useTestChain } from '../test/use-test-chain';
 
 /** What config.ts held before secrets were made per data folder. */
 const OLD_ACCESS_TOKEN = 'shpat_local_emulator_token';

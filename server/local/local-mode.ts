@@ -3,22 +3,22 @@
  * token, the shop's paymaster (sponsored gas), the Demo Wallet's JSON-RPC and the Shopify emulator inside the shop's own server.
  *
  * main.ts reaches this module only by a dynamic import, and only when `config.mode` is 'local'. The
- * build makes it an entry of its own (dist-server/local-mode.js) and the production set leaves it
+ * build makes it an entry of its own (dist-server/local/local-mode.js) and the production set leaves it
  * out together with everything only it reaches (scripts/stage-production.ts): anvil, the guard, the
  * contracts' artifacts, the emulator, PGlite's client. A live shop never has any of it on disk.
  */
 import type Koa from 'koa';
 import type { Router } from '@koa/router';
-import { BASE_CHAIN_ID } from '../common/chain';
-import type { Config } from './config';
-import type { Db } from './db';
-import type { Logger } from './lib/logger';
-import type { ShopifyGraphql } from './shopify';
-import type { ChainTarget } from './modules/payments';
-import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain } from './chain/local-chain';
-import { ensureDemoToken } from './chain/demo-token';
-import { ensureLocalPaymaster } from './chain/local-paymaster';
-import { demoWalletRoutes } from './chain/demo-wallet';
+import { BASE_CHAIN_ID } from '../../common/chain';
+import type { Config } from '../config';
+import type { Db } from '../db';
+import type { Logger } from '../lib/logger';
+import type { ShopifyGraphql } from '../shopify';
+import type { ChainTarget } from '../modules/payments';
+import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain } from '../chain/local-chain';
+import { ensureDemoToken } from '../chain/demo-token';
+import { ensureLocalPaymaster } from '../chain/local-paymaster';
+import { demoWalletRoutes } from '../chain/demo-wallet';
 import { startLocalShopify } from './local-shopify';
 
 export interface LocalMode {

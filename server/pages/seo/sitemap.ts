@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import type { CatalogueService, ProductListSnapshot } from '../modules/catalogue';
+import type { CatalogueService, ProductListSnapshot } from '../../modules/catalogue';
 import { productUrl } from './page-meta';
 
 /** The protocol's limits for one file. */
