@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function start(env: Record<string, string>): { code: number | null; lines: string[] } {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

@@ -20,7 +20,7 @@ const INDEX_HTML =
   '<script type="module" crossorigin src="/assets/index-abc.js"></script></head>' +
   '<body><div id="root"></div></body></html>';
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
-const ROOT = path.join(import.meta.dirname, '..');
+const ROOT = path.join(import.meta.dirname, '../..');
 
 /** A build manifest as Vite writes it: each server-rendered page's chunk and what it imports. */
 const MANIFEST = {
