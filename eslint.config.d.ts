@@ -2,5 +2,6 @@
 export const CLIENT_FEATURE_IMPORTS: Readonly<Record<string, readonly string[]>>;
 export const SERVER_MODULE_IMPORTS: Readonly<Record<string, readonly string[]>>;
 export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>>;
+export const TABLE_READERS: Readonly<Record<string, readonly string[]>>;
 declare const config: unknown[];
 export default config;

@@ -80,6 +80,29 @@ export const TABLE_OWNERS = {
   lib: ['app_state', 'rate_limits'],
 };
 
+/**
+ * Declared readers: a folder of a module that reads other modules' tables for one screen, so the
+ * screen's reads live in one place (the payments desk and the orders view read transfers,
+ * checkouts, orders and refunds together, in single statements). A reader reads only the tables
+ * listed here and writes none of them: every change still goes through the owner's index.ts.
+ * server/table-owners.test.ts checks both.
+ */
+export const TABLE_READERS = {
+  'admin/desk': [
+    'chain_transfers',
+    'checkout_intents',
+    'checkout_intent_items',
+    'checkout_tx_reports',
+    'payment_desk_items',
+    'payment_desk_counts',
+    'payment_desk_resolutions',
+    'orders',
+    'order_items',
+    'outbox',
+    'refunds',
+  ],
+};
+
 /** The source folders whose file names and sizes lint checks. */
 const SOURCE_DIRS = '{client,server,common,emulators,e2e,bench,scripts,migrations}';
 const SOURCE_EXTENSIONS = '{ts,tsx,mts,js,mjs}';

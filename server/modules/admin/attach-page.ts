@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { ErrorCode } from '../../../common/errors';
 import { parseUnits } from '../../../common/money';
 import { AppError } from '../../lib/errors';
-import type { AttachSearch } from '../payments';
+import type { AttachSearch } from './desk/attach-reads';
 import { compareKeys, type Placed, type RankKey } from './attach-rank';
 
 const SEARCH_FORMS =

@@ -5,7 +5,7 @@
  * keeps a place: the list is complete and read a page at a time (attach-page.ts).
  */
 import type { CandidateReason } from '../../../common/payments-desk';
-import type { AttachCheckoutRow } from '../payments';
+import type { AttachCheckoutRow } from './desk/attach-reads';
 
 /** A candidate being ranked. */
 export interface Ranked {

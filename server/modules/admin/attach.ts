@@ -39,15 +39,8 @@ import type {
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import {
-  attachCheckoutRows,
-  checkoutLines,
-  hashReports,
-  notAttachable,
-  transferToAttach,
-  type AttachTransferRow,
-  type PaymentServices,
-} from '../payments';
+import { notAttachable, type PaymentServices } from '../payments';
+import { attachCheckoutRows, checkoutLines, hashReports, transferToAttach, type AttachTransferRow } from './desk/attach-reads';
 import { recordAudit } from './audit';
 import { pog, wei } from './desk-format';
 import { transferIdOf } from './desk-items';

@@ -14,7 +14,7 @@
 import { Readable } from 'node:stream';
 import { PAYMENTS_EXPORT_COLUMNS } from '../../../common/payments-desk';
 import type { Db } from '../../db';
-import { EXPORT_BATCH, exportBatch, type ExportRow } from '../payments';
+import { EXPORT_BATCH, exportBatch, type ExportRow } from './desk/export-reads';
 import { iso, pog, wei } from './desk-format';
 
 /** The export from `from` to `to` (ISO dates, UTC, inclusive), streamed. */

@@ -11,15 +11,8 @@ import { ErrorCode } from '../../../common/errors';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import {
-  deskTransferRows,
-  itemKindOf,
-  judgedStatusOf,
-  MATCHED,
-  receivedWeiByCheckout,
-  refundableWei,
-  type DeskTransferRow,
-} from '../payments';
+import { itemKindOf, judgedStatusOf, MATCHED, receivedWeiByCheckout, refundableWei } from '../payments';
+import { deskTransferRows, type DeskTransferRow } from './desk/desk-reads';
 import { explorerUrlOf, iso, pog, wei, type ExplorerUrl } from './desk-format';
 import { refundRecords } from './refund-records';
 

@@ -12,7 +12,7 @@ import { loadConfig } from '../../config';
 import type { Db } from '../../db';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../test/databases';
 import { resolveSome, seedDeskVolume } from '../../test/desk-volume';
-import { deskItemsFromScratch } from '../payments';
+import { deskItemsFromScratch } from './desk/desk-reads';
 import { PaymentsDesk } from './payments-desk';
 
 /** A table read from end to end: what a page must never do to these. */

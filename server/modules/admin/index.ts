@@ -9,6 +9,8 @@ export { AdminService } from './service';
 export { InventoryAdmin } from './inventory';
 /** The payments desk: transfers that need a person, resolving them, the accountant's CSV export. */
 export { PaymentsDesk } from './payments-desk';
+/** @internal Every desk item by the rule read from scratch, which the desk's bench checks the queue against. */
+export { deskItemsFromScratch } from './desk/desk-reads';
 /** Attaching an unmatched transfer to the checkout it evidently belongs to (candidates, attach). */
 export { TransferAttach } from './attach';
 /** The orders view: every order with its Shopify hand-off, one order's timeline, retrying a failed hand-off. */

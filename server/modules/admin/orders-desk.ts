@@ -32,17 +32,10 @@ import type { AdminOrder, AdminOrderDetail, AdminOrdersPage, DraftState, RefundR
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import {
-  handoffJobs,
-  orderById,
-  orderItems,
-  ordersNewestFirst,
-  PAYMENT_REORGED,
-  type AdminOrderRecord,
-  type HandoffJobRecord,
-  type ShopifyHandoff,
-} from '../orders';
-import { transfersOfCheckout, type TransferStatus } from '../payments';
+import { PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
+import { handoffJobs, orderById, orderItems, ordersNewestFirst, type AdminOrderRecord, type HandoffJobRecord } from './desk/order-reads';
+import { type TransferStatus } from '../payments';
+import { transfersOfCheckout } from './desk/transfer-reads';
 import { recordAudit } from './audit';
 import { refundRecords } from './refund-records';
 

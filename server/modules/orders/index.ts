@@ -21,14 +21,9 @@ export { lockOrder, failReorgedOrder, restoreReorgedOrder, PAYMENT_REORGED } fro
 export { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs, refundsRecordedBy } from './refund-events';
 /** Creates each paid order's Shopify draft order (the outbox job createOrder queues); `runOne` is the admin's retry. */
 export { outboxDepth, ShopifyHandoff } from './handoff';
-/** What the admin's orders view reads: a page of orders (status, prefix search, cursor), one order, its items, its hand-off jobs. */
-export { ordersNewestFirst, orderById, orderItems, handoffJobs, type AdminOrderRecord, type HandoffJobRecord } from './admin-reads';
+/** The outbox job kind of a Shopify hand-off (the admin's orders view reads the jobs of that kind). */
+export { HANDOFF_JOB } from './create-order';
 /** Shopify's signed webhooks, subscribing to them at start, and which order topics are not subscribed. */
 export { shopifyWebhookRoutes, subscribeShopifyWebhooks, missingWebhookTopics } from './webhooks';
 /** GET /api/orders/:id, the wallet's order list and the shipping link. */
 export { orderRoutes } from './routes';
-/**
- * Orders' part of payments' desk statements (a transfer read with its checkout's order in one
- * query): the join, the order's facts and columns, the export's paid orders and refunded sums.
- */
-export { joinCheckoutOrder, orderDeskColumns, orderFactsSql, paidAtOf, paidOrdersBatch, refundedSums, type ExportRow } from './query-parts';

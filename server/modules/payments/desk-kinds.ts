@@ -2,7 +2,7 @@
  * Which kind of problem a transfer to the store wallet is on the payments desk, and what the
  * accountant's export calls a transfer that made no order. One rule, written once here as tables:
  * the desk's items and the export's SQL are made from them; the queue the database keeps (the
- * payment_desk_items migration's triggers) has it written out in SQL, and desk-queue.int.test.ts
+ * payment_desk_items migration's triggers) has it written out in SQL, and admin/desk/desk-queue.int.test.ts
  * checks that copy against attentionKindSql after every kind of change.
  *
  * A transfer that made no order is judged by its status alone (a refunded one by the status it had

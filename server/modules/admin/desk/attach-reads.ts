@@ -4,10 +4,9 @@
  * one query in the caller's connection; the admin ranks the candidates and judges the evidence.
  */
 import type { Knex } from 'knex';
-import type { Db } from '../../db';
-import { sessionsThatProved, sessionWalletColumn } from '../session';
-import { COUNTED } from './checkout-received';
-import type { TransferStatus } from './transfer-status';
+import type { Db } from '../../../db';
+import { sessionsThatProved, sessionWalletColumn } from '../../session';
+import { COUNTED, type TransferStatus } from '../../payments';
 
 type Conn = Db | Knex.Transaction;
 

@@ -5,9 +5,9 @@
  * reorganisation removed carried no money and is left out.
  */
 import type { Knex } from 'knex';
-import type { Db } from '../../db';
-import { joinCheckoutOrder, paidAtOf, paidOrdersBatch, refundedSums, type ExportRow } from '../orders';
-import { EXPORTED_TRANSFER_STATUSES, exportStatusSql } from './desk-kinds';
+import type { Db } from '../../../db';
+import { EXPORTED_TRANSFER_STATUSES, exportStatusSql } from '../../payments';
+import { joinCheckoutOrder, paidAtOf, paidOrdersBatch, refundedSums, type ExportRow } from './order-parts';
 
 export type { ExportRow };
 

@@ -9,9 +9,9 @@
  * changing one transfer's facts at once from two tables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../test/databases';
-import { seedDeskVolume } from '../../test/desk-volume';
-import type { Db } from '../../db';
+import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../../../test/databases';
+import { seedDeskVolume } from '../../../test/desk-volume';
+import type { Db } from '../../../db';
 import { deskItemsFromScratch } from './desk-reads';
 
 interface Item {

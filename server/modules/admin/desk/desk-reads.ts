@@ -8,11 +8,10 @@
  * has dealt with a transfer; nothing here changes what settlement or the watcher wrote.
  */
 import type { Knex } from 'knex';
-import type { AttentionKind } from '../../../common/payments-desk';
-import type { Db } from '../../db';
-import { joinCheckoutOrder, orderDeskColumns, orderFactsSql } from '../orders';
-import { attentionKindSql, type FactsSql } from './desk-kinds';
-import type { TransferStatus } from './transfer-status';
+import type { AttentionKind } from '../../../../common/payments-desk';
+import type { Db } from '../../../db';
+import { attentionKindSql, type FactsSql, type TransferStatus } from '../../payments';
+import { joinCheckoutOrder, orderDeskColumns, orderFactsSql } from './order-parts';
 
 /** The facts of desk-kinds.ts over the desk's queries: the transfer `ct` and its checkout's order `o`. */
 const DESK_FACTS: FactsSql = {
@@ -140,20 +139,4 @@ export function deskItemsFromScratch(db: Db | Knex.Transaction): Knex.QueryBuild
       db.raw(`${DESK_KIND_SQL} as kind`),
       db.raw('exists (select 1 from payment_desk_resolutions r where r.transfer_id = ct.id) as resolved'),
     );
-}
-
-/**
- * Records that a person dealt with transfer `transferId`, with their note, once: false when it
- * was resolved already (by another click at the same moment, say).
- */
-export async function markResolved(
-  trx: Knex.Transaction,
-  resolution: { transferId: number; at: Date; note: string; session: string },
-): Promise<boolean> {
-  const inserted = await trx('payment_desk_resolutions')
-    .insert({ transfer_id: resolution.transferId, resolved_at: resolution.at, note: resolution.note, session_label: resolution.session })
-    .onConflict('transfer_id')
-    .ignore()
-    .returning('transfer_id');
-  return inserted.length > 0;
 }

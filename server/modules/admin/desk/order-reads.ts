@@ -5,9 +5,9 @@
  * The admin formats them; nothing here writes.
  */
 import type { Knex } from 'knex';
-import type { OrderStatus } from '../../../common/api';
-import type { Db } from '../../db';
-import { HANDOFF_JOB } from './create-order';
+import type { OrderStatus } from '../../../../common/api';
+import type { Db } from '../../../db';
+import { HANDOFF_JOB } from '../../orders';
 
 /** The columns a search term is a prefix of (each with its prefix index). */
 const SEARCHED = ['id', 'customer_wallet', 'tx_hash'] as const;

@@ -5,8 +5,8 @@
  * conditions mean what stays with the module that writes them.
  */
 import type { Knex } from 'knex';
-import type { Db } from '../../db';
-import { PAYMENT_REORGED } from './payment-events';
+import type { Db } from '../../../db';
+import { PAYMENT_REORGED } from '../../orders';
 
 /**
  * Joins the order of each row's checkout (`checkoutId`, a column of the caller's query) as

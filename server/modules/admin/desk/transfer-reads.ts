@@ -1,7 +1,7 @@
 /** What the admin's views read of payments' records, in the caller's connection; nothing here writes. */
 import type { Knex } from 'knex';
-import type { Db } from '../../db';
-import type { TransferStatus } from './transfer-status';
+import type { Db } from '../../../db';
+import type { TransferStatus } from '../../payments';
 
 /** A transfer recorded for a checkout, as the admin's order detail lists it. */
 interface CheckoutTransferRecord {
