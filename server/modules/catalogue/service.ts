@@ -7,9 +7,9 @@
  * request reads no version: new versions are learned from change notifications (freshness.ts), or,
  * while those are not heard, by reading the version at most every `stalenessMs`. When every version
  * since the list's names the products it changed (change-log.ts), only those are read again and
- * the rest kept; otherwise every product is read.
+ * the rest kept; otherwise every product is read (snapshot-builder.ts).
  */
-import { catalogueRebuilds, catalogueSyncDuration, catalogueSyncErrors } from '../../lib/metrics';
+import { catalogueSyncDuration, catalogueSyncErrors } from '../../lib/metrics';
 import type { Product, SyncJob, SyncResult } from '../../../common/api';
 import { productIdSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
@@ -23,22 +23,15 @@ import { getState, setState } from '../../lib/app-state';
 import { bumpCatalogueVersion, SyncInProgressError, syncCatalogue, type SyncOptions } from './sync';
 import { SyncJobs, type SyncJobOptions, type SyncStart } from './sync-job';
 import { CatalogueWebhooks } from './webhooks';
-import { CATALOGUE_VERSION, CatalogueFreshness, type FreshnessOptions } from './freshness';
+import { CatalogueFreshness, type FreshnessOptions } from './freshness';
 import type { CataloguePageQuery } from '../../../common/catalogue-query';
 import { PageAnswers } from './page-answers';
 import { type Precompressed } from '../../lib/precompressed';
-import { readCatalogueRows, toApiProduct, type ProductRow } from './catalogue-rows';
-import { changedSince, UPDATE_SHARE } from './change-log';
-import { CatalogueSnapshot, toListed, type ListedProduct, type ProductListSnapshot } from './snapshot';
+import type { CatalogueSnapshot, ProductListSnapshot } from './snapshot';
+import { SnapshotBuilder } from './snapshot-builder';
 
 export type { ListedVariant, ProductListSnapshot } from './snapshot';
 export { productTitle } from './catalogue-rows';
-
-/** Products converted (and serialised) between two yields to the event loop while a list is built. */
-const BUILD_SLICE = 100;
-
-/** Gives the event loop back: requests waiting meanwhile are answered before the build goes on. */
-const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class CatalogueService {
   private snapshot: CatalogueSnapshot | null = null;
@@ -51,8 +44,8 @@ export class CatalogueService {
   readonly freshness: CatalogueFreshness;
   /** The page route's and the facets' answers, stored per snapshot (page-answers.ts). */
   readonly pages: PageAnswers;
-  /** How many lists this instance made by reading every product, and by reading only those changed (tests, logs). */
-  readonly builds = { full: 0, update: 0 };
+  /** Makes the list at the newest version: from every product, or the previous list and those changed (snapshot-builder.ts). */
+  private readonly builder: SnapshotBuilder;
 
   constructor(
     private readonly db: Db,
@@ -68,6 +61,12 @@ export class CatalogueService {
     this.jobs = new SyncJobs(db, (report) => this.runSync(report), logger, jobOptions);
     this.webhooks = new CatalogueWebhooks(db, shopify, logger, syncOptions);
     this.pages = new PageAnswers(logger);
+    this.builder = new SnapshotBuilder(db, stock, logger);
+  }
+
+  /** How many lists this instance made by reading every product, and by reading only those changed (tests, logs). */
+  get builds(): { readonly full: number; readonly update: number } {
+    return this.builder.builds;
   }
 
   /**
@@ -217,84 +216,12 @@ export class CatalogueService {
 
   private async rebuild(): Promise<CatalogueSnapshot> {
     const knownAtStart = this.freshness.known;
-    const snap = await this.build(this.snapshot);
+    const snap = await this.builder.build(this.snapshot);
     this.freshness.builtAt(snap.version, knownAtStart);
     if (!this.snapshot || snap.version >= this.snapshot.version) this.snapshot = snap;
     return snap;
   }
-
-  /**
-   * The list at the newest committed version: `previous` with only the products changed since it
-   * read again, when the change log names them all (and they are not too many); else every product.
-   */
-  private async build(previous: CatalogueSnapshot | null): Promise<CatalogueSnapshot> {
-    // The version first: the rows read after it are at least as new.
-    const version = Number((await getState<number>(this.db, CATALOGUE_VERSION)) ?? 0);
-    if (previous && version >= previous.version) {
-      const changed = version === previous.version ? new Set<number>() : await changedSince(this.db, previous.version, version);
-      if (changed && changed.size <= Math.max(100, previous.listed.length * UPDATE_SHARE)) {
-        this.builds.update++;
-        catalogueRebuilds.inc({ kind: 'update' });
-        return this.update(previous, version, changed);
-      }
-    }
-    this.builds.full++;
-    catalogueRebuilds.inc({ kind: 'full' });
-    return this.buildAll(version);
-  }
-
-  /**
-   * Reads every product and builds the list in slices (each a millisecond or two), giving the event
-   * loop back between them, so a catalogue of thousands of products never holds up other requests.
-   * The compressed forms and the search index come after, off the request path.
-   */
-  private async buildAll(version: number): Promise<CatalogueSnapshot> {
-    // Read after the version: a change to what is held bumps the version, so this is never older.
-    const held = await this.stock.held(this.db, new Date());
-    const read: Read[] = [];
-    // Converted as they are read (no more than a batch of rows held at once), a slice at a time.
-    await readCatalogueRows(this.db, pause, async (rows) => {
-      for (let start = 0; start < rows.length; start += BUILD_SLICE) {
-        for (const row of rows.slice(start, start + BUILD_SLICE)) {
-          const product = toApiProduct(row, held);
-          if (product) read.push({ rank: row.id, product, json: JSON.stringify(product) });
-        }
-        await pause();
-      }
-    });
-    return CatalogueSnapshot.assemble(version, await toListed(read, pause), { pause, logger: this.logger });
-  }
-
-  /**
-   * `previous` brought to `version`: the products `changed` (row ids) read again with what is held
-   * for their variants, every other product's form, JSON and index terms kept as they were.
-   */
-  private async update(previous: CatalogueSnapshot, version: number, changed: ReadonlySet<number>): Promise<CatalogueSnapshot> {
-    const rows: ProductRow[] = [];
-    await readCatalogueRows(this.db, pause, (batch) => void rows.push(...batch), [...changed]);
-    const variantIds = rows.flatMap((row) => row.variants.map((v) => v.shopifyId));
-    const held = variantIds.length ? await this.stock.held(this.db, new Date(), { variantIds }) : new Map();
-    // Still listed or newly listed, in the featured (row id) order.
-    const fresh = await toListed(
-      rows.flatMap((row) => {
-        const product = toApiProduct(row, held);
-        return product ? [{ rank: row.id, product, json: JSON.stringify(product) }] : [];
-      }),
-      pause,
-    );
-    const listed: ListedProduct[] = [];
-    let next = 0;
-    for (const item of previous.listed) {
-      while (next < fresh.length && fresh[next].rank < item.rank) listed.push(fresh[next++]);
-      if (!changed.has(item.rank)) listed.push(item);
-    }
-    listed.push(...fresh.slice(next));
-    return CatalogueSnapshot.assemble(version, listed, { pause, logger: this.logger, previous, changed });
-  }
 }
-
-/** A product read and converted, with its JSON. */
-type Read = Parameters<typeof toListed>[0][number];
 
 function truncate(s: string, n = 40): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
