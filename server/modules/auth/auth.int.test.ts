@@ -112,6 +112,8 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
     const other = new Shopper(h);
     const foreign = await nonceFor(other, ALICE);
     await expectRefused(await verify(s, foreign.message, await sign(ALICE, foreign.message)), 401, 'invalid-nonce');
+    // A stranger presenting it did not spend it: the browser it was issued to still signs in with it.
+    expect((await verify(other, foreign.message, await sign(ALICE, foreign.message))).status).toBe(200);
     // A made-up nonce.
     t = await tampered(s, ALICE, { nonce: 'abcdefgh12345678' });
     await expectRefused(await verify(s, t.text, t.signature), 401, 'invalid-nonce');
