@@ -108,7 +108,9 @@ async function look(page: Page, testInfo: TestInfo, screen: string, found: strin
 
 test.use({ reducedMotion: 'reduce', serviceWorkers: 'block' });
 
-test('the shop: home, a product, the drawer, paying, the confirmation and the orders pass axe-core', async ({ page }, testInfo) => {
+test('the shop: home, a product, the drawer, paying, the confirmation, the receipt and the orders pass axe-core', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(120_000);
   const found: string[] = [];
   const wallet = await TestWallet.install(page);
@@ -147,6 +149,10 @@ test('the shop: home, a product, the drawer, paying, the confirmation and the or
   await page.goto(`/order-confirmation?id=${order.id}`);
   await expect(page.getByTestId('order-confirmation').getByTestId('order-number')).toHaveText(order.id);
   await look(page, testInfo, 'order-confirmation', found);
+
+  await page.getByTestId('order-confirmation').getByTestId('receipt-link').click();
+  await expect(page.getByTestId('receipt').getByTestId('receipt-total')).toBeVisible();
+  await look(page, testInfo, 'receipt', found);
 
   await page.goto('/orders');
   await page.getByTestId('orders-sign-in').getByTestId('orders-sign-in-button').click();

@@ -140,6 +140,36 @@ test.describe('paying with the browser wallet', () => {
     await expect(txHash.getByRole('button', { name: 'Copy transaction hash' })).toBeVisible();
     await expect(confirmation.getByRole('link', { name: 'View All Orders' })).toHaveAttribute('href', '/orders');
 
+    // The receipt: what was bought and paid, where it went on chain; printable, and kept as a file.
+    await confirmation.getByRole('link', { name: 'View Receipt' }).click();
+    const receipt = page.getByTestId('receipt');
+    await expect(receipt.getByRole('heading', { name: 'Receipt' })).toBeVisible();
+    await expect(receipt.getByTestId('receipt-items')).toContainText(product.title);
+    await expect(receipt.getByTestId('receipt-total')).toHaveText(`${formatPogAmount(variant.price)} POG`);
+    const facts = receipt.getByTestId('receipt-facts');
+    for (const fact of [order.id, order.transactionHash, storeWallet, 'Confirmed', `${order.blockchain.blockNumber} on Base (chain 8453)`])
+      await expect(facts).toContainText(fact, { ignoreCase: true });
+    await expect(receipt.getByRole('button', { name: 'Print' })).toBeVisible();
+    const saved = page.waitForEvent('download');
+    await receipt.getByRole('button', { name: 'Share or save' }).click();
+    const file = await saved;
+    expect(file.suggestedFilename()).toBe(`receipt-${order.id}.html`);
+    const kept = (await (await file.createReadStream()).toArray()).join('');
+    for (const fact of [order.id, order.transactionHash, storeWallet, `${formatPogAmount(variant.price)} POG`])
+      expect(kept.toLowerCase()).toContain(fact.toLowerCase());
+    expect(kept).not.toMatch(/<script/i);
+    // Another browser, not signed in as the wallet that paid: the receipt's address shows nothing of it.
+    const stranger = await page.context().browser()!.newContext();
+    try {
+      const other = await stranger.newPage();
+      await other.goto(new URL(`/orders/${order.id}/receipt`, page.url()).href);
+      await expect(other.getByTestId('order-not-found')).toBeVisible();
+      await expect(other.getByTestId('receipt')).toHaveCount(0);
+    } finally {
+      await stranger.close();
+    }
+    await page.goBack();
+
     // The warehouse ships it (the emulator's control API), and the page follows.
     const drafts = (await (await page.request.get('/shopify-emulator/__emulator/draft-orders')).json()) as {
       draftOrders: Array<{ note: string | null; orderId: string | null }>;
@@ -425,6 +455,7 @@ test.describe('order pages', () => {
       '/order-confirmation?id=00000000-0000-4000-8000-000000000000',
       '/order-confirmation',
       '/orders/00000000-0000-4000-8000-000000000000/shipping',
+      '/orders/00000000-0000-4000-8000-000000000000/receipt',
     ]) {
       await page.goto(url);
       const card = page.getByTestId('order-not-found');

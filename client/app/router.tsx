@@ -44,6 +44,7 @@ const OrderConfirmationPage = lazyPage(
 );
 const OrderShippingPage = lazyPage(async () => (await import('../features/orders/routes/order-shipping-page')).OrderShippingPage);
 const NotFoundPage = lazyPage(async () => (await import('../features/layout/routes/not-found-page')).NotFoundPage);
+const OrderReceiptPage = lazyPage(async () => (await import('../features/orders/routes/order-receipt-page')).OrderReceiptPage);
 const OrdersPage = lazyPage(async () => (await import('../features/orders/routes/orders-page')).OrdersPage);
 // None of the admin's code loads with the shop: the frame (login, section tabs) and each section
 // load on demand; the payments desk brings the wallet code only for a refund.
@@ -73,6 +74,7 @@ const appRoutes: RouteObject[] = [
       { path: 'order-confirmation', ...page(OrderConfirmationPage) },
       // Reached only when the server could not forward to Shopify's shipping form yet.
       { path: 'orders/:id/shipping', ...page(OrderShippingPage) },
+      { path: 'orders/:id/receipt', ...page(OrderReceiptPage) },
       { path: 'orders', ...page(OrdersPage) },
       {
         path: 'admin',

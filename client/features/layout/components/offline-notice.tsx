@@ -10,7 +10,7 @@ export function OfflineNotice() {
   const connection = useConnection();
   // The live region is always there, so its text is announced when it appears.
   return (
-    <div role="status" aria-live="polite" className="sticky top-16 z-30">
+    <div role="status" aria-live="polite" className="sticky top-16 z-30 print:hidden">
       {connection !== 'online' && (
         <p
           data-testid="offline-notice"

@@ -32,7 +32,7 @@ export function SiteHeader({ shopName, cartCount, cartOpen, onCartClick, walletC
   return (
     <header
       ref={edgeRef}
-      className="group/header sticky top-0 z-40 border-b border-border bg-background/95 pt-[env(safe-area-inset-top)] backdrop-blur supports-[backdrop-filter]:bg-background/80"
+      className="group/header sticky top-0 z-40 border-b print:hidden border-border bg-background/95 pt-[env(safe-area-inset-top)] backdrop-blur supports-[backdrop-filter]:bg-background/80"
     >
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-1 px-1.5 sm:gap-2 sm:px-6 lg:px-8">
         <Link

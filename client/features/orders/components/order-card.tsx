@@ -1,10 +1,12 @@
-import { ExternalLink, Truck } from 'lucide-react';
+import { ExternalLink, ReceiptText, Truck } from 'lucide-react';
+import { Link } from 'react-router-dom';
 import type { Order } from '../../../../common/api';
 import { buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { formatPogPrice } from '../../../lib/format-pog-price';
 import { relativeTime } from '../../../lib/relative-time';
 import { orderPlacedAt } from '../lib/order-sections';
+import { receiptPath } from '../lib/receipt-path';
 import { ExplorerLink } from './explorer-link';
 import { OrderHoldNotice } from './order-hold-notice';
 import { OrderItems } from './order-items';
@@ -67,7 +69,17 @@ export function OrderCard({ order, needsShipping }: { order: Order; needsShippin
           </a>
         </div>
       )}
-      <ExplorerLink transactionHash={order.transactionHash} className="justify-self-start" localFallback />
+      <div className="flex flex-wrap items-center gap-x-4">
+        <Link
+          to={receiptPath(order.id)}
+          className="inline-flex min-h-11 items-center gap-1.5 text-sm font-semibold text-brand underline-offset-4 hover:underline"
+          data-testid="receipt-link"
+        >
+          <ReceiptText aria-hidden className="size-4" />
+          Receipt
+        </Link>
+        <ExplorerLink transactionHash={order.transactionHash} localFallback />
+      </div>
     </Card>
   );
 }

@@ -13,6 +13,7 @@ import { OrderHoldNotice } from '../components/order-hold-notice';
 import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
 import { OrderRefunds } from '../components/order-refunds';
+import { receiptPath } from '../lib/receipt-path';
 import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 
 /**
@@ -106,6 +107,9 @@ function OrderConfirmation({ order }: { order: Order }) {
         )}
         {/* BaseScan on a real chain; in local mode the hash with a copy button, as a shopper will see it. */}
         <ExplorerLink transactionHash={order.transactionHash} className="justify-center" localFallback />
+        <Link to={receiptPath(order.id)} className={linkButton('outline')} data-testid="receipt-link">
+          View Receipt
+        </Link>
         <Link to="/orders" className={linkButton('outline')}>
           View All Orders
         </Link>
