@@ -34,7 +34,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list']],
+  // The list as tests end, then where the run's time went (start-up, fixtures, calls, waits): bench/e2e-costs.ts.
+  reporter: [['list'], ['./bench/e2e-costs.ts']],
   use: {
     baseURL: `http://localhost:${PORT}`,
     trace: 'retain-on-failure',

@@ -1,4 +1,4 @@
-// The docs stay short enough to read whole and to keep true: every page of docs/ and the README is
+// The docs stay short enough to read whole and to keep true: every page of docs/, the README and CONTRIBUTING is
 // at most 8 KB (a longer text is split into pages, one subject each). And every link between the
 // project's Markdown files leads somewhere: to a file that exists and, with a #anchor, to a heading
 // of that file, so a page that moves or a heading that is renamed cannot leave a link behind.
@@ -21,7 +21,7 @@ function markdownFiles(dir = ''): string[] {
 }
 
 const MARKDOWN = markdownFiles().sort();
-const PAGES = MARKDOWN.filter((file) => file === 'README.md' || file.startsWith('docs/'));
+const PAGES = MARKDOWN.filter((file) => file === 'README.md' || file === 'CONTRIBUTING.md' || file.startsWith('docs/'));
 
 /** The lines of a Markdown text outside fenced code blocks, each with code spans blanked out. */
 function proseLines(markdown: string): string[] {
