@@ -78,7 +78,7 @@ function ReceiptCard({ order, config }: { order: Order; config: PublicConfig }) 
         {receipt.rows.map((row, i) => (
           <div key={i} className="grid gap-0.5 sm:grid-cols-[10rem_minmax(0,1fr)] sm:gap-3">
             <dt className="text-muted-foreground">{row.label}</dt>
-            <dd className={row.mono ? 'font-mono break-all' : undefined}>
+            <dd className={row.mono ? 'font-mono text-xs break-all sm:text-sm' : undefined}>
               {row.href ? (
                 <a href={row.href} target="_blank" rel="noopener noreferrer" className="text-brand underline-offset-4 hover:underline">
                   {row.value}
