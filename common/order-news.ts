@@ -26,6 +26,15 @@ export interface OrderNewsFacts {
   onHold: boolean;
 }
 
+/** `new URL(s, base)`, or null when it is not one (URL.canParse is newer than some phones' browsers). */
+function parseUrl(s: string, base?: string): URL | null {
+  try {
+    return new URL(s, base);
+  } catch {
+    return null;
+  }
+}
+
 /** The longest tracking link a message carries (a push message holds about 4 KB in all). */
 export const MAX_TRACKING_URL = 500;
 
@@ -41,8 +50,8 @@ export function orderNewsTag(orderId: string): string {
 
 /** A tracking link worth showing: http(s), short enough for a push message. */
 export function usableTrackingUrl(url: string | null | undefined): string | null {
-  if (!url || url.length > MAX_TRACKING_URL || !URL.canParse(url)) return null;
-  return /^https?:$/.test(new URL(url).protocol) ? url : null;
+  const parsed = url && url.length <= MAX_TRACKING_URL ? parseUrl(url) : null;
+  return parsed && /^https?:$/.test(parsed.protocol) ? url! : null;
 }
 
 /** The title and body: plain and short. */
@@ -126,13 +135,13 @@ export interface ShownNews {
 const str = (v: unknown, max: number): string | null => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : null);
 const sameOriginUrl = (v: unknown, origin: string): string | null => {
   const s = str(v, 2048);
-  if (!s || !URL.canParse(s, origin)) return null;
-  const url = new URL(s, origin);
-  return url.origin === origin ? url.href : null;
+  const url = s ? parseUrl(s, origin) : null;
+  return url && url.origin === origin ? url.href : null;
 };
 const webUrl = (v: unknown): string | null => {
   const s = str(v, 2048);
-  return s && URL.canParse(s) && /^https?:$/.test(new URL(s).protocol) ? s : null;
+  const url = s ? parseUrl(s) : null;
+  return url && /^https?:$/.test(url.protocol) ? s : null;
 };
 
 /**
@@ -180,7 +189,6 @@ export function newsTarget(data: unknown, action: string): string | null {
 
 /** Whether a window at `url` shows order `orderId` (its confirmation page), so the news need not be shown there. */
 export function showsOrder(url: string, orderId: string): boolean {
-  if (!URL.canParse(url)) return false;
-  const u = new URL(url);
-  return u.pathname === '/order-confirmation' && u.searchParams.get('id') === orderId;
+  const u = parseUrl(url);
+  return u !== null && u.pathname === '/order-confirmation' && u.searchParams.get('id') === orderId;
 }

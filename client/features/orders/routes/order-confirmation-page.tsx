@@ -14,6 +14,8 @@ import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
 import { OrderRefunds } from '../components/order-refunds';
 import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
+import { useAuthSession } from '../../auth';
+import { OrderUpdatesToggle } from '../components/order-updates-toggle';
 
 /**
  * /order-confirmation?id=<order id> — the payment-success page. Read fresh on every
@@ -104,6 +106,7 @@ function OrderConfirmation({ order }: { order: Order }) {
             </a>
           </>
         )}
+        <OrderUpdatesOfOrder wallet={order.customerWallet} />
         {/* BaseScan on a real chain; in local mode the hash with a copy button, as a shopper will see it. */}
         <ExplorerLink transactionHash={order.transactionHash} className="justify-center" localFallback />
         <Link to="/orders" className={linkButton('outline')}>
@@ -112,6 +115,13 @@ function OrderConfirmation({ order }: { order: Order }) {
       </div>
     </Card>
   );
+}
+
+/** Order updates for the order's wallet: the toggle once this browser is signed in as it, else the way to sign in. */
+function OrderUpdatesOfOrder({ wallet }: { wallet: string }) {
+  const session = useAuthSession(true);
+  if (!session.data) return null;
+  return <OrderUpdatesToggle wallet={wallet} signedIn={session.data.address === wallet.toLowerCase()} />;
 }
 
 export { OrderConfirmationPage as Component };
