@@ -26,12 +26,6 @@ export async function shopRegistration(): Promise<ServiceWorkerRegistration | nu
   return (await navigator.serviceWorker.getRegistration()) ?? null;
 }
 
-/** This browser's push subscription with the shop, or null. */
-export async function currentSubscription(): Promise<PushSubscription | null> {
-  const registration = await shopRegistration();
-  return registration ? registration.pushManager.getSubscription() : null;
-}
-
 /**
  * A push subscription with the shop's key `publicKey`: the one the browser has when it was made
  * with that key (and `keep` says it may be kept), else a new one.
