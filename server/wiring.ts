@@ -65,8 +65,6 @@ export interface ServiceOptions {
   verifyAdminPassword?: (password: string, hashLine: string) => Promise<boolean>;
   /** The first wait before the catalogue's lost LISTEN connection is made again (doubling, at most 5 s). */
   catalogueReconnectMs?: number;
-  /** How push endpoints' hosts are resolved (the system's DNS unless a test gives its own). */
-  pushResolve?: (host: string) => Promise<string[]>;
 }
 
 /**
@@ -188,7 +186,7 @@ export function buildServices(opts: ServiceOptions): Services {
     // Order updates: off while there are no VAPID keys (a live shop without them; local mode before main.ts read its own).
     const vapid = config.push.kind === 'off' ? null : (config.push.keys ?? null);
     const local = config.mode === 'local';
-    const subscriptions = new PushSubscriptions(db, { local, resolve: opts.pushResolve });
+    const subscriptions = new PushSubscriptions(db, { local });
     const news = new OrderNews({
       db,
       subscriptions,
@@ -197,7 +195,6 @@ export function buildServices(opts: ServiceOptions): Services {
       timeoutMs: config.timeouts.pushMs,
       local,
       logger,
-      resolve: opts.pushResolve,
     });
     payments = {
       ...paymentServices,

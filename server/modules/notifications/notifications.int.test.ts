@@ -309,25 +309,11 @@ describe.each(testDatabaseKinds)('order updates by Web Push on %s', (kind) => {
     await sendNews();
     expect(newsTo(phone).map((n) => n.order.status)).toEqual(['paid', 'confirmed']);
 
-    // Shopify fulfilled it, with a tracking link: shipped, the link kept with the order and in the news.
+    // Shopify fulfilled it, with a tracking link (in its fulfilments/create and orders/fulfilled
+    // webhooks): shipped, the link kept with the order and in the news.
     const shopifyOrderId = (await db()('orders').where({ id: order.id }).first()).shopify_order_id as string;
-    const body = JSON.stringify({
-      id: 1,
-      order_id: Number(shopifyOrderId.split('/').pop()),
-      status: 'success',
-      tracking_urls: ['https://track.example/1Z999'],
-    });
-    const hook = await h.api('/api/webhooks/shopify', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-shopify-topic': 'fulfillments/create',
-        'x-shopify-webhook-id': randomUUID(),
-        'x-shopify-hmac-sha256': createHmac('sha256', 'integration-test-secret').update(body).digest('base64'),
-      },
-      body,
-    });
-    expect(hook.status).toBe(200);
+    h.emulator.fulfillOrder(shopifyOrderId, 'https://track.example/1Z999');
+    await h.emulator.webhooksIdle();
     const shown = orderSchema.parse(await (await alice.request(`/api/orders/${order.id}`)).json());
     expect(shown).toMatchObject({ status: 'shipped', trackingUrl: 'https://track.example/1Z999' });
     await sendNews();

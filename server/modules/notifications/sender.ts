@@ -32,8 +32,6 @@ export interface OrderNewsOptions {
   local: boolean;
   logger: Logger;
   resolve?: Resolve;
-  /** How one message is sent (deliverPush). */
-  send?: (req: PushRequest) => Promise<PushAnswer>;
   intervalMs?: number;
   now?: () => Date;
 }
@@ -106,7 +104,7 @@ export class OrderNews implements Job {
     const host = new URL(sub.endpoint).host;
     let answer: PushAnswer;
     try {
-      answer = await (this.deps.send ?? ((req) => this.send(req)))(this.request(sub, payload, orderId));
+      answer = await this.send(this.request(sub, payload, orderId));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const dropped = await subscriptions.failed(sub.id, message, now, MAX_FAILURES);
