@@ -6,17 +6,7 @@
  * Every status change that is news reaches every browser of the wallet once, with two senders on
  * one database; a gone subscription is dropped; strangers get nothing.
  */
-import {
-  createECDH,
-  createHmac,
-  createPublicKey,
-  hkdfSync,
-  createDecipheriv,
-  randomBytes,
-  randomUUID,
-  verify,
-  type ECDH,
-} from 'node:crypto';
+import { createECDH, createPublicKey, hkdfSync, createDecipheriv, randomBytes, randomUUID, verify, type ECDH } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import webpush from 'web-push';
