@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -46,6 +47,31 @@ function findWalletConnectOnlyChunks(): Plugin {
   };
 }
 
+/**
+ * The service worker's order news (client/sw/order-news-sw.ts), bundled on its own into a classic
+ * script the generated service worker loads (workbox.importScripts below): the generated worker and
+ * its caching rules stay vite-plugin-pwa's.
+ */
+const ORDER_NEWS_SW = 'sw-order-news.js';
+function orderNewsWorker(): Plugin {
+  return {
+    name: 'pogs:order-news-sw',
+    apply: 'build',
+    async generateBundle() {
+      const built = await esbuild({
+        entryPoints: [fileURLToPath(new URL('./client/sw/order-news-sw.ts', import.meta.url))],
+        bundle: true,
+        write: false,
+        format: 'iife',
+        platform: 'browser',
+        target: 'es2020',
+        minify: true,
+      });
+      this.emitFile({ type: 'asset', fileName: ORDER_NEWS_SW, source: built.outputFiles[0]!.text });
+    },
+  };
+}
+
 const CLIENT_ENTRY = fileURLToPath(new URL('./client/main.tsx', import.meta.url));
 let shell: Set<string> | undefined;
 /** Every module of the shop's own the client's entry imports statically, however deep (its own file excepted). */
@@ -80,6 +106,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     : [
         react(),
         findWalletConnectOnlyChunks(),
+        orderNewsWorker(),
         tailwindcss(),
         VitePWA({
           registerType: 'prompt',
@@ -121,6 +148,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               /^\/sitemap(-\d+)?\.xml$/,
             ],
             cleanupOutdatedCaches: true,
+            // The order news' push and notificationclick handlers (orderNewsWorker above).
+            importScripts: [`/${ORDER_NEWS_SW}`],
             // Take control on first install so this visit's catalogue and images are cached too.
             // Updates still wait for the shopper's "Reload" (registerType 'prompt').
             clientsClaim: true,

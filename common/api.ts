@@ -278,6 +278,8 @@ export const orderSchema = z.object({
    * "Refunded {amount} POG" for each, with the explorer link (none on the local chain).
    */
   refunds: z.array(refundLineSchema),
+  /** The parcel's tracking page once Shopify's fulfilment named one (http or https), else null. */
+  trackingUrl: z.string().nullable(),
   blockchain: z.object({ chainId: z.number().int(), transactionHash: z.string(), blockNumber: z.number().int() }),
   createdAt: z.string(),
   processed_at: z.string(),
@@ -360,3 +362,47 @@ export const syncStatusSchema = z.object({ job: syncJobSchema.nullable() });
 export const syncStartSchema = z.object({ job: syncJobSchema, started: z.boolean() });
 export type SyncStatus = z.infer<typeof syncStatusSchema>;
 export type SyncStartAnswer = z.infer<typeof syncStartSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Order updates by Web Push (docs/order-updates.md): a signed-in wallet's browsers subscribe.
+
+/** Unpadded base64url (a trailing `=` or two tolerated) of exactly `bytes` bytes. */
+const base64urlOf = (bytes: number, what: string) =>
+  z
+    .string()
+    .max(200)
+    .transform((s) => s.replace(/=+$/, ''))
+    .refine((s) => /^[A-Za-z0-9_-]*$/.test(s) && s.length === Math.ceil((bytes * 4) / 3), `${what} must be ${bytes} bytes in base64url`);
+
+/** A push service's endpoint as a browser gives it: an absolute http(s) URL (the server's rules decide which it calls). */
+export const pushEndpointSchema = z
+  .string()
+  .min(1)
+  .max(1024, 'a push endpoint is at most 1,024 characters')
+  .refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), 'a push endpoint is an https:// URL');
+
+/** PUT /api/notifications/subscription: what `PushSubscription.toJSON()` gives. */
+export const pushSubscriptionSchema = z.object({
+  endpoint: pushEndpointSchema,
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({
+    /** The browser's P-256 public key, uncompressed (65 bytes, starting 0x04: 'B' in base64url). */
+    p256dh: base64urlOf(65, 'keys.p256dh').refine((s) => s.startsWith('B'), 'keys.p256dh must be an uncompressed P-256 point'),
+    /** The shared authentication secret (16 bytes). */
+    auth: base64urlOf(16, 'keys.auth'),
+  }),
+});
+export type PushSubscriptionJson = z.input<typeof pushSubscriptionSchema>;
+
+/** DELETE /api/notifications/subscription, and GET's `?endpoint=`. */
+export const pushEndpointBodySchema = z.object({ endpoint: pushEndpointSchema });
+
+/** GET /api/notifications/key: the VAPID public key browsers subscribe with (base64url), null while the shop sends no updates. */
+export interface PushKeyAnswer {
+  publicKey: string | null;
+}
+
+/** GET /api/notifications/subscription?endpoint=: whether that endpoint gets this signed-in wallet's order updates. */
+export interface PushSubscriptionStatus {
+  subscribed: boolean;
+}

@@ -139,6 +139,18 @@ export const ErrorCode = {
   refundBeforePayment: 'refund-before-payment',
   /** 409: the order's Shopify hand-off is done or not failing, so there is nothing to retry. */
   handoffNotRetryable: 'handoff-not-retryable',
+
+  // Order updates by Web Push (docs/order-updates.md)
+  /** 404: the shop sends no order updates (no VAPID keys configured). */
+  notificationsOff: 'notifications-off',
+  /** 400: not a browser's push subscription (the endpoint, or keys of the wrong size or alphabet). */
+  invalidPushSubscription: 'invalid-push-subscription',
+  /** 400: a push endpoint the shop will not call (not https, or a private, loopback or link-local address). */
+  pushEndpointRefused: 'push-endpoint-refused',
+  /** 404: this signed-in wallet has no subscription with that endpoint. */
+  pushSubscriptionNotFound: 'push-subscription-not-found',
+  /** 409: that endpoint is subscribed for another wallet (the browser subscribes again, with a new endpoint). */
+  pushSubscriptionTaken: 'push-subscription-taken',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -36,6 +36,7 @@ import { paymentRoutes, type CheckoutService, type OrderFromTransaction, type Pa
 import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules/orders';
 import { paymasterRoutes, type PaymasterService } from './modules/paymaster';
 import { authRoutes, type AuthService } from './modules/auth';
+import { notificationRoutes, type PushSubscriptions } from './modules/notifications';
 import {
   adminRoutes,
   type AdminService,
@@ -107,6 +108,8 @@ export interface AppDeps {
     paymaster?: PaymasterService;
     /** The Shopify app's client secret, the webhook HMAC key. */
     webhookSecret: string | undefined;
+    /** Order updates by Web Push: the signed-in wallets' subscriptions and the VAPID public key (null: off). */
+    notifications: { subscriptions: PushSubscriptions; publicKey: string | null };
   };
 }
 
@@ -160,6 +163,8 @@ export function createApp(deps: AppDeps): Koa {
     bodyParser({
       enableTypes: ['json'],
       jsonLimit: '32kb',
+      // DELETE too: removing a push subscription names its endpoint in the body.
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
       // Only objects and arrays are JSON bodies worth parsing for this API.
       jsonStrict: true,
     }),
@@ -223,7 +228,12 @@ export function createApp(deps: AppDeps): Koa {
   ];
   if (deps.payments) {
     const { checkouts, orderFromTx, orders, auth } = deps.payments;
-    routers.push(paymentRoutes(checkouts, orderFromTx), orderRoutes(orders, auth), authRoutes(auth, config));
+    routers.push(
+      paymentRoutes(checkouts, orderFromTx),
+      orderRoutes(orders, auth),
+      authRoutes(auth, config),
+      notificationRoutes({ ...deps.payments.notifications, auth }),
+    );
     if (deps.payments.paymaster) routers.push(paymasterRoutes(deps.payments.paymaster, checkouts));
   }
   // Never with a real chain or store: the Demo Wallet exists only in the full local demo.

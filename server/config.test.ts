@@ -98,7 +98,9 @@ describe('loadConfig', () => {
       apiVersion: '2026-07',
       clientSecret: 'a-client-secret',
     });
-    expect(c.timeouts).toEqual({ shopifyMs: 20_000, chainRpcMs: 10_000, paymasterServiceMs: 10_000 });
+    expect(c.timeouts).toEqual({ shopifyMs: 20_000, chainRpcMs: 10_000, paymasterServiceMs: 10_000, pushMs: 10_000 });
+    // Order updates are off in a live shop without VAPID keys (the doctor says so).
+    expect(c.push).toEqual({ kind: 'off' });
     expect(c.chain).toEqual({
       kind: 'rpc',
       rpcUrl: realProduction.BASE_RPC_URL,
@@ -462,11 +464,17 @@ describe('loadConfig', () => {
 
     it('has timeouts for its outbound calls, as settings', () => {
       expect(
-        loadConfig({ SHOPIFY_TIMEOUT_MS: '5000', CHAIN_RPC_TIMEOUT_MS: '2500', PAYMASTER_SERVICE_TIMEOUT_MS: '3000' }).timeouts,
+        loadConfig({
+          SHOPIFY_TIMEOUT_MS: '5000',
+          CHAIN_RPC_TIMEOUT_MS: '2500',
+          PAYMASTER_SERVICE_TIMEOUT_MS: '3000',
+          PUSH_TIMEOUT_MS: '4000',
+        }).timeouts,
       ).toEqual({
         shopifyMs: 5000,
         chainRpcMs: 2500,
         paymasterServiceMs: 3000,
+        pushMs: 4000,
       });
       expect(() => loadConfig({ CHAIN_RPC_TIMEOUT_MS: '0' })).toThrow(/CHAIN_RPC_TIMEOUT_MS/);
     });

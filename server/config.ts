@@ -21,6 +21,7 @@ import {
   type PaymasterConfig,
   type SponsorshipRules,
 } from './paymaster-config';
+import { PUSH_SETTINGS, pushConfig, pushProblems, type PushConfig } from './push-config';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
 
@@ -86,6 +87,7 @@ const envSchema = z.object({
   BRAND_URL: urlString.default('https://pogs.com'),
   WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
   ...PAYMASTER_SETTINGS,
+  ...PUSH_SETTINGS,
   /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
   METRICS_PORT: optional(z.coerce.number().int().min(1).max(65535)),
   /**
@@ -252,7 +254,9 @@ interface ConfigCommon {
   adminPassword: AdminPasswordConfig;
   payments: PaymentsConfig;
   /** How long one outbound call may take before it counts as failed. */
-  timeouts: { shopifyMs: number; chainRpcMs: number; paymasterServiceMs: number };
+  timeouts: { shopifyMs: number; chainRpcMs: number; paymasterServiceMs: number; pushMs: number };
+  /** Order updates by Web Push: their VAPID keys, or off (push-config.ts). */
+  push: PushConfig;
   /** Who pays smart wallets' gas: the shop's own verifying paymaster or a hosted service (null: nobody, the shop pays no gas). */
   paymaster: PaymasterConfig | null;
   /** The budget, the per-account limit and the extra wallets of sponsored gas (local mode's own paymaster follows them too). */
@@ -314,6 +318,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`${chainKeys.join(', ')} must be set together (missing: ${chainKeys.filter((k) => !chainSet.includes(k)).join(', ')})`);
   }
   problems.push(...paymasterProblems(isSet, parsed.success ? parsed.data.PAYMASTER_SERVICE_URL : undefined));
+  problems.push(...pushProblems(parsed.success ? parsed.data : undefined));
   if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeKeys, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
   const storeComplete = isSet('SHOPIFY_STORE_DOMAIN') && (isSet('SHOPIFY_CLIENT_ID') || isSet('SHOPIFY_ADMIN_TOKEN'));
   const liveSettings = production || (chainSet.length === chainKeys.length && storeComplete);
@@ -425,6 +430,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const { chain } = demo;
+  const push = pushConfig(e, { live, dataDir: e.DATA_DIR });
+  defaults.push(...push.defaults);
 
   let adminPassword: AdminPasswordConfig;
   if (e.ADMIN_PASSWORD_HASH) {
@@ -455,7 +462,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxyHops: e.TRUSTED_PROXY_HOPS,
     rateLimitScale: e.RATE_LIMIT_SCALE,
     adminPassword,
-    timeouts: { shopifyMs: e.SHOPIFY_TIMEOUT_MS, chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS, paymasterServiceMs: e.PAYMASTER_SERVICE_TIMEOUT_MS },
+    timeouts: {
+      shopifyMs: e.SHOPIFY_TIMEOUT_MS,
+      chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS,
+      paymasterServiceMs: e.PAYMASTER_SERVICE_TIMEOUT_MS,
+      pushMs: e.PUSH_TIMEOUT_MS,
+    },
+    push: push.push,
     paymaster: paymasterConfig(e),
     sponsorship: sponsorshipRules(e),
     metricsPort: e.METRICS_PORT ?? null,

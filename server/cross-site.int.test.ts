@@ -7,8 +7,9 @@
  * row here fails the first test: it must say how to send it and what it changes, or be allowed
  * from other sites with a reason (CROSS_SITE_WRITES_ALLOWED in server/lib/cross-site.ts).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
 import { checkoutSchema, siweNonceSchema } from '../common/api';
 import { ErrorCode } from '../common/errors';
 import { createApp } from './app';
@@ -112,7 +113,14 @@ async function adminLogin(w: World): Promise<string> {
   return await adminSession(w.h, w.sameSite);
 }
 
-const state: { checkoutId?: string; item?: { id: string; originalTitle: string } } = {};
+const state: { checkoutId?: string; item?: { id: string; originalTitle: string }; endpoint?: string } = {};
+
+/** A browser's push subscription of `endpoint` (its keys the right sizes; nothing is ever sent to it here). */
+const pushSubscription = (endpoint: string) => ({
+  endpoint,
+  keys: { p256dh: createECDH('prime256v1').generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+});
+const vapid = webpush.generateVAPIDKeys();
 
 const WRITES: Record<string, Write> = {
   'POST /api/cart/add': {
@@ -232,6 +240,28 @@ const WRITES: Record<string, Write> = {
     sameSiteStatus: 404,
     changes: false,
   },
+  // Order updates: the signed-in wallet's browser subscribes, and unsubscribes.
+  'PUT /api/notifications/subscription': {
+    prepare: async (w) => void (await w.victim.signIn(testChain.provider, ALICE)),
+    send: () => ({ path: '/api/notifications/subscription', body: pushSubscription(`http://127.0.0.1:9/push/${randomUUID()}`) }),
+    sameSiteStatus: 200,
+    changes: true,
+  },
+  'DELETE /api/notifications/subscription': {
+    prepare: async (w) => {
+      await w.victim.signIn(testChain.provider, ALICE);
+      state.endpoint = `http://127.0.0.1:9/push/${randomUUID()}`;
+      const res = await w.victim.request('/api/notifications/subscription', {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...w.sameSite },
+        body: JSON.stringify(pushSubscription(state.endpoint)),
+      });
+      expect(res.status).toBe(200);
+    },
+    send: () => ({ path: '/api/notifications/subscription', body: { endpoint: state.endpoint } }),
+    sameSiteStatus: 200,
+    changes: true,
+  },
   // The Demo Wallet (local mode) sends a transaction from its unlocked account.
   'POST /api/dev/wallet': {
     send: () => ({
@@ -285,7 +315,14 @@ describe.each(testDatabaseKinds)('requests from other sites on %s', (kind) => {
       chain: testChain.chain,
       demoWallet: demoWalletRoutes({ rpcUrl: testChain.chain.rpcUrl, account: DEMO_WALLET_ACCOUNT }),
       // The paymaster's routes exist only when it is configured (no contract is needed to list them).
-      env: { PAYMASTER_ADDRESS: DEV_ACCOUNTS[3]!, PAYMASTER_SIGNER_KEY: `0x${'42'.repeat(32)}` },
+      env: {
+        PAYMASTER_ADDRESS: DEV_ACCOUNTS[3]!,
+        PAYMASTER_SIGNER_KEY: `0x${'42'.repeat(32)}`,
+        // Order updates on, so their routes take a subscription.
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        VAPID_SUBJECT: 'mailto:orders@pogs-shop.example',
+      },
     });
     await w.h.catalogue.sync();
     await w.h.catalogue.seedDemoPrices();

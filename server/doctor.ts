@@ -7,6 +7,7 @@
 import { BASE_CHAIN_ID } from '../common/chain';
 import { ConfigError, loadConfig } from './config';
 import { formatCheck, runLiveChecks } from './ops/live-checks';
+import { orderUpdatesCheck } from './push-config';
 import { createLogger } from './lib/logger';
 import { ChainClient } from './modules/payments';
 import { storeClient } from './wiring';
@@ -45,6 +46,7 @@ async function doctor(): Promise<number> {
       database: config.database,
       logger,
     });
+    results.push(orderUpdatesCheck(config.push));
     for (const result of results) console.log(formatCheck(result));
     const failed = results.filter((r) => r.status === 'fail').length;
     console.log(

@@ -21,6 +21,8 @@ import type { ChainTarget } from './modules/payments';
 import { subscribeShopifyWebhooks } from './modules/orders';
 import { formatCheck, liveStartLine, runLiveChecks } from './ops/live-checks';
 import { loadLocalAdminPassword } from './modules/admin';
+import { loadLocalPushKeys } from './modules/notifications';
+import { withPushKeys } from './push-config';
 import { buildServices } from './wiring';
 import { startFailureSentence } from './ops/start-failure';
 import { openLocalDatabase } from './local/local-database';
@@ -59,6 +61,9 @@ async function main() {
     // Said again as the last line, under the address, where a newcomer looks.
     adminPasswordLine = `admin password: ${local.password} (${local.created ? 'generated now' : 'generated on first start'}, kept in ${file}; log in at /admin)`;
   }
+
+  // Local mode's own VAPID key pair for order updates, made once and kept in the data folder.
+  if (config.push.kind === 'generated') config = withPushKeys(config, await loadLocalPushKeys(config.push.file));
 
   // Loaded only in local mode: a live shop never has the local demo's code (anvil, the demo token,
   // the Demo Wallet, the Shopify emulator) in memory. The production image leaves local-mode.js

@@ -23,6 +23,7 @@ import { StockService } from './modules/stock';
 import { AuthService } from './modules/auth';
 import { PaymasterService, SponsoredGasReport, SponsorshipWatcher } from './modules/paymaster';
 import { SessionService } from './modules/session';
+import { OrderNews, PushSubscriptions } from './modules/notifications';
 import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
 
@@ -82,6 +83,8 @@ export interface PaymentSystem extends PaymentServices {
   sponsorshipWatcher?: SponsorshipWatcher;
   /** The Shopify app's client secret, the webhook HMAC key. */
   webhookSecret: string | undefined;
+  /** Order updates by Web Push: the subscriptions, the job that sends the news, and the VAPID public key (null: off). */
+  notifications: { subscriptions: PushSubscriptions; news: OrderNews; publicKey: string | null };
 }
 
 export interface Services {
@@ -180,11 +183,25 @@ export function buildServices(opts: ServiceOptions): Services {
         }),
       };
     }
+    // Order updates: off while there are no VAPID keys (a live shop without them; local mode before main.ts read its own).
+    const vapid = config.push.kind === 'off' ? null : (config.push.keys ?? null);
+    const local = config.mode === 'local';
+    const subscriptions = new PushSubscriptions(db, { local });
+    const news = new OrderNews({
+      db,
+      subscriptions,
+      vapid,
+      origin: config.publicUrl,
+      timeoutMs: config.timeouts.pushMs,
+      local,
+      logger,
+    });
     payments = {
       ...paymentServices,
       orders,
       handoff,
       auth,
+      notifications: { subscriptions, news, publicKey: vapid?.publicKey ?? null },
       ...sponsored,
       webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
     };

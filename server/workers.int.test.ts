@@ -34,6 +34,7 @@ describe.each(testDatabaseKinds)('background workers on %s', (kind) => {
       'chain watcher',
       'Shopify hand-off',
       'Shopify order poll',
+      'order news',
     ]);
 
     const { tokenAddress, storeWallet } = h.payments!.target;

@@ -12,6 +12,8 @@
  *                       UserOperationEvents settle each sponsorship; one process at a time
  *   Shopify hand-off    every second; each outbox job in one process at a time (SKIP LOCKED, lease)
  *   Shopify order poll  every 5 minutes: orders whose Shopify webhook never came
+ *   order news          every second: each status change's Web Push news, one process per job
+ *                       (SKIP LOCKED, lease)
  *
  * With several server processes on one database each runs every job; those that must not run
  * twice guard themselves in the database, as above.
@@ -102,6 +104,7 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
         outages: services.outages,
         run: () => payments.handoff.reconcile(),
       }),
+      payments.notifications.news,
     );
   }
 

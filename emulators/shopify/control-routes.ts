@@ -82,7 +82,12 @@ const addressInput = z.strictObject({
   phone: z.string().optional(),
 }) satisfies z.ZodType<EmulatorAddressInput>;
 const completeInput = z.strictObject({ email: z.email().optional(), shippingAddress: addressInput.optional() });
-const fulfillInput = z.strictObject({});
+const fulfillInput = z.strictObject({
+  trackingUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(1000)
+    .optional(),
+});
 
 function parseOr400<T>(ctx: RouterContext, schema: z.ZodType<T>): T | undefined {
   const parsed = schema.safeParse(ctx.request.body ?? {});
@@ -175,7 +180,7 @@ export function controlRoutes(rt: EmulatorRuntime, emulator: ControlledEmulator)
   router.post('/orders/:id/fulfill', (ctx) => {
     const input = parseOr400(ctx, fulfillInput);
     if (!input) return;
-    guarded(ctx, () => ({ order: orderSummary(emulator.fulfillOrder(ctx.params.id ?? '').order) }));
+    guarded(ctx, () => ({ order: orderSummary(emulator.fulfillOrder(ctx.params.id ?? '', input.trackingUrl ?? null).order) }));
   });
 
   router.get('/webhooks', (ctx) => {

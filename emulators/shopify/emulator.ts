@@ -89,9 +89,10 @@ export interface ShopifyEmulator {
   /**
    * Ships every line in one fulfilment (status SUCCESS) and fires
    * fulfillments/create, orders/fulfilled and orders/updated. `orderId` is an Order gid or
-   * numeric id. Throws OrderStateError (404 unknown, 409 already fulfilled).
+   * numeric id; `trackingUrl`, the parcel's tracking page (in the webhooks' tracking_url and
+   * tracking_urls). Throws OrderStateError (404 unknown, 409 already fulfilled).
    */
-  fulfillOrder(orderId: string): { order: EmulatorOrder; fulfillment: EmulatorFulfillment };
+  fulfillOrder(orderId: string, trackingUrl?: string | null): { order: EmulatorOrder; fulfillment: EmulatorFulfillment };
   /** Every webhook delivery so far, oldest first (the same array throughout, also after reset). */
   webhookDeliveries: WebhookDelivery[];
   /** Resolves once no delivery is in flight or waiting for a retry. */

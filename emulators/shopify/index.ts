@@ -134,7 +134,7 @@ export function createShopifyEmulator(opts: ShopifyEmulatorOptions): ShopifyEmul
     requestLog: runtime.requestLog,
     orders,
     completeDraftOrder: (draftId, shippingAddress, email) => orders.completeDraftOrder(draftId, { shippingAddress, email }),
-    fulfillOrder: (orderId) => orders.fulfillOrder(orderId),
+    fulfillOrder: (orderId, trackingUrl) => orders.fulfillOrder(orderId, trackingUrl ?? null),
     webhookDeliveries: webhooks.deliveries,
     webhooksIdle: () => webhooks.idle(),
     redeliver: (webhookId) => webhooks.redeliver(webhookId),

@@ -128,6 +128,7 @@ describe('invoice page', () => {
       status: 'SUCCESS',
       createdAt: '2026-11-02T00:00:00Z',
       updatedAt: '2026-11-02T00:00:00Z',
+      trackingUrl: null,
     });
     expect(renderThankYouPage(view, order)).toContain('Your order is on its way');
   });

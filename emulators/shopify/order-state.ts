@@ -96,6 +96,8 @@ export interface EmulatorFulfillment {
   status: 'SUCCESS';
   createdAt: string;
   updatedAt: string;
+  /** The parcel's tracking page, when the merchant gave one. */
+  trackingUrl: string | null;
 }
 
 export interface EmulatorOrder extends Purchase {
@@ -382,7 +384,7 @@ export class EmulatorOrders {
   }
 
   /** Marks every line shipped in one fulfilment, as the admin's "Fulfill items" does. */
-  fulfillOrder(ref: string): { order: EmulatorOrder; fulfillment: EmulatorFulfillment } {
+  fulfillOrder(ref: string, trackingUrl: string | null = null): { order: EmulatorOrder; fulfillment: EmulatorFulfillment } {
     const order = this.getOrder(ref);
     if (!order) throw new OrderStateError(404, `No order ${ref}`);
     if (displayFulfillmentStatus(order) === 'FULFILLED') throw new OrderStateError(409, `Order ${order.name} is already fulfilled`);
@@ -393,6 +395,7 @@ export class EmulatorOrders {
       status: 'SUCCESS',
       createdAt: at,
       updatedAt: at,
+      trackingUrl,
     };
     order.fulfillments.push(fulfillment);
     order.updatedAt = at;

@@ -158,8 +158,8 @@ function fulfillmentPayload(o: EmulatorOrder, f: EmulatorFulfillment): Json {
     tracking_company: null,
     tracking_number: null,
     tracking_numbers: [],
-    tracking_url: null,
-    tracking_urls: [],
+    tracking_url: f.trackingUrl,
+    tracking_urls: f.trackingUrl ? [f.trackingUrl] : [],
     receipt: {},
   };
 }

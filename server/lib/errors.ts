@@ -74,6 +74,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.handoffNotRetryable]: 409,
   [ErrorCode.transferNotRefundable]: 409,
   [ErrorCode.refundBeforePayment]: 422,
+  [ErrorCode.notificationsOff]: 404,
+  [ErrorCode.invalidPushSubscription]: 400,
+  [ErrorCode.pushEndpointRefused]: 400,
+  [ErrorCode.pushSubscriptionNotFound]: 404,
+  [ErrorCode.pushSubscriptionTaken]: 409,
 };
 
 /**

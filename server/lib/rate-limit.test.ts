@@ -23,11 +23,12 @@ describe('the limits table', () => {
         'POST /api/checkout/:id/transaction',
         'POST /api/orders/create',
         'POST /api/paymaster',
+        'PUT /api/notifications/subscription',
       ].sort(),
     );
     expect(new Set(RATE_LIMITS.map((r) => r.name)).size).toBe(RATE_LIMITS.length);
     for (const r of RATE_LIMITS) {
-      expect(r.route).toMatch(/^(GET|POST) \/api\/\S+$/);
+      expect(r.route).toMatch(/^(GET|POST|PUT) \/api\/\S+$/);
       expect(r.ip.length).toBeGreaterThan(0);
       // Wallets call the paymaster without the shop's cookies: counted per IP only, and no session is made for them.
       if (r.route === 'POST /api/paymaster') expect(r.session).toEqual([]);

@@ -49,6 +49,7 @@ const perHour = (max: number): Limit => ({ max, windowSeconds: 3600 });
  *   (contract wallets, EIP-1271).
  * - admin/login costs a scrypt check (CPU and memory); the lockout (5 failures per source, shared by every
  *   instance) is what stops guessing, this only keeps one client from spending the server on it.
+ * - notifications/subscription (PUT) resolves the push endpoint's host (DNS) and writes a row.
  * - admin/login/link (the operator's sign-in link) is not limited: refusing a link costs one HMAC,
  *   and a limit would let a stranger behind the admin's address refuse the admin's own link.
  */
@@ -60,6 +61,7 @@ export const RATE_LIMITS: readonly RateLimitRule[] = [
   { route: 'GET /api/auth/nonce', name: 'auth-nonce', ip: [perMinute(30), perHour(200)], session: [perMinute(10)] },
   { route: 'POST /api/auth/verify', name: 'auth-verify', ip: [perMinute(30)], session: [perMinute(10)] },
   { route: 'POST /api/paymaster', name: 'paymaster', ip: [perMinute(60), perHour(600)], session: [] },
+  { route: 'PUT /api/notifications/subscription', name: 'push-subscribe', ip: [perMinute(30), perHour(200)], session: [perMinute(10)] },
   { route: 'POST /api/admin/login', name: 'admin-login', ip: [perMinute(10), perHour(60)], session: [perMinute(10)] },
 ];
 

@@ -242,7 +242,7 @@ describe.each(testDatabaseKinds)('attaching a transfer on %s', (kind) => {
     // As a payment: the stock is taken, the bought line leaves the cart (the later one stays), the hand-off is queued.
     expect(await db()('variants').where({ shopify_id: scarce.id }).first()).toMatchObject({ available_stock: 3 });
     expect((await s.cart()).items.map((i) => [i.variantId, i.quantity])).toEqual([[unlimited.id, 1]]);
-    expect(await db()('outbox').where({ order_id: orders[0]!.id })).toHaveLength(1);
+    expect(await db()('outbox').where({ kind: 'shopify-draft-order', order_id: orders[0]!.id })).toHaveLength(1);
 
     // Audited once; a repeat answers the same and is not audited again.
     expect(await attached(await attach(t.id, { checkoutId: c.id }, admin2))).toEqual(one);

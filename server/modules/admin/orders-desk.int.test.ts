@@ -56,7 +56,7 @@ describe.each(testDatabaseKinds)('the admin orders view on %s', (kind) => {
   const inList = (orders: AdminOrder[], id: string) => orders.find((o) => o.id === id);
   const draftsFor = (orderId: string) => h.emulator.orders.listDraftOrders().filter((d) => d.tags.includes(`pogs-order-${orderId}`));
   const orderRow = async (id: string) => db()('orders').where({ id }).first();
-  const job = async (orderId: string) => db()('outbox').where({ order_id: orderId }).first();
+  const job = async (orderId: string) => db()('outbox').where({ kind: 'shopify-draft-order', order_id: orderId }).first();
   const kinds = (d: AdminOrderDetail) => d.timeline.map((e) => e.kind);
 
   /** Pays a fresh checkout of `quantity` with `value` (its exact amount by default) and lets the watcher make the order. */
@@ -393,7 +393,7 @@ describe.each(testDatabaseKinds)('the admin orders view on %s', (kind) => {
       h.emulator.failNext(0, 503);
       // Due now, so the background pass may take it too.
       await db()('outbox')
-        .where({ order_id: id })
+        .where({ kind: 'shopify-draft-order', order_id: id })
         .update({ next_attempt_at: new Date(Date.now() - 1000) });
       const [a, b, ran] = await Promise.all([retry(id), retry(id), h.payments!.handoff.runDue()]);
       const statuses = [a.status, b.status];

@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { OrderStatus } from '../../../common/api';
 import { bumpCatalogueVersion, takeSoldUnits } from '../catalogue';
 import { OUT_OF_STOCK_HOLD } from './service';
+import { queueOrderNews } from './outbox';
 import { nextStatus } from './status';
 
 /** The outbox kind of the job that hands a paid order to Shopify (handoff.ts runs it). */
@@ -87,6 +88,8 @@ export async function createOrder(trx: Knex.Transaction, paid: PaidCheckout, now
     await takeSoldUnits(trx, lines, now);
     await trx('outbox').insert({ kind: HANDOFF_JOB, order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now });
   }
+  // The shopper's devices hear of it (held or not: the payment is the news).
+  await queueOrderNews(trx, orderId, status, now);
   return orderId;
 }
 

@@ -10,7 +10,6 @@ import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
 import type { Outages } from '../../lib/outages';
-import { outboxFailures } from '../../lib/metrics';
 import {
   DRAFT_BY_TAG_QUERY,
   DRAFT_CREATE_MUTATION,
@@ -24,19 +23,13 @@ import {
 import { formatUnits } from '../../../common/money';
 import { HANDOFF_JOB } from './create-order';
 import { applyOrderEvent } from './events';
+import { claimOutboxJob, failOutboxJob, finishOutboxJob, type OutboxJob } from './outbox';
 import type { OrderRow } from './service';
 
 export const orderTag = (orderId: string) => `pogs-order-${orderId}`;
 
 /** What a hand-off job notes when it finished without Shopify: the order was refunded first. */
 const NOT_HANDED_OFF_REFUNDED = 'Not handed off: the order was refunded before its hand-off ran.';
-
-/** A lease: a claimed job is invisible to other workers this long (then it is retried). */
-const LEASE_MS = 2 * 60_000;
-
-export function retryDelayMs(attempts: number): number {
-  return Math.min(5_000 * 2 ** Math.max(attempts - 1, 0), 30 * 60_000);
-}
 
 export class ShopifyHandoff implements Job {
   readonly name = 'Shopify hand-off';
@@ -100,33 +93,18 @@ export class ShopifyHandoff implements Job {
    * Claims one due job (FOR UPDATE SKIP LOCKED + a lease), so two servers never run the same job
    * at once; with `orderId`, that order's job if it failed and is not running (see runOne).
    */
-  private async claim(orderId?: string): Promise<{ id: number; order_id: string; attempts: number } | null> {
-    const now = this.now();
-    const { db } = this.deps;
-    const due = db('outbox').select('id').where({ kind: HANDOFF_JOB }).whereNull('done_at');
-    if (orderId === undefined) due.where('next_attempt_at', '<=', now).orderBy('id').limit(1);
-    else
-      due
-        .where({ order_id: orderId })
-        .whereNotNull('last_error')
-        .where((w) => w.where('next_attempt_at', '<=', now).orWhereRaw('last_failed_attempt = attempts'));
-    const rows = await db('outbox')
-      .whereIn('id', due.forUpdate().skipLocked())
-      .update({ attempts: db.raw('attempts + 1'), next_attempt_at: new Date(now.getTime() + LEASE_MS), updated_at: now })
-      .returning(['id', 'order_id', 'attempts']);
-    return rows[0] ?? null;
+  private claim(orderId?: string): Promise<OutboxJob | null> {
+    return claimOutboxJob(this.deps.db, { kinds: [HANDOFF_JOB], now: this.now(), orderId });
   }
 
-  private async run(job: { id: number; order_id: string; attempts: number }): Promise<boolean> {
+  private async run(job: OutboxJob): Promise<boolean> {
     const { db, logger } = this.deps;
     try {
       const order: OrderRow | undefined = await db('orders').where({ id: job.order_id }).first();
       if (!order) throw new Error(`order ${job.order_id} is gone`);
       if (order.status === 'refunded') {
         // Refunded before it was handed off: nothing to ship, so Shopify never hears of it.
-        await db('outbox')
-          .where({ id: job.id })
-          .update({ done_at: this.now(), last_error: NOT_HANDED_OFF_REFUNDED, updated_at: this.now() });
+        await finishOutboxJob(db, job.id, this.now(), NOT_HANDED_OFF_REFUNDED);
         logger.info({ orderId: order.id }, 'order refunded before its hand-off; no Shopify draft order made');
         return true;
       }
@@ -135,23 +113,12 @@ export class ShopifyHandoff implements Job {
         .where({ id: order.id })
         .update({ shopify_draft_order_id: draft.id, shopify_invoice_url: draft.invoiceUrl, updated_at: this.now() });
       // An earlier failure (last_error, last_error_at) stays: the admin's orders view shows it.
-      await db('outbox').where({ id: job.id }).update({ done_at: this.now(), updated_at: this.now() });
+      await finishOutboxJob(db, job.id, this.now());
       logger.info({ orderId: order.id, draft: draft.name }, 'Shopify draft order ready for shipping details');
       return true;
     } catch (err) {
-      const delay = retryDelayMs(job.attempts);
       const message = err instanceof Error ? err.message : String(err);
-      const now = this.now();
-      await db('outbox')
-        .where({ id: job.id })
-        .update({
-          last_error: message.slice(0, 2000),
-          last_error_at: now,
-          last_failed_attempt: job.attempts,
-          next_attempt_at: new Date(now.getTime() + delay),
-          updated_at: now,
-        });
-      outboxFailures.inc({ job: HANDOFF_JOB });
+      const delay = await failOutboxJob(db, job, message, this.now());
       logger.warn({ orderId: job.order_id, attempts: job.attempts, retryInMs: delay, err: message }, 'Shopify hand-off failed; will retry');
       return false;
     }

@@ -27,3 +27,10 @@ export { HANDOFF_JOB } from './create-order';
 export { shopifyWebhookRoutes, subscribeShopifyWebhooks, missingWebhookTopics } from './webhooks';
 /** GET /api/orders/:id, the wallet's order list and the shipping link. */
 export { orderRoutes } from './routes';
+/**
+ * The outbox's mechanics, for the order news jobs the status changes queue (`notify:<status>`,
+ * ORDER_NEWS_KINDS): claim one with a lease, finish it, or fail it for a retry with back-off.
+ */
+export { claimOutboxJob, failOutboxJob, finishOutboxJob, ORDER_NEWS_KINDS, type OutboxJob } from './outbox';
+/** What the news of a job says, and the wallet whose devices hear it. */
+export { orderNewsOf } from './news';

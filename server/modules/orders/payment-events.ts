@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { OrderStatus } from '../../../common/api';
 import { noteSoldChange } from './create-order';
 import type { OrderRow } from './service';
+import { queueOrderNews } from './outbox';
 import { needsShipping, nextStatus } from './status';
 
 /** The status reason of an order failed because its payment vanished in a reorganisation. */
@@ -50,4 +51,5 @@ export async function restoreReorgedOrder(trx: Knex.Transaction, order: PaidOrde
     .where({ id: order.id })
     .update({ status, needs_shipping: needsShipping(status), status_reason: null, updated_at: now });
   await noteSoldChange(trx, order.id, order, { ...order, status });
+  await queueOrderNews(trx, order.id, status, now);
 }

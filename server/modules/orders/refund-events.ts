@@ -9,6 +9,7 @@ import type { Knex } from 'knex';
 import type { OrderStatus } from '../../../common/api';
 import type { Db } from '../../db';
 import { noteSoldChange, type SoldFacts } from './create-order';
+import { queueOrderNews } from './outbox';
 import { needsShipping, nextStatus } from './status';
 
 /** The sum of the refunds recorded against each of these orders, wei (orders without any are absent). */
@@ -124,5 +125,6 @@ export async function refundOrderIfFull(
     .where({ id: orderId })
     .update({ status: to, needs_shipping: needsShipping(to), updated_at: now });
   await noteSoldChange(trx, orderId, order, { ...order, status: to });
+  await queueOrderNews(trx, orderId, to, now);
   return { from: order.status, to };
 }

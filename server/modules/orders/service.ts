@@ -26,6 +26,7 @@ export interface OrderRow {
   shopify_invoice_url: string | null;
   shopify_order_id: string | null;
   hold_reason: string | null;
+  tracking_url: string | null;
   paid_at: Date;
   created_at: Date;
 }
@@ -216,6 +217,7 @@ export class OrdersService {
         customerWallet: r.customer_wallet,
         transactionHash: r.tx_hash,
         refunds: refunds.filter((f) => f.order_id === r.id).map((f) => this.refundLine(f)),
+        trackingUrl: r.tracking_url ?? null,
         blockchain: { chainId: r.chain_id, transactionHash: r.tx_hash, blockNumber: Number(r.block_number) },
         createdAt,
         processed_at: r.paid_at.toISOString(),

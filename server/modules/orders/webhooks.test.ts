@@ -100,3 +100,28 @@ describe('interpretWebhook', () => {
     expect(() => interpretWebhook(topic, parseWebhookPayload({})!)).not.toThrow();
   });
 });
+
+describe('tracking links of fulfilment webhooks', () => {
+  const read = (topic: string, body: unknown) => interpretWebhook(topic, parseWebhookPayload(body)!);
+
+  it('takes the first usable link of a fulfilment (tracking_urls, then tracking_url)', () => {
+    expect(read('fulfillments/create', { order_id: 7, status: 'success', tracking_urls: ['https://t.example/1'] })).toMatchObject({
+      event: 'fulfilled',
+      trackingUrl: 'https://t.example/1',
+    });
+    expect(read('fulfillments/create', { order_id: 7, tracking_urls: ['ftp://x'], tracking_url: 'https://t.example/2' })?.trackingUrl).toBe(
+      'https://t.example/2',
+    );
+    expect(read('fulfillments/create', { order_id: 7, tracking_urls: [], tracking_url: null })).not.toHaveProperty('trackingUrl');
+  });
+
+  it('takes an order’s newest fulfilment that has one, and ignores tracking fields it cannot read', () => {
+    const order = {
+      id: 7,
+      fulfillments: [{ tracking_urls: ['https://t.example/old'] }, { tracking_urls: [] }, { tracking_url: 'https://t.example/new' }],
+    };
+    expect(read('orders/fulfilled', order)?.trackingUrl).toBe('https://t.example/new');
+    expect(read('orders/fulfilled', { id: 7, fulfillments: 'x', tracking_urls: 5 })).toMatchObject({ event: 'fulfilled' });
+    expect(read('orders/fulfilled', { id: 7, fulfillments: 'x' })).not.toHaveProperty('trackingUrl');
+  });
+});

@@ -19,6 +19,7 @@ import {
   type WebhookSubscribeResult,
   type WebhookSubscriptionsResult,
 } from '../../shopify';
+import { usableTrackingUrl } from '../../../common/order-news';
 import { applyOrderEvent } from './events';
 import type { OrderEvent } from './status';
 
@@ -42,6 +43,11 @@ const text = z
  */
 const restId = z.union([z.number().nonnegative(), z.string().regex(/^\d{1,20}$/)]);
 const noteAttribute = z.object({ name: text.optional(), key: text.optional(), value: text.optional() });
+/** A fulfilment's tracking links (REST: `tracking_url`, and `tracking_urls` for each parcel); one we cannot read is none. */
+const trackingFields = {
+  tracking_url: text.nullable().optional().catch(undefined),
+  tracking_urls: z.array(text).max(100).optional().catch(undefined),
+};
 
 /**
  * The fields of a webhook body this shop reads, with the types Shopify sends (REST resource JSON,
@@ -55,6 +61,9 @@ const webhookPayloadSchema = z.object({
   /** The order's name ("#1001"; a draft's is "#D12", not read). */
   name: text.optional(),
   order_id: restId.nullable().optional(),
+  ...trackingFields,
+  /** orders/fulfilled: the order's fulfilments, with their tracking links. */
+  fulfillments: z.array(z.object(trackingFields)).max(100).optional().catch(undefined),
   note_attributes: z
     .array(z.unknown())
     .max(1000)
@@ -68,11 +77,22 @@ export function parseWebhookPayload(body: unknown): WebhookPayload | null {
   return webhookPayloadSchema.safeParse(body).data ?? null;
 }
 
+/** The first tracking link a fulfilment (or, for an order, its newest fulfilment that has one) names. */
+function trackingUrlOf(p: Pick<WebhookPayload, 'tracking_url' | 'tracking_urls' | 'fulfillments'>): string | undefined {
+  const own = [...(p.tracking_urls ?? []), ...(p.tracking_url ? [p.tracking_url] : [])].find((u) => usableTrackingUrl(u));
+  if (own) return own;
+  for (const f of [...(p.fulfillments ?? [])].reverse()) {
+    const url = trackingUrlOf(f);
+    if (url) return url;
+  }
+  return undefined;
+}
+
 /** What a topic means for one of our orders: which order (how to find it) and which event. */
 export function interpretWebhook(
   topic: string,
   p: WebhookPayload,
-): { find: OrderLookup; event: OrderEvent; shopifyOrderId?: string; shopifyOrderName?: string } | null {
+): { find: OrderLookup; event: OrderEvent; shopifyOrderId?: string; shopifyOrderName?: string; trackingUrl?: string } | null {
   const ourId = p.note_attributes?.find((a) => (a.name ?? a.key) === 'pogs_order_id')?.value;
   const orderGid = (id: number | string | null | undefined) =>
     id == null ? undefined : String(id).startsWith('gid://') ? String(id) : `gid://shopify/Order/${id}`;
@@ -87,11 +107,19 @@ export function interpretWebhook(
         shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id),
         ...(p.name ? { shopifyOrderName: p.name } : {}),
       };
-    case 'orders/fulfilled':
-      return { find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId }, event: 'fulfilled' };
-    case 'fulfillments/create':
+    case 'orders/fulfilled': {
+      const trackingUrl = trackingUrlOf(p);
+      return {
+        find: { shopifyOrderId: p.admin_graphql_api_id ?? orderGid(p.id), ourId },
+        event: 'fulfilled',
+        ...(trackingUrl ? { trackingUrl } : {}),
+      };
+    }
+    case 'fulfillments/create': {
       if (p.status && p.status !== 'success') return null;
-      return { find: { shopifyOrderId: orderGid(p.order_id) }, event: 'fulfilled' };
+      const trackingUrl = trackingUrlOf(p);
+      return { find: { shopifyOrderId: orderGid(p.order_id) }, event: 'fulfilled', ...(trackingUrl ? { trackingUrl } : {}) };
+    }
     default:
       return null;
   }
@@ -211,6 +239,7 @@ export function shopifyWebhookRoutes(deps: {
       const change = await applyOrderEvent(trx as unknown as Db, orderId, meaning.event, {
         shopifyOrderId: meaning.shopifyOrderId,
         shopifyOrderName: meaning.shopifyOrderName,
+        trackingUrl: meaning.trackingUrl,
       });
       return { orderId, change };
     });

@@ -181,7 +181,7 @@ describe.each(testDatabaseKinds)('attacks on payments, on %s', (kind) => {
       amount_paid_wei: String(BigInt(c.amountWei) / 2n + BigInt(partly.amountWei)),
     });
     for (const hash of [first, second]) expect(await pay.transferRow(hash)).toMatchObject({ status: 'matched', order_id: done.orderId });
-    expect(await db()('outbox').where({ order_id: done.orderId })).toHaveLength(1);
+    expect(await db()('outbox').where({ kind: 'shopify-draft-order', order_id: done.orderId })).toHaveLength(1);
     await s.request('/api/auth/logout', { method: 'POST' });
   });
 

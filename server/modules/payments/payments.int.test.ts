@@ -423,7 +423,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
       hold: { reason: 'out-of-stock', message: expect.stringContaining('refund') },
     });
     expect((await ordersFor(hash))[0]).toMatchObject({ late: true, stock_taken: false, hold_reason: 'out-of-stock' });
-    expect(await db()('outbox').where({ order_id: held.id })).toHaveLength(0);
+    expect(await db()('outbox').where({ kind: 'shopify-draft-order', order_id: held.id })).toHaveLength(0);
     expect(await db()('variants').where({ shopify_id: scarce.id }).first()).toMatchObject({ available_stock: 0, is_sold_out: true });
   });
 
@@ -498,7 +498,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
 
     h.emulator.failNext(1000, 503);
     expect(await h.payments!.handoff.runDue()).toBe(0);
-    const job = await db()('outbox').where({ order_id: order.id }).first();
+    const job = await db()('outbox').where({ kind: 'shopify-draft-order', order_id: order.id }).first();
     expect(job).toMatchObject({ done_at: null, attempts: 1 });
     expect(job.last_error).toBeTruthy();
     expect(new Date(job.next_attempt_at).getTime()).toBeGreaterThan(Date.now());
@@ -511,7 +511,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     // Shopify is back; the retry comes due.
     h.emulator.failNext(0, 503);
     await db()('outbox')
-      .where({ order_id: order.id })
+      .where({ kind: 'shopify-draft-order', order_id: order.id })
       .update({ next_attempt_at: new Date(Date.now() - 1000) });
     expect(await h.payments!.handoff.runDue()).toBe(1);
     expect(draftsFor()).toHaveLength(1);
@@ -519,7 +519,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
 
     // A create whose answer was lost is found by its tag, never made twice.
     await db()('outbox')
-      .where({ order_id: order.id })
+      .where({ kind: 'shopify-draft-order', order_id: order.id })
       .update({ done_at: null, next_attempt_at: new Date(Date.now() - 1000) });
     expect(await h.payments!.handoff.runDue()).toBe(1);
     expect(draftsFor()).toHaveLength(1);

@@ -317,7 +317,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
     // Refunded before its hand-off ran: Shopify never gets a draft order for it.
     await h.payments!.handoff.runDue();
     expect(await db()('orders').where({ id: orderId }).first()).toMatchObject({ shopify_draft_order_id: null, status: 'refunded' });
-    expect(await db()('outbox').where({ order_id: orderId }).first()).toMatchObject({
+    expect(await db()('outbox').where({ kind: 'shopify-draft-order', order_id: orderId }).first()).toMatchObject({
       done_at: expect.anything(),
       last_error: expect.stringContaining('refunded before its hand-off'),
     });

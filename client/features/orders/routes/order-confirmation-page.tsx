@@ -15,6 +15,8 @@ import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
 import { OrderRefunds } from '../components/order-refunds';
 import { receiptPath } from '../lib/receipt-path';
 import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
+import { useAuthSession } from '../../auth';
+import { OrderUpdatesToggle } from '../components/order-updates-toggle';
 
 /**
  * /order-confirmation?id=<order id> — the payment-success page. Read fresh on every
@@ -105,6 +107,7 @@ function OrderConfirmation({ order }: { order: Order }) {
             </a>
           </>
         )}
+        <OrderUpdatesOfOrder wallet={order.customerWallet} />
         {/* BaseScan on a real chain; in local mode the hash with a copy button, as a shopper will see it. */}
         <ExplorerLink transactionHash={order.transactionHash} className="justify-center" localFallback />
         <Link to={receiptPath(order.id)} className={linkButton('outline')} data-testid="receipt-link">
@@ -116,6 +119,13 @@ function OrderConfirmation({ order }: { order: Order }) {
       </div>
     </Card>
   );
+}
+
+/** Order updates for the order's wallet: the toggle once this browser is signed in as it, else the way to sign in. */
+function OrderUpdatesOfOrder({ wallet }: { wallet: string }) {
+  const session = useAuthSession(true);
+  if (!session.data) return null;
+  return <OrderUpdatesToggle wallet={wallet} signedIn={session.data.address === wallet.toLowerCase()} />;
 }
 
 export { OrderConfirmationPage as Component };

@@ -11,6 +11,7 @@ import { isSignInRequired, ORDERS_FETCH_ERROR, useOrderHistory } from '../api/ge
 import { useWalletRefunds } from '../api/get-refunds';
 import { OrderCard } from '../components/order-card';
 import { OrderRefunds } from '../components/order-refunds';
+import { OrderUpdatesToggle } from '../components/order-updates-toggle';
 import { ConnectWalletCard, OrdersEmpty, OrdersError, OrdersLoading, OrdersOffline } from '../components/orders-states';
 import { SignInStep } from '../components/sign-in-step';
 import { orderHistoryAccess } from '../lib/order-history-access';
@@ -134,6 +135,7 @@ function OrderSections({
           </span>
         </p>
       </header>
+      <OrderUpdatesToggle wallet={address} />
       {groups.map(({ id, title, orders }) => (
         <section key={id} aria-labelledby={`orders-${id}`} className="grid gap-3" data-testid="order-section" data-section={id}>
           <h2 id={`orders-${id}`} className="text-lg font-bold">
