@@ -20,6 +20,7 @@ const order: Order = {
   transactionHash: HASH,
   refunds: [{ amount: '5.00', txHash: HASH, explorerUrl: `https://basescan.org/tx/${HASH}`, at: '2026-11-29T07:00:00.000Z' }],
   blockchain: { chainId: 8453, transactionHash: HASH, blockNumber: 123456 },
+  trackingUrl: 'https://track.example/p/1',
   createdAt: '2026-11-29T06:12:45.123Z',
   processed_at: '',
 };
@@ -49,12 +50,13 @@ describe('the receipt', () => {
       Transaction: [HASH, `https://basescan.org/tx/${HASH}`],
       Block: ['123456 on Base (chain 8453)', null],
       'Paid from': [order.customerWallet, `https://basescan.org/address/${order.customerWallet}`],
+      Tracking: ['https://track.example/p/1', 'https://track.example/p/1'],
       'Paid to (the store)': [config.storeWallet, `https://basescan.org/address/${config.storeWallet}`],
     });
   });
 
   it('links nothing to an explorer on the local demo chain, and leaves the store out when payments are off', () => {
-    const receipt = buildReceipt({ ...order, refunds: [] }, { ...config, demoWallet: true, storeWallet: null });
+    const receipt = buildReceipt({ ...order, refunds: [], trackingUrl: null }, { ...config, demoWallet: true, storeWallet: null });
     expect(receipt.rows.filter((r) => r.href)).toEqual([]);
     expect(receipt.rows.map((r) => r.label)).not.toContain('Paid to (the store)');
   });

@@ -66,6 +66,8 @@ export function buildReceipt(
     { label: 'Block', value: `${order.blockchain.blockNumber} on ${config.chainName} (chain ${order.blockchain.chainId})` },
     { label: 'Paid from', value: order.customerWallet, href: explorerUrl(explorer, 'address', order.customerWallet), mono: true },
   ];
+  // The carrier's page for the parcel, as Shopify reported it (only http and https links are kept).
+  if (order.trackingUrl) rows.push({ label: 'Tracking', value: order.trackingUrl, href: order.trackingUrl });
   if (config.storeWallet)
     rows.push({
       label: 'Paid to (the store)',
