@@ -25,6 +25,7 @@ import * as attachWindow from './20261129020100_attach_window';
 import * as paymentDeskItems from './20261129020200_payment_desk_items';
 import * as cartChanges from './20261129020300_cart_changes';
 import * as catalogueChanges from './20261129020400_catalogue_changes';
+import * as orderPriceReference from './20261129060940_order_price_reference';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -49,6 +50,7 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261129020200_payment_desk_items.ts', paymentDeskItems],
   ['20261129020300_cart_changes.ts', cartChanges],
   ['20261129020400_catalogue_changes.ts', catalogueChanges],
+  ['20261129060940_order_price_reference.ts', orderPriceReference],
 ];
 
 /**

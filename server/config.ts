@@ -21,6 +21,12 @@ import {
   type PaymasterConfig,
   type SponsorshipRules,
 } from './paymaster-config';
+import {
+  PRICE_REFERENCE_SETTINGS,
+  priceReferenceConfig,
+  priceReferenceProblems,
+  type PriceReferenceConfig,
+} from './price-reference-config';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
 
@@ -86,6 +92,7 @@ const envSchema = z.object({
   BRAND_URL: urlString.default('https://pogs.com'),
   WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
   ...PAYMASTER_SETTINGS,
+  ...PRICE_REFERENCE_SETTINGS,
   /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
   METRICS_PORT: optional(z.coerce.number().int().min(1).max(65535)),
   /**
@@ -257,6 +264,8 @@ interface ConfigCommon {
   paymaster: PaymasterConfig | null;
   /** The budget, the per-account limit and the extra wallets of sponsored gas (local mode's own paymaster follows them too). */
   sponsorship: SponsorshipRules;
+  /** The dollar reference beside prices: where it is read and when it is hidden (contracts null: off). */
+  priceReference: PriceReferenceConfig;
   /** The metrics listener's port (null: no metrics listener). */
   metricsPort: number | null;
   /** The address the metrics listener binds (127.0.0.1 unless METRICS_HOST says otherwise). */
@@ -314,6 +323,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push(`${chainKeys.join(', ')} must be set together (missing: ${chainKeys.filter((k) => !chainSet.includes(k)).join(', ')})`);
   }
   problems.push(...paymasterProblems(isSet, parsed.success ? parsed.data.PAYMASTER_SERVICE_URL : undefined));
+  problems.push(...priceReferenceProblems(isSet));
   if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeKeys, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
   const storeComplete = isSet('SHOPIFY_STORE_DOMAIN') && (isSet('SHOPIFY_CLIENT_ID') || isSet('SHOPIFY_ADMIN_TOKEN'));
   const liveSettings = production || (chainSet.length === chainKeys.length && storeComplete);
@@ -458,6 +468,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     timeouts: { shopifyMs: e.SHOPIFY_TIMEOUT_MS, chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS, paymasterServiceMs: e.PAYMASTER_SERVICE_TIMEOUT_MS },
     paymaster: paymasterConfig(e),
     sponsorship: sponsorshipRules(e),
+    priceReference: priceReferenceConfig(e),
     metricsPort: e.METRICS_PORT ?? null,
     metricsHost: e.METRICS_HOST,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

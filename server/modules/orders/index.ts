@@ -27,3 +27,8 @@ export { HANDOFF_JOB } from './create-order';
 export { shopifyWebhookRoutes, subscribeShopifyWebhooks, missingWebhookTopics } from './webhooks';
 /** GET /api/orders/:id, the wallet's order list and the shipping link. */
 export { orderRoutes } from './routes';
+/**
+ * The dollar reference an order keeps from its payment's block (payments records it after the
+ * order's transaction), and how a row's reference reads (the admin's orders view and export).
+ */
+export { orderReferenceOf, recordOrderReference } from './price-reference';
