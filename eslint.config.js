@@ -44,6 +44,7 @@ export const SERVER_MODULE_IMPORTS = {
   catalogue: ['stock'],
   admin: ['catalogue', 'orders', 'payments', 'session', 'stock'],
   paymaster: ['payments'],
+  'price-reference': ['payments'],
   auth: ['session'],
   session: [],
   stock: [],
@@ -76,6 +77,7 @@ export const TABLE_OWNERS = {
   ],
   admin: ['admin_audit_log', 'admin_login_counters', 'admin_login_state', 'admin_sessions', 'admin_sign_in_links_used'],
   paymaster: ['paymaster_sponsorships'],
+  'price-reference': [],
   stock: [],
   lib: ['app_state', 'rate_limits'],
 };

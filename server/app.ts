@@ -36,6 +36,7 @@ import { paymentRoutes, type CheckoutService, type OrderFromTransaction, type Pa
 import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules/orders';
 import { paymasterRoutes, type PaymasterService } from './modules/paymaster';
 import { authRoutes, type AuthService } from './modules/auth';
+import { priceReferenceRoutes, type PriceReferenceService } from './modules/price-reference';
 import {
   adminRoutes,
   type AdminService,
@@ -108,6 +109,8 @@ export interface AppDeps {
     /** The Shopify app's client secret, the webhook HMAC key. */
     webhookSecret: string | undefined;
   };
+  /** The dollar reference beside prices (GET /api/price-reference answers null without it). */
+  priceReference?: PriceReferenceService;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -209,6 +212,7 @@ export function createApp(deps: AppDeps): Koa {
     // Ahead of the built client's files: robots.txt and the sitemap follow PUBLIC_URL and the catalogue.
     seoRoutes({ catalogue, publicUrl: config.publicUrl, sitemapLimits: deps.sitemapLimits }),
     cartRoutes(carts),
+    priceReferenceRoutes(deps.priceReference),
     adminRoutes({
       admin: deps.admin.sessions,
       inventory: deps.admin.inventory,

@@ -12,6 +12,8 @@
  *                       UserOperationEvents settle each sponsorship; one process at a time
  *   Shopify hand-off    every second; each outbox job in one process at a time (SKIP LOCKED, lease)
  *   Shopify order poll  every 5 minutes: orders whose Shopify webhook never came
+ *   price reference     with a configured pool: every 30 s, the dollar reference read at the
+ *                       chain's head and kept in this instance's memory (each instance its own)
  *
  * With several server processes on one database each runs every job; those that must not run
  * twice guard themselves in the database, as above.
@@ -104,6 +106,9 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
       }),
     );
   }
+
+  // The dollar reference: read in the background only, never on a request's path.
+  if (services.priceReference) jobs.push(services.priceReference.job);
 
   return {
     name: 'workers',
