@@ -32,7 +32,8 @@ import type { AdminOrder, AdminOrderDetail, AdminOrdersPage, DraftState, RefundR
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
+import { orderReferenceOf, PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
+import { usdReference } from '../../../common/usd-reference';
 import { handoffJobs, orderById, orderItems, ordersNewestFirst, type AdminOrderRecord, type HandoffJobRecord } from './desk/order-reads';
 import { type TransferStatus } from '../payments';
 import { transfersOfCheckout } from './desk/transfer-reads';
@@ -144,6 +145,7 @@ export class OrdersDesk {
   }
 
   private summary(r: AdminOrderRecord, job: HandoffJobRecord | undefined): AdminOrder {
+    const reference = orderReferenceOf(r);
     return {
       id: r.id,
       status: r.status,
@@ -155,6 +157,8 @@ export class OrdersDesk {
       txHash: r.tx_hash,
       explorerUrl: this.explorerUrl(r.tx_hash),
       flags: { overpaid: r.overpaid, late: r.late, hold: r.hold_reason },
+      usdAtPayment: reference && usdReference(wei(r.amount_paid_wei), reference.usdPerPogs),
+      reference,
       draftState: draftStateOf(r, job),
       shopifyDraftOrderId: r.shopify_draft_order_id,
       shopifyOrderName: r.shopify_order_name,

@@ -7,6 +7,8 @@
 import { Contract, ContractFactory, JsonRpcProvider, MaxUint256, parseEther } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderSchema, priceReferenceAnswerSchema } from '../../../common/api';
+import { adminOrderDetailSchema } from '../../../common/payments-desk';
+import { usdReference } from '../../../common/usd-reference';
 import { BASE_CHAIN_ID } from '../../../common/chain';
 import aggregatorArtifact from '../../chain/contracts/demo-aggregator.json';
 import wethArtifact from '../../chain/contracts/demo-weth.json';
@@ -120,6 +122,26 @@ describe.each(testDatabaseKinds)('the dollar reference (%s)', (kind) => {
     expect(Math.abs(Number(order.reference!.usdPerPogs) / 0.05 - 1)).toBeLessThan(1e-4);
     // A stranger's session gets nothing of the order.
     expect((await new Shopper(shop.h).request(`/api/orders/${row!.id}`)).status).toBe(404);
+
+    // The admin's orders view and the accountant's export give what was paid in dollars at that block.
+    const dollars = usdReference(String(row!.amount_paid_wei), expected!.usdPerPogs)!;
+    expect(dollars).toMatch(/^\d+\.\d\d$/);
+    const admin = adminOrderDetailSchema.parse(
+      await (await shop.h.api(`/api/admin/orders/${row!.id}`, { headers: { cookie: shop.admin } })).json(),
+    );
+    expect(admin).toMatchObject({ usdAtPayment: dollars, reference: expected });
+    const day = new Date().toISOString().slice(0, 10);
+    const csv = await (
+      await shop.h.api(`/api/admin/payments/export.csv?from=${day}&to=${day}`, { headers: { cookie: shop.admin } })
+    ).text();
+    const [header, ...lines] = csv.trim().split('\r\n');
+    expect(header!.split(',').at(-1)).toBe('usd_at_payment');
+    expect(
+      lines
+        .map((l) => l.split(','))
+        .find((f) => f[1] === row!.id)
+        ?.at(-1),
+    ).toBe(dollars);
   });
 
   it('takes the nearest recent reading for a block the node cannot answer for', async () => {
