@@ -16,22 +16,32 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Each contract: its package and the artifact's path inside it. */
-export const UNISWAP_CONTRACTS = {
-  UniswapV3Factory: ['@uniswap/v3-core', 'artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json'],
-  NonfungiblePositionManager: [
-    '@uniswap/v3-periphery',
-    'artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json',
-  ],
-} as const;
+interface Artifact {
+  abi: unknown[];
+  bytecode: string;
+  linkReferences: object;
+}
+/** Each contract: its package, the package's version and the artifact (required by name, so the dependency is seen). */
+const UNISWAP_CONTRACTS: Record<string, { pkg: string; version: () => string; artifact: () => Artifact }> = {
+  UniswapV3Factory: {
+    pkg: '@uniswap/v3-core',
+    version: () => require('@uniswap/v3-core/package.json').version,
+    artifact: () => require('@uniswap/v3-core/artifacts/contracts/UniswapV3Factory.sol/UniswapV3Factory.json'),
+  },
+  NonfungiblePositionManager: {
+    pkg: '@uniswap/v3-periphery',
+    version: () => require('@uniswap/v3-periphery/package.json').version,
+    artifact: () => require('@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json'),
+  },
+};
 
 /** What the committed file holds, read from the installed packages. */
 export function uniswapArtifacts() {
   const packages: Record<string, string> = {};
   const contracts: Record<string, { abi: unknown[]; bytecode: string }> = {};
-  for (const [name, [pkg, file]] of Object.entries(UNISWAP_CONTRACTS)) {
-    packages[pkg] = (require(`${pkg}/package.json`) as { version: string }).version;
-    const artifact = require(`${pkg}/${file}`) as { abi: unknown[]; bytecode: string; linkReferences: object };
+  for (const [name, source] of Object.entries(UNISWAP_CONTRACTS)) {
+    packages[source.pkg] = source.version();
+    const artifact = source.artifact();
     if (Object.keys(artifact.linkReferences).length) throw new Error(`${name} needs linked libraries, which local mode does not deploy`);
     contracts[name] = { abi: artifact.abi, bytecode: artifact.bytecode };
   }

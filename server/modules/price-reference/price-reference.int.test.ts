@@ -130,6 +130,7 @@ describe.each(testDatabaseKinds)('the dollar reference (%s)', (kind) => {
       await (await shop.h.api(`/api/admin/orders/${row!.id}`, { headers: { cookie: shop.admin } })).json(),
     );
     expect(admin).toMatchObject({ usdAtPayment: dollars, reference: expected });
+    expect(admin.timeline.find((e) => e.kind === 'paid')!.text).toContain(`, ≈ $${dollars} at block ${paidAt} of `);
     const day = new Date().toISOString().slice(0, 10);
     const csv = await (
       await shop.h.api(`/api/admin/payments/export.csv?from=${day}&to=${day}`, { headers: { cookie: shop.admin } })
