@@ -19,6 +19,7 @@ import { DEMO_ETH_USD, DEMO_POGS_PER_WETH, type LocalPricePool } from '../../cha
 import { getState } from '../../lib/app-state';
 import { priceReferenceChecks } from '../../ops/price-reference-checks';
 import { createLogger } from '../../lib/logger';
+import { createWorkers } from '../../workers';
 import { ChainClient } from '../payments';
 import { PriceReferenceService, checkPriceReference } from '.';
 import { testDatabaseKinds } from '../../test/databases';
@@ -93,6 +94,23 @@ describe.each(testDatabaseKinds)('the dollar reference (%s)', (kind) => {
     const { res, body } = await api();
     expect(body.reference).toEqual({ ...read, observedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(res.headers.get('cache-control')).toBe('public, max-age=15');
+  });
+
+  it('is read by a background job of the workers, never by a request', async () => {
+    expect(createWorkers(shop.h.services).jobs).toContain('price reference');
+    const { contracts } = shop.h.config.priceReference;
+    const fresh = new PriceReferenceService({
+      chain: shop.h.payments!.chain,
+      config: { ...shop.h.config.priceReference, contracts: contracts! },
+      tokenAddress: shop.h.payments!.target.tokenAddress,
+      logger: createLogger({ level: 'silent' }),
+    });
+    expect(fresh.current()).toBeNull();
+    fresh.job.start(); // its first pass runs at once
+    const deadline = Date.now() + 10_000;
+    while (!fresh.current() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await fresh.job.stop();
+    expect(fresh.current()).toMatchObject({ source: SOURCE, block: (await head()).number });
   });
 
   it('gives a stranger nothing but the public figure: no session, no write', async () => {
