@@ -45,6 +45,7 @@ export const SERVER_MODULE_IMPORTS = {
   admin: ['catalogue', 'orders', 'payments', 'session', 'stock'],
   paymaster: ['payments'],
   notifications: ['orders', 'auth'],
+  'price-reference': ['payments'],
   auth: ['session'],
   session: [],
   stock: [],
@@ -78,6 +79,7 @@ export const TABLE_OWNERS = {
   admin: ['admin_audit_log', 'admin_login_counters', 'admin_login_state', 'admin_sessions', 'admin_sign_in_links_used'],
   paymaster: ['paymaster_sponsorships'],
   notifications: ['push_subscriptions', 'push_deliveries'],
+  'price-reference': [],
   stock: [],
   lib: ['app_state', 'rate_limits'],
 };

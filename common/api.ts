@@ -252,6 +252,28 @@ export const orderItemSchema = z.object({
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
+/** A dollar reference as the shop read it: dollars per 1 POGS (a decimal, up to 18 places), at which block, from what. */
+const referenceFields = {
+  usdPerPogs: z.string().regex(/^\d{1,40}(\.\d{1,18})?$/),
+  block: z.number().int().nonnegative(),
+  /** Where the figure comes from, for people ("Uniswap v3 POGS/WETH 30-min average × Chainlink ETH/USD"). */
+  source: z.string(),
+};
+
+/**
+ * GET /api/price-reference: the dollar reference shown beside POGS prices ("≈ $12.40", with
+ * common/usd-reference.ts), never what is paid. Null when the shop has none it trusts (not
+ * configured, or hidden: docs/price-reference.md says when and why).
+ */
+export const priceReferenceAnswerSchema = z.object({
+  reference: z.object({ ...referenceFields, /** When the shop read it (ISO). */ observedAt: z.string() }).nullable(),
+});
+export type PriceReferenceAnswer = z.infer<typeof priceReferenceAnswerSchema>;
+
+/** The reference an order kept from its payment's block (null when there was none to read). */
+export const orderReferenceSchema = z.object(referenceFields).nullable();
+export type OrderReference = z.infer<typeof orderReferenceSchema>;
+
 export const orderSchema = z.object({
   id: z.string(),
   status: orderStatusSchema,
@@ -281,6 +303,8 @@ export const orderSchema = z.object({
   /** The parcel's tracking page once Shopify's fulfilment named one (http or https), else null. */
   trackingUrl: z.string().nullable(),
   blockchain: z.object({ chainId: z.number().int(), transactionHash: z.string(), blockNumber: z.number().int() }),
+  /** The dollar reference at the payment's block, kept for the record (what was paid is `amountPaid`, in POGS). */
+  reference: orderReferenceSchema,
   createdAt: z.string(),
   processed_at: z.string(),
 });

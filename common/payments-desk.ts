@@ -161,6 +161,8 @@ export const PAYMENTS_EXPORT_COLUMNS = [
   'amount_paid',
   'amount_refunded',
   'shopify_order_name',
+  /** An order's amount paid in dollars at its payment's block (docs/price-reference.md); empty without a reference. */
+  'usd_at_payment',
 ] as const;
 
 /**
@@ -308,6 +310,12 @@ export const adminOrderSchema = z.object({
   txHash: z.string(),
   explorerUrl: z.string().nullable(),
   flags: z.object({ overpaid: z.boolean(), late: z.boolean(), hold: z.string().nullable() }),
+  /**
+   * What was paid, in dollars at the payment's block ("12.40", common/usd-reference.ts), with the
+   * reference it was worked out from; null when the order kept none. For the record only.
+   */
+  usdAtPayment: z.string().nullable(),
+  reference: z.object({ usdPerPogs: z.string(), block: z.number().int(), source: z.string() }).nullable(),
   draftState: draftStateSchema,
   shopifyDraftOrderId: z.string().nullable(),
   shopifyOrderName: z.string().nullable(),

@@ -189,6 +189,7 @@ test.describe('the orders page, with scripted API answers', () => {
       transactionHash: hash(n),
       refunds,
       trackingUrl: null,
+      reference: null,
       blockchain: { chainId: 8453, transactionHash: hash(n), blockNumber: n },
       createdAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
       processed_at: new Date(Date.now() - 2 * 3_600_000).toISOString(),

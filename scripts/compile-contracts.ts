@@ -6,11 +6,16 @@
  *   factory, for smart-wallet shoppers on the local chain and in the tests;
  * - ShopPaymaster.sol → shop-paymaster.json: the shop's own verifying paymaster (ERC-4337), which
  *   pays the gas of the user operations the shop's paymaster service signed;
+ * - DemoWeth.sol → demo-weth.json and DemoAggregator.sol → demo-aggregator.json: the wrapped ether
+ *   of local mode's POGS/WETH Uniswap v3 pool and its Chainlink-style feeds (ETH/USD, the L2
+ *   sequencer's uptime), from which the dollar reference is read (server/chain/price-pool.ts);
  * - server/modules/auth/contracts/SignatureValidator.sol → signature-validator.json: the check of a
  *   smart account's sign-in signature (ERC-1271, ERC-6492), which sign-in sends with an eth_call
  *   and never deploys (server/modules/auth/signature.ts);
  * - server/test/contracts/Attacker.sol → attacker.json: what a stranger deploys to make the shop's
- *   paymaster pay for something else (the paymaster tests' attacks).
+ *   paymaster pay for something else (the paymaster tests' attacks);
+ * - server/test/contracts/PoolSwapper.sol → pool-swapper.json: what the price-reference tests
+ *   trade the pool with (a push lasting one block, or minutes).
  * The artifacts are committed so `npm start` never needs the compiler; each records its source's
  * hash, and a test fails when a source no longer matches its artifact.
  */
@@ -40,6 +45,8 @@ const TARGETS: Array<{ dir?: string; source: string; artifact: string; contracts
     runtimeOf: { ERC1967Proxy: '@openzeppelin/contracts/proxy/ERC1967/ERC1967Proxy.sol' },
   },
   { source: 'ShopPaymaster.sol', artifact: 'shop-paymaster.json', contracts: ['ShopPaymaster'] },
+  { source: 'DemoWeth.sol', artifact: 'demo-weth.json', contracts: ['DemoWeth'] },
+  { source: 'DemoAggregator.sol', artifact: 'demo-aggregator.json', contracts: ['DemoAggregator'] },
   {
     dir: path.join(root, 'server/modules/auth/contracts'),
     source: 'SignatureValidator.sol',
@@ -52,6 +59,7 @@ const TARGETS: Array<{ dir?: string; source: string; artifact: string; contracts
     artifact: 'attacker.json',
     contracts: ['AttackerAccount', 'AttackerFactory'],
   },
+  { dir: path.join(root, 'server/test/contracts'), source: 'PoolSwapper.sol', artifact: 'pool-swapper.json', contracts: ['PoolSwapper'] },
 ];
 
 const findImports = (importPath: string) => {

@@ -37,6 +37,7 @@ import { orderRoutes, shopifyWebhookRoutes, type OrdersService } from './modules
 import { paymasterRoutes, type PaymasterService } from './modules/paymaster';
 import { authRoutes, type AuthService } from './modules/auth';
 import { notificationRoutes, type PushSubscriptions } from './modules/notifications';
+import { priceReferenceRoutes, type PriceReferenceService } from './modules/price-reference';
 import {
   adminRoutes,
   type AdminService,
@@ -111,6 +112,8 @@ export interface AppDeps {
     /** Order updates by Web Push: the signed-in wallets' subscriptions and the VAPID public key (null: off). */
     notifications: { subscriptions: PushSubscriptions; publicKey: string | null };
   };
+  /** The dollar reference beside prices (GET /api/price-reference answers null without it). */
+  priceReference?: PriceReferenceService;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -214,6 +217,7 @@ export function createApp(deps: AppDeps): Koa {
     // Ahead of the built client's files: robots.txt and the sitemap follow PUBLIC_URL and the catalogue.
     seoRoutes({ catalogue, publicUrl: config.publicUrl, sitemapLimits: deps.sitemapLimits }),
     cartRoutes(carts),
+    priceReferenceRoutes(deps.priceReference),
     adminRoutes({
       admin: deps.admin.sessions,
       inventory: deps.admin.inventory,

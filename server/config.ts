@@ -22,6 +22,12 @@ import {
   type SponsorshipRules,
 } from './paymaster-config';
 import { PUSH_SETTINGS, pushConfig, pushProblems, type PushConfig } from './push-config';
+import {
+  PRICE_REFERENCE_SETTINGS,
+  priceReferenceConfig,
+  priceReferenceProblems,
+  type PriceReferenceConfig,
+} from './price-reference-config';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
 
@@ -88,6 +94,7 @@ const envSchema = z.object({
   WALLETCONNECT_PROJECT_ID: optional(z.string().regex(/^[0-9a-f]{32}$/i, 'must be a 32-character WalletConnect Cloud project id')),
   ...PAYMASTER_SETTINGS,
   ...PUSH_SETTINGS,
+  ...PRICE_REFERENCE_SETTINGS,
   /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
   METRICS_PORT: optional(z.coerce.number().int().min(1).max(65535)),
   /**
@@ -261,6 +268,8 @@ interface ConfigCommon {
   paymaster: PaymasterConfig | null;
   /** The budget, the per-account limit and the extra wallets of sponsored gas (local mode's own paymaster follows them too). */
   sponsorship: SponsorshipRules;
+  /** The dollar reference beside prices: where it is read and when it is hidden (contracts null: off). */
+  priceReference: PriceReferenceConfig;
   /** The metrics listener's port (null: no metrics listener). */
   metricsPort: number | null;
   /** The address the metrics listener binds (127.0.0.1 unless METRICS_HOST says otherwise). */
@@ -319,6 +328,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   problems.push(...paymasterProblems(isSet, parsed.success ? parsed.data.PAYMASTER_SERVICE_URL : undefined));
   problems.push(...pushProblems(parsed.success ? parsed.data : undefined));
+  problems.push(...priceReferenceProblems(isSet));
   if (!production) problems.push(...mixedModeProblems({ chain: chainSet, store: storeKeys, clientSecret: isSet('SHOPIFY_CLIENT_SECRET') }));
   const storeComplete = isSet('SHOPIFY_STORE_DOMAIN') && (isSet('SHOPIFY_CLIENT_ID') || isSet('SHOPIFY_ADMIN_TOKEN'));
   const liveSettings = production || (chainSet.length === chainKeys.length && storeComplete);
@@ -471,6 +481,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     push: push.push,
     paymaster: paymasterConfig(e),
     sponsorship: sponsorshipRules(e),
+    priceReference: priceReferenceConfig(e),
     metricsPort: e.METRICS_PORT ?? null,
     metricsHost: e.METRICS_HOST,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

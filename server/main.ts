@@ -163,7 +163,11 @@ async function main() {
     logger,
     onBegin: () => services.readiness.markShuttingDown(),
     unreadyDelayMs: config.shutdownDelayMs,
-    drain: () => workers.stop(),
+    // The jobs' passes, then the dollar references of orders just made (each bounded by its own timeout).
+    drain: async () => {
+      await workers.stop();
+      await payments.settlement.referencesKept();
+    },
     close: [
       {
         name: 'metrics listener',

@@ -24,6 +24,7 @@ import { AuthService } from './modules/auth';
 import { PaymasterService, SponsoredGasReport, SponsorshipWatcher } from './modules/paymaster';
 import { SessionService } from './modules/session';
 import { OrderNews, PushSubscriptions } from './modules/notifications';
+import { PriceReferenceService } from './modules/price-reference';
 import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
 
@@ -102,6 +103,8 @@ export interface Services {
   admin: AdminService;
   /** Checkout, settlement, orders, the chain watcher and the hand-off; present when a target was given. */
   payments?: PaymentSystem;
+  /** The dollar reference beside prices, when configured (with a chain target): its job reads the chain. */
+  priceReference?: PriceReferenceService;
   /** Whether traffic should come here (GET /api/health/ready); main.ts marks the shutdown. */
   readiness: Readiness;
   /** The shared services' outages as this instance sees them (one log line as each begins and ends). */
@@ -127,9 +130,30 @@ export function buildServices(opts: ServiceOptions): Services {
   const rateLimiter = new RateLimiter(db, { scale: config.rateLimitScale, now });
   // With a chain target: payments and what they feed. They keep the wall clock (`now` is not theirs).
   let payments: PaymentSystem | undefined;
+  let priceReference: PriceReferenceService | undefined;
   if (target) {
     const orders = new OrdersService(db, { explorerUrl: config.mode === 'local' ? null : config.publicLinks.explorerUrl });
-    const paymentServices = createPaymentServices({ config, db, logger, target, orders, stock, outages });
+    const paymentServices = createPaymentServices({
+      config,
+      db,
+      logger,
+      target,
+      orders,
+      stock,
+      outages,
+      // Built just below, on the payments' chain client: each order keeps the reference at its payment's block.
+      referenceAt: async (block) => (priceReference ? priceReference.atBlock(block) : null),
+    });
+    const { contracts } = config.priceReference;
+    if (contracts) {
+      priceReference = new PriceReferenceService({
+        chain: paymentServices.chain,
+        config: { ...config.priceReference, contracts },
+        tokenAddress: target.tokenAddress,
+        logger,
+        outages,
+      });
+    }
     const handoff = new ShopifyHandoff({ db, shopify, logger, outages });
     // The chain's RPC also checks smart accounts' sign-in signatures (ERC-1271, ERC-6492).
     const auth = new AuthService(db, {
@@ -253,8 +277,25 @@ export function buildServices(opts: ServiceOptions): Services {
     demoWallet: opts.demoWallet,
     webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
     payments,
+    priceReference,
   };
-  return { config, db, logger, shopify, stock, catalogue, sessions, carts, rateLimiter, admin, payments, readiness, outages, app };
+  return {
+    config,
+    db,
+    logger,
+    shopify,
+    stock,
+    catalogue,
+    sessions,
+    carts,
+    rateLimiter,
+    admin,
+    payments,
+    priceReference,
+    readiness,
+    outages,
+    app,
+  };
 }
 
 /** The Shopify client of a live shop: its credential's token source, its API origin, its timeout (also the doctor's). */

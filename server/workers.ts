@@ -14,6 +14,8 @@
  *   Shopify order poll  every 5 minutes: orders whose Shopify webhook never came
  *   order news          every second: each status change's Web Push news, one process per job
  *                       (SKIP LOCKED, lease)
+ *   price reference     with a configured pool: every 30 s, the dollar reference read at the
+ *                       chain's head and kept in this instance's memory (each instance its own)
  *
  * With several server processes on one database each runs every job; those that must not run
  * twice guard themselves in the database, as above.
@@ -107,6 +109,9 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
       payments.notifications.news,
     );
   }
+
+  // The dollar reference: read in the background only, never on a request's path.
+  if (services.priceReference) jobs.push(services.priceReference.job);
 
   return {
     name: 'workers',

@@ -6,6 +6,10 @@ import { describe, expect, it } from 'vitest';
 import token from './contracts/demo-pogs-token.json';
 import smartAccount from './contracts/demo-smart-account.json';
 import paymaster from './contracts/shop-paymaster.json';
+import weth from './contracts/demo-weth.json';
+import aggregator from './contracts/demo-aggregator.json';
+import uniswap from './contracts/uniswap-v3.json';
+import { uniswapArtifacts } from '../../scripts/copy-uniswap-artifacts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'contracts');
 const sha256 = (file: string) =>
@@ -19,7 +23,14 @@ describe('the compiled contracts', () => {
     ['DemoPogsToken.sol', token.sourceSha256],
     ['DemoSmartAccount.sol', smartAccount.sourceSha256],
     ['ShopPaymaster.sol', paymaster.sourceSha256],
+    ['DemoWeth.sol', weth.sourceSha256],
+    ['DemoAggregator.sol', aggregator.sourceSha256],
   ])('%s matches its committed artifact', (source, recorded) => {
     expect(recorded).toBe(sha256(source));
+  });
+
+  // After upgrading @uniswap/v3-core or v3-periphery, copy them again: npx tsx scripts/copy-uniswap-artifacts.ts
+  it('the Uniswap v3 contracts are those of the installed packages, at the versions recorded', () => {
+    expect(uniswap).toEqual(uniswapArtifacts());
   });
 });

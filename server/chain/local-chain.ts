@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { BASE_CHAIN_ID, BASE_CHAIN_ID_HEX } from '../../common/chain';
 import type { Logger } from '../lib/logger';
 import { sleep } from '../lib/sleep';
-import { lockFileOf, readLock, writeFileAtomic, type ChainLock } from './chain-state.mjs';
+import { lockFileOf, readLock, rpc, writeFileAtomic, type ChainLock } from './chain-state.mjs';
 import { anvilRunning, endLeftoverChain, GUARD_SCRIPT_NAME } from './leftover-chain';
 
 /** Anvil's well-known dev accounts (mnemonic "test test … junk"), unlocked on the node. */
@@ -52,6 +52,13 @@ export interface LocalChain {
    * confirmed?" a retry when it lands between a block and its save (about 0.1 s).
    */
   savedHead?: (head?: number) => Promise<number>;
+  /**
+   * With `historySeconds`, on a new chain: true while the chain's clock runs behind the wall clock
+   * (until `catchUpWithClock`).
+   */
+  inThePast: boolean;
+  /** Moves the chain's clock to the wall clock and mines a block there, when it was behind (a new chain with history). */
+  catchUpWithClock(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -61,6 +68,12 @@ export async function startLocalChain(opts: {
   logger?: Logger;
   /** A block every this many seconds, as on Base, instead of one per transaction (the live rehearsal). */
   blockTimeSeconds?: number;
+  /**
+   * A new chain (no state loaded) begins this many seconds in the past, so that what is deployed
+   * first has a history by the time `catchUpWithClock` brings the chain to the present (local
+   * mode's Uniswap pool, whose time-weighted average needs one).
+   */
+  historySeconds?: number;
 }): Promise<LocalChain> {
   const stateFile = opts.stateFile && path.resolve(opts.stateFile);
   if (stateFile) {
@@ -92,6 +105,8 @@ export async function startLocalChain(opts: {
     // anvil keeps nothing itself: the guard saves (atomically) and this process loads.
     if (loaded) args.push('--load-state', stateFile);
   }
+  const inThePast = Boolean(opts.historySeconds) && !loaded;
+  if (inThePast) args.push('--timestamp', String(Math.floor(Date.now() / 1000) - opts.historySeconds!));
 
   const child: ChildProcess = spawn(process.execPath, [GUARD, ...guardArgs, '--', anvilBinary(), ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -190,10 +205,21 @@ export async function startLocalChain(opts: {
     stateFile ? `local chain ready, ${loaded ? 'loaded from' : 'new, saved to'} ${stateFile} (head block ${saved})` : 'local chain ready',
   );
 
+  let behind = inThePast;
   return {
     rpcUrl,
     port,
     anvilPid: anvilPid!,
+    get inThePast() {
+      return behind;
+    },
+    async catchUpWithClock() {
+      if (!behind) return;
+      // evm_setTime moves the clock of the blocks to come; the block mined now is at the present.
+      await rpc(rpcUrl, 'evm_setTime', [Math.floor(Date.now() / 1000)]);
+      await rpc(rpcUrl, 'evm_mine', []);
+      behind = false;
+    },
     savedHead: stateFile
       ? async (head) => {
           const deadline = Date.now() + SAVE_WAIT_MS;

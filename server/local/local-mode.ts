@@ -18,8 +18,12 @@ import type { ChainTarget } from '../modules/payments';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain } from '../chain/local-chain';
 import { ensureDemoToken } from '../chain/demo-token';
 import { ensureLocalPaymaster } from '../chain/local-paymaster';
+import { ensurePricePool } from '../chain/price-pool';
 import { demoWalletRoutes } from '../chain/demo-wallet';
 import { startLocalShopify } from './local-shopify';
+
+/** How far back a new local chain begins: the pool's history, past the default 30-minute window and the sequencer's grace hour. */
+const LOCAL_HISTORY_S = 3 * 3600;
 
 export interface LocalMode {
   /**
@@ -47,7 +51,14 @@ export interface LocalMode {
 export async function startLocalMode(config: Config, opts: { db: Db; logger: Logger; origin: () => string }): Promise<LocalMode> {
   if (config.mode !== 'local') throw new Error('The local demo runs only when nothing real is configured');
   const { db, logger } = opts;
-  const chain = await startLocalChain({ port: config.chain.port, stateFile: config.chain.stateFile, logger });
+  // A new chain begins three hours back, so the dollar reference's pool, made first, has the history
+  // its 30-minute average needs once the chain catches up with the clock (below).
+  const chain = await startLocalChain({
+    port: config.chain.port,
+    stateFile: config.chain.stateFile,
+    logger,
+    historySeconds: LOCAL_HISTORY_S,
+  });
   try {
     const token = await ensureDemoToken(db, chain.rpcUrl, logger);
     logger.info(
@@ -62,6 +73,17 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
     logger.info(
       `sponsored gas: the shop's paymaster ${paymaster.deployed ? 'deployed' : 'found'} at ${paymaster.address} (EntryPoint ${paymaster.entryPoint}); it pays smart wallets' gas on the local chain`,
     );
+    if (config.priceReference.contracts) {
+      logger.warn(
+        'the PRICE_REFERENCE_POOL, PRICE_REFERENCE_USD_FEED and PRICE_REFERENCE_SEQUENCER_FEED settings are for a shop on Base and are not used here: the local chain has its own pool and feeds (the window, the grace period and the gap apply to them)',
+      );
+    }
+    const pricePool = await ensurePricePool(db, chain.rpcUrl, token.tokenAddress, logger);
+    const history = chain.inThePast;
+    await chain.catchUpWithClock();
+    logger.info(
+      `dollar reference: POGS/WETH pool ${pricePool.deployed ? 'deployed' : 'found'} at ${pricePool.pool} (1 POGS ≈ $0.05), ETH/USD feed ${pricePool.usdFeed}, sequencer feed ${pricePool.sequencerFeed}${pricePool.deployed && !history ? `; the chain was made before the pool, so the reference shows once the pool has ${config.priceReference.windowSeconds} s of history on the chain's clock (which moves as blocks are mined)` : ''}`,
+    );
     const target: ChainTarget = {
       rpcUrl: chain.rpcUrl,
       chainId: BASE_CHAIN_ID,
@@ -75,6 +97,10 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
     return {
       config: {
         ...local.config,
+        priceReference: {
+          ...config.priceReference,
+          contracts: { pool: pricePool.pool, usdFeed: pricePool.usdFeed, sequencerFeed: pricePool.sequencerFeed },
+        },
         paymaster: {
           entryPoint: paymaster.entryPoint,
           sponsor: { kind: 'verifying', address: paymaster.address, signerKey: paymaster.signerKey },

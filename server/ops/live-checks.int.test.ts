@@ -114,11 +114,13 @@ describe('the live start checks', () => {
       'chain id',
       'token decimals',
       'token symbol',
+      'dollar reference',
       'Shopify access token',
       'Shopify store',
       'Shopify webhooks',
     ]);
     expect(named(results, 'token symbol')!.found).toBe('POGS');
+    expect(named(results, 'dollar reference')!.found).toMatch(/^off \(PRICE_REFERENCE_POOL is not set\)/);
     expect(named(results, 'Shopify access token')!.found).toContain('read_products, read_inventory, write_draft_orders, read_orders');
     expect(emulator.accessTokenGrants).toHaveLength(1);
     const line = liveStartLine(config, facts);

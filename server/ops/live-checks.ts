@@ -18,6 +18,7 @@ import { unavailableCause } from '../lib/unavailable';
 import { ClientCredentialsToken, SHOP_QUERY, type ShopifyGraphql, type ShopResult } from '../shopify';
 import type { ChainClient } from '../modules/payments';
 import { missingWebhookTopics, subscribeShopifyWebhooks } from '../modules/orders';
+import { priceReferenceChecks } from './price-reference-checks';
 
 export interface CheckResult {
   /** What is checked, in a few words ("chain id", "token contract", …). */
@@ -68,7 +69,12 @@ export interface LiveFacts {
 export async function runLiveChecks(deps: LiveCheckDeps): Promise<{ results: CheckResult[]; facts: LiveFacts }> {
   const facts: LiveFacts = { symbol: null, shopName: null };
   const [chainResults, shopifyResults, dbResults] = await Promise.all([
-    chainChecks(deps, facts),
+    // The dollar reference is read on the chain the checks before it found to be Base's.
+    chainChecks(deps, facts).then(async (results) =>
+      results.some((r) => r.status === 'fail')
+        ? results
+        : [...results, ...(await priceReferenceChecks(deps.config.priceReference, deps.config.chain.tokenAddress, deps.chain))],
+    ),
     shopifyChecks(deps, facts),
     deps.database ? databaseChecks(deps.database, deps.config.timeouts.chainRpcMs) : Promise.resolve([]),
   ]);

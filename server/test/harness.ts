@@ -20,6 +20,7 @@ import { createShopifyEmulator, type ShopifyEmulator, type ShopifyEmulatorOption
 import { startLocalShopify } from '../local/local-shopify';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';
+import { ensurePricePool } from '../chain/price-pool';
 import type { LocalChain } from '../chain/local-chain';
 import type { ChainTarget } from '../modules/payments';
 import { subscribeShopifyWebhooks } from '../modules/orders';
@@ -126,6 +127,11 @@ export async function startHarness(
      * deployed on `chain`; e.g. an RPC that never answers), and with this timeout per call.
      */
     chainRpc?: { rpcUrl?: string; timeoutMs?: number };
+    /**
+     * With `chain`: local mode's dollar reference deployed beside the fresh demo token (its pool and
+     * feeds, server/chain/price-pool.ts) and configured, as `npm start` does in local mode.
+     */
+    pricePool?: boolean;
     /** Emulator options beyond the defaults (e.g. fast webhook retries). */
     emulator?: Partial<ShopifyEmulatorOptions>;
     /**
@@ -216,6 +222,10 @@ export async function startHarness(
       storeWallet: token.storeWallet,
       timeoutMs: opts.chainRpc?.timeoutMs,
     };
+    if (opts.pricePool) {
+      const { pool, usdFeed, sequencerFeed } = await ensurePricePool(database.db, opts.chain.rpcUrl, token.tokenAddress);
+      config = { ...config, priceReference: { ...config.priceReference, contracts: { pool, usdFeed, sequencerFeed } } };
+    }
   }
   const now = () => new Date(clock.now);
   // What every instance of this world shares; each gets its own database connections.

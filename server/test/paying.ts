@@ -77,9 +77,9 @@ export interface PayingShop {
 export async function startPayingShop(
   kind: 'pglite' | 'postgres',
   chain: TestChain,
-  opts: { env?: Record<string, string>; logger?: Logger } = {},
+  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean } = {},
 ): Promise<PayingShop> {
-  const h = await startHarness(kind, { chain: chain.chain, env: opts.env, logger: opts.logger });
+  const h = await startHarness(kind, { chain: chain.chain, env: opts.env, logger: opts.logger, pricePool: opts.pricePool });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
   const unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;

@@ -7,7 +7,8 @@
  * - each transfer seen in the range that made no order: `unmatched`, `underpaid` (its checkout
  *   still waits), `extra-payment` (it came after its checkout's order; the order's id is given),
  *   `refunded` (it went back before any order; refunded says how much).
- * A transfer a reorganisation removed carried no money and is left out. Summing amount_paid minus
+ * An order's row ends with its amount paid in dollars at its payment's block, when it kept a
+ * dollar reference (docs/price-reference.md). A transfer a reorganisation removed carried no money and is left out. Summing amount_paid minus
  * amount_refunded gives what the store wallet kept. Which transfers are listed, and the status of
  * each, are the rule of payments' desk-kinds.ts; payments reads the rows in batches (exportBatch).
  */
@@ -16,6 +17,7 @@ import { PAYMENTS_EXPORT_COLUMNS } from '../../../common/payments-desk';
 import type { Db } from '../../db';
 import { EXPORT_BATCH, exportBatch, type ExportRow } from './desk/export-reads';
 import { iso, pog, wei } from './desk-format';
+import { usdReference } from '../../../common/usd-reference';
 
 /** The export from `from` to `to` (ISO dates, UTC, inclusive), streamed. */
 export function paymentsExportCsv(db: Db, from: string, to: string): Readable {
@@ -31,7 +33,8 @@ export function paymentsExportCsv(db: Db, from: string, to: string): Readable {
       let text = '';
       for (const r of batch) {
         const fields = [iso(r.at), r.order_id ?? '', r.status, r.tx_hash, r.sender, pog(wei(r.paid_wei)), pog(wei(r.refunded_wei))];
-        text += csvLine([...fields, r.name ?? '']);
+        const usd = r.usd_per_pogs === null ? null : usdReference(wei(r.paid_wei), r.usd_per_pogs);
+        text += csvLine([...fields, r.name ?? '', usd ?? '']);
       }
       if (text) yield text;
       if (batch.length < EXPORT_BATCH) return;

@@ -223,6 +223,7 @@ describe.each(testDatabaseKinds)('payments desk on %s', (kind) => {
         formatUnits(BigInt(order.amount_paid_wei as string), 18, 2),
         '0.00',
         '',
+        '', // no dollar reference on this chain
       ]);
     }
     expect(byOrder.has(oldOrder!.id as string)).toBe(false);

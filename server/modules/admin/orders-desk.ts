@@ -32,7 +32,8 @@ import type { AdminOrder, AdminOrderDetail, AdminOrdersPage, DraftState, RefundR
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
+import { orderReferenceOf, PAYMENT_REORGED, type ShopifyHandoff } from '../orders';
+import { formatUsdReference, usdReference } from '../../../common/usd-reference';
 import { handoffJobs, orderById, orderItems, ordersNewestFirst, type AdminOrderRecord, type HandoffJobRecord } from './desk/order-reads';
 import { type TransferStatus } from '../payments';
 import { transfersOfCheckout } from './desk/transfer-reads';
@@ -144,6 +145,7 @@ export class OrdersDesk {
   }
 
   private summary(r: AdminOrderRecord, job: HandoffJobRecord | undefined): AdminOrder {
+    const reference = orderReferenceOf(r);
     return {
       id: r.id,
       status: r.status,
@@ -155,6 +157,8 @@ export class OrdersDesk {
       txHash: r.tx_hash,
       explorerUrl: this.explorerUrl(r.tx_hash),
       flags: { overpaid: r.overpaid, late: r.late, hold: r.hold_reason },
+      usdAtPayment: reference && usdReference(wei(r.amount_paid_wei), reference.usdPerPogs),
+      reference,
       draftState: draftStateOf(r, job),
       shopifyDraftOrderId: r.shopify_draft_order_id,
       shopifyOrderName: r.shopify_order_name,
@@ -192,7 +196,14 @@ function timeline(
   };
   const flags = [order.flags.overpaid && 'overpaid', order.flags.late && 'late', order.flags.hold && `on hold: ${order.flags.hold}`];
   const flagged = flags.filter(Boolean).join(', ');
-  add(r.paid_at, 'paid', `Paid ${order.amountPaid} POG of ${order.total} POG from ${r.customer_wallet}${flagged ? ` (${flagged})` : ''}`);
+  // The dollar reference at the payment's block, for the record (docs/price-reference.md).
+  const dollars = order.reference && formatUsdReference(wei(r.amount_paid_wei), order.reference.usdPerPogs);
+  const worth = dollars && order.reference ? `, ${dollars} at block ${order.reference.block}` : '';
+  add(
+    r.paid_at,
+    'paid',
+    `Paid ${order.amountPaid} POG${worth} of ${order.total} POG from ${r.customer_wallet}${flagged ? ` (${flagged})` : ''}`,
+  );
   if (job?.last_error)
     add(job.last_error_at, 'handoff-failed', `Shopify hand-off attempt ${job.last_failed_attempt} failed: ${job.last_error}`);
   if (job?.done_at && r.shopify_draft_order_id)

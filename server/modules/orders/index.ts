@@ -34,3 +34,8 @@ export { orderRoutes } from './routes';
 export { claimOutboxJob, failOutboxJob, finishOutboxJob, ORDER_NEWS_KINDS, type OutboxJob } from './outbox';
 /** What the news of a job says, and the wallet whose devices hear it. */
 export { orderNewsOf } from './news';
+/**
+ * The dollar reference an order keeps from its payment's block (payments records it after the
+ * order's transaction), and how a row's reference reads (the admin's orders view and export).
+ */
+export { orderReferenceOf, recordOrderReference } from './price-reference';

@@ -8,6 +8,7 @@ import { formatUnits, parseUnits } from '../../../common/money';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { LISTED_STATUSES, ORDER_SECTIONS, ORDERS_PAGE_SIZE, orderSection } from '../../../common/order-listing';
+import { orderReferenceOf } from './price-reference';
 
 export interface OrderRow {
   id: string;
@@ -27,6 +28,10 @@ export interface OrderRow {
   shopify_order_id: string | null;
   hold_reason: string | null;
   tracking_url: string | null;
+  /** The dollar reference at the payment's block (decimal text), its block and its source; null when none was read. */
+  reference_usd_per_pogs: string | null;
+  reference_block: string | number | null;
+  reference_source: string | null;
   paid_at: Date;
   created_at: Date;
 }
@@ -219,6 +224,7 @@ export class OrdersService {
         refunds: refunds.filter((f) => f.order_id === r.id).map((f) => this.refundLine(f)),
         trackingUrl: r.tracking_url ?? null,
         blockchain: { chainId: r.chain_id, transactionHash: r.tx_hash, blockNumber: Number(r.block_number) },
+        reference: orderReferenceOf(r),
         createdAt,
         processed_at: r.paid_at.toISOString(),
       };

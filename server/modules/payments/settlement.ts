@@ -25,7 +25,8 @@ import type { Db } from '../../db';
 import type { Logger } from '../../lib/logger';
 import { payments } from '../../lib/metrics';
 import { bumpCatalogueVersion } from '../catalogue';
-import { createOrder, lockOrder, restoreReorgedOrder } from '../orders';
+import { createOrder, lockOrder, recordOrderReference, restoreReorgedOrder } from '../orders';
+import type { OrderReference } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 import { removeBoughtLines } from '../cart';
@@ -68,6 +69,11 @@ export interface SettlementOptions {
   /** How long a checkout stays payable after a partial payment. */
   latePaymentMs?: number;
   suffix?: () => bigint;
+  /**
+   * The dollar reference at a block (the price reference's `atBlock`: it never throws), kept with
+   * each order made, after the order's transaction: it never holds a settlement up or fails one.
+   */
+  referenceAt?: (block: number) => Promise<OrderReference>;
 }
 
 const DEFAULT_CLAIM_MS = 15 * 60_000;
@@ -78,6 +84,9 @@ export class SettlementService {
   private readonly latePaymentMs: number;
   private readonly suffix: () => bigint;
   private readonly logger: Logger | undefined;
+  private readonly referenceAt: SettlementOptions['referenceAt'];
+  /** The references being read and kept for orders just made. */
+  private readonly keeping = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Db,
@@ -90,6 +99,25 @@ export class SettlementService {
     this.latePaymentMs = options.latePaymentMs ?? 24 * 3_600_000;
     this.suffix = options.suffix ?? randomSuffix;
     this.logger = options.logger;
+    this.referenceAt = options.referenceAt;
+  }
+
+  /** Resolves once the dollar references of the orders made so far are kept (or given up): a shutdown waits for them. */
+  async referencesKept(): Promise<void> {
+    while (this.keeping.size) await Promise.all([...this.keeping]);
+  }
+
+  /** Reads the reference at the paying transfer's block and keeps it with the order, in the background; a failure is logged. */
+  private keepReference(orderId: string, block: number): void {
+    const referenceAt = this.referenceAt;
+    if (!referenceAt) return;
+    const kept: Promise<void> = (async () => {
+      const reference = await referenceAt(block);
+      if (reference) await recordOrderReference(this.db, orderId, reference);
+    })()
+      .catch((err) => this.logger?.warn({ err, orderId, block }, 'the order’s dollar reference could not be kept'))
+      .finally(() => this.keeping.delete(kept));
+    this.keeping.add(kept);
   }
 
   /** Records `transfer` (once) and applies it to the checkout it identifies. */
@@ -135,7 +163,11 @@ export class SettlementService {
    * One log line and the payments counter for a transfer just judged (after its transaction
    * committed), and one more line when it made an order: whatever road led here.
    */
-  private report(result: Settlement, transfer: Pick<StoreTransfer, 'txHash' | 'logIndex' | 'from' | 'value'>, via: SettledVia): void {
+  private report(
+    result: Settlement,
+    transfer: Pick<StoreTransfer, 'txHash' | 'logIndex' | 'from' | 'value' | 'blockNumber'>,
+    via: SettledVia,
+  ): void {
     const outcomes =
       result.kind === 'order' ? ['paid', ...(result.overpaid ? ['overpaid'] : []), ...(result.late ? ['late'] : [])] : [result.kind];
     for (const outcome of outcomes) payments.inc({ outcome });
@@ -151,6 +183,7 @@ export class SettlementService {
     this.logger?.info(facts, 'payment settled');
     if (result.kind === 'order' && result.created) {
       this.logger?.info({ orderId: result.orderId, checkoutId: result.intentId, txHash: transfer.txHash, via }, 'order created');
+      this.keepReference(result.orderId, transfer.blockNumber);
     }
   }
 

@@ -4,6 +4,7 @@
  * the Shopify hand-off, sign-in) is built beside it in server/wiring.ts, the one place the
  * server's services are put together, for `npm start` and the integration tests alike.
  */
+import type { OrderReference } from '../../../common/api';
 import type { Config } from '../../config';
 import { ChainClient, type ChainTarget } from './chain-client';
 import { dbKind, type Db } from '../../db';
@@ -40,8 +41,10 @@ export function createPaymentServices(deps: {
   /** Where the watcher's passes report the outages they meet. */
   outages?: Outages;
   now?: () => Date;
+  /** The dollar reference at a block, kept with each order made (server/wiring.ts hands in the price reference's). */
+  referenceAt?: (block: number) => Promise<OrderReference>;
 }): PaymentServices {
-  const { config, db, logger, target, orders, stock, now, outages } = deps;
+  const { config, db, logger, target, orders, stock, now, outages, referenceAt } = deps;
   const chain = new ChainClient(target);
   const checkouts = new CheckoutService(db, target, {
     stock,
@@ -49,7 +52,7 @@ export function createPaymentServices(deps: {
     latePaymentMs: config.payments.latePaymentMs,
     now,
   });
-  const settlement = new SettlementService(db, stock, { now, latePaymentMs: config.payments.latePaymentMs, logger });
+  const settlement = new SettlementService(db, stock, { now, latePaymentMs: config.payments.latePaymentMs, logger, referenceAt });
   const orderFromTx = new OrderFromTransaction({
     chain,
     checkouts,

@@ -21,6 +21,7 @@ const order: Order = {
   refunds: [{ amount: '5.00', txHash: HASH, explorerUrl: `https://basescan.org/tx/${HASH}`, at: '2026-11-29T07:00:00.000Z' }],
   blockchain: { chainId: 8453, transactionHash: HASH, blockNumber: 123456 },
   trackingUrl: 'https://track.example/p/1',
+  reference: { usdPerPogs: '0.05', block: 123450, source: 'Uniswap v3 POGS/WETH 30-min average × Chainlink ETH/USD' },
   createdAt: '2026-11-29T06:12:45.123Z',
   processed_at: '',
 };
@@ -46,6 +47,7 @@ describe('the receipt', () => {
       Placed: ['2026-11-29 06:12 UTC', null],
       Status: ['Paid', null],
       'Amount paid': ['35.000000000000000001 POG', null],
+      'Dollar reference at payment': ['≈ $1.75 (at block 123450; Uniswap v3 POGS/WETH 30-min average × Chainlink ETH/USD)', null],
       'Refunded 2026-11-29 07:00 UTC': ['5.00 POG', `https://basescan.org/tx/${HASH}`],
       Transaction: [HASH, `https://basescan.org/tx/${HASH}`],
       Block: ['123456 on Base (chain 8453)', null],
@@ -56,9 +58,13 @@ describe('the receipt', () => {
   });
 
   it('links nothing to an explorer on the local demo chain, and leaves the store out when payments are off', () => {
-    const receipt = buildReceipt({ ...order, refunds: [], trackingUrl: null }, { ...config, demoWallet: true, storeWallet: null });
+    const receipt = buildReceipt(
+      { ...order, refunds: [], trackingUrl: null, reference: null },
+      { ...config, demoWallet: true, storeWallet: null },
+    );
     expect(receipt.rows.filter((r) => r.href)).toEqual([]);
     expect(receipt.rows.map((r) => r.label)).not.toContain('Paid to (the store)');
+    expect(receipt.rows.map((r) => r.label)).not.toContain('Dollar reference at payment');
   });
 
   it('writes a file with the facts as text: a title’s markup escaped, no script, nothing loaded from elsewhere', () => {

@@ -1,5 +1,6 @@
 import type { Order, PublicConfig } from '../../../../common/api';
 import { formatUnits, parseUnits } from '../../../../common/money';
+import { formatUsdReference } from '../../../../common/usd-reference';
 import { explorerUrl, publicExplorerUrl } from '../../../lib/explorer-url';
 import { formatPogAmount } from '../../../lib/format-pog-price';
 import { orderStatusStyle } from '../../../lib/order-status';
@@ -31,6 +32,24 @@ function lineTotal(price: string, quantity: number): string {
   }
 }
 
+/**
+ * What the payment was worth in dollars when it was made, as the shop read it at the payment's
+ * block (a reference for the shopper's records: what was paid is the POGS amount), with its source.
+ */
+function referenceRows(order: Order): ReceiptRow[] {
+  const reference = order.reference;
+  if (!reference) return [];
+  let paidWei: bigint;
+  try {
+    paidWei = parseUnits(order.amountPaid);
+  } catch {
+    return [];
+  }
+  const usd = formatUsdReference(paidWei, reference.usdPerPogs);
+  if (!usd) return [];
+  return [{ label: 'Dollar reference at payment', value: `${usd} (at block ${reference.block}; ${reference.source})` }];
+}
+
 /** `2026-11-29 06:12 UTC`: a receipt's time says its zone, whoever reads it later and wherever. */
 export function utcTime(iso: string | null): string {
   if (!iso) return '—';
@@ -51,6 +70,7 @@ export function buildReceipt(
     { label: 'Placed', value: utcTime(orderPlacedAt(order)) },
     { label: 'Status', value: orderStatusStyle(order.status).label },
     { label: 'Amount paid', value: `${order.amountPaid} ${symbol}`, mono: true },
+    ...referenceRows(order),
     ...order.refunds.map((refund) => ({
       label: `Refunded ${utcTime(refund.at)}`,
       value: `${refund.amount} ${symbol}`,

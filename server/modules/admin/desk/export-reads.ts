@@ -50,6 +50,7 @@ export function exportBatch(db: Db, start: Date, end: Date, after: ExportRow | n
       'ct.from_address as sender',
       'ct.value_wei as paid_wei',
       db.raw('null::text as name'),
+      db.raw('null::text as usd_per_pogs'),
     );
   if (afterOrder !== undefined) transfers.where('ct.created_at', '>=', paidAtOf(db, afterOrder));
   else if (afterTransfer !== undefined)

@@ -63,6 +63,8 @@ export interface ExportRow {
   /** What went back: against the order (all its transfers), or against the transfer that made none. */
   refunded_wei: string | number;
   name: string | null;
+  /** An order's dollar reference at payment (dollars per POGS, decimal text); null on a transfer's row or without one. */
+  usd_per_pogs: string | null;
 }
 
 /**
@@ -89,6 +91,7 @@ export function paidOrdersBatch(
       'o.customer_wallet as sender',
       'o.amount_paid_wei as paid_wei',
       'o.shopify_order_name as name',
+      db.raw('o.reference_usd_per_pogs::text as usd_per_pogs'),
     );
   // Exactly after the order, at the database's own precision.
   if (range.afterOrder !== undefined) q.whereRaw('(o.paid_at, o.id) > (select paid_at, id from orders where id = ?)', [range.afterOrder]);

@@ -38,6 +38,9 @@ export interface AdminOrderRecord {
   shipped_at: Date | string | null;
   updated_at: Date | string;
   refunded_wei: string;
+  reference_usd_per_pogs: string | null;
+  reference_block: string | number | null;
+  reference_source: string | null;
 }
 
 /** An order's Shopify hand-off job (outbox, kind HANDOFF_JOB): its attempts, last failure and when it was done. */
@@ -151,6 +154,9 @@ function ordersWithRefunds(db: Db | Knex.Transaction): Knex.QueryBuilder {
       'o.confirmed_at',
       'o.shipped_at',
       'o.updated_at',
+      'o.reference_usd_per_pogs',
+      'o.reference_block',
+      'o.reference_source',
       db.raw('(select coalesce(sum(r.amount_wei), 0)::text from refunds r where r.order_id = o.id) as refunded_wei'),
     );
 }
