@@ -211,6 +211,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         outDir: '../dist',
         emptyOutDir: true,
         manifest: true,
+        // No modulepreload polyfill (0.4 KB gzip on every first screen): every browser the shop
+        // supports preloads modules itself (Chromium 66, Firefox 115, Safari 17); an older Safari
+        // still runs the shop, fetching each chunk when it is imported instead of ahead.
+        modulePreload: { polyfill: false },
         rolldownOptions: {
           output: {
             codeSplitting: {

@@ -18,6 +18,7 @@ import { hasPayableTotal, payPrecheck } from '../lib/pay-precheck';
 import type { Cart } from '../types';
 import { CartEmpty } from './cart-empty';
 import { CartLineItem } from './cart-line-item';
+import { UsdReferenceFigure as UsdReference } from '../../../components/ui/usd-reference-figure';
 
 export const CART_DRAWER_ID = 'cart-drawer';
 
@@ -227,6 +228,7 @@ function CartDrawerFooter({ cart, loading, wallet, payment }: CartDrawerFooterPr
         <span className="ml-auto text-right text-xl font-extrabold break-all text-brand tabular-nums" data-testid="cart-total">
           {loading ? '…' : formatPog(cart?.total ?? '0')}
         </span>
+        {!loading && <UsdReference pogs={cart?.total} className="basis-full text-right text-xs" />}
       </div>
       {excluded > 0 && (
         <p className="text-xs text-destructive" data-testid="cart-total-note">

@@ -10,6 +10,7 @@ import { CartEmpty } from '../components/cart-empty';
 import { CartLineItem } from '../components/cart-line-item';
 import { openCart } from '../lib/cart-events';
 import type { Cart } from '../types';
+import { UsdReferenceFigure as UsdReference } from '../../../components/ui/usd-reference-figure';
 
 const linkClass =
   'inline-flex h-11 items-center gap-2 rounded-full px-4 font-semibold text-brand hover:bg-brand-soft ' +
@@ -85,8 +86,11 @@ function CartPageContent({ cart }: { cart: Cart }) {
           </div>
           <div className="flex items-baseline justify-between gap-3 border-t border-border pt-3">
             <dt className="text-base font-semibold">Total</dt>
-            <dd className="text-xl font-extrabold text-brand tabular-nums" data-testid="cart-summary-total">
-              {formatPogPrice(cart.total)}
+            <dd className="grid justify-items-end">
+              <span className="text-xl font-extrabold text-brand tabular-nums" data-testid="cart-summary-total">
+                {formatPogPrice(cart.total)}
+              </span>
+              <UsdReference pogs={cart.total} className="text-xs" />
             </dd>
           </div>
         </dl>

@@ -9,6 +9,7 @@ import { cn } from '../../../lib/utils';
 import { useProductPurchase } from '../hooks/use-product-purchase';
 import { PackagePlaceholder, ProductImage } from './product-image';
 import { PurchaseControls } from './purchase-controls';
+import { UsdReference } from '../../../components/ui/usd-reference';
 
 const ProductDetailPanel = lazy(() => import('./product-detail-panel').then((m) => ({ default: m.ProductDetailPanel })));
 
@@ -59,9 +60,12 @@ export const ProductCard = memo(function ProductCard({ product, index, revealDel
           </h3>
           <p className="line-clamp-2 text-sm text-muted-foreground">{firstDescriptionLine(product.description)}</p>
         </div>
-        <p className="text-xl font-extrabold text-brand tabular-nums" data-testid="product-price">
-          {formatPogPrice(purchase.selectedVariant?.price ?? product.price)}
-        </p>
+        <div className="flex flex-wrap items-baseline gap-x-2">
+          <p className="text-xl font-extrabold text-brand tabular-nums" data-testid="product-price">
+            {formatPogPrice(purchase.selectedVariant?.price ?? product.price)}
+          </p>
+          <UsdReference pogs={purchase.selectedVariant?.price ?? product.price} />
+        </div>
         <div className="mt-auto">
           <PurchaseControls purchase={purchase} variant="card" />
         </div>

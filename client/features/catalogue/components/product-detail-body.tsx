@@ -5,14 +5,18 @@ import { HeritageNote } from './heritage-note';
 import { ProductDescription } from './product-description';
 import { HeritageCollectionTable, ProductDetailsTable, type SpecHeading } from './product-spec-tables';
 import { PurchaseControls } from './purchase-controls';
+import { UsdReferenceFigure as UsdReference } from '../../../components/ui/usd-reference-figure';
 
 /** Price with 'Exclusive {product} pricing'. */
 export function DetailPrice({ price, productName }: { price: string; productName: string }) {
   return (
     <div>
-      <p className="text-3xl font-extrabold text-brand tabular-nums" data-testid="detail-price">
-        {formatPogPrice(price)}
-      </p>
+      <div className="flex flex-wrap items-baseline gap-x-3">
+        <p className="text-3xl font-extrabold text-brand tabular-nums" data-testid="detail-price">
+          {formatPogPrice(price)}
+        </p>
+        <UsdReference pogs={price} className="text-base" />
+      </div>
       <p className="text-sm font-medium text-muted-foreground">Exclusive {productName} pricing</p>
     </div>
   );

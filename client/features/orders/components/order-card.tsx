@@ -7,6 +7,7 @@ import { formatPogPrice } from '../../../lib/format-pog-price';
 import { relativeTime } from '../../../lib/relative-time';
 import { orderPlacedAt } from '../lib/order-sections';
 import { receiptPath } from '../lib/receipt-path';
+import { usdAtPayment } from '../lib/receipt';
 import { ExplorerLink } from './explorer-link';
 import { OrderHoldNotice } from './order-hold-notice';
 import { OrderItems } from './order-items';
@@ -21,6 +22,7 @@ import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
  */
 export function OrderCard({ order, needsShipping }: { order: Order; needsShipping: boolean }) {
   const placedAt = orderPlacedAt(order);
+  const usd = usdAtPayment(order);
   return (
     <Card className="grid gap-3 p-4 sm:p-6" data-testid="order-card" data-order-id={order.id} data-status={order.status}>
       <header className="flex items-start justify-between gap-3">
@@ -46,6 +48,11 @@ export function OrderCard({ order, needsShipping }: { order: Order; needsShippin
           {formatPogPrice(order.total)}
         </span>
       </p>
+      {usd && (
+        <p className="-mt-2 text-right text-xs text-muted-foreground" data-testid="order-usd-at-payment">
+          {usd} at payment
+        </p>
+      )}
 
       <OrderRefunds refunds={order.refunds} />
       {order.hold && <OrderHoldNotice hold={order.hold} />}

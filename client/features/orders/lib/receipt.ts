@@ -33,21 +33,23 @@ function lineTotal(price: string, quantity: number): string {
 }
 
 /**
- * What the payment was worth in dollars when it was made, as the shop read it at the payment's
- * block (a reference for the shopper's records: what was paid is the POGS amount), with its source.
+ * What the order's payment was worth in dollars when it was made ("≈ $7.50"), as the shop read it
+ * at the payment's block: a reference for the shopper's records (what was paid is the POGS
+ * amount); null when the shop kept none.
  */
-function referenceRows(order: Order): ReceiptRow[] {
-  const reference = order.reference;
-  if (!reference) return [];
-  let paidWei: bigint;
+export function usdAtPayment(order: Pick<Order, 'amountPaid' | 'reference'>): string | null {
+  if (!order.reference) return null;
   try {
-    paidWei = parseUnits(order.amountPaid);
+    return formatUsdReference(parseUnits(order.amountPaid), order.reference.usdPerPogs);
   } catch {
-    return [];
+    return null;
   }
-  const usd = formatUsdReference(paidWei, reference.usdPerPogs);
-  if (!usd) return [];
-  return [{ label: 'Dollar reference at payment', value: `${usd} (at block ${reference.block}; ${reference.source})` }];
+}
+
+function referenceRows(order: Order): ReceiptRow[] {
+  const usd = usdAtPayment(order);
+  if (!usd || !order.reference) return [];
+  return [{ label: 'Dollar reference at payment', value: `${usd} (at block ${order.reference.block}; ${order.reference.source})` }];
 }
 
 /** `2026-11-29 06:12 UTC`: a receipt's time says its zone, whoever reads it later and wherever. */

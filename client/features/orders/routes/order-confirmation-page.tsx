@@ -14,6 +14,7 @@ import { OrderItems } from '../components/order-items';
 import { OrderLoadError, OrderNotFound } from '../components/order-not-found';
 import { OrderRefunds } from '../components/order-refunds';
 import { receiptPath } from '../lib/receipt-path';
+import { usdAtPayment } from '../lib/receipt';
 import { OrderStatusBadge } from '../../../components/ui/order-status-badge';
 import { useAuthSession } from '../../auth';
 import { OrderUpdatesToggle } from '../components/order-updates-toggle';
@@ -53,6 +54,7 @@ const linkButton = (variant: 'default' | 'outline') => buttonVariants({ variant,
 
 function OrderConfirmation({ order }: { order: Order }) {
   const { productName } = useShopNames();
+  const usd = usdAtPayment(order);
 
   return (
     <Card className="grid gap-6 p-4 sm:p-8" data-testid="order-confirmation" data-order-id={order.id}>
@@ -77,6 +79,12 @@ function OrderConfirmation({ order }: { order: Order }) {
             {formatPogAmount(order.amountPaid)} POG
           </dd>
         </div>
+        {usd && (
+          <div className="-mt-2 flex justify-end text-xs text-muted-foreground">
+            <dt className="sr-only">In dollars</dt>
+            <dd data-testid="order-usd-at-payment">{usd} at payment</dd>
+          </div>
+        )}
         <div className="flex items-center justify-between gap-3">
           <dt className="text-muted-foreground">Status</dt>
           <dd>
