@@ -92,6 +92,13 @@ function OrderDetail({ order }: { order: AdminOrderDetail }) {
         <Fact label="Paid">
           <Pog amount={order.amountPaid} />
         </Fact>
+        {order.usdAtPayment && order.reference && (
+          <Fact label="In dollars at payment">
+            <span data-testid="admin-order-usd" title={`1 POGS = $${order.reference.usdPerPogs} (${order.reference.source})`}>
+              ≈ ${order.usdAtPayment} at block {order.reference.block}
+            </span>
+          </Fact>
+        )}
         {isPositiveAmount(order.refunded) && (
           <Fact label="Refunded">
             <Pog amount={order.refunded} />

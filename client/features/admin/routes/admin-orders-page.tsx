@@ -139,6 +139,12 @@ function OrderRow({ order, onOpen }: { order: AdminOrder; onOpen: () => void }) 
         <Pog amount={order.total} className="text-right font-semibold" />
         <span className="text-muted-foreground">Paid</span>
         <Pog amount={order.amountPaid} className="text-right" />
+        {order.usdAtPayment && (
+          <>
+            <span className="text-muted-foreground">At payment</span>
+            <span className="text-right text-muted-foreground tabular-nums">≈ ${order.usdAtPayment}</span>
+          </>
+        )}
         {refunded && (
           <>
             <span className="text-muted-foreground">Refunded</span>
