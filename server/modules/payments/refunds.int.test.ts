@@ -611,6 +611,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
       formatUnits(BigInt(order!.amount_paid_wei as string), 18, 2),
       formatUnits(BigInt(order!.amount_paid_wei as string), 18, 2),
       '',
+      '', // usd_at_payment: this shop has no dollar reference
     ]);
     // The slipper's two wrong amounts made no order: one went back in full, the other still waits
     // (it counts towards the slipper's checkout, which the rest has not reached).
@@ -625,6 +626,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
       '7.50',
       '7.50',
       '',
+      '', // usd_at_payment: this shop has no dollar reference
     ]);
     expect(rows.find((r) => r[3] === made.slip2!.toLowerCase())).toEqual([
       new Date(slip2!.created_at as string).toISOString(),
@@ -635,6 +637,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
       '3.00',
       '0.00',
       '',
+      '', // usd_at_payment: this shop has no dollar reference
     ]);
     // Oldest first, every row once.
     const dates = rows.slice(1).map((r) => r[0]!);
