@@ -6,9 +6,8 @@
  * Every status change that is news reaches every browser of the wallet once, with two senders on
  * one database; a gone subscription is dropped; strangers get nothing.
  */
-import { createECDH, createPublicKey, hkdfSync, createDecipheriv, randomBytes, randomUUID, verify, type ECDH } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import webpush from 'web-push';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderSchema, type Variant } from '../../../common/api';
@@ -22,6 +21,12 @@ import type { Harness } from '../../test/harness';
 import { startPayingShop, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
+import {
+  decryptPush as decrypt,
+  newPushBrowser as newBrowser,
+  startPushService,
+  type PushBrowser as Browser,
+} from '../../test/push-service';
 import { OrderNews, PushSubscriptions } from '.';
 import { MAX_SUBSCRIPTIONS_PER_WALLET } from './subscriptions';
 import { MAX_FAILURES } from './sender';
@@ -31,71 +36,6 @@ const BOB = DEV_ACCOUNTS[3]!;
 const SUBJECT = 'mailto:orders@pogs-shop.example';
 const VAPID = webpush.generateVAPIDKeys();
 const testChain = useTestChain();
-
-/** A browser's side of a subscription: its key pair and auth secret, which only it (here, the test) holds. */
-interface Browser {
-  endpoint: string;
-  ecdh: ECDH;
-  auth: Buffer;
-  json: { endpoint: string; keys: { p256dh: string; auth: string } };
-}
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** The push service stand-in: records every message; answers 201, or what `answers` says for a path. */
-async function startPushService() {
-  const received: Received[] = [];
-  const answers = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      res.statusCode = answers.get(req.url ?? '') ?? 201;
-      res.end(res.statusCode >= 400 ? 'x'.repeat(5000) : '');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { received, answers, origin, close: () => new Promise((r) => server.close(r)) };
-}
-
-function newBrowser(origin: string): Browser {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
-  const endpoint = `${origin}/push/${randomUUID()}`;
-  return {
-    endpoint,
-    ecdh,
-    auth,
-    json: { endpoint, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } },
-  };
-}
-
-/** RFC 8291 §3.4 and RFC 8188: the browser's decryption of one aes128gcm message. */
-function decrypt(browser: Browser, body: Buffer): string {
-  const salt = body.subarray(0, 16);
-  const idLength = body[20]!;
-  const serverKey = body.subarray(21, 21 + idLength);
-  const cipherText = body.subarray(21 + idLength);
-  const shared = browser.ecdh.computeSecret(serverKey);
-  const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), browser.ecdh.getPublicKey(), serverKey]);
-  const ikm = Buffer.from(hkdfSync('sha256', shared, browser.auth, keyInfo, 32));
-  const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
-  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
-  const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
-  decipher.setAuthTag(cipherText.subarray(cipherText.length - 16));
-  const padded = Buffer.concat([decipher.update(cipherText.subarray(0, cipherText.length - 16)), decipher.final()]);
-  let end = padded.length - 1;
-  while (end > 0 && padded[end] === 0) end--;
-  expect(padded[end]).toBe(2); // the last record's delimiter
-  return padded.subarray(0, end).toString('utf8');
-}
 
 /** RFC 8292: `vapid t=<JWT>, k=<public key>`, the JWT signed (ES256) by the key's private half, for this push service. */
 function checkVapid(headers: IncomingHttpHeaders, audience: string): void {

@@ -26,7 +26,7 @@ const errorText = (error: unknown) =>
   error instanceof ApiError ? apiErrorText(error) : error instanceof Error ? error.message : 'Something went wrong. Try again.';
 
 /**
- * "Turn on order updates" / "Order updates are on · Turn off" for the signed-in `wallet`
+ * "Turn on order updates" / "Order updates are on" with "Turn off" for the signed-in `wallet`
  * (docs/order-updates.md): shown only where the browser takes push messages and the shop sends
  * them. Permission is asked only on the tap; a refusal is explained, not asked again.
  */
@@ -132,7 +132,7 @@ export function OrderUpdatesToggle({ wallet, signedIn = true }: { wallet: string
         <p className="flex flex-wrap items-center justify-between gap-2">
           <span className="flex items-center gap-2">
             <BellRing aria-hidden className="size-5 shrink-0 text-brand" />
-            Order updates are on ·
+            Order updates are on
           </span>
           <Button variant="outline" size="sm" onClick={() => void turnOff()} disabled={busy} busy={busy} data-testid="order-updates-off">
             Turn off
