@@ -13,6 +13,7 @@ import type { ProductGroup } from '../lib/product-groups';
 import { EditTitleDialog } from './edit-title-dialog';
 import { ImageCarousel } from './image-carousel';
 import { ProductFacts } from './product-facts';
+import { UsdReferenceFigure as UsdReference } from '../../../components/ui/usd-reference-figure';
 
 /**
  * A product group card: one Shopify product, its status, title editing, bulk price
@@ -135,6 +136,7 @@ export function GroupCard({ group }: { group: ProductGroup }) {
                 <span className="font-semibold tabular-nums" data-testid="variant-price">
                   {isUnpriced(variant) ? 'Not priced (not for sale)' : formatPogPrice(variant.pogPrice)}
                 </span>
+                {!isUnpriced(variant) && <UsdReference pogs={variant.pogPrice} className="text-xs" />}
               </li>
             ))}
           </ul>

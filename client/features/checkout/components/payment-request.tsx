@@ -12,6 +12,7 @@ import { cn } from '../../../lib/utils';
 import { useCheckoutStatus } from '../api/get-checkout';
 import { formatCountdown } from '../lib/pay-elsewhere';
 import { REDIRECT_DELAY_MS } from '../lib/run-payment';
+import { UsdReferenceFigure as UsdReference } from '../../../components/ui/usd-reference-figure';
 
 interface PaymentRequestProps {
   checkout: Checkout;
@@ -185,8 +186,9 @@ function PaymentInstructions({ checkout }: { checkout: Checkout }) {
             </>
           ) : (
             <span data-testid="pay-elsewhere-total">{formatPogPrice(checkout.displayTotal)}</span>
-          )}
-          . Send every digit: the last ones tell the shop the payment is yours.
+          )}{' '}
+          <UsdReference pogs={checkout.status === 'underpaid' ? checkout.amountDue : checkout.displayTotal} className="text-xs" />. Send
+          every digit: the last ones tell the shop the payment is yours.
         </p>
       </section>
 
