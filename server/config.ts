@@ -138,6 +138,9 @@ const envSchema = z.object({
   ),
 });
 
+/** @internal Every setting the shop reads, by name: the test that keeps `.env.example` true reads it. */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
 /**
  * Settings a real deployment must give; production refuses to start without them. The Shopify app's
  * credential is required too, in one of two kinds (see SHOPIFY_CREDENTIAL_MISSING).
