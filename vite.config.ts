@@ -214,7 +214,14 @@ export default defineConfig(({ isSsrBuild }) => ({
         // No modulepreload polyfill (0.4 KB gzip on every first screen): every browser the shop
         // supports preloads modules itself (Chromium 66, Firefox 115, Safari 17); an older Safari
         // still runs the shop, fetching each chunk when it is imported instead of ahead.
-        modulePreload: { polyfill: false },
+        // The admin's pages (behind a password, on a tablet) load their shared chunks as they import
+        // them instead of ahead: their lists of chunks to preload would sit in every shopper's first
+        // screen (the router's code names them), for pages a shopper never opens.
+        modulePreload: {
+          polyfill: false,
+          resolveDependencies: (filename, deps) =>
+            /(^|\/)(admin-page|payments-page|admin-orders-page)-[\w-]+\.js$/.test(filename) ? [] : deps,
+        },
         rolldownOptions: {
           output: {
             codeSplitting: {
