@@ -12,7 +12,7 @@ import type { Db } from '../../db';
 import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
 import type { VapidKeys } from '../../push-config';
-import { claimOutboxJob, failOutboxJob, finishOutboxJob, ORDER_NEWS_KINDS, orderNewsOf, type OutboxJob } from '../orders';
+import { claimOutboxJob, failOutboxJob, finishOutboxJob, ORDER_NEWS_KINDS, orderNewsOf, runDueOutboxJobs, type OutboxJob } from '../orders';
 import { deliverPush, type PushAnswer, type PushRequest, type Resolve } from './deliver';
 import type { PushSubscriptions, SubscriptionRow } from './subscriptions';
 
@@ -59,14 +59,12 @@ export class OrderNews implements Job {
   }
 
   /** Runs every due news job once; answers how many were finished. */
-  async runDue(limit = 20): Promise<number> {
-    let done = 0;
-    for (let i = 0; i < limit; i++) {
-      const job = await claimOutboxJob(this.deps.db, { kinds: ORDER_NEWS_KINDS, now: this.now() });
-      if (!job) break;
-      if (await this.run(job)) done++;
-    }
-    return done;
+  runDue(limit = 20): Promise<number> {
+    return runDueOutboxJobs(
+      () => claimOutboxJob(this.deps.db, { kinds: ORDER_NEWS_KINDS, now: this.now() }),
+      (job) => this.run(job),
+      limit,
+    );
   }
 
   private async run(job: OutboxJob): Promise<boolean> {

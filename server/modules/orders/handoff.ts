@@ -23,7 +23,7 @@ import {
 import { formatUnits } from '../../../common/money';
 import { HANDOFF_JOB } from './create-order';
 import { applyOrderEvent } from './events';
-import { claimOutboxJob, failOutboxJob, finishOutboxJob, type OutboxJob } from './outbox';
+import { claimOutboxJob, failOutboxJob, finishOutboxJob, runDueOutboxJobs, type OutboxJob } from './outbox';
 import type { OrderRow } from './service';
 
 export const orderTag = (orderId: string) => `pogs-order-${orderId}`;
@@ -68,14 +68,12 @@ export class ShopifyHandoff implements Job {
   }
 
   /** Runs every due job once; answers how many succeeded. */
-  async runDue(limit = 20): Promise<number> {
-    let done = 0;
-    for (let i = 0; i < limit; i++) {
-      const job = await this.claim();
-      if (!job) break;
-      if (await this.run(job)) done++;
-    }
-    return done;
+  runDue(limit = 20): Promise<number> {
+    return runDueOutboxJobs(
+      () => this.claim(),
+      (job) => this.run(job),
+      limit,
+    );
   }
 
   /**

@@ -29,9 +29,9 @@ export { shopifyWebhookRoutes, subscribeShopifyWebhooks, missingWebhookTopics } 
 export { orderRoutes } from './routes';
 /**
  * The outbox's mechanics, for the order news jobs the status changes queue (`notify:<status>`,
- * ORDER_NEWS_KINDS): claim one with a lease, finish it, or fail it for a retry with back-off.
+ * ORDER_NEWS_KINDS): claim one with a lease, finish it, or fail it for a retry with back-off; run a pass of them.
  */
-export { claimOutboxJob, failOutboxJob, finishOutboxJob, ORDER_NEWS_KINDS, type OutboxJob } from './outbox';
+export { claimOutboxJob, failOutboxJob, finishOutboxJob, ORDER_NEWS_KINDS, runDueOutboxJobs, type OutboxJob } from './outbox';
 /** What the news of a job says, and the wallet whose devices hear it. */
 export { orderNewsOf } from './news';
 /**

@@ -49,6 +49,24 @@ export async function claimOutboxJob(db: Db, opts: { kinds: readonly string[]; n
 }
 
 /** The job is done; `note` (why it finished without its work) is kept as its last error. Earlier failures stay. */
+/**
+ * One pass of a job kind's worker: claims due jobs one at a time (`claim`, which leases each) and
+ * runs them, at most `limit`; answers how many `run` called done.
+ */
+export async function runDueOutboxJobs(
+  claim: () => Promise<OutboxJob | null>,
+  run: (job: OutboxJob) => Promise<boolean>,
+  limit = 20,
+): Promise<number> {
+  let done = 0;
+  for (let i = 0; i < limit; i++) {
+    const job = await claim();
+    if (!job) break;
+    if (await run(job)) done++;
+  }
+  return done;
+}
+
 export async function finishOutboxJob(db: Db, id: number, now: Date, note?: string): Promise<void> {
   await db('outbox')
     .where({ id })
