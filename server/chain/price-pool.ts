@@ -93,8 +93,15 @@ export async function deployPricePool(provider: JsonRpcProvider, tokenAddress: s
     await contract.waitForDeployment();
     return contract.getAddress();
   };
-  const send = async (c: Contract, fn: string, args: unknown[], value?: bigint) =>
-    (await c.getFunction(fn)(...args, ...(value === undefined ? [] : [{ value }]))).wait();
+  // Half as much gas again as estimated: the pool writes a price observation in the first block of
+  // each second, so a transaction estimated in one second and mined in the next (a loaded machine)
+  // needs more than its estimate, and would run out of gas.
+  const send = async (c: Contract, fn: string, args: unknown[], value?: bigint) => {
+    const method = c.getFunction(fn);
+    const overrides = value === undefined ? {} : { value };
+    const estimate = await method.estimateGas(...args, overrides);
+    return (await method(...args, { ...overrides, gasLimit: (estimate * 3n) / 2n })).wait();
+  };
 
   const weth = await deploy(wethArtifact, deployer);
   const factory = await deploy(uniswap.contracts.UniswapV3Factory, deployer);
