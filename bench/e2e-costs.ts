@@ -21,6 +21,8 @@ class E2eCosts implements Reporter {
   private readonly totals = new Map<string, number>();
   private readonly bySpec = new Map<string, number>();
   private readonly slowest: { title: string; ms: number }[] = [];
+  /** Assertions and Playwright calls by where they are in the specs: their time in all and how many ran. */
+  private readonly byLine = new Map<string, { title: string; ms: number; count: number }>();
 
   private add(key: string, ms: number) {
     this.totals.set(key, (this.totals.get(key) ?? 0) + ms);
@@ -45,6 +47,7 @@ class E2eCosts implements Reporter {
 
   /** A test's top-level step: hooks by the fixtures they set up, calls by kind, assertions together. */
   private addStep(step: TestStep) {
+    if (step.category === 'expect' || step.category === 'pw:api') this.noteWait(step);
     if (step.category === 'hook') {
       let fixtures = 0;
       for (const child of step.steps) {
@@ -61,6 +64,15 @@ class E2eCosts implements Reporter {
         Math.max(0, step.duration - step.steps.reduce((s, c) => s + c.duration, 0)),
       );
     } else this.add(step.category, step.duration);
+  }
+
+  private noteWait(step: TestStep) {
+    if (!step.location) return;
+    const where = `${step.location.file.replace(/^.*\/e2e\//, 'e2e/')}:${step.location.line}`;
+    const line = this.byLine.get(where) ?? { title: step.title.slice(0, 100), ms: 0, count: 0 };
+    line.ms += step.duration;
+    line.count++;
+    this.byLine.set(where, line);
   }
 
   onEnd(result: FullResult) {
@@ -85,6 +97,11 @@ class E2eCosts implements Reporter {
         .sort((a, b) => b.ms - a.ms)
         .slice(0, 10)
         .map(({ title, ms }) => `    ${seconds(ms).padStart(9)}  ${title}`),
+      '  the lines of the specs that wait longest (assertions and calls, all their runs):',
+      ...[...this.byLine]
+        .sort((a, b) => b[1].ms - a[1].ms)
+        .slice(0, 25)
+        .map(([where, { title, ms, count }]) => `    ${seconds(ms).padStart(9)}  ${String(count).padStart(3)}×  ${where}  ${title}`),
     ];
     console.log(lines.join('\n'));
   }
