@@ -38,6 +38,10 @@ export default defineConfig({
   reporter: [['list'], ['./bench/e2e-costs.ts']],
   use: {
     baseURL: `http://localhost:${PORT}`,
+    // The shop as a shopper who asks for reduced motion sees it: no slide-ins, fades, staggered cards or
+    // confetti for every click to wait out (the e2e layer ran about a fifth faster). The motion itself
+    // is tested where it is the subject (catalogue.spec.ts) and in the cart's flows (cart.spec.ts).
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -3,6 +3,10 @@ import type { Cart, Product, Variant } from '../common/api';
 import { formatPogAmount, formatPogPrice } from '../client/lib/format-pog-price';
 import { closeToasts, expectToast, firstAddableCard, homeHydrated } from './fixtures/ui';
 
+// The cart as a shopper with motion on sees it: the drawer slides in, toasts and dialogs animate, and
+// every step here waits them out (the other specs run with reduced motion: playwright.config.ts).
+test.use({ reducedMotion: 'no-preference' });
+
 // The cart against the real server (fresh embedded database, the emulator's demo catalogue).
 // Products are picked from the live API; every test has its own browser context, so its own
 // session cookie and its own empty cart.

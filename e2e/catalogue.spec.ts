@@ -334,11 +334,12 @@ test('the shop still browses offline after one visit', async ({ page, context })
 });
 
 test.describe('the cards fade in staggered by 0.03 s × index', () => {
+  test.use({ reducedMotion: 'no-preference' });
   const delayOf = (page: Page, index: number) =>
     page.locator(`[data-testid="product-card"][data-card-index="${index}"]`).evaluate((el) => getComputedStyle(el).animationDelay);
 
   test('on screen at once, the stagger keeps growing past card 21 to the first page’s last', async ({ browser, baseURL }) => {
-    const context = await browser.newContext({ viewport: { width: 1440, height: 6000 }, baseURL });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 6000 }, reducedMotion: 'no-preference', baseURL });
     try {
       const page = await context.newPage();
       await page.goto('/');
@@ -355,7 +356,13 @@ test.describe('the cards fade in staggered by 0.03 s × index', () => {
   });
 
   test('on a 390 px phone a card scrolled into view fades in at once, not after its place in the grid', async ({ browser, baseURL }) => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, baseURL });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      reducedMotion: 'no-preference',
+      baseURL,
+    });
     try {
       const page = await context.newPage();
       await page.goto('/');
@@ -373,7 +380,13 @@ test.describe('the cards fade in staggered by 0.03 s × index', () => {
   });
 
   test('cards a "Load more" brings fade in too, as they are scrolled into view', async ({ browser, baseURL }) => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, baseURL });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      reducedMotion: 'no-preference',
+      baseURL,
+    });
     try {
       const page = await context.newPage();
       await page.goto('/');
@@ -417,30 +430,34 @@ test.describe('the cards fade in staggered by 0.03 s × index', () => {
   });
 });
 
-test('confetti once per session: 1.5 s after the list loads, drawn off the main thread, gone after 2.5 s', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByTestId('product-card').first()).toBeVisible();
-  const canvas = page.getByTestId('celebration');
-  await expect(canvas).toBeAttached({ timeout: 5_000 });
-  // Drawn by canvas-confetti's worker: the canvas was handed over to an OffscreenCanvas, so the
-  // page can no longer draw on it itself.
-  const transferred = await canvas.evaluate((el: HTMLCanvasElement) => {
-    try {
-      el.getContext('2d');
-      return false;
-    } catch {
-      return true;
-    }
+test.describe('with motion', () => {
+  test.use({ reducedMotion: 'no-preference' });
+
+  test('confetti once per session: 1.5 s after the list loads, drawn off the main thread, gone after 2.5 s', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    const canvas = page.getByTestId('celebration');
+    await expect(canvas).toBeAttached({ timeout: 5_000 });
+    // Drawn by canvas-confetti's worker: the canvas was handed over to an OffscreenCanvas, so the
+    // page can no longer draw on it itself.
+    const transferred = await canvas.evaluate((el: HTMLCanvasElement) => {
+      try {
+        el.getContext('2d');
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(transferred).toBe(true);
+    await expect(canvas).toHaveCSS('pointer-events', 'none');
+    await expect(canvas).not.toBeAttached({ timeout: 6_000 });
+    expect(await page.evaluate(() => sessionStorage.getItem('pogs-shop:celebrated'))).not.toBeNull();
+    // The same session: no second celebration.
+    await page.reload();
+    await expect(page.getByTestId('product-card').first()).toBeVisible();
+    await page.waitForTimeout(2_500);
+    await expect(canvas).not.toBeAttached();
   });
-  expect(transferred).toBe(true);
-  await expect(canvas).toHaveCSS('pointer-events', 'none');
-  await expect(canvas).not.toBeAttached({ timeout: 6_000 });
-  expect(await page.evaluate(() => sessionStorage.getItem('pogs-shop:celebrated'))).not.toBeNull();
-  // The same session: no second celebration.
-  await page.reload();
-  await expect(page.getByTestId('product-card').first()).toBeVisible();
-  await page.waitForTimeout(2_500);
-  await expect(canvas).not.toBeAttached();
 });
 
 test('a new page starts at the top; back returns to where the shop was scrolled, also after a reload', async ({ page }) => {
