@@ -95,5 +95,7 @@ export function endpointProblem(endpoint: string, opts: OutboundRules): string |
 export function resolvedProblem(addresses: readonly string[], opts: OutboundRules): string | null {
   const what = opts.what ?? 'endpoint';
   if (addresses.length === 0) return `The ${what}’s host has no address.`;
-  return addresses.every((a) => addressAllowed(a, opts)) ? null : `The ${what}’s host resolves to a private, loopback or link-local address.`;
+  return addresses.every((a) => addressAllowed(a, opts))
+    ? null
+    : `The ${what}’s host resolves to a private, loopback or link-local address.`;
 }
