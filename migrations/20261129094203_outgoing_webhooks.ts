@@ -15,9 +15,9 @@ import type { Knex } from 'knex';
 //   endpoint that chose the type, nothing when none does; the server calls it in the transaction of
 //   each change, and so does the trigger below.
 // - payment.needs_attention: the payments desk's queue (payment_desk_items) is kept by the
-//   database itself, so the event is queued by a trigger on it, in the same transaction: a transfer
-//   that enters the queue (or changes kind) unresolved as unmatched, underpaid, overpaid or late is
-//   one event per transfer and kind.
+//   database itself, so the event is queued by a trigger on it, in the same transaction (at its
+//   commit): a transfer that is in the queue unresolved as unmatched, underpaid, overpaid or late
+//   when the change commits is one event per transfer and kind.
 
 const QUEUE = `
 create function webhook_queue(p_type text, p_key text, p_subject text, p_at timestamptz, p_due timestamptz) returns void
@@ -39,12 +39,17 @@ begin
   select msg, e.id, 'pending', 0, p_due, p_at from webhook_endpoints e where e.enabled and e.events @> jsonb_build_array(p_type);
 end $$`;
 
+// Deferred to the commit, and reading the item as it is then: a transfer that settlement writes
+// first as unmatched and then matches in the same transaction was never in the queue for anyone.
 const ON_DESK_ITEMS = `
 create function webhook_on_desk_items() returns trigger language plpgsql as $$
+declare
+  item record;
 begin
-  if new.kind in ('unmatched', 'underpaid', 'overpaid', 'late') and not new.resolved then
-    perform webhook_queue('payment.needs_attention', 'payment.needs_attention:' || new.transfer_id || ':' || new.kind,
-                          new.transfer_id || ':' || new.kind, now(), now());
+  select kind, resolved into item from payment_desk_items where transfer_id = new.transfer_id;
+  if found and item.kind = new.kind and item.kind in ('unmatched', 'underpaid', 'overpaid', 'late') and not item.resolved then
+    perform webhook_queue('payment.needs_attention', 'payment.needs_attention:' || new.transfer_id || ':' || item.kind,
+                          new.transfer_id || ':' || item.kind, now(), now());
   end if;
   return null;
 end $$`;
@@ -95,7 +100,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['endpoint_id', 'id']);
     t.index(['endpoint_id', 'status', 'id']);
   });
-  await knex.raw('create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = ?', ['pending']);
+  await knex.raw("create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending'");
   await knex.schema.createTable('webhook_attempts', (t) => {
     t.bigIncrements('id').primary();
     t.bigInteger('delivery_id').notNullable().references('id').inTable('webhook_deliveries').onDelete('CASCADE');
@@ -107,8 +112,8 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(QUEUE);
   await knex.raw(ON_DESK_ITEMS);
-  await knex.raw(`create trigger webhook_on_desk_items after insert or update of kind, resolved on payment_desk_items
-    for each row execute function webhook_on_desk_items()`);
+  await knex.raw(`create constraint trigger webhook_on_desk_items after insert or update of kind, resolved on payment_desk_items
+    deferrable initially deferred for each row execute function webhook_on_desk_items()`);
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -166,10 +166,11 @@ export class WebhookSender implements Job {
       const body = await this.body(claimed.message_id).catch((err: unknown) => {
         throw new Error(`the event could not be composed (${err instanceof Error ? err.message : String(err)}); it is tried again`);
       });
-      const sentAt = new Date();
       const secrets = [endpoint.secret];
-      if (endpoint.previous_secret && endpoint.previous_secret_until && new Date(endpoint.previous_secret_until) > sentAt)
+      if (endpoint.previous_secret && endpoint.previous_secret_until && new Date(endpoint.previous_secret_until) > clock())
         secrets.push(endpoint.previous_secret);
+      // The header's time is the wall clock's: the receiver compares it with its own.
+      const sentAt = new Date();
       answer = await postOutbound(
         {
           endpoint: endpoint.url,
