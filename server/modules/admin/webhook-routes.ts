@@ -5,12 +5,15 @@
  */
 import type { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
+import type { z } from 'zod';
 import { ErrorCode } from '../../../common/errors';
 import {
   createWebhookEndpointSchema,
+  redeliverFailedResultSchema,
   redeliverFailedSchema,
   updateWebhookEndpointSchema,
   webhookDeliveriesQuerySchema,
+  webhookEndpointListSchema,
   type WebhookDeliveriesPage,
   type WebhookDelivery,
   type WebhookDeliveryDetail,
@@ -25,7 +28,7 @@ const EVENTS_EXAMPLE = '["order.paid", "order.shipped"]';
 
 export function webhookRoutes(router: Router, webhooks: WebhookEndpoints, guard: Middleware[], label: (ctx: Context) => string): void {
   router.get('/api/admin/webhooks', ...guard, async (ctx) => {
-    ctx.body = { endpoints: await webhooks.list() } satisfies { endpoints: WebhookEndpoint[] };
+    ctx.body = { endpoints: await webhooks.list() } satisfies z.infer<typeof webhookEndpointListSchema>;
   });
 
   router.post('/api/admin/webhooks', ...guard, async (ctx) => {
@@ -72,6 +75,8 @@ export function webhookRoutes(router: Router, webhooks: WebhookEndpoints, guard:
 
   router.post('/api/admin/webhooks/:id/redeliver-failed', ...guard, async (ctx) => {
     const { since } = parseJsonBody(ctx, redeliverFailedSchema, '{"since": "2026-11-28T09:00:00Z"}');
-    ctx.body = await webhooks.redeliverFailed(ctx.params.id!, new Date(since), label(ctx));
+    ctx.body = (await webhooks.redeliverFailed(ctx.params.id!, new Date(since), label(ctx))) satisfies z.infer<
+      typeof redeliverFailedResultSchema
+    >;
   });
 }

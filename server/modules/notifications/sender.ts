@@ -13,7 +13,12 @@ import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
 import type { VapidKeys } from '../../push-config';
 import { claimOutboxJob, failOutboxJob, finishOutboxJob, ORDER_NEWS_KINDS, orderNewsOf, runDueOutboxJobs, type OutboxJob } from '../orders';
-import { postOutbound, type OutboundAnswer as PushAnswer, type OutboundRequest as PushRequest, type Resolve } from '../../lib/outbound-http';
+import {
+  postOutbound,
+  type OutboundAnswer as PushAnswer,
+  type OutboundRequest as PushRequest,
+  type Resolve,
+} from '../../lib/outbound-http';
 import type { PushSubscriptions, SubscriptionRow } from './subscriptions';
 
 /** Failed sends in a row after which a subscription is dropped. */

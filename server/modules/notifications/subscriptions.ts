@@ -52,7 +52,10 @@ export class PushSubscriptions {
   private async checkEndpoint(endpoint: string): Promise<void> {
     const problem = await outboundUrlProblem(endpoint, { local: this.opts.local, what: 'push endpoint', resolve: this.opts.resolve });
     if (problem)
-      throw new AppError(ErrorCode.pushEndpointRefused, problem.endsWith('could not be found.') ? `${problem} Turn updates on again later.` : problem);
+      throw new AppError(
+        ErrorCode.pushEndpointRefused,
+        problem.endsWith('could not be found.') ? `${problem} Turn updates on again later.` : problem,
+      );
   }
 
   /**

@@ -10,4 +10,4 @@ export { queueWebhookEvent } from './queue';
 /** The admin's endpoints: list, create, update, rotate, deliveries, one delivery, redeliver (audited through `audit`). */
 export { WebhookEndpoints, type WebhookAudit } from './endpoints';
 /** The job that sends due deliveries (server/workers.ts), and the composers it takes per event type. */
-export { WebhookSender, type WebhookComposers } from './sender';
+export { WebhookSender } from './sender';

@@ -38,7 +38,8 @@ import { syncRunEventData } from '../catalogue';
 import { orderEventData, refundEventData } from '../orders';
 import { transferEventData } from '../payments';
 import { recordAudit } from '../admin';
-import { queueWebhookEvent, WebhookEndpoints, WebhookSender, type WebhookComposers } from '.';
+import { queueWebhookEvent, WebhookEndpoints, WebhookSender } from '.';
+import type { WebhookComposers } from './sender';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './schedule';
 
 const testChain = useTestChain();
