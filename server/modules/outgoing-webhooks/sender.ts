@@ -162,8 +162,11 @@ export class WebhookSender implements Job {
     const started = Date.now();
     let answer: OutboundAnswer | null = null;
     let error: string | null = null;
+    /** The shop could not compose the event: no fault of the endpoint's, so it does not count towards disabling it. */
+    let ours = false;
     try {
       const body = await this.body(claimed.message_id).catch((err: unknown) => {
+        ours = true;
         throw new Error(`the event could not be composed (${err instanceof Error ? err.message : String(err)}); it is tried again`);
       });
       const secrets = [endpoint.secret];
@@ -225,6 +228,7 @@ export class WebhookSender implements Job {
         await trx('webhook_endpoints').where({ id: endpoint.id }).whereNotNull('failing_since').update({ failing_since: null });
         return false;
       }
+      if (ours) return false;
       const [row]: Array<Pick<EndpointRow, 'failing_since' | 'enabled'>> = await trx('webhook_endpoints')
         .where({ id: endpoint.id })
         .update({ failing_since: trx.raw('coalesce(failing_since, ?)', [now]) })
