@@ -38,17 +38,18 @@ export const CLIENT_FEATURE_IMPORTS = {
  * type-only imports included (import-x/no-cycle does not see those). Tests may import any module.
  */
 export const SERVER_MODULE_IMPORTS = {
-  payments: ['orders', 'auth', 'cart', 'catalogue', 'session', 'stock'],
-  orders: ['auth', 'catalogue'],
+  payments: ['orders', 'auth', 'cart', 'catalogue', 'session', 'stock', 'outgoing-webhooks'],
+  orders: ['auth', 'catalogue', 'outgoing-webhooks'],
   cart: ['catalogue', 'session'],
-  catalogue: ['stock'],
-  admin: ['catalogue', 'orders', 'payments', 'session', 'stock'],
+  catalogue: ['stock', 'outgoing-webhooks'],
+  admin: ['catalogue', 'orders', 'payments', 'session', 'stock', 'outgoing-webhooks'],
   paymaster: ['payments'],
   notifications: ['orders', 'auth'],
   'price-reference': ['payments'],
   auth: ['session'],
   session: [],
   stock: [],
+  'outgoing-webhooks': [],
 };
 
 /**
@@ -81,6 +82,7 @@ export const TABLE_OWNERS = {
   notifications: ['push_subscriptions', 'push_deliveries'],
   'price-reference': [],
   stock: [],
+  'outgoing-webhooks': ['webhook_endpoints', 'webhook_messages', 'webhook_deliveries', 'webhook_attempts'],
   lib: ['app_state', 'rate_limits'],
 };
 

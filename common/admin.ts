@@ -316,6 +316,11 @@ export const auditActionSchema = z.enum([
   'payment-attached',
   'handoff-retried',
   'payment-refunded',
+  'webhook-created',
+  'webhook-updated',
+  'webhook-secret-rotated',
+  'webhook-redelivered',
+  'webhook-disabled',
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

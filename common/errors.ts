@@ -151,6 +151,10 @@ export const ErrorCode = {
   pushSubscriptionNotFound: 'push-subscription-not-found',
   /** 409: that endpoint is subscribed for another wallet (the browser subscribes again, with a new endpoint). */
   pushSubscriptionTaken: 'push-subscription-taken',
+  /** 400: a webhook endpoint URL the shop will not call (not https, or a private, loopback or link-local address). */
+  webhookUrlRefused: 'webhook-url-refused',
+  /** 409: the shop already has the most webhook endpoints it keeps (remove or reuse one). */
+  webhookEndpointLimit: 'webhook-endpoint-limit',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -90,7 +90,13 @@ export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 /** GET /api/admin/webhooks: every endpoint (at most MAX_WEBHOOK_ENDPOINTS), newest first. */
 export const webhookEndpointListSchema = z.object({ endpoints: z.array(webhookEndpointSchema) });
 
-/** The answer of a create or a rotation: the endpoint and its signing secret (`whsec_…`), shown this once. */
+/**
+ * POST /api/admin/webhooks/:id/rotate-secret (no body): a new signing secret; the previous one
+ * still signs beside it until `previousSecretUntil` (WEBHOOK_PREVIOUS_SECRET_MS). Answered with
+ * `{ endpoint, secret }`.
+ *
+ * The answer of a create or a rotation: the endpoint and its signing secret (`whsec_…`), shown this once.
+ */
 export const webhookEndpointWithSecretSchema = z.object({ endpoint: webhookEndpointSchema, secret: z.string() });
 export type WebhookEndpointWithSecret = z.infer<typeof webhookEndpointWithSecretSchema>;
 
@@ -152,7 +158,13 @@ export type WebhookDeliveryDetail = z.infer<typeof webhookDeliveryDetailSchema>;
  * sent again as soon as possible, whatever its state. Answered with the delivery.
  */
 
-/** POST /api/admin/webhooks/:id/redeliver-failed: every delivery given up since `since` queued again. */
+/** Deliveries one redeliver-failed call queues again at most (the oldest first): call again for the rest. */
+export const WEBHOOK_REDELIVER_MAX = 500;
+
+/**
+ * POST /api/admin/webhooks/:id/redeliver-failed: the deliveries given up since `since` (their last
+ * attempt at or after it) queued again, at most WEBHOOK_REDELIVER_MAX per call.
+ */
 export const redeliverFailedSchema = z.strictObject({
   since: z.iso.datetime({ offset: true, error: 'since is an ISO date and time, e.g. 2026-11-28T09:00:00Z' }),
 });

@@ -51,6 +51,7 @@ import { pageScriptsOf } from './pages/client-manifest';
 import type { Readiness } from './ops/readiness';
 import { reasonOf, type Outages } from './lib/outages';
 import { healthRoutes } from './ops/health-routes';
+import type { WebhookEndpoints } from './modules/outgoing-webhooks';
 import { shopPages, type ShopPagesOptions } from './pages/shop-pages';
 import { pageMeta } from './pages/seo/page-meta';
 import { seoRoutes } from './pages/seo/routes';
@@ -77,6 +78,8 @@ export interface AppDeps {
     ordersDesk: OrdersDesk;
     /** The paymaster's deposit left and its sponsorships per day; absent when the shop pays no gas. */
     sponsoredGas?: () => Promise<SponsoredGas>;
+    /** The merchant's webhook endpoints. */
+    webhooks: WebhookEndpoints;
     now?: () => Date;
   };
   /** The built client (dist/); when absent only the API is served. */
@@ -225,6 +228,7 @@ export function createApp(deps: AppDeps): Koa {
       attach: deps.admin.attach,
       ordersDesk: deps.admin.ordersDesk,
       sponsoredGas: deps.admin.sponsoredGas,
+      webhooks: deps.admin.webhooks,
       config,
       db,
       now: deps.admin.now,

@@ -98,7 +98,7 @@ describe('loadConfig', () => {
       apiVersion: '2026-07',
       clientSecret: 'a-client-secret',
     });
-    expect(c.timeouts).toEqual({ shopifyMs: 20_000, chainRpcMs: 10_000, paymasterServiceMs: 10_000, pushMs: 10_000 });
+    expect(c.timeouts).toEqual({ shopifyMs: 20_000, chainRpcMs: 10_000, paymasterServiceMs: 10_000, pushMs: 10_000, webhookMs: 10_000 });
     // Order updates are off in a live shop without VAPID keys (the doctor says so).
     expect(c.push).toEqual({ kind: 'off' });
     expect(c.chain).toEqual({
@@ -469,12 +469,14 @@ describe('loadConfig', () => {
           CHAIN_RPC_TIMEOUT_MS: '2500',
           PAYMASTER_SERVICE_TIMEOUT_MS: '3000',
           PUSH_TIMEOUT_MS: '4000',
+          WEBHOOK_TIMEOUT_MS: '4500',
         }).timeouts,
       ).toEqual({
         shopifyMs: 5000,
         chainRpcMs: 2500,
         paymasterServiceMs: 3000,
         pushMs: 4000,
+        webhookMs: 4500,
       });
       expect(() => loadConfig({ CHAIN_RPC_TIMEOUT_MS: '0' })).toThrow(/CHAIN_RPC_TIMEOUT_MS/);
     });

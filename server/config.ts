@@ -65,6 +65,8 @@ const envSchema = z.object({
   BASE_RPC_URL: optional(urlString),
   /** How long one call to the chain's RPC may take. */
   CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** How long one attempt to send an event to a merchant's webhook endpoint may take (docs/webhooks.md). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   LOCAL_CHAIN_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Local mode: how many products the bundled emulator's demo store has (copies of the 27 demo products past 27). */
   LOCAL_DEMO_PRODUCTS: z.coerce.number().int().min(27, 'is at least 27 (the demo products)').max(50_000).default(27),
@@ -264,7 +266,7 @@ interface ConfigCommon {
   adminPassword: AdminPasswordConfig;
   payments: PaymentsConfig;
   /** How long one outbound call may take before it counts as failed. */
-  timeouts: { shopifyMs: number; chainRpcMs: number; paymasterServiceMs: number; pushMs: number };
+  timeouts: { shopifyMs: number; chainRpcMs: number; paymasterServiceMs: number; pushMs: number; webhookMs: number };
   /** Order updates by Web Push: their VAPID keys, or off (push-config.ts). */
   push: PushConfig;
   /** Who pays smart wallets' gas: the shop's own verifying paymaster or a hosted service (null: nobody, the shop pays no gas). */
@@ -480,6 +482,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       chainRpcMs: e.CHAIN_RPC_TIMEOUT_MS,
       paymasterServiceMs: e.PAYMASTER_SERVICE_TIMEOUT_MS,
       pushMs: e.PUSH_TIMEOUT_MS,
+      webhookMs: e.WEBHOOK_TIMEOUT_MS,
     },
     push: push.push,
     paymaster: paymasterConfig(e),

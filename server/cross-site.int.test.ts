@@ -240,6 +240,36 @@ const WRITES: Record<string, Write> = {
     sameSiteStatus: 404,
     changes: false,
   },
+  // The merchant's webhook endpoints: a new one is kept; the others on an endpoint or a delivery
+  // that does not exist are told so past the guard.
+  'POST /api/admin/webhooks': {
+    send: () => ({ path: '/api/admin/webhooks', body: { url: 'http://127.0.0.1:9/hooks', events: ['order.paid'] } }),
+    sameSiteStatus: 201,
+    changes: true,
+  },
+  'PATCH /api/admin/webhooks/:id': {
+    send: () => ({ path: `/api/admin/webhooks/ep_${randomBytes(12).toString('hex')}`, body: { enabled: false } }),
+    sameSiteStatus: 404,
+    changes: false,
+  },
+  'POST /api/admin/webhooks/:id/rotate-secret': {
+    send: () => ({ path: `/api/admin/webhooks/ep_${randomBytes(12).toString('hex')}/rotate-secret` }),
+    sameSiteStatus: 404,
+    changes: false,
+  },
+  'POST /api/admin/webhooks/:id/redeliver-failed': {
+    send: () => ({
+      path: `/api/admin/webhooks/ep_${randomBytes(12).toString('hex')}/redeliver-failed`,
+      body: { since: '2026-11-01T00:00:00Z' },
+    }),
+    sameSiteStatus: 404,
+    changes: false,
+  },
+  'POST /api/admin/webhooks/deliveries/:deliveryId/redeliver': {
+    send: () => ({ path: '/api/admin/webhooks/deliveries/987654321/redeliver' }),
+    sameSiteStatus: 404,
+    changes: false,
+  },
   // Order updates: the signed-in wallet's browser subscribes, and unsubscribes.
   'PUT /api/notifications/subscription': {
     prepare: async (w) => void (await w.victim.signIn(testChain.provider, ALICE)),

@@ -14,18 +14,25 @@ import type { Logger } from './lib/logger';
 import { RateLimiter } from './lib/rate-limit';
 import { dependencyProbes, PROBE_TIMEOUT_MS, Readiness } from './ops/readiness';
 import { Outages } from './lib/outages';
-import { CatalogueService } from './modules/catalogue';
+import { CatalogueService, syncRunEventData } from './modules/catalogue';
 import { ClientCredentialsToken, requestGrant, ShopifyGraphql, StaticAccessToken } from './shopify';
 import { CartService } from './modules/cart';
-import { claimedUnitsByVariant, createPaymentServices, type ChainTarget, type PaymentServices } from './modules/payments';
-import { OrdersService, ShopifyHandoff, unsyncedSalesByVariant } from './modules/orders';
+import {
+  claimedUnitsByVariant,
+  createPaymentServices,
+  transferEventData,
+  type ChainTarget,
+  type PaymentServices,
+} from './modules/payments';
+import { orderEventData, OrdersService, refundEventData, ShopifyHandoff, unsyncedSalesByVariant } from './modules/orders';
+import { WebhookEndpoints, WebhookSender, type WebhookAudit } from './modules/outgoing-webhooks';
 import { StockService } from './modules/stock';
 import { AuthService } from './modules/auth';
 import { PaymasterService, SponsoredGasReport, SponsorshipWatcher } from './modules/paymaster';
 import { SessionService } from './modules/session';
 import { OrderNews, PushSubscriptions } from './modules/notifications';
 import { PriceReferenceService } from './modules/price-reference';
-import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, TransferAttach } from './modules/admin';
+import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, recordAudit, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
 
 export interface ServiceOptions {
@@ -66,6 +73,8 @@ export interface ServiceOptions {
   verifyAdminPassword?: (password: string, hashLine: string) => Promise<boolean>;
   /** The first wait before the catalogue's lost LISTEN connection is made again (doubling, at most 5 s). */
   catalogueReconnectMs?: number;
+  /** How the merchant's webhook URLs' hosts are resolved (a test resolves a name to a private address). */
+  webhookResolve?: (host: string) => Promise<string[]>;
 }
 
 /**
@@ -105,6 +114,8 @@ export interface Services {
   payments?: PaymentSystem;
   /** The dollar reference beside prices, when configured (with a chain target): its job reads the chain. */
   priceReference?: PriceReferenceService;
+  /** The merchant's webhook endpoints (the admin's) and the job that sends their events. */
+  webhooks: { endpoints: WebhookEndpoints; sender: WebhookSender };
   /** Whether traffic should come here (GET /api/health/ready); main.ts marks the shutdown. */
   readiness: Readiness;
   /** The shared services' outages as this instance sees them (one log line as each begins and ends). */
@@ -243,6 +254,30 @@ export function buildServices(opts: ServiceOptions): Services {
   const attach = new TransferAttach(db, { desk, settlement: payments?.settlement, now });
   const ordersDesk = new OrdersDesk(db, { config, handoff: payments?.handoff, now });
   const sponsoredGas = payments?.sponsoredGas;
+  // The merchant's webhooks: their changes in the admin's audit trail, each event's data composed
+  // by the module that owns it (outgoing-webhooks imports none of them).
+  const audit = (trx: Parameters<typeof recordAudit>[0], e: WebhookAudit) => recordAudit(trx, e);
+  const localMode = config.mode === 'local';
+  const webhooks = {
+    endpoints: new WebhookEndpoints(db, { audit, local: localMode, resolve: opts.webhookResolve, now }),
+    sender: new WebhookSender({
+      db,
+      audit,
+      local: localMode,
+      resolve: opts.webhookResolve,
+      timeoutMs: config.timeouts.webhookMs,
+      logger,
+      composers: {
+        'order.paid': (id) => orderEventData(db, id),
+        'order.confirmed': (id) => orderEventData(db, id),
+        'order.shipped': (id) => orderEventData(db, id),
+        'order.refunded': (id) => orderEventData(db, id),
+        'payment.needs_attention': (subject) => transferEventData(db, subject),
+        'payment.refund_recorded': (id) => refundEventData(db, id),
+        'catalogue.synced': (id) => syncRunEventData(db, id),
+      },
+    }),
+  };
   // One set of probes: readiness asks them, and while a service is down the outages ask it again.
   const probes = dependencyProbes({
     db,
@@ -268,6 +303,7 @@ export function buildServices(opts: ServiceOptions): Services {
       attach,
       ordersDesk,
       sponsoredGas: sponsoredGas && (() => sponsoredGas.read()),
+      webhooks: webhooks.endpoints,
       now,
     },
     staticDir: opts.staticDir,
@@ -292,6 +328,7 @@ export function buildServices(opts: ServiceOptions): Services {
     admin,
     payments,
     priceReference,
+    webhooks,
     readiness,
     outages,
     app,

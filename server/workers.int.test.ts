@@ -35,6 +35,7 @@ describe.each(testDatabaseKinds)('background workers on %s', (kind) => {
       'Shopify hand-off',
       'Shopify order poll',
       'order news',
+      'merchant webhooks',
     ]);
 
     const { tokenAddress, storeWallet } = h.payments!.target;

@@ -14,6 +14,8 @@
  *   Shopify order poll  every 5 minutes: orders whose Shopify webhook never came
  *   order news          every second: each status change's Web Push news, one process per job
  *                       (SKIP LOCKED, lease)
+ *   merchant webhooks   every second: each due delivery of an event to a merchant's endpoint, one
+ *                       process per delivery (SKIP LOCKED, lease), several at a time
  *   price reference     with a configured pool: every 30 s, the dollar reference read at the
  *                       chain's head and kept in this instance's memory (each instance its own)
  *
@@ -109,6 +111,9 @@ export function createWorkers(services: Services): Job & { readonly jobs: readon
       payments.notifications.news,
     );
   }
+
+  // The merchant's webhook events (catalogue events come without a chain too).
+  jobs.push(services.webhooks.sender);
 
   // The dollar reference: read in the background only, never on a request's path.
   if (services.priceReference) jobs.push(services.priceReference.job);

@@ -79,6 +79,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.pushEndpointRefused]: 400,
   [ErrorCode.pushSubscriptionNotFound]: 404,
   [ErrorCode.pushSubscriptionTaken]: 409,
+  [ErrorCode.webhookUrlRefused]: 400,
+  [ErrorCode.webhookEndpointLimit]: 409,
 };
 
 /**

@@ -66,6 +66,21 @@ export const outboxFailures = new Counter({
   registers: [registry],
 });
 
+/** Attempts to send an event to a merchant's webhook endpoint (outgoing-webhooks), by result. */
+export const webhookAttempts = new Counter({
+  name: 'pogs_webhook_attempts_total',
+  help: "Attempts to send an event to a merchant's webhook endpoint, by result: delivered (a 2xx), retry (failed, tried again later), given-up (failed, the schedule ended).",
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+/** Webhook endpoints the shop disabled because every attempt failed for a day. */
+export const webhookEndpointsDisabled = new Counter({
+  name: 'pogs_webhook_endpoints_disabled_total',
+  help: 'Webhook endpoints disabled because every attempt to them failed for WEBHOOK_DISABLE_AFTER_MS (a day).',
+  registers: [registry],
+});
+
 export const catalogueSyncDuration = new Histogram({
   name: 'pogs_catalogue_sync_duration_seconds',
   help: 'How long a catalogue sync from Shopify took.',

@@ -21,3 +21,5 @@ export { adminRoutes } from './routes';
 export { loadLocalAdminPassword } from './local-password';
 /** The operator's one-time sign-in link that lets a browser past the brake on new browsers. */
 export { makeSignInLink, signInUrl, SIGN_IN_LINK_TTL_MS } from './sign-in-link';
+/** Writes one entry of the admin's audit trail in the caller's transaction (the webhook endpoints' changes, through server/wiring.ts). */
+export { recordAudit } from './audit';

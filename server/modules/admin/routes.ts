@@ -37,6 +37,8 @@ import type { TransferAttach } from './attach';
 import { ADMIN_DEVICE_TTL_MS } from './login-lock';
 import { LOGIN_BUSY_RETRY_SECONDS, retryAfterSeconds, type AdminService, type AdminSessionInfo } from './service';
 import type { Db } from '../../db';
+import type { WebhookEndpoints } from '../outgoing-webhooks';
+import { webhookRoutes } from './webhook-routes';
 
 /** The admin session's cookie: its own, sent only to the API and never with a request from another site. */
 export const ADMIN_COOKIE = 'pogs_admin';
@@ -69,6 +71,8 @@ export function adminRoutes(deps: {
   ordersDesk: OrdersDesk;
   /** The paymaster's deposit left and its sponsorships per day (the paymaster module's); absent when the shop pays no gas. */
   sponsoredGas?: () => Promise<SponsoredGas>;
+  /** The merchant's webhook endpoints (webhook-routes.ts). */
+  webhooks: WebhookEndpoints;
   config: Config;
   db: Db;
   now?: () => Date;
@@ -295,6 +299,9 @@ export function adminRoutes(deps: {
   router.post('/api/admin/orders/:id/retry-handoff', noStore, ...guarded, async (ctx) => {
     ctx.body = await ordersDesk.retryHandoff(ctx.params.id!, label(ctx));
   });
+
+  // The merchant's webhook endpoints.
+  webhookRoutes(router, deps.webhooks, [noStore, ...guarded], label);
 
   return router;
 }

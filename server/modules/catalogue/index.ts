@@ -16,3 +16,5 @@ export {
   writeVariantAdminFields,
 } from './inventory';
 export { joinVariantFacts, lockVariantStock, type VariantFacts } from './variant-facts';
+/** The data of the merchant's `catalogue.synced` webhook event (server/wiring.ts hands it to the sender). */
+export { syncRunEventData } from './webhook-data';

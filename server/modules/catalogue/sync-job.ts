@@ -12,6 +12,7 @@ import { ErrorCode } from '../../../common/errors';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { SyncProgress } from './sync';
+import { queueWebhookEvent } from '../outgoing-webhooks';
 
 export interface SyncJobOptions {
   /** How long a running row stays the running instance's without a renewal (default 2 minutes). */
@@ -174,14 +175,20 @@ export class SyncJobs {
       await after?.(result).catch((err) => this.logger?.error({ err }, 'catalogue sync: after-sync step failed'));
       clearInterval(heartbeat);
       await writes;
-      await runs().update({
-        status: 'succeeded',
-        phase: 'done',
-        method: result.method ?? null,
-        products_read: result.products,
-        total: result.products,
-        result: JSON.stringify(result),
-        finished_at: this.db.fn.now(),
+      // The run's end and the merchant's webhook event `catalogue.synced` (docs/webhooks.md) in one transaction.
+      await this.db.transaction(async (trx) => {
+        const ended = await trx('catalogue_sync_runs')
+          .where({ id, status: 'running' })
+          .update({
+            status: 'succeeded',
+            phase: 'done',
+            method: result.method ?? null,
+            products_read: result.products,
+            total: result.products,
+            result: JSON.stringify(result),
+            finished_at: trx.fn.now(),
+          });
+        if (ended) await queueWebhookEvent(trx, 'catalogue.synced', `catalogue.synced:${id}`, new Date(), { subject: String(id) });
       });
       return result;
     } catch (err) {

@@ -2,7 +2,7 @@
  * Sends the order news the status changes queued (docs/order-updates.md): every second, each due
  * `notify:<status>` job of the outbox (claimed with a lease: one instance runs it) goes to every
  * subscription of the order's wallet, encrypted for it (RFC 8291) and signed with the shop's VAPID
- * key (RFC 8292) by web-push, and sent by deliver.ts. A 404 or 410 drops the subscription; any
+ * key (RFC 8292) by web-push, and sent by the shop's outbound client (server/lib/outbound-http.ts). A 404 or 410 drops the subscription; any
  * other failure counts against it (dropped at MAX_FAILURES) and the job is retried with back-off
  * for the subscriptions it has not reached. News older than a day is no longer sent.
  */
@@ -13,7 +13,12 @@ import { periodicJob, type Job } from '../../lib/jobs';
 import type { Logger } from '../../lib/logger';
 import type { VapidKeys } from '../../push-config';
 import { claimOutboxJob, failOutboxJob, finishOutboxJob, ORDER_NEWS_KINDS, orderNewsOf, runDueOutboxJobs, type OutboxJob } from '../orders';
-import { deliverPush, type PushAnswer, type PushRequest, type Resolve } from './deliver';
+import {
+  postOutbound,
+  type OutboundAnswer as PushAnswer,
+  type OutboundRequest as PushRequest,
+  type Resolve,
+} from '../../lib/outbound-http';
 import type { PushSubscriptions, SubscriptionRow } from './subscriptions';
 
 /** Failed sends in a row after which a subscription is dropped. */
@@ -138,6 +143,6 @@ export class OrderNews implements Job {
   }
 
   private send(req: PushRequest): Promise<PushAnswer> {
-    return deliverPush(req, { timeoutMs: this.deps.timeoutMs, local: this.deps.local, resolve: this.deps.resolve });
+    return postOutbound(req, { timeoutMs: this.deps.timeoutMs, local: this.deps.local, what: 'push service', resolve: this.deps.resolve });
   }
 }

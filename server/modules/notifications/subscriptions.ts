@@ -9,14 +9,10 @@ import type { PushSubscriptionJson } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
-import { endpointProblem, resolvedProblem } from './address-rules';
-import { systemResolve, type Resolve } from './deliver';
+import { outboundUrlProblem, type Resolve } from '../../lib/outbound-http';
 
 /** The most subscriptions (browsers, devices) one wallet keeps: a new one past it drops the oldest. */
 export const MAX_SUBSCRIPTIONS_PER_WALLET = 10;
-
-/** How long resolving the endpoint's host may take when a browser subscribes. */
-const RESOLVE_TIMEOUT_MS = 5_000;
 
 /** Whether `p256dh` (base64url) is a point of P-256: messages can be encrypted to it. */
 function onCurve(p256dh: string): boolean {
@@ -54,26 +50,12 @@ export class PushSubscriptions {
 
   /** The endpoint may be called: its URL, then every address its host has now (checked again at each send). */
   private async checkEndpoint(endpoint: string): Promise<void> {
-    const local = this.opts.local;
-    const problem = endpointProblem(endpoint, { local });
-    if (problem) throw new AppError(ErrorCode.pushEndpointRefused, problem);
-    const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
-    if (/^[\d.]+$|:/.test(host)) return; // an address, checked above
-    const resolve = this.opts.resolve ?? systemResolve;
-    let timer: NodeJS.Timeout | undefined;
-    const addresses = await Promise.race([
-      resolve(host),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), RESOLVE_TIMEOUT_MS))),
-    ])
-      .catch(() => {
-        throw new AppError(
-          ErrorCode.pushEndpointRefused,
-          `The push endpoint’s host (${host}) could not be found. Turn updates on again later.`,
-        );
-      })
-      .finally(() => clearTimeout(timer));
-    const refused = resolvedProblem(addresses, { local });
-    if (refused) throw new AppError(ErrorCode.pushEndpointRefused, refused);
+    const problem = await outboundUrlProblem(endpoint, { local: this.opts.local, what: 'push endpoint', resolve: this.opts.resolve });
+    if (problem)
+      throw new AppError(
+        ErrorCode.pushEndpointRefused,
+        problem.endsWith('could not be found.') ? `${problem} Turn updates on again later.` : problem,
+      );
   }
 
   /**

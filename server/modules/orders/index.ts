@@ -39,3 +39,5 @@ export { orderNewsOf } from './news';
  * order's transaction), and how a row's reference reads (the admin's orders view and export).
  */
 export { orderReferenceOf, recordOrderReference } from './price-reference';
+/** The data of the merchant's webhook events about an order and about a refund (server/wiring.ts hands them to the sender). */
+export { orderEventData, refundEventData } from './webhook-data';

@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../../db';
 import { outboxFailures } from '../../lib/metrics';
 import { ORDER_NEWS_STATUSES, type OrderNewsStatus } from '../../../common/order-news';
+import { queueWebhookEvent } from '../outgoing-webhooks';
 
 /** A lease: a claimed job is invisible to other workers this long (then it is retried). */
 export const LEASE_MS = 2 * 60_000;
@@ -96,13 +97,25 @@ export const orderNewsKind = (status: OrderNewsStatus) => `notify:${status}`;
 export const ORDER_NEWS_KINDS: readonly string[] = ORDER_NEWS_STATUSES.map(orderNewsKind);
 
 /**
- * In the transaction of the status change: the news of `status` for order `orderId`, once per
- * order (a status reached again, say paid after a reorganisation undone, is not news twice).
+ * How long after an order's payment its `order.paid` webhook event is first sent: the dollar
+ * reference the event carries is recorded just after the payment's transaction (price-reference.ts).
+ */
+export const ORDER_PAID_EVENT_DELAY_MS = 5_000;
+
+/**
+ * In the transaction of the status change: the news of `status` for order `orderId`, and the
+ * merchant's webhook event `order.<status>`, each once per order (a status reached again, say paid
+ * after a reorganisation undone, is not news twice).
  */
 export async function queueOrderNews(trx: Knex.Transaction, orderId: string, status: string, now: Date): Promise<void> {
   if (!(ORDER_NEWS_STATUSES as readonly string[]).includes(status)) return;
+  const news = status as OrderNewsStatus;
   await trx('outbox')
-    .insert({ kind: orderNewsKind(status as OrderNewsStatus), order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now })
+    .insert({ kind: orderNewsKind(news), order_id: orderId, next_attempt_at: now, created_at: now, updated_at: now })
     .onConflict(['kind', 'order_id'])
     .ignore();
+  await queueWebhookEvent(trx, `order.${news}`, `order.${news}:${orderId}`, now, {
+    subject: orderId,
+    delayMs: news === 'paid' ? ORDER_PAID_EVENT_DELAY_MS : 0,
+  });
 }

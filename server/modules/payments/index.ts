@@ -33,3 +33,5 @@ export {
 export { attentionKindOf } from './desk-kinds';
 export { markResolved } from './desk-resolutions';
 export { COUNTED } from './checkout-received';
+/** The data of the merchant's `payment.needs_attention` webhook event (server/wiring.ts hands it to the sender). */
+export { transferEventData } from './webhook-data';

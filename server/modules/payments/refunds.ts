@@ -21,6 +21,7 @@ import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { unavailableCause } from '../../lib/unavailable';
 import { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs } from '../orders';
+import { queueWebhookEvent } from '../outgoing-webhooks';
 import type { ChainClient } from './chain-client';
 import { refundableWei, type TransferStatus } from './transfer-status';
 import { TRANSFER_TOPIC, type RawLog, type ReceiptFacts } from './verify';
@@ -272,6 +273,8 @@ export class RefundService {
     // Taken meanwhile by a refund of another transfer (this transfer's row is locked, so not of this one).
     if (refundId === null) throw alreadyRecorded();
 
+    // The merchant's systems hear of it (docs/webhooks.md), once per refund.
+    await queueWebhookEvent(trx, 'payment.refund_recorded', `payment.refund_recorded:${refundId}`, now, { subject: String(refundId) });
     // The prepared refund has arrived: the transfer's hold ends.
     await trx('chain_transfers').where({ id: transferId }).update({ refund_hold_until: null });
     // A transfer that made no order never counts towards a checkout again once money went back.

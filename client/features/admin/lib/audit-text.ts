@@ -14,6 +14,11 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   'payment-attached': 'Payment attached to a checkout',
   'handoff-retried': 'Shopify hand-off retried',
   'payment-refunded': 'Payment refunded',
+  'webhook-created': 'Webhook endpoint added',
+  'webhook-updated': 'Webhook endpoint changed',
+  'webhook-secret-rotated': 'Webhook signing secret rotated',
+  'webhook-redelivered': 'Webhook deliveries sent again',
+  'webhook-disabled': 'Webhook endpoint disabled after failing for a day',
 };
 
 export function auditActionLabel(action: AuditAction): string {

@@ -1,11 +1,12 @@
 /**
- * Which push endpoints the shop calls (docs/order-updates.md, "The address rules"). A push endpoint
- * comes from a browser, so a stranger can give any URL: without these rules the shop would post to
- * addresses inside its own network for them. An endpoint is `https:`; plain `http:` only to this
- * machine in local mode (the tests' stand-in push service). Its host's addresses are never private,
- * shared (carrier NAT), link-local, multicast or reserved, nor loopback outside local mode; they are
- * checked when the browser subscribes and again at every send, on the addresses the connection then
- * uses (a name that resolves elsewhere later gains nothing).
+ * Which addresses the shop posts to when someone else chose the URL: a browser's push endpoint
+ * (docs/order-updates.md, "The address rules") and a merchant's webhook endpoint
+ * (docs/webhooks.md). Without these rules the shop would post to addresses inside its own network
+ * for whoever gave the URL. A URL is `https:`; plain `http:` only to this machine in local mode
+ * (the tests' stand-in receivers). Its host's addresses are never private, shared (carrier NAT),
+ * link-local, multicast or reserved, nor loopback outside local mode; they are checked when the URL
+ * is given and again at every send, on the addresses the connection then uses (outbound-http.ts: a
+ * name that resolves elsewhere later gains nothing).
  */
 import { BlockList, isIP } from 'node:net';
 
@@ -55,7 +56,7 @@ function embeddedIpv4(address: string): string | null {
   return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
 
-/** Whether the shop may connect to `address` (an IP) for a push endpoint; loopback only when `local`. */
+/** Whether the shop may connect to `address` (an IP); loopback only when `local`. */
 export function addressAllowed(address: string, opts: { local: boolean }): boolean {
   const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
   const v4 = isIP(bare) === 6 ? embeddedIpv4(bare) : null;
@@ -66,27 +67,35 @@ export function addressAllowed(address: string, opts: { local: boolean }): boole
   return !blocked.check(ip, family);
 }
 
+/** What the rules' sentences call the URL: "push endpoint", "webhook URL". */
+export interface OutboundRules {
+  local: boolean;
+  what?: string;
+}
+
 /** Why the shop will not call `endpoint` as written (before its host is resolved), or null. */
-export function endpointProblem(endpoint: string, opts: { local: boolean }): string | null {
-  if (!URL.canParse(endpoint)) return 'The push endpoint is not a URL.';
+export function endpointProblem(endpoint: string, opts: OutboundRules): string | null {
+  const what = opts.what ?? 'endpoint';
+  const A = `A ${what}`;
+  if (!URL.canParse(endpoint)) return `The ${what} is not a URL.`;
   const url = new URL(endpoint);
-  if (url.username || url.password) return 'A push endpoint carries no user name or password.';
+  if (url.username || url.password) return `${A} carries no user name or password.`;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const loopbackName = host === 'localhost' || host.endsWith('.localhost');
   if (url.protocol === 'http:') {
     if (!(opts.local && (loopbackName || (isIP(host) !== 0 && loopback.check(host, isIP(host) === 4 ? 'ipv4' : 'ipv6')))))
-      return 'A push endpoint must be https:// (plain http only to this machine in local mode).';
-  } else if (url.protocol !== 'https:') return 'A push endpoint must be https://.';
-  if (loopbackName && !opts.local) return 'A push endpoint cannot be on this machine.';
-  if (isIP(host) !== 0 && !addressAllowed(host, opts))
-    return 'A push endpoint cannot be a private, loopback or link-local address: use your browser’s own push service.';
+      return `${A} must be https:// (plain http only to this machine in local mode).`;
+  } else if (url.protocol !== 'https:') return `${A} must be https://.`;
+  if (loopbackName && !opts.local) return `${A} cannot be on this machine.`;
+  if (isIP(host) !== 0 && !addressAllowed(host, opts)) return `${A} cannot be a private, loopback or link-local address.`;
   return null;
 }
 
 /** Why the addresses `host` resolved to may not be called, or null when every one may. */
-export function resolvedProblem(addresses: readonly string[], opts: { local: boolean }): string | null {
-  if (addresses.length === 0) return 'The push endpoint’s host has no address.';
+export function resolvedProblem(addresses: readonly string[], opts: OutboundRules): string | null {
+  const what = opts.what ?? 'endpoint';
+  if (addresses.length === 0) return `The ${what}’s host has no address.`;
   return addresses.every((a) => addressAllowed(a, opts))
     ? null
-    : 'The push endpoint’s host resolves to a private, loopback or link-local address.';
+    : `The ${what}’s host resolves to a private, loopback or link-local address.`;
 }

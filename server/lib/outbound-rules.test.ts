@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { addressAllowed, endpointProblem, resolvedProblem } from './address-rules';
+import { addressAllowed, endpointProblem, resolvedProblem } from './outbound-rules';
 
 const live = { local: false };
 const local = { local: true };
 
-describe('push endpoint address rules', () => {
+describe('outbound address rules (push endpoints, webhook URLs)', () => {
   it('allows public addresses, never private, shared, link-local, multicast or reserved ones', () => {
     for (const a of ['142.250.74.46', '17.253.144.10', '2a00:1450:4001:80b::200a', '::ffff:142.250.74.46'])
       expect(addressAllowed(a, live), a).toBe(true);
