@@ -41,15 +41,16 @@ export function RedeliverFailedForm({ endpoint }: { endpoint: WebhookEndpoint })
           Redeliver failed deliveries since
         </label>
         <div className="flex flex-wrap gap-2">
-          <Input
-            id="webhook-redeliver-since"
-            type="datetime-local"
-            value={since}
-            onChange={(e) => setSince(e.target.value)}
-            className="w-auto flex-1 sm:max-w-64"
-            aria-describedby="webhook-redeliver-failed-result"
-            data-testid="webhook-redeliver-since"
-          />
+          <div className="min-w-56 flex-1 sm:max-w-64">
+            <Input
+              id="webhook-redeliver-since"
+              type="datetime-local"
+              value={since}
+              onChange={(e) => setSince(e.target.value)}
+              aria-describedby="webhook-redeliver-failed-result"
+              data-testid="webhook-redeliver-since"
+            />
+          </div>
           <Button
             type="submit"
             variant="outline"

@@ -36,7 +36,7 @@ export function WebhookDeliverySheet({ delivery, onClose }: { delivery: WebhookD
           <SheetDescription>Created {dateTimeText(shown.createdAt)}</SheetDescription>
         </div>
         <div className="grid gap-5 px-5 pb-[max(1.25rem,env(safe-area-inset-bottom))]">
-          <Facts className="sm:grid-cols-1">
+          <Facts>
             <Fact label="Status">
               <Badge variant={deliveryStatusTone(shown.status)} data-testid="webhook-delivery-sheet-status">
                 {deliveryStatusLabel(shown.status)}

@@ -5,13 +5,22 @@ import { Badge } from '../../../components/ui/badge';
 import { Button, buttonVariants } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { toast } from '../../../components/ui/use-toast';
+import { cn } from '../../../lib/utils';
 import { adminErrorText } from '../api/admin-errors';
 import { isAdminSessionLost } from '../api/admin-session';
 import { useUpdateWebhookEndpoint } from '../api/webhooks';
-import { endpointState } from '../lib/webhook-text';
+import { endpointState, type EndpointState } from '../lib/webhook-text';
 import { Fact, Facts, When } from './desk-bits';
 
 export type EndpointAction = 'edit' | 'rotate';
+
+/** The explanation's colours (each with AA contrast): red when the shop stopped sending, amber while failing, grey when an admin turned it off. */
+const EXPLANATION_TONES: Readonly<Record<EndpointState['tone'], string>> = {
+  destructive: 'bg-red-50 text-red-900',
+  warning: 'bg-amber-50 text-amber-950',
+  secondary: 'bg-muted text-foreground',
+  success: '',
+};
 
 /**
  * One endpoint: its URL and description, its state (and what a disabled one means, and how to turn
@@ -54,14 +63,7 @@ export function WebhookEndpointCard({
         </Badge>
       </div>
       {state.explanation && (
-        <p
-          className={
-            state.tone === 'destructive'
-              ? 'rounded-xl bg-red-50 p-3 text-sm text-red-900'
-              : 'rounded-xl bg-amber-50 p-3 text-sm text-amber-950'
-          }
-          data-testid="webhook-endpoint-explanation"
-        >
+        <p className={cn('rounded-xl p-3 text-sm', EXPLANATION_TONES[state.tone])} data-testid="webhook-endpoint-explanation">
           {state.explanation}
         </p>
       )}
