@@ -60,6 +60,14 @@ function EndpointForm({
   const update = useUpdateWebhookEndpoint();
   const busy = create.isPending || update.isPending;
 
+  // A field's problem goes once the field is changed; the form's, at the next try.
+  const changed = (field: EndpointField) =>
+    setProblems((current) => {
+      if (!current[field]) return current;
+      const { [field]: _gone, ...rest } = current;
+      return rest;
+    });
+
   const refused = (error: unknown) => {
     if (isAdminSessionLost(error)) return;
     setProblems(errorsByField(adminErrorText(error, 'Could not save the endpoint. Try again.')));
@@ -96,13 +104,15 @@ function EndpointForm({
     }
   };
 
-  const toggle = (type: string, on: boolean) =>
+  const toggle = (type: string, on: boolean) => {
+    changed('events');
     setEvents((current) => {
       const next = new Set(current);
       if (on) next.add(type);
       else next.delete(type);
       return next;
     });
+  };
 
   return (
     <form className="grid gap-4" onSubmit={submit} noValidate>
@@ -120,7 +130,10 @@ function EndpointForm({
           placeholder="https://example.com/webhooks"
           value={url}
           maxLength={WEBHOOK_URL_MAX}
-          onChange={(e) => setUrl(e.target.value)}
+          onChange={(e) => {
+            setUrl(e.target.value);
+            changed('url');
+          }}
           aria-invalid={problems.url ? true : undefined}
           aria-describedby={problems.url ? 'webhook-url-problem' : undefined}
           data-testid="webhook-url"
@@ -132,7 +145,10 @@ function EndpointForm({
           placeholder="e.g. Accounting system"
           value={description}
           maxLength={WEBHOOK_DESCRIPTION_MAX}
-          onChange={(e) => setDescription(e.target.value)}
+          onChange={(e) => {
+            setDescription(e.target.value);
+            changed('description');
+          }}
           aria-invalid={problems.description ? true : undefined}
           aria-describedby={problems.description ? 'webhook-description-problem' : undefined}
           data-testid="webhook-description"
