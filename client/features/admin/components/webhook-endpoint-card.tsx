@@ -53,9 +53,9 @@ export function WebhookEndpointCard({
     <Card className="grid gap-3 p-4 sm:p-5" data-testid="webhook-endpoint" data-endpoint-id={endpoint.id} data-state={state.kind}>
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="grid min-w-0 flex-1 gap-0.5">
-          <h3 className="font-mono text-base font-semibold break-all" data-testid="webhook-endpoint-url">
+          <h2 className="font-mono text-base font-semibold break-all" data-testid="webhook-endpoint-url">
             {endpoint.url}
-          </h3>
+          </h2>
           {endpoint.description && <p className="text-sm break-words text-muted-foreground">{endpoint.description}</p>}
         </div>
         <Badge variant={state.tone} data-testid="webhook-endpoint-state">
