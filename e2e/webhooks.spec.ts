@@ -76,7 +76,8 @@ test('tablet: add an endpoint, see its secret once, receive a signed catalogue.s
     await expect(page).toHaveURL(/\/admin\/webhooks$/);
     await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
     await expect(page.getByTestId('webhook-add')).toBeEnabled();
-    await shootBoth(page, testInfo, 'webhooks-list');
+    // The e2e server starts with no endpoint: the empty list says what webhooks are for.
+    await expect(page.getByTestId('webhooks-empty')).toContainText('sends your own systems a signed message');
 
     // Add: the form says what is missing at the field before anything is sent.
     await page.getByTestId('webhook-add').click();
@@ -118,6 +119,18 @@ test('tablet: add an endpoint, see its secret once, receive a signed catalogue.s
     await page.reload();
     await expect(card).toBeVisible();
     expect(await page.content()).not.toContain(secret);
+    await shootBoth(page, testInfo, 'webhooks-list');
+
+    // Edit: the form opens with what the endpoint has; the change shows on the list.
+    await card.getByTestId('webhook-endpoint-edit').click();
+    await expect(dialog.getByRole('heading', { name: 'Edit endpoint' })).toBeVisible();
+    await expect(page.getByTestId('webhook-url')).toHaveValue(receiver.url);
+    await expect(page.getByTestId('webhook-event-catalogue.synced')).toBeChecked();
+    await expect(page.getByTestId('webhook-event-order.paid')).not.toBeChecked();
+    await page.getByTestId('webhook-description').fill('E2E receiver, edited');
+    await page.getByTestId('webhook-save').click();
+    await expect(dialog).toBeHidden();
+    await expect(card).toContainText('E2E receiver, edited');
 
     // An event: a catalogue sync from the products page.
     const before = receiver.received.length;
@@ -172,6 +185,30 @@ test('tablet: add an endpoint, see its secret once, receive a signed catalogue.s
     // 'Redeliver failed since…': nothing failed, and the answer says so.
     await page.getByTestId('webhook-redeliver-failed-submit').click();
     await expect(page.getByTestId('webhook-redeliver-failed-result')).toHaveText('No failed deliveries since then: nothing to send again.');
+
+    // Rotate: asked first (the old secret keeps working for 24 hours), then the new secret, once.
+    await page.getByTestId('webhook-endpoint-rotate').click();
+    const rotateDialog = page.getByTestId('webhook-rotate-dialog');
+    await expect(rotateDialog).toContainText('The old one keeps working for 24 hours');
+    await page.getByTestId('webhook-rotate-confirm').click();
+    await expect(rotateDialog.getByTestId('webhook-secret')).toHaveText(/^whsec_/);
+    const newSecret = (await rotateDialog.getByTestId('webhook-secret').innerText()).trim();
+    expect(newSecret).not.toBe(secret);
+    await expect(rotateDialog).toContainText('you will not see it again');
+    await page.getByTestId('webhook-secret-done').click();
+    await expect(rotateDialog).toBeHidden();
+    // Sent again now, the event carries both signatures: each secret verifies it.
+    const sentBeforeRotation = receiver.received.filter((r) => r.id === first.id).length;
+    await row.click();
+    await sheet.getByTestId('webhook-redeliver').click();
+    await expect
+      .poll(() => receiver.received.filter((r) => r.id === first.id).length, { timeout: 60_000 })
+      .toBeGreaterThan(sentBeforeRotation);
+    const afterRotation = receiver.received.filter((r) => r.id === first.id).at(-1)!;
+    expect(verified(newSecret, afterRotation)).toMatchObject({ type: 'catalogue.synced' });
+    expect(verified(secret, afterRotation)).toMatchObject({ type: 'catalogue.synced' });
+    await page.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
 
     // Turned off, so the specs after this one send it nothing.
     await page.getByTestId('webhook-endpoint-toggle').click();
