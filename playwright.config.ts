@@ -49,7 +49,7 @@ export default defineConfig({
     { name: 'phone', use: { ...devices['Pixel 7'], launchOptions } },
     {
       name: 'tablet',
-      testMatch: /(layout|admin|payments-desk|admin-sponsored-gas|accessibility)\.spec\.ts/,
+      testMatch: /(layout|admin|payments-desk|admin-sponsored-gas|accessibility|webhooks)\.spec\.ts/,
       use: { viewport: { width: 820, height: 1180 }, hasTouch: true, launchOptions },
     },
   ],

@@ -52,6 +52,8 @@ const AdminPage = lazyPage(async () => (await import('../features/admin/routes/a
 const AdminProductsPage = lazyPage(async () => (await import('../features/admin/routes/admin-page')).AdminProductsPage);
 const PaymentsPage = lazyPage(async () => (await import('../features/admin/routes/payments-page')).PaymentsPage);
 const AdminOrdersPage = lazyPage(async () => (await import('../features/admin/routes/admin-orders-page')).AdminOrdersPage);
+const WebhooksPage = lazyPage(async () => (await import('../features/admin/routes/webhooks-page')).WebhooksPage);
+const WebhookLogPage = lazyPage(async () => (await import('../features/admin/routes/webhooks-page')).WebhookLogPage);
 
 /** The route's page, to load before it renders (see loadMatchedRoutes). */
 const page = (Page: LazyPage) => ({ element: <Page />, handle: Page });
@@ -83,6 +85,8 @@ const appRoutes: RouteObject[] = [
           { index: true, ...page(AdminProductsPage) },
           { path: 'payments', ...page(PaymentsPage) },
           { path: 'orders', ...page(AdminOrdersPage) },
+          { path: 'webhooks', ...page(WebhooksPage) },
+          { path: 'webhooks/:id', ...page(WebhookLogPage) },
         ],
       },
       { path: '*', ...page(NotFoundPage) },

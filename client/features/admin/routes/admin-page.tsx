@@ -77,6 +77,7 @@ function AdminOffline() {
 function sectionTitle(pathname: string): string {
   if (pathname.startsWith('/admin/payments')) return 'Payments';
   if (pathname.startsWith('/admin/orders')) return 'Orders';
+  if (pathname.startsWith('/admin/webhooks')) return 'Webhooks';
   return 'Admin';
 }
 
