@@ -124,11 +124,11 @@ async function main() {
   for (const [name, figures] of results) {
     for (const [i, f] of figures.entries())
       console.log(
-        `| ${name} | ${SIZES[i]!.toLocaleString('en')} | ${f.rows.toLocaleString('en')} | ${fixed(f.bytes / MB)} | ${fixed(f.ms, 0)} ms | ${fixed(f.heap)} MB | ${fixed(f.rss)} MB |`,
+        `| ${name} | ${SIZES[i]!.toLocaleString('en')} | ${f.rows.toLocaleString('en')} | ${fixed(f.bytes / MB)} | ${fixed(f.ms, 0)} ms | ${fixed(f.heap)} MB | ${fixed(f.rss)} MB | ${fixed(f.held)} MB |`,
       );
     const [a, b] = [figures[0]!, figures.at(-1)!];
     console.log(
-      `| ${name}: ${last / first}× the orders | | ${fixed(b.rows / a.rows, 2)}× | | ${fixed(b.ms / a.ms, 2)}× | ${fixed(b.heap / a.heap, 2)}× | ${fixed(b.rss / Math.max(a.rss, 0.1), 2)}× |`,
+      `| ${name}: ${last / first}× the orders | | ${fixed(b.rows / a.rows, 2)}× | | ${fixed(b.ms / a.ms, 2)}× | ${fixed(b.heap / a.heap, 2)}× | ${fixed(b.rss / Math.max(a.rss, 0.1), 2)}× | ${fixed(b.held / a.held, 2)}× |`,
     );
   }
 }
