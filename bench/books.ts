@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import os from 'node:os';
-import { koinlyCsv, ledgerCsv } from '../server/modules/admin/books-export';
+import { koinlyCsv, ledgerCsv } from '../server/modules/admin';
 import type { Db } from '../server/db';
 import { createTestDatabase } from '../server/test/databases';
 import { SEEDED_FROM, SEEDED_TO, seedDeskVolume } from '../server/test/desk-volume';
@@ -63,7 +63,10 @@ async function run(file: () => Readable, held = false): Promise<Omit<Figure, 'he
         bytes += Buffer.byteLength(text);
         rows += text.split('\r\n').length - 1;
         if (!held) sample();
-        else if (++chunks % 10 === 0) (collect(), sample());
+        else if (++chunks % 10 === 0) {
+          collect();
+          sample();
+        }
         done();
       },
     }),
