@@ -12,9 +12,15 @@ describe('koinlyDate', () => {
 });
 
 describe('receivedDescription', () => {
-  const none = { order_id: null, checkout_order_id: null, status_before_refund: null };
+  const none = { order_id: null, order_reorged: null, checkout_order_id: null, status_before_refund: null };
   it('names the order a transfer paid, whatever its status says', () => {
-    expect(receivedDescription({ ...none, order_id: 'PG1A2B000001', status: 'matched' })).toBe('Order PG1A2B000001 paid');
+    expect(receivedDescription({ ...none, order_id: 'PG1A2B000001', order_reorged: false, status: 'matched' })).toBe(
+      'Order PG1A2B000001 paid',
+    );
+    // The rest of an order a reorganisation failed (the transfer that paid it is gone): not a sale.
+    expect(receivedDescription({ ...none, order_id: 'PG1A2B000001', order_reorged: true, status: 'matched' })).toBe(
+      'Payment towards order PG1A2B000001, which a chain reorganisation failed',
+    );
   });
   it('says what a transfer that made no order was, and that it went back', () => {
     // [status, status before refund, checkout's order, description]

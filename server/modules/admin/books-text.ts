@@ -18,7 +18,10 @@ export function koinlyDate(at: Date | string): string {
 }
 
 /** What a transfer the store wallet received was, in words. */
-export function receivedDescription(t: Pick<ReceivedRow, 'order_id' | 'status' | 'status_before_refund' | 'checkout_order_id'>): string {
+export function receivedDescription(
+  t: Pick<ReceivedRow, 'order_id' | 'order_reorged' | 'status' | 'status_before_refund' | 'checkout_order_id'>,
+): string {
+  if (t.order_id && t.order_reorged) return `Payment towards order ${t.order_id}, which a chain reorganisation failed`;
   if (t.order_id) return `Order ${t.order_id} paid`;
   const refunded = t.status === 'refunded';
   const judged = refunded ? (t.status_before_refund ?? 'unmatched') : t.status;
