@@ -27,6 +27,7 @@ import * as cartChanges from './20261129020300_cart_changes';
 import * as catalogueChanges from './20261129020400_catalogue_changes';
 import * as orderNews from './20261129055704_order_news';
 import * as orderPriceReference from './20261129060940_order_price_reference';
+import * as booksIndexes from './20261129093923_books_indexes';
 import * as outgoingWebhooks from './20261129094203_outgoing_webhooks';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
@@ -54,6 +55,7 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261129020400_catalogue_changes.ts', catalogueChanges],
   ['20261129055704_order_news.ts', orderNews],
   ['20261129060940_order_price_reference.ts', orderPriceReference],
+  ['20261129093923_books_indexes.ts', booksIndexes],
   ['20261129094203_outgoing_webhooks.ts', outgoingWebhooks],
 ];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvLine } from './desk-export';
+import { csvLine } from './csv';
 import { transferIdOf } from './desk-items';
 
 describe('csvLine', () => {

@@ -15,15 +15,14 @@
 import { Readable } from 'node:stream';
 import { PAYMENTS_EXPORT_COLUMNS } from '../../../common/payments-desk';
 import type { Db } from '../../db';
+import { csvLine, dayRange } from './csv';
 import { EXPORT_BATCH, exportBatch, type ExportRow } from './desk/export-reads';
 import { iso, pog, wei } from './desk-format';
 import { usdReference } from '../../../common/usd-reference';
 
 /** The export from `from` to `to` (ISO dates, UTC, inclusive), streamed. */
 export function paymentsExportCsv(db: Db, from: string, to: string): Readable {
-  const start = new Date(`${from}T00:00:00Z`);
-  const end = new Date(`${to}T00:00:00Z`);
-  end.setUTCDate(end.getUTCDate() + 1);
+  const { start, end } = dayRange(from, to);
   // One chunk per batch (a chunk per line would cost more than the rows).
   async function* chunks(): AsyncGenerator<string> {
     yield csvLine(PAYMENTS_EXPORT_COLUMNS);
@@ -42,26 +41,4 @@ export function paymentsExportCsv(db: Db, from: string, to: string): Readable {
     }
   }
   return Readable.from(chunks());
-}
-
-/**
- * What a spreadsheet may run as a formula: =, +, - or @ first, after any spaces or control
- * characters it skips (" =1+1", "\u00a0@SUM(A1)"), or a tab or CR first (OWASP's CSV injection list).
- */
-const FORMULA_START = /^(?:[\s\p{Cc}]*[=+\-@]|[\t\r])/u;
-
-/**
- * One CSV record (RFC 4180): a field with a comma, quote or line break is quoted, its quotes
- * doubled. A field a spreadsheet would run as a formula (FORMULA_START: text from Shopify, say)
- * gets a leading apostrophe, so it is shown as text.
- */
-export function csvLine(fields: readonly string[]): string {
-  return (
-    fields
-      .map((field) => {
-        const f = FORMULA_START.test(field) ? `'${field}` : field;
-        return /[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f;
-      })
-      .join(',') + '\r\n'
-  );
 }

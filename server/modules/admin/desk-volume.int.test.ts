@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
+import { parseUnits } from '../../../common/money';
 import { ORDER_SECTIONS, orderSection, ORDERS_PAGE_SIZE } from '../../../common/order-listing';
 import {
   adminOrdersPageSchema,
@@ -283,6 +284,60 @@ describe.each(testDatabaseKinds)('the desks at volume on %s', (kind) => {
     expect(lines.filter((l) => named.some(({ id }) => l.includes(id))).map((l) => l.split(',').slice(7, 8).join(','))).toEqual(
       expect.arrayContaining([`' =1+1`, `'\t@SUM(A1)`, `'-2`]),
     );
+  });
+
+  it('writes the books of the whole year once, oldest first, across their batches and a tie at a batch boundary', async () => {
+    // Transfers and a refund at one instant, around Koinly's first batch's end (1,000 transfers).
+    const tie = '2026-03-03T12:00:00.123456Z';
+    await db().raw(
+      `update chain_transfers set created_at = ? where id in (select id from chain_transfers order by created_at, id offset 970 limit 60)`,
+      [tie],
+    );
+    await db().raw(`update refunds set created_at = ? where id = (select min(id) from refunds)`, [tie]);
+    const csvRows = async (file: string) => {
+      const res = await asAdmin(`/api/admin/books/${file}.csv?from=${SEEDED_FROM}&to=${SEEDED_TO}`);
+      expect(res.status).toBe(200);
+      return (await res.text())
+        .slice(0, -2)
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(','));
+    };
+
+    const koinly = await csvRows('koinly');
+    const received = koinly.filter((r) => r[3] !== '');
+    const sent = koinly.filter((r) => r[1] !== '');
+    // Every transfer still on chain once, every refund once (a removed one carried no money).
+    const transfers: Array<{ tx_hash: string }> = await db()('chain_transfers').whereNot('status', 'removed').select('tx_hash');
+    expect(received.map((r) => r[11]).sort()).toEqual(transfers.map((t) => t.tx_hash).sort());
+    const refunds: Array<{ tx_hash: string }> = await db()('refunds').select('tx_hash');
+    expect(sent.map((r) => r[11]).sort()).toEqual(refunds.map((t) => t.tx_hash).sort());
+    expect(received.length + sent.length).toBe(koinly.length);
+    // Oldest first; at one instant what came in before what went out.
+    for (let i = 1; i < koinly.length; i++) expect(koinly[i - 1]![0]! <= koinly[i]![0]!, String(i)).toBe(true);
+    const tied = koinly.filter((r) => r[0] === '2026-03-03 12:00:00 UTC');
+    const inSecond = async (q: ReturnType<Harness['database']['db']>) =>
+      Number(
+        (await q
+          .where('created_at', '>=', '2026-03-03T12:00:00Z')
+          .where('created_at', '<', '2026-03-03T12:00:01Z')
+          .count({ n: '*' })
+          .first())!.n,
+      );
+    const [ins, outs] = [await inSecond(db()('chain_transfers').whereNot('status', 'removed')), await inSecond(db()('refunds'))];
+    expect(ins).toBeGreaterThanOrEqual(50);
+    expect(outs).toBeGreaterThanOrEqual(1);
+    expect(tied.map((r) => (r[3] ? 'in' : 'out'))).toEqual([...Array<string>(ins).fill('in'), ...Array<string>(outs).fill('out')]);
+
+    const ledger = await csvRows('ledger');
+    const orders: Array<{ id: string }> = await db()('orders')
+      .orderBy([{ column: 'paid_at' }, { column: 'id' }])
+      .select('id');
+    expect(ledger.map((r) => r[0])).toEqual(orders.map((o) => o.id));
+    // What went back against the orders, in all, is what the refunds against orders carried.
+    const back = await db()('refunds').whereNotNull('order_id').sum({ n: 'amount_wei' }).first();
+    const refunded = ledger.reduce((sum, r) => sum + parseUnits(r[9]!), 0n);
+    expect(refunded).toBe(BigInt(String(back!.n ?? 0).split('.')[0]!));
   });
 
   it("pages a shopper's orders, those that need them first, newest first in each section, each once", async () => {

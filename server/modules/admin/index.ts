@@ -11,6 +11,8 @@ export { InventoryAdmin } from './inventory';
 export { PaymentsDesk } from './payments-desk';
 /** @internal Every desk item by the rule read from scratch, which the desk's bench checks the queue against. */
 export { deskItemsFromScratch } from './desk/desk-reads';
+/** @internal The books for a date range, streamed as CSV (docs/books.md): the routes write them; bench/books.ts times them. */
+export { koinlyCsv, ledgerCsv } from './books-export';
 /** Attaching an unmatched transfer to the checkout it evidently belongs to (candidates, attach). */
 export { TransferAttach } from './attach';
 /** The orders view: every order with its Shopify hand-off, one order's timeline, retrying a failed hand-off. */

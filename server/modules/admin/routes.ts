@@ -12,6 +12,7 @@ import {
   inventoryUpdateSchema,
   type AuditPage,
 } from '../../../common/admin';
+import { BOOKS_FILES, type BooksFile } from '../../../common/books';
 import { ErrorCode } from '../../../common/errors';
 import {
   attachCandidatesQuerySchema,
@@ -29,6 +30,7 @@ import type { Config } from '../../config';
 import { AppError } from '../../lib/errors';
 import { sameOriginOnly } from '../../lib/cross-site';
 import { describeIssues, parseJsonBody } from '../../lib/validation';
+import { koinlyCsv, ledgerCsv } from './books-export';
 import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT, listAudit } from './audit';
 import type { InventoryAdmin } from './inventory';
 import type { OrdersDesk } from './orders-desk';
@@ -248,15 +250,30 @@ export function adminRoutes(deps: {
     ctx.body = await desk.refund(ctx.params.transferId!, refund, label(ctx));
   });
 
-  router.get('/api/admin/payments/export.csv', noStore, ...guarded, async (ctx) => {
+  /** The range of a CSV download (inclusive ISO dates, UTC, at most a year apart), or 400 naming what to send. */
+  const exportRange = (ctx: Context) => {
     const parsed = paymentsExportQuerySchema.safeParse(ctx.query);
     if (!parsed.success)
       throw new AppError(ErrorCode.badRequest, `${describeIssues(parsed.error)}. Expected ?from=2026-01-01&to=2026-12-31`);
-    const { from, to } = parsed.data;
+    return parsed.data;
+  };
+
+  router.get('/api/admin/payments/export.csv', noStore, ...guarded, async (ctx) => {
+    const { from, to } = exportRange(ctx);
     ctx.type = 'text/csv; charset=utf-8';
     ctx.attachment(`payments-${from}-to-${to}.csv`);
     ctx.body = desk.exportCsv(from, to);
   });
+
+  // The books (docs/books.md): the same range rules as the desk's export, each file streamed.
+  for (const [file, path] of Object.entries(BOOKS_FILES) as Array<[BooksFile, string]>) {
+    router.get(path, noStore, ...guarded, async (ctx) => {
+      const { from, to } = exportRange(ctx);
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.attachment(`${file}-${from}-to-${to}.csv`);
+      ctx.body = file === 'koinly' ? koinlyCsv(db, from, to) : ledgerCsv(db, from, to);
+    });
+  }
 
   // Registered after /attention and /export.csv, which the router tries first.
   router.get('/api/admin/payments/:transferId', noStore, ...guarded, async (ctx) => {

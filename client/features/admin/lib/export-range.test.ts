@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exportRangeProblem, exportUrl, thisMonth } from './export-range';
+import { EXPORT_FILES, exportFileName, exportRangeProblem, exportUrl, thisMonth } from './export-range';
 
 describe('the export range', () => {
   it('starts as this month in UTC, first day to last', () => {
@@ -15,7 +15,13 @@ describe('the export range', () => {
     expect(exportRangeProblem({ from: '', to: '2026-01-02' })).toBe('Use an ISO date, YYYY-MM-DD');
   });
 
-  it('links the CSV download', () => {
-    expect(exportUrl({ from: '2026-01-01', to: '2026-01-31' })).toBe('/api/admin/payments/export.csv?from=2026-01-01&to=2026-01-31');
+  it('links each file for the one range, saved under the name the server gives it', () => {
+    const range = { from: '2026-01-01', to: '2026-01-31' };
+    expect(EXPORT_FILES.map((f) => [exportUrl(f.file, range), exportFileName(f.file, range)])).toEqual([
+      ['/api/admin/payments/export.csv?from=2026-01-01&to=2026-01-31', 'payments-2026-01-01-to-2026-01-31.csv'],
+      ['/api/admin/books/koinly.csv?from=2026-01-01&to=2026-01-31', 'koinly-2026-01-01-to-2026-01-31.csv'],
+      ['/api/admin/books/ledger.csv?from=2026-01-01&to=2026-01-31', 'ledger-2026-01-01-to-2026-01-31.csv'],
+    ]);
+    expect(EXPORT_FILES.map((f) => f.label)).toEqual(['Payments', 'Koinly (tax tool)', 'Order ledger']);
   });
 });
