@@ -13,6 +13,7 @@ import { formatUnits } from '../../../common/money';
 import { usdReference } from '../../../common/usd-reference';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
+import { parseCsv } from '../../test/csv';
 import type { Harness } from '../../test/harness';
 import { startPayingShop, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
@@ -28,37 +29,6 @@ const SOURCE = 'Uniswap v3 POGS/WETH 30-min average × Chainlink ETH/USD';
 const DAY = '2025-03-10';
 const NAME = '=HYPERLINK("http://evil.example","#1001")';
 const testChain = useTestChain();
-
-/** The records of a CSV file (RFC 4180: quoted fields, doubled quotes, CRLF between records). */
-function parseCsv(text: string): string[][] {
-  expect(text.endsWith('\r\n')).toBe(true);
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  const endField = () => {
-    row.push(field);
-    field = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') quoted = !quoted;
-    else if (quoted || (c !== ',' && c !== '\r')) field += c;
-    else if (c === ',') endField();
-    else {
-      // CR, then LF: the record ends.
-      expect(text[i + 1]).toBe('\n');
-      endField();
-      rows.push(row);
-      row = [];
-      i++;
-    }
-  }
-  return rows;
-}
 
 describe.each(testDatabaseKinds)('the books on %s', (kind) => {
   let h: Harness;
