@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiFetch, apiRequest, defaultErrorMessage, NETWORK_ERROR_MESSAGE, parseErrorBody } from './api-client';
+import { ApiError, apiFetch, apiRequest, defaultErrorMessage, NETWORK_ERROR_MESSAGE } from './api-client';
+import { parseErrorBody } from './error-body';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,4 +1,4 @@
-import { isErrorCode, type ErrorCode } from '../../common/errors';
+import type { ErrorCode } from '../../common/errors';
 import { reportRequestOutcome } from './online-status';
 
 /** An HTTP failure from the shop's API, with its default message (defaultErrorMessage). */
@@ -32,20 +32,6 @@ export function apiErrorText(error: ApiError): string {
 /** Status 0: the request never got an HTTP answer (offline, DNS, CORS…). */
 export const NETWORK_ERROR_MESSAGE = 'Network error: check your connection and try again.';
 
-/** Reads `{ code, message }` out of an error body, if it is one (a code we do not know reads as none). */
-export function parseErrorBody(bodyText: string): { code: ErrorCode | null; message: string | null } {
-  try {
-    const body: unknown = JSON.parse(bodyText);
-    if (body && typeof body === 'object') {
-      const { code, message } = body as Record<string, unknown>;
-      return { code: isErrorCode(code) ? code : null, message: typeof message === 'string' ? message : null };
-    }
-  } catch {
-    // not JSON: plain text body
-  }
-  return { code: null, message: null };
-}
-
 /**
  * The default text for a failed response: '{status}: {statusText}' from 500 up,
  * '{status}: {body text}' otherwise.
@@ -57,7 +43,12 @@ export function defaultErrorMessage(status: number, statusText: string, bodyText
 /** Builds the ApiError for a non-success response (reads the body). */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
   const bodyText = await response.text().catch(() => '');
-  const { code, message } = parseErrorBody(bodyText);
+  // The list of codes is loaded when an error first arrives, not with the first screen's script;
+  // should it not load (offline, before the service worker has it), the body is read without it.
+  const { code, message } = await import('./error-body').then(
+    ({ parseErrorBody }) => parseErrorBody(bodyText),
+    () => ({ code: null, message: null }),
+  );
   return new ApiError(response.status, defaultErrorMessage(response.status, response.statusText, bodyText), {
     code,
     serverMessage: message,

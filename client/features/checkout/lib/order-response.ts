@@ -3,7 +3,7 @@
  * it can fail has its own 'Order Creation Failed' message. Pure.
  */
 import type { Order } from '../../../../common/api';
-import { parseErrorBody } from '../../../lib/api-client';
+import { parseErrorBody } from '../../../lib/error-body';
 import { CheckoutFailure, ORDER_CREATION_FAILED_TITLE } from './payment-failure';
 
 export const INVALID_JSON_MESSAGE = 'Server returned invalid JSON response';
