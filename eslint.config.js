@@ -316,6 +316,22 @@ export default tseslint.config(
     },
   },
   {
+    // ethers' waits for a transaction ask for its receipt once, then wait for a block event; a
+    // transaction mined in between, on a chain that mines only when sent to (anvil), is never seen and
+    // the wait never ends. Code that talks to a node from Node asks for the receipt itself.
+    files: ['{server,e2e,bench,scripts}/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['wait', 'waitForDeployment', 'waitForTransaction'].map((name) => ({
+          // wait() with no argument: the shop's own waits (a work gate's, a retry's) are told what for.
+          selector: `CallExpression[callee.property.name='${name}']${name === 'wait' ? '[arguments.length=0]' : ''}`,
+          message: `ethers' ${name}() can miss a block and wait forever: use mined(), deployed() or receiptOf() from server/chain/mined.ts.`,
+        })),
+      ],
+    },
+  },
+  {
     // File names are kebab-case (`order-state.ts`, `refund-dialog.tsx`), so an import reads the same
     // on every file system and nobody guesses a name's case; a middle extension (`.test`,
     // `.int.test`, `.spec`, `.d`) is not part of the name.

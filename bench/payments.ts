@@ -14,6 +14,7 @@ import { DEV_ACCOUNTS } from '../server/chain/local-chain';
 import { sendTokenTransfer, startTestChain } from '../server/test/chain';
 import { bumpCatalogueVersion } from '../server/modules/catalogue';
 import { checkoutSchema, type Checkout } from '../common/api';
+import { mined } from '../server/chain/mined';
 
 const DB = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 10);
@@ -58,7 +59,7 @@ async function main() {
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
       const { c } = await newCheckout();
       const tx = await pay(c);
-      await tx.wait();
+      await mined(tx);
       const t0 = performance.now();
       while (!(await orderRow(tx.hash))) await new Promise((r) => setTimeout(r, 5));
       watcherLatency.push(performance.now() - t0);
@@ -70,7 +71,7 @@ async function main() {
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
       const { s, c } = await newCheckout();
       const tx = await pay(c);
-      await tx.wait();
+      await mined(tx);
       const t0 = performance.now();
       const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: tx.hash, customerWallet: BUYER });
       if (res.status !== 201) throw new Error(`create failed: ${res.status} ${await res.text()}`);
@@ -89,7 +90,7 @@ async function main() {
       for (const m of made) txs.push(await pay(m.c));
       await provider.send('evm_mine', []);
       await provider.send('evm_setAutomine', [true]);
-      await Promise.all(txs.map((t) => t.wait()));
+      await Promise.all(txs.map((t) => mined(t)));
       return { made, hashes: txs.map((t) => t.hash), checkoutsPerSecond: (SHOPPERS / checkoutMs) * 1000 };
     };
 

@@ -35,6 +35,7 @@ import { startBundler, type Bundler } from '../e2e/fixtures/bundler';
 import { SmartAccountWallet } from '../e2e/fixtures/smart-wallet';
 import type { TestWallet as TestWalletType } from '../e2e/fixtures/test-wallet';
 import { localEntryPoint } from '../server/chain/local-paymaster';
+import { mined } from '../server/chain/mined';
 
 const ROOT = join(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -380,7 +381,7 @@ async function main() {
       ['function transfer(address to, uint256 amount) returns (bool)'],
       await chain.getSigner(DEV_ACCOUNTS[1]),
     );
-    const givePogs = async (to: string) => (await token.getFunction('transfer').send(to, parseUnits('10000', 18))).wait();
+    const givePogs = async (to: string) => mined(token.getFunction('transfer').send(to, parseUnits('10000', 18)));
     const bundler = await startBundler({ rpcUrl: CHAIN, entryPoint: localEntryPoint() });
     cleanups.unshift(() => bundler.stop());
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

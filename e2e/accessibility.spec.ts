@@ -5,6 +5,7 @@ import { fetchAttention, logInAsAdmin } from './fixtures/admin';
 import { expect, test, type Page, type TestInfo } from './fixtures/test';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
 import { closeToasts, homeHydrated, mostStocked, pickTestWallet } from './fixtures/ui';
+import { mined } from '../server/chain/mined';
 
 // Every screen a shopper or an admin works in, checked by axe-core (every rule it has, of any
 // impact) and photographed, on a phone and on a tablet (the two projects of playwright.config.ts).
@@ -189,7 +190,7 @@ test('the admin: sign-in, products, orders and the payments desk pass axe-core',
       await provider.getSigner(DEV_ACCOUNTS[1]),
     );
     const tx = await token.getFunction('transfer').send(config.storeWallet!, parseUnits('1.000123', 18));
-    await tx.wait();
+    await mined(tx);
     txHash = tx.hash;
   } finally {
     provider.destroy();

@@ -4,6 +4,7 @@ import { sponsoredGasSchema, type SponsoredGas, type SponsoredGasDay } from '../
 import { daysText, formatEth, paymentsText, sponsoredTotals } from '../client/features/admin/lib/sponsored-gas-text';
 import { logInAsAdmin } from './fixtures/admin';
 import { CHAIN_RPC, DEV_ACCOUNTS } from './fixtures/test-wallet';
+import { mined } from '../server/chain/mined';
 
 // The payments desk's 'Sponsored gas' panel, on a tablet and on a 390 px phone, against the local
 // shop, whose own paymaster (deployed by local mode, owned by dev account #0) pays smart wallets'
@@ -116,14 +117,14 @@ test("the sponsored gas panel: the paymaster's real deposit, today's budget and 
     await panel.screenshot({ path: testInfo.outputPath(`sponsored-gas-days-${size}.png`) });
 
     // The owner takes the deposit down to exactly one day's budget: not low yet, one day covered.
-    await (await paymaster.getFunction('withdrawTo')(DEV_ACCOUNTS[0], before - budget)).wait();
+    await mined(paymaster.getFunction('withdrawTo')(DEV_ACCOUNTS[0], before - budget));
     await page.reload();
     await expect(panel.getByTestId('sponsored-gas-deposit')).toHaveText('0.01 ETH');
     await expect(panel.getByTestId('sponsored-gas-covers')).toContainText('Covers 1 day of the full daily budget');
     await expect(panel.getByTestId('sponsored-gas-low')).toHaveCount(0);
 
     // A wei less: under one day's budget, low, and how to top it up.
-    await (await paymaster.getFunction('withdrawTo')(DEV_ACCOUNTS[0], 1n)).wait();
+    await mined(paymaster.getFunction('withdrawTo')(DEV_ACCOUNTS[0], 1n));
     await page.reload();
     await expect(panel.getByTestId('sponsored-gas-deposit')).toHaveText('0.009999999999999999 ETH');
     await expect(panel.getByTestId('sponsored-gas-low')).toContainText('The deposit is low: under one day’s budget (0.01 ETH)');
@@ -135,7 +136,7 @@ test("the sponsored gas panel: the paymaster's real deposit, today's budget and 
   } finally {
     // Topped up to the 10 ETH local mode starts with, for the specs that pay through it.
     const short = parseEther('10') - (await deposit());
-    if (short > 0n) await (await entryPoint.getFunction('depositTo')(gas.paymaster, { value: short })).wait();
+    if (short > 0n) await mined(entryPoint.getFunction('depositTo')(gas.paymaster, { value: short }));
     provider.destroy();
   }
 });

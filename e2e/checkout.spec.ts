@@ -6,6 +6,7 @@ import { formatUnits } from '../common/money';
 import { insufficientBalanceMessage } from '../client/web3/payment-errors';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
 import { closeToasts, completeShopifyShippingForm, expectToast, holdShippingRedirect, mostStocked, pickTestWallet } from './fixtures/ui';
+import { mined } from '../server/chain/mined';
 
 // Paying against the real server in local mode: the embedded anvil chain with its demo POGS, the
 // server's chain watcher, and the Shopify emulator's draft orders and hosted invoice page. The
@@ -367,7 +368,7 @@ test.describe('paying from another wallet', () => {
       const signer = await provider.getSigner(DEV_ACCOUNTS[3]);
       const token = new Contract(checkout.tokenAddress, ['function transfer(address to, uint256 amount) returns (bool)'], signer);
       const tx = await token.getFunction('transfer').send(checkout.storeWallet, BigInt(checkout.amountWei));
-      await tx.wait();
+      await mined(tx);
     } finally {
       provider.destroy();
     }
@@ -405,7 +406,7 @@ test.describe('paying from another wallet', () => {
         ['function transfer(address to, uint256 amount) returns (bool)'],
         await provider.getSigner(payer),
       );
-      const transfer = async (amount: bigint) => (await token.getFunction('transfer').send(checkout.storeWallet, amount)).wait();
+      const transfer = async (amount: bigint) => mined(token.getFunction('transfer').send(checkout.storeWallet, amount));
 
       // A rounded-down amount: less than the total.
       const part = (BigInt(checkout.amountWei) / 10n ** 18n) * 10n ** 18n - 10n ** 18n;

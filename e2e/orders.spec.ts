@@ -4,6 +4,7 @@ import type { AuthSession, Order, Product, PublicConfig, Variant } from '../comm
 import { formatPogPrice } from '../client/lib/format-pog-price';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
 import { closeToasts, expectToast, mostStocked, pickTestWallet } from './fixtures/ui';
+import { mined } from '../server/chain/mined';
 
 // The orders page against the real server in local mode: Sign-In with Ethereum with the EIP-6963
 // test wallet (personal_sign through anvil as the dev account), a real purchase, and the wallet
@@ -26,7 +27,7 @@ test.beforeAll(async ({ request }) => {
       ['function transfer(address to, uint256 amount) returns (bool)'],
       await provider.getSigner(DEV_ACCOUNTS[1]),
     );
-    await (await token.getFunction('transfer').send(DEV_ACCOUNTS[BUYER], parseUnits('10000', 18))).wait();
+    await mined(token.getFunction('transfer').send(DEV_ACCOUNTS[BUYER], parseUnits('10000', 18)));
   } finally {
     provider.destroy();
   }

@@ -7,6 +7,7 @@ import { formatPogAmount } from '../client/lib/format-pog-price';
 import { fetchAttention, logInAsAdmin } from './fixtures/admin';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
 import { closeToasts, pickTestWallet } from './fixtures/ui';
+import { mined } from '../server/chain/mined';
 
 // The admin's payments desk on the shop's fresh e2e server, in local mode: the shopper (dev account
 // #6, which no other spec uses, in a browser of its own) signs in on /orders so that amounts which
@@ -63,11 +64,11 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds it
     const products = (await (await page.request.get('/api/products')).json()) as Product[];
     const tokenAs = (signer: Signer) => new Contract(config.tokenAddress!, ERC20, signer);
     // #6 has ETH for gas but no POGS: the Demo Wallet's account (#1) sends it some.
-    await (
-      await tokenAs(await provider.getSigner(DEV_ACCOUNTS[1]))
+    await mined(
+      tokenAs(await provider.getSigner(DEV_ACCOUNTS[1]))
         .getFunction('transfer')
-        .send(DEV_ACCOUNTS[SHOPPER], parseUnits('10000', 18))
-    ).wait();
+        .send(DEV_ACCOUNTS[SHOPPER], parseUnits('10000', 18)),
+    );
 
     // The shopper proves the wallet on /orders (Sign-In with Ethereum): only then does an amount
     // that is not the exact one count for its checkout.
@@ -90,7 +91,7 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds it
     const shopperToken = tokenAs(await provider.getSigner(DEV_ACCOUNTS[SHOPPER]));
     const send = async (amountWei: bigint): Promise<string> => {
       const tx = await shopperToken.getFunction('transfer').send(checkout.storeWallet, amountWei);
-      await tx.wait();
+      await mined(tx);
       return tx.hash;
     };
     const part = (BigInt(checkout.amountWei) / 10n ** 18n) * 10n ** 18n - 10n ** 18n;
@@ -262,11 +263,11 @@ test('tablet: an unmatched transfer is attached to the checkout it belongs to, w
     // Dev account #7, which no other spec uses and which never signs in: nothing proves it is the
     // payer of a checkout, so only the exact amount could have named one.
     const payer = DEV_ACCOUNTS[7];
-    await (
-      await tokenAs(await provider.getSigner(DEV_ACCOUNTS[1]))
+    await mined(
+      tokenAs(await provider.getSigner(DEV_ACCOUNTS[1]))
         .getFunction('transfer')
-        .send(payer, parseUnits('1000', 18))
-    ).wait();
+        .send(payer, parseUnits('1000', 18)),
+    );
 
     // A checkout in this browser's session, then half a POG more than its exact amount.
     const variant = pick(products);
@@ -277,7 +278,7 @@ test('tablet: an unmatched transfer is attached to the checkout it belongs to, w
     const tx = await tokenAs(await provider.getSigner(payer))
       .getFunction('transfer')
       .send(checkout.storeWallet, BigInt(checkout.amountWei) + 5n * 10n ** 17n);
-    await tx.wait();
+    await mined(tx);
 
     await logInAsAdmin(page);
     await expect.poll(async () => findItem((await fetchAttention(page)).items, tx.hash)?.kind, { timeout: 60_000 }).toBe('unmatched');

@@ -6,6 +6,7 @@ import { localEntryPoint } from '../server/chain/local-paymaster';
 import { startBundler, type Bundler } from './fixtures/bundler';
 import { SmartAccountWallet } from './fixtures/smart-wallet';
 import { closeToasts, expectToast, holdShippingRedirect, mostStocked, pickTestWallet } from './fixtures/ui';
+import { mined } from '../server/chain/mined';
 
 // Paying with POGS and no ETH, on a 390 × 844 phone, against the local shop, which pays smart
 // wallets' gas with its own paymaster on the embedded chain. The smart wallet (fixtures/smart-
@@ -38,7 +39,7 @@ async function givePogs(to: string, amount = '10000') {
     ['function transfer(address to, uint256 amount) returns (bool)', 'function balanceOf(address) view returns (uint256)'],
     await provider.getSigner(DEV_ACCOUNTS[1]),
   );
-  await (await token.getFunction('transfer').send(to, parseUnits(amount, 18))).wait();
+  await mined(token.getFunction('transfer').send(to, parseUnits(amount, 18)));
 }
 
 const pick = (): Variant => mostStocked(products).variant;

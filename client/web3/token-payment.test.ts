@@ -90,6 +90,35 @@ describe('createTokenPayment', () => {
     payment.dispose();
   });
 
+  it('asks again while the transaction is pending, and answers once a block holds it', async () => {
+    let asked = 0;
+    const { wallet } = fakeWallet({
+      eth_getTransactionReceipt: () =>
+        ++asked < 3
+          ? null
+          : {
+              transactionHash: HASH,
+              blockHash: '0x' + 'ee'.repeat(32),
+              blockNumber: '0x11',
+              transactionIndex: '0x0',
+              from: BUYER,
+              to: TOKEN,
+              contractAddress: null,
+              cumulativeGasUsed: '0x5208',
+              gasUsed: '0x5208',
+              effectiveGasPrice: '0x1',
+              logs: [],
+              logsBloom: '0x' + '00'.repeat(256),
+              status: '0x1',
+              type: '0x2',
+            },
+    });
+    const payment = createTokenPayment(wallet, TOKEN);
+    await expect(payment.waitForReceipt(HASH)).resolves.toEqual({ status: 1, blockNumber: 17 });
+    expect(asked).toBe(3);
+    payment.dispose();
+  });
+
   it('gives the receipt status: 1 mined, 0 reverted', async () => {
     for (const status of ['0x1', '0x0']) {
       const { wallet } = fakeWallet({

@@ -17,6 +17,8 @@ export const TRANSFER_GAS_LIMIT = 150_000n;
 
 /** How long to wait for a receipt before giving up with 'Transaction receipt not found'. */
 export const RECEIPT_TIMEOUT_MS = 5 * 60_000;
+/** How often the receipt is asked for while a payment waits for its block. */
+const RECEIPT_POLL_MS = 500;
 
 const ERC20_ABI = [
   'function balanceOf(address owner) view returns (uint256)',
@@ -105,13 +107,16 @@ export function createTokenPayment(wallet: Eip1193Provider, tokenAddress: string
       }
     },
 
+    // Asks for the receipt until there is one, not ethers' waitForTransaction: that asks once, then
+    // waits for a block event, and misses the block of a transaction mined in between on a chain
+    // that mines only when sent to (the local chain); the payment would wait out its whole timeout.
     async waitForReceipt(hash) {
-      try {
-        const receipt = await provider.waitForTransaction(hash, 1, RECEIPT_TIMEOUT_MS);
-        return receipt ? { status: receipt.status, blockNumber: receipt.blockNumber } : null;
-      } catch (error) {
-        if (isError(error, 'TIMEOUT')) return null;
-        throw error;
+      const deadline = Date.now() + RECEIPT_TIMEOUT_MS;
+      for (;;) {
+        const receipt = await provider.getTransactionReceipt(hash);
+        if (receipt) return { status: receipt.status, blockNumber: receipt.blockNumber };
+        if (Date.now() >= deadline) return null;
+        await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
       }
     },
 

@@ -26,6 +26,7 @@ import { sendTokenTransfer } from '../../server/test/chain';
 import { startProxy, type Proxy } from './proxy';
 import { httpRequest, Visitor, type HttpAnswer } from './visitor';
 import { createDatabase, keepLog, liveStartLine, readLog, SHOPPER_ACCOUNT, startShop, worldFacts, type ShopProcess } from './world';
+import { receiptOf } from '../../server/chain/mined';
 
 const world = worldFacts();
 /** SHUTDOWN_GRACE_MS of both instances. */
@@ -325,7 +326,7 @@ test('topology: two instances behind a proxy survive a SIGTERM and a SIGKILL, ev
             value: BigInt(shopper.checkout!.amountWei),
           });
           shopper.txHash = tx.hash.toLowerCase();
-          await provider.waitForTransaction(tx.hash);
+          await receiptOf(provider, tx.hash);
           if (shopper.asks) shopper.order = askForOrder(shopper);
         }),
       );

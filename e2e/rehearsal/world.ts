@@ -28,6 +28,7 @@ import { freePort, startLocalChain, type LocalChain } from '../../server/chain/l
 import { hashPassword } from '../../server/lib/password-hash';
 import { stageProduction } from '../../scripts/stage-production';
 import { DEV_ACCOUNTS } from '../fixtures/test-wallet';
+import { deployed } from '../../server/chain/mined';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -248,7 +249,7 @@ async function deployToken(rpcUrl: string, holders: string[]): Promise<string> {
     const artifact = JSON.parse(fs.readFileSync(TOKEN_ARTIFACT, 'utf8')) as { abi: unknown[]; bytecode: string };
     const factory = new ContractFactory(artifact.abi as never, artifact.bytecode, await provider.getSigner(DEPLOYER));
     const contract = await factory.deploy(holders, HOLDER_BALANCE);
-    await contract.waitForDeployment();
+    await deployed(contract);
     return await contract.getAddress();
   } finally {
     provider.destroy();

@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../test/databases';
 import artifact from './contracts/demo-pogs-token.json';
 import { DEMO_BALANCE, ensureDemoToken, LOCAL_STORE_WALLET } from './demo-token';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './local-chain';
+import { mined } from './mined';
 
 describe('demo POGS token on the local chain', () => {
   let chain: LocalChain;
@@ -40,9 +41,9 @@ describe('demo POGS token on the local chain', () => {
     const buyer = await provider.getSigner(DEMO_WALLET_ACCOUNT);
     const token = new Contract(tokenAddress, artifact.abi, buyer);
     const amount = parseUnits('25.000000000000012345', 18);
-    const receipt = await (await token.transfer(LOCAL_STORE_WALLET, amount, { gasLimit: 150_000 })).wait();
+    const receipt = await mined(token.transfer(LOCAL_STORE_WALLET, amount, { gasLimit: 150_000 }));
     expect(receipt.status).toBe(1);
-    const [log] = receipt.logs.map((l: { topics: string[]; data: string }) => token.interface.parseLog(l));
+    const [log] = receipt.logs.map((l) => token.interface.parseLog({ topics: [...l.topics], data: l.data })!);
     expect(log.name).toBe('Transfer');
     expect(log.args.from).toBe(DEMO_WALLET_ACCOUNT);
     expect(log.args.to).toBe(LOCAL_STORE_WALLET);

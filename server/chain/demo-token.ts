@@ -11,6 +11,7 @@ import type { Logger } from '../lib/logger';
 import { getState, setState } from '../lib/app-state';
 import artifact from './contracts/demo-pogs-token.json';
 import { DEV_ACCOUNTS } from './local-chain';
+import { deployed } from './mined';
 
 /** Receives payments in local mode. */
 export const LOCAL_STORE_WALLET = DEV_ACCOUNTS[0];
@@ -34,7 +35,7 @@ export async function ensureDemoToken(db: Db, rpcUrl: string, logger?: Logger): 
     const deployer = await provider.getSigner(LOCAL_STORE_WALLET);
     const factory = new ContractFactory(artifact.abi, artifact.bytecode, deployer);
     const contract = await factory.deploy(DEV_ACCOUNTS.slice(1), DEMO_BALANCE);
-    await contract.waitForDeployment();
+    await deployed(contract);
     const address = await contract.getAddress();
     await setState(db, 'local_demo_token', { address, rpcUrl });
     logger?.debug({ address }, 'demo POGS deployed');

@@ -18,6 +18,7 @@ import { sendTokenTransfer } from '../test/chain';
 import { anvilsOn, argvOf, isAnvilBinary, onLinux, parentOf, running, waitUntilGone } from '../test/processes';
 import { lockFileOf, readLock } from './chain-state.mjs';
 import { DEV_ACCOUNTS } from './local-chain';
+import { mined } from './mined';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BUYER = DEV_ACCOUNTS[2];
@@ -124,7 +125,7 @@ describe.runIf(onLinux)('local mode: the server killed with kill -9 after a paym
       to: checkout.storeWallet,
       value: BigInt(checkout.amountWei),
     });
-    const receipt = (await tx.wait())!;
+    const receipt = (await mined(tx))!;
     // Nobody tells the server about the transfer: its chain watcher finds it.
     const orderId = await waitFor('the watcher turning the payment into an order', 60_000, async () => {
       const { body } = await browser.call(`/api/checkout/${checkout.id}`);

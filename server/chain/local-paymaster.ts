@@ -40,6 +40,7 @@ import type { Logger } from '../lib/logger';
 import accounts from './contracts/demo-smart-account.json' with { type: 'json' };
 import paymasterArtifact from './contracts/shop-paymaster.json' with { type: 'json' };
 import { DEV_ACCOUNTS } from './local-chain';
+import { deployed, mined } from './mined';
 
 /** The deterministic-deployment proxy anvil (like most chains) has: CREATE2 of calldata `salt ‖ initCode`. */
 const CREATE2_DEPLOYER = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
@@ -125,7 +126,7 @@ export async function deployAccountContracts(provider: JsonRpcProvider, deployer
     if (await hasCode(address)) return address;
     // A set gas limit: the node's estimate of a CREATE from inside the proxy can fall short (63/64 rule).
     const tx = await deployer.sendTransaction({ to: CREATE2_DEPLOYER, data: concat([salt, initCode]), gasLimit: DEPLOY_GAS });
-    const receipt = await tx.wait();
+    const receipt = await mined(tx);
     // Read at the receipt's block: anvil may answer 'latest' from the block before for a moment.
     if (!receipt || !(await hasCode(address, receipt.blockNumber)))
       throw new Error(`local chain: the CREATE2 deployment of ${address} left no code`);
@@ -187,13 +188,13 @@ export async function deployShopPaymaster(
     opts.entryPoint,
     opts.signer,
   );
-  await contract.waitForDeployment();
+  await deployed(contract);
   const address = getAddress(await contract.getAddress());
   const entryPoint = new Contract(opts.entryPoint, ['function depositTo(address account) payable'], deployer);
-  await (await entryPoint.getFunction('depositTo')(address, { value: opts.deposit })).wait();
+  await mined(entryPoint.getFunction('depositTo')(address, { value: opts.deposit }));
   if (opts.stake) {
     const paymaster = new Contract(address, paymasterArtifact.abi, deployer);
-    await (await paymaster.getFunction('addStake')(UNSTAKE_DELAY_S, { value: opts.stake })).wait();
+    await mined(paymaster.getFunction('addStake')(UNSTAKE_DELAY_S, { value: opts.stake }));
   }
   return address;
 }

@@ -21,6 +21,7 @@ import aggregatorArtifact from './contracts/demo-aggregator.json' with { type: '
 import wethArtifact from './contracts/demo-weth.json' with { type: 'json' };
 import uniswap from './contracts/uniswap-v3.json' with { type: 'json' };
 import { DEV_ACCOUNTS } from './local-chain';
+import { deployed, mined } from './mined';
 
 /** The pool's fee tier (0.3 %) and the widest ticks its spacing (60) allows: a full-range position. */
 export const LOCAL_POOL_FEE = 3000;
@@ -90,7 +91,7 @@ export async function deployPricePool(provider: JsonRpcProvider, tokenAddress: s
   const lp = await provider.getSigner(LIQUIDITY_PROVIDER);
   const deploy = async (artifact: { abi: readonly object[] | unknown[]; bytecode: string }, signer: Signer, ...args: unknown[]) => {
     const contract = await new ContractFactory(artifact.abi as object[], artifact.bytecode, signer).deploy(...args);
-    await contract.waitForDeployment();
+    await deployed(contract);
     return contract.getAddress();
   };
   // Half as much gas again as estimated: the pool writes a price observation in the first block of
@@ -100,7 +101,7 @@ export async function deployPricePool(provider: JsonRpcProvider, tokenAddress: s
     const method = c.getFunction(fn);
     const overrides = value === undefined ? {} : { value };
     const estimate = await method.estimateGas(...args, overrides);
-    return (await method(...args, { ...overrides, gasLimit: (estimate * 3n) / 2n })).wait();
+    return mined(method(...args, { ...overrides, gasLimit: (estimate * 3n) / 2n }));
   };
 
   const weth = await deploy(wethArtifact, deployer);

@@ -18,6 +18,7 @@ import { ChainClient } from '../modules/payments';
 import { WEBHOOK_SUBSCRIPTIONS_QUERY } from '../shopify';
 import { useTestChain } from '../test/use-test-chain';
 import { storeClient } from '../wiring';
+import { deployed } from '../chain/mined';
 
 const CLIENT_ID = '0123456789abcdef0123456789abcdef';
 const CLIENT_SECRET = 'live-checks-client-secret';
@@ -35,7 +36,7 @@ const cleanups: Array<() => void> = [];
 beforeAll(async () => {
   const factory = new ContractFactory(artifact.abi, artifact.bytecode, await testChain.provider.getSigner(DEV_ACCOUNTS[0]));
   const token = await factory.deploy([DEV_ACCOUNTS[1]], 10n ** 18n);
-  await token.waitForDeployment();
+  await deployed(token);
   tokenAddress = await token.getAddress();
 });
 

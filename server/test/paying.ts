@@ -9,6 +9,7 @@ import { sendTokenTransfer, type TestChain } from './chain';
 import { adminSession, startHarness, type Harness } from './harness';
 import type { Logger } from '../lib/logger';
 import type { Shopper } from './shopper';
+import { receiptOf } from '../chain/mined';
 
 export interface PayingKit {
   /** Mines `blocks` empty blocks on the test chain. */
@@ -35,7 +36,7 @@ export function payingKit(h: Harness, chain: TestChain): PayingKit {
         to: opts.to ?? storeWallet,
         value: opts.value,
       });
-      await chain.provider.waitForTransaction(tx.hash);
+      await receiptOf(chain.provider, tx.hash);
       return tx.hash;
     },
     async checkout(s, variantId, wallet, quantity = 1) {

@@ -9,6 +9,7 @@ import artifact from '../chain/contracts/demo-smart-account.json';
 import { DEV_ACCOUNTS } from '../chain/local-chain';
 import { deployAccountContracts, deployShopPaymaster } from '../chain/local-paymaster';
 import { entryPointAt } from './user-operations';
+import { mined } from '../chain/mined';
 
 /** What ends every ERC-6492 signature (the standard's magic bytes). */
 const ERC6492_SUFFIX = '0x6492649264926492649264926492649264926492649264926492649264926492';
@@ -54,7 +55,7 @@ export async function deploySmartAccounts(provider: JsonRpcProvider, from: strin
     addressOf: async (owner, salt = 0n) => getAddress(await factory.getFunction('getAddress').staticCall(owner, salt)),
     async deploy(owner, salt = 0n) {
       const tx = await deployer.sendTransaction({ to: factoryAddress, data: createCall(owner, salt) });
-      await tx.wait();
+      await mined(tx);
       return getAddress(await factory.getFunction('getAddress').staticCall(owner, salt));
     },
     deployed: async (account) => (await provider.getCode(account)) !== '0x',
@@ -67,7 +68,7 @@ export async function deploySmartAccounts(provider: JsonRpcProvider, from: strin
     async execute(owner, account, call) {
       const signer = await provider.getSigner(owner);
       const tx = await signer.sendTransaction({ to: account, data: ACCOUNT.encodeFunctionData('execute', [call.to, 0n, call.data]) });
-      await tx.wait();
+      await mined(tx);
     },
   };
 }

@@ -7,6 +7,7 @@
 import { concat, Contract, Interface, toQuantity, type BaseWallet, type ContractRunner, type JsonRpcProvider } from 'ethers';
 import entryPointArtifact from '@account-abstraction/contracts/artifacts/EntryPoint.json' with { type: 'json' };
 import { packedFields, readNetworkFees, staticPreVerificationGas, type UserOperation } from '../modules/paymaster';
+import { mined } from '../chain/mined';
 
 const ACCOUNT = new Interface([
   'function execute(address target, uint256 value, bytes data)',
@@ -89,5 +90,5 @@ export const entryPointAt = (address: string, runner: ContractRunner) => new Con
 /** Signs `packed` as its account's owner (the EntryPoint's hash, unprefixed, as SimpleAccount checks it) and submits it, `bundler` paying. */
 export async function signAndSubmit(entryPoint: Contract, packed: ReturnType<typeof pack>, owner: BaseWallet, beneficiary: string) {
   packed.signature = owner.signingKey.sign(await entryPoint.getFunction('getUserOpHash')(packed)).serialized;
-  return (await entryPoint.getFunction('handleOps')([packed], beneficiary)).wait();
+  return mined(entryPoint.getFunction('handleOps')([packed], beneficiary));
 }

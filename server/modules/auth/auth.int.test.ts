@@ -13,6 +13,7 @@ import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { Shopper } from '../../test/shopper';
 import { bumpCatalogueVersion } from '../catalogue';
+import { mined } from '../../chain/mined';
 
 /** GET /api/orders answers a page of orders. */
 const ordersListSchema = z.array(orderSchema);
@@ -43,7 +44,7 @@ describe.each(testDatabaseKinds)('sign-in and order history on %s', (kind) => {
         to: c.storeWallet,
         value: BigInt(c.amountWei),
       });
-      await tx.wait();
+      await mined(tx);
       const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: tx.hash, customerWallet: buyer });
       orders[buyer] = orderSchema.parse(await res.json());
     }

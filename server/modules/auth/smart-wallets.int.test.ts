@@ -16,6 +16,7 @@ import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { deploySmartAccounts, type SmartAccounts } from '../../test/smart-account';
 import { useTestChain } from '../../test/use-test-chain';
+import { mined } from '../../chain/mined';
 
 const ERC20 = new Interface(['function transfer(address to, uint256 value) returns (bool)']);
 const ordersListSchema = z.array(orderSchema);
@@ -34,7 +35,7 @@ describe.each(testDatabaseKinds)('smart-wallet sign-in on %s', (kind) => {
   let variantId: string;
   /** Sends `value` of the token from smart account `account` to `to` (its owner funds it first); answers the tx hash. */
   async function payFrom(account: string, c: { tokenAddress: string; storeWallet: string }, value: bigint): Promise<string> {
-    await (await sendTokenTransfer(testChain.provider, OWNER, { token: c.tokenAddress, to: account, value })).wait();
+    await mined(sendTokenTransfer(testChain.provider, OWNER, { token: c.tokenAddress, to: account, value }));
     await accounts.execute(OWNER, account, { to: c.tokenAddress, data: ERC20.encodeFunctionData('transfer', [c.storeWallet, value]) });
     return (await testChain.provider.getLogs({ address: c.tokenAddress, fromBlock: 'latest', toBlock: 'latest' }))[0]!.transactionHash;
   }

@@ -23,6 +23,7 @@ import { deploySponsorStack, knownWalletSettings, TEST_BUNDLER, type PaymasterAn
 import { pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { UserOperation } from './user-operation';
+import { mined } from '../../chain/mined';
 
 const testChain = useTestChain();
 const POLICY = 'sp_pogs_checkout';
@@ -85,9 +86,9 @@ describe.each(testDatabaseKinds)('the paymaster service with a hosted sponsor on
     await s.add({ variantId, quantity: 1 });
     const c: Checkout = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: account })).json());
     if (funded) {
-      await (
-        await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: account, value: BigInt(c.amountWei) })
-      ).wait();
+      await mined(
+        sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: account, value: BigInt(c.amountWei) }),
+      );
     }
     const res = await s.request(`/api/checkout/${c.id}/paymaster`);
     expect(res.status).toBe(200);

@@ -41,6 +41,7 @@ import { paymasterData } from './sign';
 import { PAYMASTER_GAS } from './sponsor';
 import { ticketFor } from './ticket';
 import type { UserOperation } from './user-operation';
+import { mined, receiptOf } from '../../chain/mined';
 
 const testChain = useTestChain();
 const signerKey = Wallet.createRandom().privateKey;
@@ -119,7 +120,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
       maxFeePerGas: BASE_FEE * 2n,
       maxPriorityFeePerGas: 0n,
     });
-    return (await testChain.provider.waitForTransaction(tx.hash))!;
+    return (await receiptOf(testChain.provider, tx.hash))!;
   }
 
   // --- the shop, as a shopper and a stranger ask it ----------------------------------------------
@@ -129,8 +130,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
     const s = new Shopper(h);
     await s.add({ variantId, quantity: 1 });
     const c: Checkout = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: wallet })).json());
-    if (funded)
-      await (await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token, to: wallet, value: BigInt(c.amountWei) })).wait();
+    if (funded) await mined(sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token, to: wallet, value: BigInt(c.amountWei) }));
     await atBaseFees();
     const offer = paymasterOfferSchema.parse(await (await s.request(`/api/checkout/${c.id}/paymaster`)).json());
     return { s, c, offer, ticket: 'context' in offer ? offer.context.ticket : null };
@@ -212,7 +212,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
   it('refuses a deployed account whose code it does not know, and an EIP-7702 account delegating to one', async () => {
     const honest = await honestSponsorship();
     const factory = new Contract(attackerFactory, ATTACKER_FACTORY, attacker);
-    await (await factory.getFunction('createAccount')(attackerOwner.address, 2n, 0n)).wait();
+    await mined(factory.getFunction('createAccount')(attackerOwner.address, 2n, 0n));
     const deployed = getAddress(await factory.getFunction('getAddress')(attackerOwner.address, 2n, 0n));
     const first = await checkoutFor(deployed);
     expect(first.offer).toMatchObject({ unavailable: { reason: 'unknown-account' } });
@@ -241,7 +241,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
     const packed = pack(op, answer.result!);
     // Simple7702Account checks the EOA's own signature of the EntryPoint's hash.
     packed.signature = eoa.signingKey.sign(await bundler.getFunction('getUserOpHash')(packed)).serialized;
-    const receipt = await (await bundler.getFunction('handleOps')([packed], TEST_BUNDLER)).wait();
+    const receipt = await mined(bundler.getFunction('handleOps')([packed], TEST_BUNDLER));
     expect(receipt.status).toBe(1);
     expect(await testChain.provider.getBalance(eoa.address)).toBe(0n);
     const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: receipt.hash, customerWallet: eoa.address });
@@ -294,7 +294,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
     const op = await userOperation(bundler, honest.account, paying(second.c));
     expect(await refusal(op, await ticketOf(second.c))).toBe('sponsorship-pending');
     // Once the first has run, the account's next payment is sponsored.
-    expect((await (await bundler.getFunction('handleOps')([honest.packed], TEST_BUNDLER)).wait()).status).toBe(1);
+    expect((await mined(bundler.getFunction('handleOps')([honest.packed], TEST_BUNDLER))).status).toBe(1);
     const third = await checkoutFor(honest.account);
     expect(third.ticket).not.toBeNull();
   });
@@ -303,7 +303,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
     const account = await accounts.deploy(shopperOwner.address, ++salt);
     const { c, ticket } = await checkoutFor(account);
     const own = await accounts.deploy(attackerOwner.address, 4n);
-    await (await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token, to: own, value: BigInt(c.amountWei) })).wait();
+    await mined(sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token, to: own, value: BigInt(c.amountWei) }));
     await atBaseFees();
     const stolen = await userOperation(bundler, own, paying(c));
     expect((await ask('pm_getPaymasterStubData', stolen, ticket)).error?.data?.reason).toBe('not-the-wallet');
@@ -322,9 +322,9 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
     const mover = new Wallet(attackerOwner.privateKey, testChain.provider);
     await testChain.provider.send('anvil_setBalance', [mover.address, toQuantity(parseEther('0.01'))]);
     const accountAsOwner = new Contract(account, ACCOUNT, mover);
-    await (
-      await accountAsOwner.getFunction('execute')(token, 0n, ERC20.encodeFunctionData('transfer', [attacker.address, BigInt(c.amountWei)]))
-    ).wait();
+    await mined(
+      accountAsOwner.getFunction('execute')(token, 0n, ERC20.encodeFunctionData('transfer', [attacker.address, BigInt(c.amountWei)])),
+    );
     await expectNothingWon([await signed(op, answer.result!, attackerOwner)], [account, mover.address]);
     const again = await checkoutFor(account, false);
     expect(again.offer).toMatchObject({ unavailable: { reason: 'sponsorship-pending' } });
@@ -336,7 +336,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
     const sponsoredOp = await userOperation(bundler, other, paying(second.c));
     const granted = await ask('pm_getPaymasterData', sponsoredOp, second.ticket);
     expect(granted.error).toBeUndefined();
-    await attacker.sendTransaction({ to: other, value: parseEther('0.001') }).then((tx) => tx.wait());
+    await attacker.sendTransaction({ to: other, value: parseEther('0.001') }).then((tx) => mined(tx));
     const drain = {
       ...(await userOperation(
         bundler,
@@ -376,7 +376,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
   it('settles an honest payment as paid at its real cost, and flags an operation the shop never signed that its deposit paid', async () => {
     const honest = await honestSponsorship();
     const before = await deposit();
-    const receipt = await (await bundler.getFunction('handleOps')([honest.packed], TEST_BUNDLER)).wait();
+    const receipt = await mined(bundler.getFunction('handleOps')([honest.packed], TEST_BUNDLER));
     expect(receipt.status).toBe(1);
     await h.payments!.sponsorshipWatcher!.tick();
     const row = await h.database.db('paymaster_sponsorships').where({ checkout_id: honest.c.id }).first();
@@ -394,7 +394,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
 
     // The signer key in other hands: an operation signed with it, never asked of the service.
     const account = await accounts.deploy(attackerOwner.address, 7n);
-    await (await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token, to: account, value: 1n })).wait();
+    await mined(sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token, to: account, value: 1n }));
     await atBaseFees();
     const op = await userOperation(bundler, account, transferCall(token, store, 1n));
     const now = Math.floor(Date.now() / 1000);
@@ -410,7 +410,7 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
       paymasterVerificationGasLimit: toQuantity(PAYMASTER_GAS.verificationGasLimit),
       paymasterPostOpGasLimit: '0x0',
     };
-    expect((await (await bundler.getFunction('handleOps')([await signed(op, fields, attackerOwner)], TEST_BUNDLER)).wait()).status).toBe(1);
+    expect((await mined(bundler.getFunction('handleOps')([await signed(op, fields, attackerOwner)], TEST_BUNDLER))).status).toBe(1);
     await h.payments!.sponsorshipWatcher!.tick();
     const unrecorded = await h.database.db('paymaster_sponsorships').where({ sender: account.toLowerCase() }).first();
     expect(unrecorded).toMatchObject({ outcome: 'unrecorded', checkout_id: null });
@@ -427,9 +427,9 @@ describe.each(testDatabaseKinds)('a stranger who also runs the bundle, on %s', (
       const op = await userOperation(bundler, account, paying(c));
       const answer = await ask('pm_getPaymasterData', op, ticket);
       expect(answer.error?.data?.reason, `payment ${i + 1}`).toBeUndefined();
-      expect(
-        (await (await bundler.getFunction('handleOps')([await signed(op, answer.result!, shopperOwner)], TEST_BUNDLER)).wait()).status,
-      ).toBe(1);
+      expect((await mined(bundler.getFunction('handleOps')([await signed(op, answer.result!, shopperOwner)], TEST_BUNDLER))).status).toBe(
+        1,
+      );
     }
     const sixth = await checkoutFor(account);
     expect(sixth.offer).toMatchObject({ unavailable: { reason: 'sender-limit' } });

@@ -18,6 +18,7 @@ import { deploySponsorStack, ownPaymasterSettings, TEST_BUNDLER, type PaymasterA
 import { batchCall, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { UserOperation } from './user-operation';
+import { mined } from '../../chain/mined';
 
 const testChain = useTestChain();
 const signerKey = Wallet.createRandom().privateKey;
@@ -53,9 +54,9 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
     await s.add({ variantId, quantity: 1 });
     const c: Checkout = checkoutSchema.parse(await (await s.post('/api/checkout', { customerWallet: wallet })).json());
     if (funded) {
-      await (
-        await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: wallet, value: BigInt(c.amountWei) })
-      ).wait();
+      await mined(
+        sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: wallet, value: BigInt(c.amountWei) }),
+      );
     }
     const res = await s.request(`/api/checkout/${c.id}/paymaster`);
     expect(res.status).toBe(200);
@@ -155,9 +156,7 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
     );
     // Another account holding the amount too: the ticket names the checkout's wallet only.
     const other = await accounts.deploy(owner.address, 9n);
-    await (
-      await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: other, value: BigInt(c.amountWei) })
-    ).wait();
+    await mined(sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: other, value: BigInt(c.amountWei) }));
     const otherAccount = { ...op, sender: other, nonce: '0x0' };
     expect((await refusedFor(otherAccount, capability.context)).data?.reason).toBe('not-the-wallet');
     expect(await h.database.db('paymaster_sponsorships').where({ checkout_id: c.id })).toHaveLength(1);

@@ -17,6 +17,7 @@ import { entryPointAt, pack, transferCall, userOperation } from '../../test/user
 import { useTestChain } from '../../test/use-test-chain';
 import { paymasterData, sponsorshipHash, type PaymasterGas, type SignedPayment } from './sign';
 import type { UserOperation } from './user-operation';
+import { mined } from '../../chain/mined';
 
 const testChain = useTestChain();
 const GAS: PaymasterGas = { verificationGasLimit: 60_000n, postOpGasLimit: 0n };
@@ -40,7 +41,7 @@ describe('the shop paymaster contract', () => {
     const deployed = await new ContractFactory(tokenArtifact.abi, tokenArtifact.bytecode, funder).deploy([DEV_ACCOUNTS[1]!], AMOUNT * 100n);
     token = await deployed.getAddress();
     account = await accounts.deploy(owner.address);
-    await (await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token, to: account, value: AMOUNT })).wait();
+    await mined(sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token, to: account, value: AMOUNT }));
   });
 
   const now = () => Math.floor(Date.now() / 1000);

@@ -24,6 +24,7 @@ import { deploySponsorStack, ownPaymasterSettings, TEST_BUNDLER, type PaymasterA
 import { pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { SponsorshipOutcome } from './sponsorship-ledger';
+import { mined } from '../../chain/mined';
 
 const testChain = useTestChain();
 const signerKey = Wallet.createRandom().privateKey;
@@ -125,9 +126,9 @@ describe.each(testDatabaseKinds)('the admin’s sponsored gas on %s', (kind) => 
   async function sponsoredPayment(): Promise<{ amountWei: bigint; mostWei: bigint }> {
     const s = new Shopper(h);
     const c = await pay.checkout(s, variantId, account);
-    await (
-      await sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: account, value: BigInt(c.amountWei) })
-    ).wait();
+    await mined(
+      sendTokenTransfer(testChain.provider, DEV_ACCOUNTS[1]!, { token: c.tokenAddress, to: account, value: BigInt(c.amountWei) }),
+    );
     const { context } = (await (await s.request(`/api/checkout/${c.id}/paymaster`)).json()) as { context: { ticket: string } };
     const op = await userOperation(entryPoint, account, transferCall(c.tokenAddress, c.storeWallet, BigInt(c.amountWei)));
     const res = await fetch(`${h.baseUrl}/api/paymaster`, {
@@ -160,7 +161,7 @@ describe.each(testDatabaseKinds)('the admin’s sponsored gas on %s', (kind) => 
     expect(first.depositError).toBeUndefined();
     expect(first).toMatchObject({ dailyBudgetWei: wei(BUDGET), senderDailyLimit: SENDER_LIMIT, todayLeftWei: wei(BUDGET), days: [] });
 
-    await (await entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('0.25') })).wait();
+    await mined(entryPoint.getFunction('depositTo')(paymaster, { value: parseEther('0.25') }));
     const topped = await enabled();
     expect(topped.depositWei).toBe(wei(BigInt(first.depositWei!) + parseEther('0.25')));
     expect(topped.depositWei).toBe(wei(await balanceOf()));

@@ -17,6 +17,7 @@ import { bumpCatalogueVersion } from '../catalogue';
 import { OrdersService } from '../orders';
 import { createPaymentServices } from './system';
 import { SUFFIX_SPACE_WEI } from './amount';
+import { deployed } from '../../chain/mined';
 
 const BUYER = DEV_ACCOUNTS[2]!;
 const OTHER_BUYER = DEV_ACCOUNTS[3]!;
@@ -301,7 +302,7 @@ describe.each(testDatabaseKinds)('payments on %s', (kind) => {
     // Of another token contract (same symbol, same decimals: still not POG).
     const factory = new ContractFactory(artifact.abi, artifact.bytecode, await testChain.provider.getSigner(DEV_ACCOUNTS[0]!));
     const fake = await factory.deploy([BUYER], parseUnits('1000000', 18));
-    await fake.waitForDeployment();
+    await deployed(fake);
     hash = await send(BUYER, { value: BigInt(c.amountWei), tokenAddress: await fake.getAddress() });
     await mine();
     await expectRejected(s, { checkoutId: c.id, transactionHash: hash, customerWallet: BUYER }, 422, 'transfer-not-found');

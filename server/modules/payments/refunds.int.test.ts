@@ -23,6 +23,7 @@ import { startPayingShop, type PayingKit } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
 import { decodeStoreTransfer } from './verify';
+import { deployed, mined } from '../../chain/mined';
 
 const STORE = DEV_ACCOUNTS[0];
 /** Sends two wrong amounts, is refunded one, then signs in. */
@@ -408,7 +409,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
       [STORE],
       1_000n * POG,
     );
-    await otherToken.waitForDeployment();
+    await deployed(otherToken);
     const refusals: Array<[string, () => Promise<string>, string, number]> = [
       // Another token (same name, same decimals: not the shop's).
       [
@@ -422,7 +423,7 @@ describe.each(testDatabaseKinds)('refunds verified on chain, on %s', (kind) => {
         'no transfer',
         async () => {
           const tx = await (await testChain.provider.getSigner(STORE)).sendTransaction({ to: TESTER, value: 1n });
-          await tx.wait();
+          await mined(tx);
           return tx.hash;
         },
         ErrorCode.refundWrongToken,

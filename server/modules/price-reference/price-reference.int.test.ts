@@ -4,7 +4,7 @@
  * Each database kind gets its own chain, begun three hours back so the pool has history once the
  * chain catches up with the clock (as local mode does).
  */
-import { Contract, ContractFactory, JsonRpcProvider, MaxUint256, parseEther } from 'ethers';
+import { Contract, ContractFactory, JsonRpcProvider, MaxUint256, parseEther, type TransactionResponse } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderSchema, priceReferenceAnswerSchema } from '../../../common/api';
 import { adminOrderDetailSchema } from '../../../common/payments-desk';
@@ -26,6 +26,7 @@ import { testDatabaseKinds } from '../../test/databases';
 import { startPayingShop, type PayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import type { TestChain } from '../../test/chain';
+import { deployed, mined } from '../../chain/mined';
 
 const TRADER = DEV_ACCOUNTS[2]!;
 const BUYER = DEV_ACCOUNTS[1]!;
@@ -48,9 +49,9 @@ describe.each(testDatabaseKinds)('the dollar reference (%s)', (kind) => {
   const provider = () => chain.provider;
   const head = async () => (await provider().getBlock('latest'))!;
   /** Mines the next block at exactly `timestamp`, with the transaction `send` makes, or empty. */
-  const at = async (timestamp: number, send?: () => Promise<{ wait(): Promise<unknown> }>) => {
+  const at = async (timestamp: number, send?: () => Promise<TransactionResponse>) => {
     await provider().send('anvil_setNextBlockTimestamp', [timestamp]);
-    if (send) await (await send()).wait();
+    if (send) await mined(send());
     else await provider().send('evm_mine', []);
   };
   const api = async () => {
@@ -172,25 +173,25 @@ describe.each(testDatabaseKinds)('the dollar reference (%s)', (kind) => {
   it('hides it while the feed is stale, answers nothing positive, or its round is incomplete', async () => {
     const now = (await head()).timestamp;
     const answer = DEMO_ETH_USD * 10n ** 8n;
-    await (await usdFeed.getFunction('setRound')(9, answer, now - 4000, now - 3700, 9)).wait();
+    await mined(usdFeed.getFunction('setRound')(9, answer, now - 4000, now - 3700, 9));
     expect(await usd()).toBeNull();
     expect((await api()).body.reference).toBeNull();
-    await (await usdFeed.getFunction('setRound')(10, 0, now, 0, 10)).wait();
+    await mined(usdFeed.getFunction('setRound')(10, 0, now, 0, 10));
     expect(await usd()).toBeNull();
-    await (await usdFeed.getFunction('setRound')(11, answer, now, 0, 10)).wait();
+    await mined(usdFeed.getFunction('setRound')(11, answer, now, 0, 10));
     expect(await usd()).toBeNull();
     // A set gas limit: setAnswer writes the block's time, which costs more in a later second than
     // in the one it was estimated in (an estimate one second old ran out of gas on a loaded machine).
-    await (await usdFeed.getFunction('setAnswer')(answer, { gasLimit: 200_000n })).wait();
+    await mined(usdFeed.getFunction('setAnswer')(answer, { gasLimit: 200_000n }));
     expect(await usd()).not.toBeNull();
   });
 
   it('hides it while the sequencer is down and for the grace period after', async () => {
     const now = (await head()).timestamp;
-    await (await sequencerFeed.getFunction('setRound')(2, 1, now, now, 2)).wait();
+    await mined(sequencerFeed.getFunction('setRound')(2, 1, now, now, 2));
     expect(await usd()).toBeNull();
     const back = (await head()).timestamp;
-    await (await sequencerFeed.getFunction('setRound')(3, 0, back, back, 3)).wait();
+    await mined(sequencerFeed.getFunction('setRound')(3, 0, back, back, 3));
     expect(await usd()).toBeNull(); // up again, within the hour's grace
     await at(back + 3601);
     expect(await usd()).not.toBeNull();
@@ -201,11 +202,11 @@ describe.each(testDatabaseKinds)('the dollar reference (%s)', (kind) => {
     const trader = await provider().getSigner(TRADER);
     const swapper = await deployAs(trader, swapperArtifact);
     const wethToken = new Contract(weth, wethArtifact.abi, trader);
-    await (await wethToken.getFunction('deposit')({ value: parseEther('2') })).wait();
+    await mined(wethToken.getFunction('deposit')({ value: parseEther('2') }));
     for (const token of [weth, shop.h.payments!.target.tokenAddress]) {
-      await (
-        await new Contract(token, ['function approve(address,uint256) returns (bool)'], trader).getFunction('approve')(swapper, MaxUint256)
-      ).wait();
+      await mined(
+        new Contract(token, ['function approve(address,uint256) returns (bool)'], trader).getFunction('approve')(swapper, MaxUint256),
+      );
     }
     const swap = (zeroForOne: boolean, amount: bigint) => () =>
       new Contract(swapper, swapperArtifact.abi, trader).getFunction('swap')(pool.target, zeroForOne, amount);
@@ -233,9 +234,9 @@ describe.each(testDatabaseKinds)('the dollar reference (%s)', (kind) => {
     const trader = await provider().getSigner(TRADER);
     const swapper = await deployAs(trader, swapperArtifact);
     for (const token of [await wethOf(shop), shop.h.payments!.target.tokenAddress]) {
-      await (
-        await new Contract(token, ['function approve(address,uint256) returns (bool)'], trader).getFunction('approve')(swapper, MaxUint256)
-      ).wait();
+      await mined(
+        new Contract(token, ['function approve(address,uint256) returns (bool)'], trader).getFunction('approve')(swapper, MaxUint256),
+      );
     }
     const t = (await head()).timestamp;
     await at(t + 10, () =>
@@ -252,7 +253,7 @@ describe.each(testDatabaseKinds)('the dollar reference (%s)', (kind) => {
     const token = shop.h.payments!.target.tokenAddress;
     const [token0, token1] = pogsIsToken0 ? [token, weth] : [weth, token];
     const manager = new Contract((await positionManagerOf(shop))!, uniswap.contracts.NonfungiblePositionManager.abi, lp);
-    await (await manager.getFunction('createAndInitializePoolIfNecessary')(token0, token1, 500, 1n << 96n)).wait();
+    await mined(manager.getFunction('createAndInitializePoolIfNecessary')(token0, token1, 500, 1n << 96n));
     const factory = new Contract(await manager.getFunction('factory')(), uniswap.contracts.UniswapV3Factory.abi, provider());
     const young = String(await factory.getFunction('getPool')(token0, token1, 500));
     const chainClient = new ChainClient({ ...shop.h.payments!.target, timeoutMs: 5000 });
@@ -309,6 +310,6 @@ async function deployAs(
   artifact: { abi: unknown[]; bytecode: string },
 ): Promise<string> {
   const contract = await new ContractFactory(artifact.abi as object[], artifact.bytecode, signer).deploy();
-  await contract.waitForDeployment();
+  await deployed(contract);
   return contract.getAddress();
 }
