@@ -155,6 +155,14 @@ export const ErrorCode = {
   webhookUrlRefused: 'webhook-url-refused',
   /** 409: the shop already has the most webhook endpoints it keeps (remove or reuse one). */
   webhookEndpointLimit: 'webhook-endpoint-limit',
+
+  // Paying with ETH or USDC (a swap that delivers the exact POGS to the store wallet)
+  /** 409: this shop does not take that coin (no swap route is set for it). */
+  swapUnavailable: 'swap-unavailable',
+  /** 503: the swap's pools could not quote the amount now (no liquidity, or the quoter did not answer). */
+  swapQuoteFailed: 'swap-quote-failed',
+  /** 409: the transfer was paid through a swap whose payer the chain does not prove: the shop will not refund a pool or a router. */
+  refundPayerUnknown: 'refund-payer-unknown',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -81,6 +81,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   [ErrorCode.pushSubscriptionTaken]: 409,
   [ErrorCode.webhookUrlRefused]: 400,
   [ErrorCode.webhookEndpointLimit]: 409,
+  [ErrorCode.swapUnavailable]: 409,
+  [ErrorCode.swapQuoteFailed]: 503,
+  [ErrorCode.refundPayerUnknown]: 409,
 };
 
 /**
