@@ -170,6 +170,16 @@ export class RefundService {
     },
   ) {}
 
+  /** Where a refund of a transfer goes (refundRecipient), or null when its payer is not proven. */
+  refundTo(row: PayerRow): string | null {
+    try {
+      return refundRecipient(row, this.deps.swap ?? null);
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCode.refundPayerUnknown) return null;
+      throw err;
+    }
+  }
+
   /**
    * Where a refund of transfer `transferId` goes: the wallet that paid it (refundRecipient); 404
    * for an unknown transfer, refund-payer-unknown for a swap whose payer the chain did not prove.

@@ -381,9 +381,11 @@ export class SettlementService {
     const lines = await lockIntentLines(trx, intent.id);
     const short = decision.claimed ? null : await this.stock.shortLine(trx, intent.id, lines, now);
     const paid = decideOrder(decision, { lines, short });
+    // The order's wallet is the one that paid: a swap's POGS comes from a pool, its payer is whom the chain proved.
+    const payment = { ...transfer, from: transfer.paidWith?.payer ?? transfer.from };
     const orderId = await createOrder(
       trx,
-      { intentId: intent.id, sessionId: intent.session_id, totalWei: intent.total_wei, payment: transfer, lines, ...paid.order },
+      { intentId: intent.id, sessionId: intent.session_id, totalWei: intent.total_wei, payment, lines, ...paid.order },
       now,
     );
     if (paid.bumpCatalogue) await bumpCatalogueVersion(trx, { variantIds: lines.map((l) => l.variant_id) });

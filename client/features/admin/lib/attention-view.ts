@@ -82,7 +82,8 @@ export function canAttach(item: { kind: string; orderId: string | null; resolved
 }
 
 /** Whether 'Refund' is offered: something of the transfer is still refundable. */
-export function canRefund(item: { refundableWei: string }): boolean {
+export function canRefund(item: { refundableWei: string; refundTo: string | null }): boolean {
+  if (item.refundTo === null) return false; // a swap whose payer is not proven: refunded by hand
   try {
     return BigInt(item.refundableWei) > 0n;
   } catch {
