@@ -122,6 +122,8 @@ export async function startHarness(
     demoWallet?: AppDeps['demoWallet'];
     /** A running local chain: payments are wired to a demo token freshly deployed on it. */
     chain?: LocalChain;
+    /** With `chain`: the swap route's facts (which transfers came through a swap, and from whom). */
+    swap?: ServiceOptions['swap'];
     /**
      * With `chain`: payments reach the chain through this RPC URL instead (the demo token is still
      * deployed on `chain`; e.g. an RPC that never answers), and with this timeout per call.
@@ -253,6 +255,7 @@ export async function startHarness(
     ...wiring,
     db: database.db,
     target,
+    swap: opts.swap,
     demoWallet: opts.demoWallet,
     mounts,
     staticDir: opts.staticDir,

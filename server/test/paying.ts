@@ -8,6 +8,7 @@ import { bumpCatalogueVersion } from '../modules/catalogue';
 import { sendTokenTransfer, type TestChain } from './chain';
 import { adminSession, startHarness, type Harness } from './harness';
 import type { Logger } from '../lib/logger';
+import type { ServiceOptions } from '../wiring';
 import type { Shopper } from './shopper';
 import { receiptOf } from '../chain/mined';
 
@@ -78,9 +79,15 @@ export interface PayingShop {
 export async function startPayingShop(
   kind: 'pglite' | 'postgres',
   chain: TestChain,
-  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean } = {},
+  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean; swap?: ServiceOptions['swap'] } = {},
 ): Promise<PayingShop> {
-  const h = await startHarness(kind, { chain: chain.chain, env: opts.env, logger: opts.logger, pricePool: opts.pricePool });
+  const h = await startHarness(kind, {
+    chain: chain.chain,
+    env: opts.env,
+    logger: opts.logger,
+    pricePool: opts.pricePool,
+    swap: opts.swap,
+  });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
   const unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;
