@@ -7,21 +7,17 @@
 import type { PaidWith } from '../../../common/swap-pay';
 import type { ChainClient } from './chain-client';
 import { fromRoutePool, paidWithOf, type SwapFacts } from './swap-payer';
-import type { ReceiptFacts, StoreTransfer } from './verify';
+import type { StoreTransfer } from './verify';
 
-/** How `transfer` was paid; `receipt` when the caller has it already (the shopper's road). */
+/** How `transfer` was paid. */
 export async function lookUpPaidWith(
   chain: ChainClient,
   swap: SwapFacts | null,
   transfer: Pick<StoreTransfer, 'txHash' | 'logIndex' | 'from'>,
-  receipt?: ReceiptFacts,
 ): Promise<PaidWith> {
   if (!fromRoutePool(transfer.from, swap)) return paidWithOf({ transfer, tx: null, logs: [], swap });
   const { tx, fresh } = await chain.withinTimeout(async () => {
-    const [tx, fresh] = await Promise.all([
-      chain.transaction(transfer.txHash),
-      receipt ? Promise.resolve(receipt) : chain.receipt(transfer.txHash),
-    ]);
+    const [tx, fresh] = await Promise.all([chain.transaction(transfer.txHash), chain.receipt(transfer.txHash)]);
     return { tx, fresh };
   });
   // The node gave the transfer's log but not its transaction (a lagging node behind a balancer):
