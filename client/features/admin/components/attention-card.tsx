@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { cn } from '../../../lib/utils';
 import { useSentRefund } from '../hooks/use-sent-refund';
-import { attentionKindClass, attentionKindLabel, canAttach, canRefund } from '../lib/attention-view';
+import { attentionKindClass, attentionKindLabel, canAttach, canRefund, refundByHand } from '../lib/attention-view';
 import { Copyable, Fact, Facts, Pog, TxReference, When } from './desk-bits';
 import { PAYER_UNKNOWN_TEXT, paidWithText, shownPayer } from '../lib/paid-with-text';
 
@@ -88,7 +88,7 @@ export function AttentionCard({ item, onAction }: { item: AttentionItem; onActio
         )}
       </Facts>
 
-      {item.refundTo === null && BigInt(item.refundableWei) > 0n && (
+      {refundByHand(item) && (
         <p className="text-sm text-yellow-950" data-testid="attention-payer-unknown">
           {PAYER_UNKNOWN_TEXT}
         </p>

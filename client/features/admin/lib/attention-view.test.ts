@@ -9,6 +9,7 @@ import {
   canAttach,
   canRefund,
   readAttentionView,
+  refundByHand,
 } from './attention-view';
 
 describe('the kinds of the queue', () => {
@@ -76,5 +77,9 @@ describe('the actions offered', () => {
     expect(canRefund({ refundableWei: 'junk', refundTo: to })).toBe(false);
     // A swap whose payer the chain does not prove: nobody to send it to from the desk.
     expect(canRefund({ refundableWei: '1', refundTo: null })).toBe(false);
+    expect(refundByHand({ refundableWei: '1', refundTo: null })).toBe(true);
+    expect(refundByHand({ refundableWei: '0', refundTo: null })).toBe(false);
+    expect(refundByHand({ refundableWei: 'junk', refundTo: null })).toBe(false);
+    expect(refundByHand({ refundableWei: '1', refundTo: to })).toBe(false);
   });
 });
