@@ -46,6 +46,7 @@ export const SERVER_MODULE_IMPORTS = {
   paymaster: ['payments'],
   notifications: ['orders', 'auth'],
   'price-reference': ['payments'],
+  swaps: ['payments'],
   auth: ['session'],
   session: [],
   stock: [],
