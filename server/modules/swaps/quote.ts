@@ -26,7 +26,8 @@ export const ROUTER_ABI = new Interface([
   'function refundETH() payable',
   'function multicall(uint256 deadline, bytes[] data) payable returns (bytes[] results)',
   'function WETH9() view returns (address)',
-  'function factoryV3() view returns (address)',
+  /** The Uniswap v3 factory its pools are found on (SwapRouter02 calls it factory(); factoryV2() is v2's). */
+  'function factory() view returns (address)',
 ]);
 /** QuoterV2's quotes of an exact output (state-changing in the ABI, read by eth_call). */
 export const QUOTER_ABI = new Interface([
