@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { ErrorCode } from '../../../common/errors';
-import { swapQuoteRequestSchema, type SwapQuote } from '../../../common/swap-pay';
+import { swapQuoteRequestSchema, type SwapQuote, type SwapQuoteRequest } from '../../../common/swap-pay';
 import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { parseJsonBody } from '../../lib/validation';
@@ -18,7 +18,7 @@ export function swapRoutes(deps: { quotes: SwapQuotes; checkouts: CheckoutServic
   const router = new Router();
   router.post('/api/checkout/:id/swap-quote', async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const { payWith } = parseJsonBody(ctx, swapQuoteRequestSchema, EXAMPLE);
+    const { payWith }: SwapQuoteRequest = parseJsonBody(ctx, swapQuoteRequestSchema, EXAMPLE);
     const own = await deps.checkouts.own(await ctx.state.session.id(), ctx.params.id);
     if (!own) throw checkoutNotFound();
     const checkout = await checkoutToSponsor(deps.db, own.id, deps.now?.() ?? new Date());
