@@ -82,6 +82,7 @@ export const TABLE_OWNERS = {
   paymaster: ['paymaster_sponsorships'],
   notifications: ['push_subscriptions', 'push_deliveries'],
   'price-reference': [],
+  swaps: [],
   stock: [],
   'outgoing-webhooks': ['webhook_endpoints', 'webhook_messages', 'webhook_deliveries', 'webhook_attempts'],
   lib: ['app_state', 'rate_limits'],
