@@ -4,7 +4,7 @@
  * every pool of each route exists on the router's factory and holds liquidity, USDC's route starts
  * with a 6-decimal token, and each route quotes 1 POGS. A failure names the setting to fix.
  */
-import { getAddress, Interface, parseUnits, ZeroAddress } from 'ethers';
+import { formatUnits, getAddress, Interface, parseUnits, ZeroAddress } from 'ethers';
 import type { PayWith } from '../../common/swap-pay';
 import { unavailableCause } from '../lib/unavailable';
 import type { ChainClient } from '../modules/payments';
@@ -151,5 +151,9 @@ async function routeCheck(
       `SWAP_QUOTER must be Uniswap's QuoterV2 on the router's factory, and ${setting}'s pools must hold enough liquidity`,
     );
   }
-  return { name, status: 'ok', found: `1 POGS costs ${amountIn} (smallest units) through ${pools.join(', ')}` };
+  return {
+    name,
+    status: 'ok',
+    found: `1 POGS costs ${formatUnits(amountIn, coin === 'ETH' ? 18 : 6)} ${coin} through ${pools.join(', ')}`,
+  };
 }
