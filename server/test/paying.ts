@@ -79,13 +79,14 @@ export interface PayingShop {
 export async function startPayingShop(
   kind: 'pglite' | 'postgres',
   chain: TestChain,
-  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean; swap?: ServiceOptions['swap'] } = {},
+  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean; swapVenue?: boolean; swap?: ServiceOptions['swap'] } = {},
 ): Promise<PayingShop> {
   const h = await startHarness(kind, {
     chain: chain.chain,
     env: opts.env,
     logger: opts.logger,
-    pricePool: opts.pricePool,
+    pricePool: opts.pricePool || opts.swapVenue,
+    swapVenue: opts.swapVenue,
     swap: opts.swap,
   });
   await h.catalogue.sync();
