@@ -17,7 +17,8 @@ import { observeGauges, startMetricsServer } from './lib/metrics';
 import { gaugeSources } from './ops/observability';
 import type { ShopifyGraphql } from './shopify';
 import type { LocalMode } from './local/local-mode';
-import type { ChainTarget } from './modules/payments';
+import { ChainClient, type ChainTarget, type SwapFacts } from './modules/payments';
+import { swapFacts } from './modules/swaps';
 import { subscribeShopifyWebhooks } from './modules/orders';
 import { formatCheck, liveStartLine, runLiveChecks } from './ops/live-checks';
 import { loadLocalAdminPassword } from './modules/admin';
@@ -100,6 +101,7 @@ async function main() {
   let listeningPort = config.port;
   let target: ChainTarget;
   let local: LocalMode | undefined;
+  let swap: SwapFacts | null = null;
   let shopify: ShopifyGraphql | undefined;
   const mounts = [];
   if (localModule) {
@@ -111,6 +113,20 @@ async function main() {
   } else {
     const { rpcUrl, tokenAddress, storeWallet } = config.chain as Extract<typeof config.chain, { kind: 'rpc' }>;
     target = { rpcUrl, chainId: BASE_CHAIN_ID, tokenAddress, storeWallet, timeoutMs: config.timeouts.chainRpcMs };
+    // With a swap route, who paid a swap is proven from its router, the EntryPoints and the pools
+    // that send the store its POGS (read from the chain now); the start checks below say what is wrong.
+    const chain = new ChainClient(target);
+    try {
+      swap = await swapFacts(config.swap, tokenAddress, chain, config.paymaster?.entryPoint);
+    } catch (err) {
+      logger.fatal(
+        { err },
+        'refusing to start: the swap routes (SWAP_ETH_PATH, SWAP_USDC_PATH) are set but their router and pools could not be read from the chain (`npm run doctor` says what is wrong)',
+      );
+      process.exit(1);
+    } finally {
+      chain.destroy();
+    }
   }
 
   const services = buildServices({
@@ -122,8 +138,8 @@ async function main() {
     staticDir: path.join(ROOT, 'dist'),
     mounts,
     demoWallet: local?.demoWallet,
-    // Local mode's venue; a shop on Base has no swap facts wired yet: every transfer is taken as plain.
-    swap: local?.swap ?? null,
+    // Who paid a swap: local mode's venue, or the routes on Base.
+    swap: local?.swap ?? swap,
   });
   const { catalogue, rateLimiter } = services;
   const payments = services.payments!;

@@ -58,7 +58,7 @@ export function localSwapFacts(
 ): SwapFacts {
   return {
     router: venue.router.toLowerCase(),
-    entryPoint: localEntryPoint().toLowerCase(),
+    entryPoints: [localEntryPoint().toLowerCase()],
     pools: [pricePool.pool, venue.usdcPool].map((a) => a.toLowerCase()),
     usdc: venue.usdc.toLowerCase(),
     weth: pricePool.weth.toLowerCase(),

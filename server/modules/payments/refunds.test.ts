@@ -96,7 +96,7 @@ describe('refundRecipient', () => {
   const POOL = '0x' + 'b0'.repeat(20);
   const swap: SwapFacts = {
     router: '0x' + '40'.repeat(20),
-    entryPoint: '0x' + '43'.repeat(20),
+    entryPoints: ['0x' + '43'.repeat(20)],
     pools: [POOL],
     usdc: '0x' + 'dc'.repeat(20),
     weth: '0x' + 'e7'.repeat(20),
@@ -134,7 +134,7 @@ describe('refundRecipient', () => {
       code: ErrorCode.refundPayerUnknown,
     });
     expect(
-      refused({ from_address: POOL, payer_address: swap.entryPoint.toUpperCase().replace('0X', '0x'), paid_with: 'ETH' }),
+      refused({ from_address: POOL, payer_address: swap.entryPoints[0]!.toUpperCase().replace('0X', '0x'), paid_with: 'ETH' }),
     ).toMatchObject({
       code: ErrorCode.refundPayerUnknown,
     });

@@ -337,7 +337,7 @@ interface PayerRow {
  */
 export function refundRecipient(row: PayerRow, swap: SwapFacts | null): string {
   const to = lower(row.payer_address ?? row.from_address);
-  const contracts = swap ? [...swap.pools, swap.router, swap.entryPoint].map(lower) : [];
+  const contracts = swap ? [...swap.pools, swap.router, ...swap.entryPoints].map(lower) : [];
   if ((row.payer_address === null && row.paid_with === 'swap') || contracts.includes(to)) {
     throw new AppError(
       ErrorCode.refundPayerUnknown,

@@ -30,7 +30,7 @@ const POOL = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
 const POG = 10n ** 18n;
 const swap: SwapFacts = {
   router: '0x14dc79964da2c08b23698b3d3cc7ca32193d9955', // anvil's account #7
-  entryPoint: '0x0000000071727de22e5e9d8baf0edac6f37da032',
+  entryPoints: ['0x0000000071727de22e5e9d8baf0edac6f37da032'],
   pools: [POOL.toLowerCase()],
   usdc: `0x${'dc'.repeat(20)}`,
   weth: `0x${'e7'.repeat(20)}`,

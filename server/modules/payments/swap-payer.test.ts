@@ -15,7 +15,7 @@ const RELAY = addr(0x7e1a);
 const HASH = '0x' + 'cd'.repeat(32);
 const swap: SwapFacts = {
   router: addr(0x40),
-  entryPoint: addr(0x4337),
+  entryPoints: [addr(0x4337)],
   pools: [POOL, OTHER_POOL],
   usdc: addr(0x05dc),
   weth: addr(0xe7),
@@ -36,7 +36,7 @@ const erc20 = (logIndex: number, token: string, from: string, to: string, value:
   log(logIndex, token, [TRANSFER_TOPIC, topic(from), topic(to)], word(value));
 const deposit = (logIndex: number, dst: string, wad: bigint, weth = swap.weth) =>
   log(logIndex, weth, [WETH_DEPOSIT_TOPIC, topic(dst)], word(wad));
-const opEvent = (logIndex: number, sender: string, success: boolean, entryPoint = swap.entryPoint) =>
+const opEvent = (logIndex: number, sender: string, success: boolean, entryPoint = swap.entryPoints[0]!) =>
   log(
     logIndex,
     entryPoint,
@@ -104,7 +104,7 @@ describe('paidWithOf', () => {
       erc20(3, swap.usdc, BUNDLER, POOL, 9n), // the next operation's
       opEvent(4, BUNDLER, true),
     ];
-    expect(paid(logs[1]!, POOL, tx(BUNDLER, swap.entryPoint), logs)).toEqual({ coin: 'USDC', amountIn: '7000000', payer: ACCOUNT });
+    expect(paid(logs[1]!, POOL, tx(BUNDLER, swap.entryPoints[0]!), logs)).toEqual({ coin: 'USDC', amountIn: '7000000', payer: ACCOUNT });
   });
 
   it('in a bundle of several operations: the event after the transfer names the payer, and only its logs count', () => {
@@ -115,17 +115,31 @@ describe('paidWithOf', () => {
       pogsToStore(3),
       opEvent(4, ACCOUNT, true),
     ];
-    expect(paid(logs[3]!, POOL, tx(BUNDLER, swap.entryPoint), logs)).toEqual({ coin: 'ETH', amountIn: '3000000000000000', payer: ACCOUNT });
+    expect(paid(logs[3]!, POOL, tx(BUNDLER, swap.entryPoints[0]!), logs)).toEqual({
+      coin: 'ETH',
+      amountIn: '3000000000000000',
+      payer: ACCOUNT,
+    });
+  });
+
+  it('each EntryPoint named counts (v0.6 to v0.8 share the event); one not named proves nothing, nor does an event from another EntryPoint', () => {
+    const v06 = addr(0x5ff1);
+    const facts: SwapFacts = { ...swap, entryPoints: [swap.entryPoints[0]!, v06] };
+    const logs = [erc20(0, swap.usdc, ACCOUNT, POOL, 7_000_000n), pogsToStore(1), opEvent(2, ACCOUNT, true, v06)];
+    expect(paid(logs[1]!, POOL, tx(BUNDLER, v06), logs, facts)).toEqual({ coin: 'USDC', amountIn: '7000000', payer: ACCOUNT });
+    expect(paid(logs[1]!, POOL, tx(BUNDLER, v06), logs)).toEqual({ coin: 'swap', amountIn: null, payer: null });
+    // The transaction called one EntryPoint; an event from the other one is not its operation's.
+    expect(paid(logs[1]!, POOL, tx(BUNDLER, swap.entryPoints[0]!), logs, facts)).toEqual({ coin: 'swap', amountIn: null, payer: null });
   });
 
   it('a failed operation, no event after the transfer, or a look-alike event from another contract: payer not proven', () => {
     const unproven = { coin: 'swap', amountIn: null, payer: null };
     const failed = [pogsToStore(0), opEvent(1, ACCOUNT, false)];
-    expect(paid(failed[0]!, POOL, tx(BUNDLER, swap.entryPoint), failed)).toEqual(unproven);
+    expect(paid(failed[0]!, POOL, tx(BUNDLER, swap.entryPoints[0]!), failed)).toEqual(unproven);
     const before = [opEvent(0, ACCOUNT, true), pogsToStore(1)];
-    expect(paid(before[1]!, POOL, tx(BUNDLER, swap.entryPoint), before)).toEqual(unproven);
+    expect(paid(before[1]!, POOL, tx(BUNDLER, swap.entryPoints[0]!), before)).toEqual(unproven);
     const fake = [pogsToStore(0), opEvent(1, RELAY, true, addr(0xfa6e)), opEvent(2, ACCOUNT, false)];
-    expect(paid(fake[0]!, POOL, tx(BUNDLER, swap.entryPoint), fake)).toEqual(unproven);
+    expect(paid(fake[0]!, POOL, tx(BUNDLER, swap.entryPoints[0]!), fake)).toEqual(unproven);
   });
 
   it('another contract, a relay or an aggregator in between: payer not proven, its caller never becomes the payer', () => {

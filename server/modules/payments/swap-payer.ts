@@ -8,7 +8,7 @@
  *   payment: its sender paid.
  * - The transaction calls the router: the router takes the input from its caller, the
  *   transaction's sender.
- * - The transaction calls the EntryPoint (ERC-4337 v0.7): the smart account whose user operation
+ * - The transaction calls an EntryPoint (ERC-4337 v0.6 to v0.8): the smart account whose user operation
  *   made the transfer paid. An operation's logs come before its UserOperationEvent, so it is the
  *   first such event of the EntryPoint after the Transfer, and it must say the operation succeeded.
  *   The bundler (the transaction's sender) never paid.
@@ -26,8 +26,11 @@ import { TRANSFER_TOPIC, type RawLog } from './verify';
 export interface SwapFacts {
   /** SwapRouter02. */
   router: string;
-  /** The ERC-4337 v0.7 EntryPoint. */
-  entryPoint: string;
+  /**
+   * The ERC-4337 EntryPoints whose user operations may carry a swap (v0.6, v0.7 and v0.8 share the
+   * UserOperationEvent and log an operation's own events before it).
+   */
+  entryPoints: readonly string[];
   /** The POGS-side pools of the configured routes: the senders of a swap's POGS. */
   pools: readonly string[];
   usdc: string;
@@ -76,9 +79,9 @@ export function paidWithOf(input: {
 
   if (to === lower(swap.router)) return coinOf(lower(tx.from), logs, swap);
 
-  if (to === lower(swap.entryPoint)) {
+  if (swap.entryPoints.some((entryPoint) => lower(entryPoint) === to)) {
     const ops = logs
-      .map((log) => userOperationEvent(log, swap.entryPoint))
+      .map((log) => userOperationEvent(log, to))
       .filter((e): e is UserOperationEvent => e !== null)
       .sort((a, b) => a.logIndex - b.logIndex);
     const index = ops.findIndex((e) => e.logIndex > transfer.logIndex);

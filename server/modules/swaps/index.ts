@@ -7,3 +7,5 @@ export { swapRoutes } from './routes';
 /** The encodings the start checks and the doctor quote the configured routes with. */
 export { QUOTER_ABI, quoteCall, ROUTER_ABI } from './quote';
 export { hopsOf } from './path';
+/** Who paid a swap on Base: the routes' facts, read from the chain at start. */
+export { swapFacts } from './facts';

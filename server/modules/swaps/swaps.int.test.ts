@@ -22,6 +22,7 @@ import { testDatabaseKinds } from '../../test/databases';
 import { startPayingShop, type PayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
+import { ENTRY_POINTS, swapFacts } from './facts';
 import { SwapQuotes, swapCallData } from './quote';
 
 const testChain = useTestChain();
@@ -258,6 +259,22 @@ describe.each(testDatabaseKinds)('paying with ETH or USDC on %s', (kind) => {
       found: expect.stringContaining('did not quote 1 POGS'),
       fix: expect.stringContaining('SWAP_QUOTER'),
     });
+  });
+
+  it("reads, as a shop on Base does at start, the facts that prove who paid a swap: the same pools as local mode's, ERC-4337's EntryPoints", async () => {
+    const chain = shop.h.payments!.chain;
+    const facts = (await swapFacts(swap, pogs, chain, DEV_ACCOUNTS[0]))!;
+    const local = shop.h.swap!;
+    expect(facts.router).toBe(swap.router.toLowerCase());
+    expect([...facts.pools].sort()).toEqual([...local.pools].sort());
+    expect(facts.pools).toHaveLength(2);
+    expect(facts.usdc).toBe(usdc().toLowerCase());
+    expect(facts.weth).toBe(weth().toLowerCase());
+    expect(facts.entryPoints).toEqual([...ENTRY_POINTS, DEV_ACCOUNTS[0]].map((a) => a.toLowerCase()));
+    // One route only: its pool alone; no route: nothing to prove.
+    const wethPool = shop.h.config.priceReference.contracts!.pool.toLowerCase();
+    expect((await swapFacts({ ...swap, routes: { ETH: swap.routes.ETH } }, pogs, chain))!.pools).toEqual([wethPool]);
+    expect(await swapFacts({ ...swap, routes: {} }, pogs, chain)).toBeNull();
   });
 
   it("answers only the checkout's own browser, only for a known coin with a route; a quoter that fails is a 503", async () => {
