@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import type { PayWith } from '../../common/swap-pay';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { ToastSpace } from '../components/ui/toast-space';
@@ -33,6 +34,11 @@ export function AppLayout() {
     () => (walletConfig ? { rpcUrl: walletConfig.chainRpcUrl, explorerUrl: walletConfig.explorerUrl } : null),
     [walletConfig],
   );
+  // The coins the shop takes besides POGS; none until the config is known.
+  const payWith = useMemo<readonly PayWith[]>(() => {
+    const offered = (config as { payWith?: unknown } | undefined)?.payWith;
+    return Array.isArray(offered) ? offered.filter((coin): coin is PayWith => coin === 'ETH' || coin === 'USDC') : [];
+  }, [config]);
   const queryClient = useQueryClient();
   // After an order the server has emptied the cart: every reader refetches.
   const refreshAfterOrder = useCallback(() => {
@@ -41,7 +47,7 @@ export function AppLayout() {
   }, [queryClient]);
   return (
     <WalletProvider config={walletConfig}>
-      <CheckoutProvider network={network} gasPaidByShop={config?.gasPaidByShop === true} refreshCart={refreshAfterOrder}>
+      <CheckoutProvider network={network} gasPaidByShop={config?.gasPaidByShop === true} payWith={payWith} refreshCart={refreshAfterOrder}>
         <AppShell />
       </CheckoutProvider>
     </WalletProvider>

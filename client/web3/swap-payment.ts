@@ -1,0 +1,106 @@
+/**
+ * Sending a swap quote's calls (paying with ETH or USDC, common/swap-pay.ts) through the shopper's
+ * wallet: a wallet that batches atomically (EIP-5792) sends them as one `wallet_sendCalls`; a plain
+ * key sends each as a transaction, the approve's receipt awaited before the swap. The swap is
+ * estimated first: a swap the node says would revert (the pools now ask more than the quote's
+ * bound) is not sent, and PriceMovedError says so. The swap pays its own gas (no paymaster).
+ */
+import type { WalletCall } from '../../common/swap-pay';
+import { PriceMovedError, TRANSACTION_FAILED_MESSAGE } from './payment-errors';
+import { sendCalls, sendsAtomicBatch } from './sponsored-calls';
+import { RECEIPT_TIMEOUT_MS } from './token-payment';
+import type { Eip1193Provider } from './types';
+import { declaredRpcErrorCode, errorMessage, WalletError } from './wallet-errors';
+
+/**
+ * A Uniswap pool writes an observation per second, so a swap may cost more gas in the block it
+ * lands in than in the one it was estimated in: each transaction is sent with half again its estimate.
+ */
+export function withGasMargin(estimate: bigint): bigint {
+  return (estimate * 3n) / 2n;
+}
+
+export interface SwapSendOptions {
+  /** How long to wait for the approve's receipt, and for a batch's transaction. */
+  timeoutMs: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const RECEIPT_POLL_MS = 500;
+/** JSON-RPC 3: "execution reverted" (geth, anvil, most providers). */
+const EXECUTION_REVERTED = 3;
+
+/** Whether a failed estimate means the call itself reverts (not a wallet, network or funds problem). */
+function isRevert(error: unknown): boolean {
+  if (declaredRpcErrorCode(error) === EXECUTION_REVERTED) return true;
+  const message = errorMessage(error) ?? '';
+  return /revert/i.test(message) && !/insufficient funds/i.test(message);
+}
+
+const quantity = (decimal: string) => `0x${BigInt(decimal).toString(16)}`;
+
+/** The call as a transaction request from `from`. */
+const txOf = (from: string, call: WalletCall) => ({ from, to: call.to, data: call.data, value: quantity(call.value) });
+
+/**
+ * Sends the quote's calls from `from` and resolves with the hash of the transaction that carries
+ * the swap (the one the shop matches the payment by).
+ */
+export async function sendSwapCalls(
+  wallet: Eip1193Provider,
+  from: string,
+  calls: readonly WalletCall[],
+  opts: SwapSendOptions = { timeoutMs: RECEIPT_TIMEOUT_MS },
+): Promise<string> {
+  const swap = calls[calls.length - 1]!;
+  if (await sendsAtomicBatch(wallet, from)) {
+    // A lone swap can be estimated here; a batch's swap needs its approve first, and the wallet
+    // estimates the batch as one (a swap past its bound fails there, before anything is spent).
+    if (calls.length === 1) await estimate(wallet, txOf(from, swap), true);
+    return sendCalls(wallet, { from, calls: calls.map((c) => ({ to: c.to, data: c.data, value: quantity(c.value) })) }, opts);
+  }
+  for (const call of calls.slice(0, -1)) {
+    const gas = await estimate(wallet, txOf(from, call), false);
+    const hash = await send(wallet, { ...txOf(from, call), gas: quantity(withGasMargin(gas).toString()) });
+    await waitForSuccess(wallet, hash, opts);
+  }
+  const gas = await estimate(wallet, txOf(from, swap), true);
+  return send(wallet, { ...txOf(from, swap), gas: quantity(withGasMargin(gas).toString()) });
+}
+
+async function estimate(wallet: Eip1193Provider, tx: ReturnType<typeof txOf>, isSwap: boolean): Promise<bigint> {
+  let answer: unknown;
+  try {
+    answer = await wallet.request({ method: 'eth_estimateGas', params: [tx] });
+  } catch (error) {
+    if (isSwap && isRevert(error)) throw new PriceMovedError({ cause: error });
+    throw error;
+  }
+  if (typeof answer !== 'string' || !/^0x[0-9a-f]+$/i.test(answer))
+    throw new WalletError('The wallet could not estimate the swap’s network fee.');
+  return BigInt(answer);
+}
+
+async function send(wallet: Eip1193Provider, tx: Record<string, string>): Promise<string> {
+  const hash = await wallet.request({ method: 'eth_sendTransaction', params: [tx] });
+  if (typeof hash !== 'string' || !/^0x[0-9a-f]{64}$/i.test(hash)) {
+    throw new WalletError('The wallet did not say which transaction it sent. Check your wallet’s activity before paying again.');
+  }
+  return hash;
+}
+
+/** Waits for `hash`'s receipt (asked until there is one, within the time); a reverted or missing one fails. */
+async function waitForSuccess(wallet: Eip1193Provider, hash: string, opts: SwapSendOptions): Promise<void> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const until = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const receipt = (await wallet.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status?: string } | null;
+    if (receipt) {
+      if (receipt.status !== '0x1') throw new WalletError(TRANSACTION_FAILED_MESSAGE);
+      return;
+    }
+    if (Date.now() >= until)
+      throw new WalletError('The approval was not confirmed in time. Check your wallet’s activity before paying again.');
+    await sleep(RECEIPT_POLL_MS);
+  }
+}
