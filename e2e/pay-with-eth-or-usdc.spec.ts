@@ -102,6 +102,7 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
       await expect(dialog).toHaveAttribute('data-step', 'choose');
       await expect(dialog.getByTestId('swap-short')).toContainText('Insufficient POG balance. You need');
       await expect(drawer.getByTestId('pay-button')).toHaveText('Choose how to pay...');
+      await page.screenshot({ path: testInfo.outputPath('swap-choose-390x844.png') });
       const quote = await choose(page, 'ETH');
       expect(quote.amountOutWei).toBe(checkout.amountWei);
       expect(quote.calls).toHaveLength(1);

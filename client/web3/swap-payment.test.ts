@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WalletCall } from '../../common/swap-pay';
 import { PriceMovedError, TRANSACTION_FAILED_MESSAGE } from './payment-errors';
-import { sendSwapCalls, withGasMargin } from './swap-payment';
+import { coinBalance, sendSwapCalls, withGasMargin } from './swap-payment';
 import type { Eip1193Provider } from './types';
 
 const FROM = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -151,5 +151,28 @@ describe('sendSwapCalls, a wallet that batches atomically (EIP-5792)', () => {
       wallet_getCallsStatus: () => ({ status: 500, receipts: [{ status: '0x0', transactionHash: SWAP_HASH }] }),
     });
     await expect(sendSwapCalls(w, FROM, USDC_SWAP, fast)).rejects.toThrow(TRANSACTION_FAILED_MESSAGE);
+  });
+});
+
+describe('coinBalance', () => {
+  it('reads ETH from the balance, USDC from the token the approve is for', async () => {
+    const asked: unknown[] = [];
+    const w: Eip1193Provider = {
+      async request({ method, params }) {
+        asked.push({ method, params });
+        return method === 'eth_getBalance' ? '0xde0b6b3a7640000' : '0x17d7840';
+      },
+    };
+    expect(await coinBalance(w, FROM, { payWith: 'ETH', calls: ETH_SWAP })).toBe(10n ** 18n);
+    expect(await coinBalance(w, FROM, { payWith: 'USDC', calls: USDC_SWAP })).toBe(25_000_000n);
+    expect(asked).toEqual([
+      { method: 'eth_getBalance', params: [FROM, 'latest'] },
+      { method: 'eth_call', params: [{ to: USDC, data: `0x70a08231${'0'.repeat(24)}${FROM.slice(2).toLowerCase()}` }, 'latest'] },
+    ]);
+  });
+
+  it('an answer that is not a quantity is an invalid balance', async () => {
+    const w: Eip1193Provider = { request: async () => '0x' };
+    await expect(coinBalance(w, FROM, { payWith: 'USDC', calls: USDC_SWAP })).rejects.toThrow('Invalid balance response');
   });
 });

@@ -5,8 +5,8 @@
  * estimated first: a swap the node says would revert (the pools now ask more than the quote's
  * bound) is not sent, and PriceMovedError says so. The swap pays its own gas (no paymaster).
  */
-import type { WalletCall } from '../../common/swap-pay';
-import { PriceMovedError, TRANSACTION_FAILED_MESSAGE } from './payment-errors';
+import type { SwapQuote, WalletCall } from '../../common/swap-pay';
+import { INVALID_BALANCE_MESSAGE, PriceMovedError, TRANSACTION_FAILED_MESSAGE } from './payment-errors';
 import { sendCalls, sendsAtomicBatch } from './sponsored-calls';
 import { RECEIPT_TIMEOUT_MS } from './token-payment';
 import type { Eip1193Provider } from './types';
@@ -35,6 +35,22 @@ function isRevert(error: unknown): boolean {
   if (declaredRpcErrorCode(error) === EXECUTION_REVERTED) return true;
   const message = errorMessage(error) ?? '';
   return /revert/i.test(message) && !/insufficient funds/i.test(message);
+}
+
+/**
+ * What `owner` holds of the quote's coin, in its smallest unit: ETH's balance, or the balance of the
+ * token the quote's approve is for (USDC).
+ */
+export async function coinBalance(wallet: Eip1193Provider, owner: string, quote: Pick<SwapQuote, 'payWith' | 'calls'>): Promise<bigint> {
+  const answer =
+    quote.payWith === 'ETH'
+      ? await wallet.request({ method: 'eth_getBalance', params: [owner, 'latest'] })
+      : await wallet.request({
+          method: 'eth_call',
+          params: [{ to: quote.calls[0]!.to, data: `0x70a08231${owner.slice(2).toLowerCase().padStart(64, '0')}` }, 'latest'],
+        });
+  if (typeof answer !== 'string' || !/^0x[0-9a-f]+$/i.test(answer)) throw new WalletError(INVALID_BALANCE_MESSAGE);
+  return BigInt(answer);
 }
 
 const quantity = (decimal: string) => `0x${BigInt(decimal).toString(16)}`;

@@ -80,7 +80,10 @@ export function CheckoutProvider({ network, gasPaidByShop, payWith, refreshCart,
   const showSwap = useCallback((prompt: SwapPrompt) => {
     import('../components/swap-dialog').then(
       ({ SwapDialog }) => setSwap({ Dialog: SwapDialog, prompt }),
-      () => prompt.close(),
+      () => {
+        prompt.close(); // the payment ends unpaid
+        toast({ title: PAYMENT_FAILED_TITLE, description: NETWORK_ERROR_MESSAGE, variant: 'destructive' });
+      },
     );
   }, []);
 

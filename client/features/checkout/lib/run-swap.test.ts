@@ -3,7 +3,7 @@ import type { PayWith, SwapQuote } from '../../../../common/swap-pay';
 import { ApiError } from '../../../lib/api-client';
 import { PriceMovedError } from '../../../web3/payment-errors';
 import { CheckoutFailure } from './payment-failure';
-import { PRICE_MOVED_NOTICE, QUOTE_EXPIRED_NOTICE, QUOTE_MISMATCH_MESSAGE, runSwap, type SwapDeps } from './run-swap';
+import { coinShortNotice, PRICE_MOVED_NOTICE, QUOTE_EXPIRED_NOTICE, QUOTE_MISMATCH_MESSAGE, runSwap, type SwapDeps } from './run-swap';
 import { SwapPrompt, type SwapAnswer, type SwapStep } from './swap-prompt';
 
 const CHECKOUT = { id: 'c1', amountWei: '25000000000000012345' };
@@ -62,6 +62,7 @@ function harness(answers: SwapAnswer[], overrides: Partial<SwapDeps> = {}) {
       log.push(`ask quote ${id} ${payWith}`);
       return quoteOf(payWith);
     },
+    balanceOf: async () => 10n ** 24n,
     send: async (quote) => {
       log.push(`send ${quote.calls.length} call(s)`);
       return HASH;
@@ -145,6 +146,33 @@ describe('runSwap', () => {
     expect(await runSwap(h.deps)).toBe(HASH);
     expect(sent).toEqual([2]);
     expect(h.log.filter((l) => l.startsWith('quote '))).toEqual(['quote USDC 25130000', `quote USDC 25130000 (${QUOTE_EXPIRED_NOTICE})`]);
+  });
+
+  it('a wallet without the bound’s worth of the coin is told so on a fresh quote, before the wallet is asked', async () => {
+    quotes = 0;
+    let held = 1_000_000_000_000_000n; // 0.001 ETH
+    const h = harness([coin('ETH'), pay, { type: 'back' }, coin('ETH'), pay], {
+      balanceOf: async () => {
+        const now = held;
+        held = 10n ** 18n; // then topped up
+        return now;
+      },
+    });
+    expect(await runSwap(h.deps)).toBe(HASH);
+    const notice = 'Your wallet holds 0.00100 ETH; this swap may take up to 0.00423 ETH. Add ETH or choose another coin.';
+    expect(coinShortNotice({ payWith: 'ETH', amountInMax: '4221000000000000', decimals: 18 }, 1_000_000_000_000_000n)).toBe(notice);
+    expect(h.log.filter((l) => l.startsWith('quote ') || l === 'onSending')).toEqual([
+      'quote ETH 4200000000000001',
+      `quote ETH 4200000000000002 (${notice})`,
+      'quote ETH 4200000000000003',
+      'onSending',
+    ]);
+  });
+
+  it('a holding is never shown above what it is', () => {
+    expect(coinShortNotice({ payWith: 'USDC', amountInMax: '25256000', decimals: 6 }, 25_255_999n)).toBe(
+      'Your wallet holds 25.25 USDC; this swap may take up to 25.26 USDC. Add USDC or choose another coin.',
+    );
   });
 
   it('a failed quote says why on the coin choice, and the shopper may choose again', async () => {

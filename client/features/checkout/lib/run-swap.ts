@@ -10,6 +10,7 @@ import type { Checkout } from '../../../../common/api';
 import type { PayWith, SwapQuote } from '../../../../common/swap-pay';
 import { PriceMovedError } from '../../../web3/payment-errors';
 import { CheckoutFailure, PAYMENT_FAILED_TITLE, paymentFailureNotice } from './payment-failure';
+import { roundUnits, shownDigits } from './swap-figures';
 import type { SwapPrompt } from './swap-prompt';
 
 export const PRICE_MOVED_NOTICE = 'The price moved. Here is a new quote.';
@@ -26,6 +27,8 @@ export interface SwapDeps {
   /** What the POGS are short by, as the shopper is told it. */
   shortBy: string;
   quote(checkoutId: string, payWith: PayWith): Promise<SwapQuote>;
+  /** What the wallet holds of the quote's coin, in its smallest unit. */
+  balanceOf(quote: SwapQuote): Promise<bigint>;
   /** Sends the quote's calls; the swap's transaction hash. PriceMovedError: its estimate reverts. */
   send(quote: SwapQuote): Promise<string>;
   prompt: Pick<SwapPrompt, 'ask' | 'show' | 'close'>;
@@ -34,6 +37,14 @@ export interface SwapDeps {
   /** Back to choosing after the wallet was asked (the price moved). */
   onQuoteAgain(): void;
   now(): number;
+}
+
+/** "Your wallet holds 0.00120 ETH; this swap may take up to 0.00253 ETH." (the holding rounded down, the bound up). */
+export function coinShortNotice(quote: Pick<SwapQuote, 'payWith' | 'amountInMax' | 'decimals'>, held: bigint): string {
+  const max = BigInt(quote.amountInMax);
+  const digits = shownDigits(max, quote.decimals);
+  const holds = roundUnits(held, quote.decimals, digits, 'down');
+  return `Your wallet holds ${holds} ${quote.payWith}; this swap may take up to ${roundUnits(max, quote.decimals, digits, 'up')} ${quote.payWith}. Add ${quote.payWith} or choose another coin.`;
 }
 
 /** The swap's transaction hash, or null when the shopper closed the dialog before sending. */
@@ -73,6 +84,12 @@ export async function runSwap(deps: SwapDeps): Promise<string | null> {
       if (answer.type !== 'pay') continue;
       if (deps.now() >= Date.parse(quote.expiresAt) - QUOTE_MARGIN_MS) {
         notice = QUOTE_EXPIRED_NOTICE;
+        continue;
+      }
+      // A wallet without the bound's worth would fail at the swap: say so, before the wallet is asked.
+      const held = await deps.balanceOf(quote);
+      if (held < BigInt(quote.amountInMax)) {
+        notice = coinShortNotice(quote, held);
         continue;
       }
       prompt.show({ step: 'sending', quote });

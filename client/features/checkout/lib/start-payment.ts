@@ -57,6 +57,7 @@ export function startPayment(
               checkout,
               shortBy,
               quote: getSwapQuote,
+              balanceOf: async (quote) => (await loadWeb3()).coinBalance(request.provider, request.address, quote),
               send: async (quote) => (await loadWeb3()).sendSwapCalls(request.provider, request.address, quote.calls),
               prompt,
               onSending: () => dispatch({ type: 'balance-ok' }),

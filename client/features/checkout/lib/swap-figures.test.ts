@@ -36,10 +36,11 @@ describe('quoteFigures', () => {
 });
 
 describe('roundUnits', () => {
-  it('rounds half up to the nearest, and any remainder up', () => {
+  it('rounds half up to the nearest, any remainder up, or any remainder away', () => {
     expect(roundUnits(1235n, 4, 2, 'nearest')).toBe('0.12');
     expect(roundUnits(1250n, 4, 2, 'nearest')).toBe('0.13');
     expect(roundUnits(1201n, 4, 2, 'up')).toBe('0.13');
     expect(roundUnits(1200n, 4, 2, 'up')).toBe('0.12');
+    expect(roundUnits(1299n, 4, 2, 'down')).toBe('0.12');
   });
 });

@@ -14,10 +14,10 @@ export function shownDigits(units: bigint, decimals: number): number {
   return Math.min(decimals, Math.max(2, leadingZeros + 3));
 }
 
-/** `units` with `digits` fraction digits: to the nearest (half up), or up. */
-export function roundUnits(units: bigint, decimals: number, digits: number, mode: 'nearest' | 'up'): string {
+/** `units` with `digits` fraction digits: to the nearest (half up), up or down. */
+export function roundUnits(units: bigint, decimals: number, digits: number, mode: 'nearest' | 'up' | 'down'): string {
   const step = 10n ** BigInt(decimals - digits);
-  const rounded = ((units + (mode === 'up' ? step - 1n : step / 2n)) / step) * step;
+  const rounded = ((units + (mode === 'up' ? step - 1n : mode === 'nearest' ? step / 2n : 0n)) / step) * step;
   return formatUnits(rounded, decimals, digits);
 }
 
