@@ -23,6 +23,13 @@ const DEMO_ACCOUNT = DEV_ACCOUNTS[1];
 const POGS_KEEPER = DEV_ACCOUNTS[7];
 const ERC20 = ['function transfer(address to, uint256 amount) returns (bool)', 'function balanceOf(address) view returns (uint256)'];
 const ACCOUNT = new Interface(['function executeBatch((address target, uint256 value, bytes data)[] calls)']);
+const ROUTER = new Interface([
+  'function multicall(uint256 deadline, bytes[] data) payable returns (bytes[] results)',
+  'function exactOutputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountOut, uint256 amountInMaximum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountIn)',
+  'function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
+]);
+/** Buys and sells POGS in the ETH quote's pool, as another trader would. */
+const TRADER = DEV_ACCOUNTS[5];
 
 let products: Product[];
 let config: PublicConfig & { payWith?: string[] };
@@ -50,6 +57,62 @@ async function movePogs(owner: string, to: string, amount?: bigint): Promise<big
   const token = new Contract(config.tokenAddress!, ERC20, await provider.getSigner(owner));
   if (all > 0n) await mined(token.getFunction('transfer').send(to, all));
   return all;
+}
+
+/** Connects the Demo Wallet from the header. */
+async function connectDemoWallet(page: Page) {
+  await page.goto('/');
+  await page.getByTestId('wallet-button').click();
+  await page.getByTestId('wallet-chooser').locator(`[data-testid="wallet-option"][data-rdns="${DEMO_WALLET_RDNS}"]`).click();
+  await expect(page.getByTestId('wallet-address')).toHaveText('0x7099...79C8');
+  await closeToasts(page);
+}
+
+/**
+ * Another trader buys POGS with `eth` in the pool the ETH quote swaps through (its router, its
+ * WETH and fee, read from the quote's call): the price moves up. Resolves with how many POGS it got.
+ */
+async function traderBuysPogs(quote: SwapQuote, eth: bigint): Promise<bigint> {
+  const [, [swap]] = ROUTER.decodeFunctionData('multicall', quote.calls[0]!.data) as unknown as [bigint, string[]];
+  const [params] = ROUTER.decodeFunctionData('exactOutputSingle', swap!) as unknown as [{ tokenIn: string; fee: bigint }];
+  const before = await pogsBalance(TRADER);
+  const router = new Contract(quote.calls[0]!.to, ROUTER, await provider.getSigner(TRADER));
+  const args = {
+    tokenIn: params.tokenIn,
+    tokenOut: config.tokenAddress!,
+    fee: params.fee,
+    recipient: TRADER,
+    amountIn: eth,
+    amountOutMinimum: 0n,
+    sqrtPriceLimitX96: 0n,
+  };
+  const gas = await router.getFunction('exactInputSingle').estimateGas(args, { value: eth });
+  await mined(router.getFunction('exactInputSingle').send(args, { value: eth, gasLimit: (gas * 3n) / 2n }));
+  return (await pogsBalance(TRADER)) - before;
+}
+
+/** The trader sells `amount` POGS back into the same pool (for WETH): the price comes back down. */
+async function traderSellsPogs(quote: SwapQuote, amount: bigint) {
+  const [, [swap]] = ROUTER.decodeFunctionData('multicall', quote.calls[0]!.data) as unknown as [bigint, string[]];
+  const [params] = ROUTER.decodeFunctionData('exactOutputSingle', swap!) as unknown as [{ tokenIn: string; fee: bigint }];
+  const signer = await provider.getSigner(TRADER);
+  await mined(
+    new Contract(config.tokenAddress!, ['function approve(address, uint256) returns (bool)'], signer)
+      .getFunction('approve')
+      .send(quote.calls[0]!.to, amount),
+  );
+  const router = new Contract(quote.calls[0]!.to, ROUTER, signer);
+  const args = {
+    tokenIn: config.tokenAddress!,
+    tokenOut: params.tokenIn,
+    fee: params.fee,
+    recipient: TRADER,
+    amountIn: amount,
+    amountOutMinimum: 0n,
+    sqrtPriceLimitX96: 0n,
+  };
+  const gas = await router.getFunction('exactInputSingle').estimateGas(args);
+  await mined(router.getFunction('exactInputSingle').send(args, { gasLimit: (gas * 3n) / 2n }));
 }
 
 /** The cart with one of the most stocked product, the drawer open and the pay button tapped; the checkout it made, and the quote once a coin is chosen. */
@@ -91,11 +154,7 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
     const kept = await movePogs(DEMO_ACCOUNT, POGS_KEEPER);
     try {
       expect(await pogsBalance(DEMO_ACCOUNT)).toBe(0n);
-      await page.goto('/');
-      await page.getByTestId('wallet-button').click();
-      await page.getByTestId('wallet-chooser').locator(`[data-testid="wallet-option"][data-rdns="${DEMO_WALLET_RDNS}"]`).click();
-      await expect(page.getByTestId('wallet-address')).toHaveText('0x7099...79C8');
-      await closeToasts(page);
+      await connectDemoWallet(page);
 
       const { drawer, checkout } = await payFromDrawer(page);
       const dialog = page.getByTestId('swap-dialog');
@@ -136,6 +195,45 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
       await page.goto(`/order-confirmation?id=${encodeURIComponent(order.id)}`);
       await expect(page.getByTestId('order-confirmation').getByTestId('order-number')).toHaveText(order.id);
     } finally {
+      await movePogs(POGS_KEEPER, DEMO_ACCOUNT, kept);
+    }
+  });
+
+  test('the price moves past the quote’s bound: the swap is not sent, the shopper is told and shown a new quote, which pays', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const kept = await movePogs(DEMO_ACCOUNT, POGS_KEEPER);
+    let bought = 0n;
+    let quote: SwapQuote | null = null;
+    try {
+      await connectDemoWallet(page);
+      const { checkout } = await payFromDrawer(page);
+      quote = await choose(page, 'ETH');
+      // 0.02 ETH of POGS: over 1 % of the pool, more than the 0.5 % bound allows for.
+      bought = await traderBuysPogs(quote, parseEther('0.02'));
+      const sentBefore = await provider.getTransactionCount(DEMO_ACCOUNT);
+      const dialog = page.getByTestId('swap-dialog');
+      const requoted = page.waitForResponse((r) => /^\/api\/checkout\/[^/]+\/swap-quote$/.test(new URL(r.url()).pathname));
+      await dialog.getByTestId('swap-confirm').click();
+      const fresh = (await (await requoted).json()) as SwapQuote;
+      await expect(dialog.getByTestId('swap-notice')).toHaveText('The price moved. Here is a new quote.');
+      await expect(dialog.getByTestId('swap-about')).toHaveText(quoteFigures(fresh).about);
+      expect(BigInt(fresh.amountIn)).toBeGreaterThan(BigInt(quote.amountInMax));
+      // Nothing was sent: the wallet's estimate refused the swap.
+      expect(await provider.getTransactionCount(DEMO_ACCOUNT)).toBe(sentBefore);
+      await expect(page.getByTestId('cart-drawer').getByTestId('pay-button')).toHaveText('Choose how to pay...');
+
+      const storeBefore = await pogsBalance(config.storeWallet!);
+      const releaseRedirect = await holdShippingRedirect(page);
+      const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/orders/create' && r.status() < 300);
+      await dialog.getByTestId('swap-confirm').click();
+      await created;
+      await releaseRedirect();
+      expect((await pogsBalance(config.storeWallet!)) - storeBefore).toBe(BigInt(checkout.amountWei));
+    } finally {
+      // The trader's POGS go back into the pool, so the demo's price is near where it was.
+      if (bought > 0n && quote) await traderSellsPogs(quote, bought);
       await movePogs(POGS_KEEPER, DEMO_ACCOUNT, kept);
     }
   });
