@@ -238,6 +238,36 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
     }
   });
 
+  test('the Demo Wallet pays with USDC as a plain key: the approve, its receipt, then the swap', async ({ page }) => {
+    test.setTimeout(180_000);
+    const kept = await movePogs(DEMO_ACCOUNT, POGS_KEEPER);
+    try {
+      await connectDemoWallet(page);
+      const { checkout } = await payFromDrawer(page);
+      const quote = await choose(page, 'USDC');
+      expect(quote.calls).toHaveLength(2);
+      const usdc = new Contract(quote.calls[0]!.to, ERC20, provider);
+      const usdcBefore: bigint = await usdc.getFunction('balanceOf')(DEMO_ACCOUNT);
+      const sentBefore = await provider.getTransactionCount(DEMO_ACCOUNT);
+      const storeBefore = await pogsBalance(config.storeWallet!);
+      const releaseRedirect = await holdShippingRedirect(page);
+      const created = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/orders/create' && r.status() < 300);
+      await page.getByTestId('swap-dialog').getByTestId('swap-confirm').click();
+      const order = (await (await created).json()) as Order;
+      await releaseRedirect();
+      // Two transactions from the Demo Wallet's account: the approve and the swap (the order's).
+      expect(await provider.getTransactionCount(DEMO_ACCOUNT)).toBe(sentBefore + 2);
+      const swap = await provider.getTransaction(order.transactionHash!);
+      expect(swap?.to?.toLowerCase()).toBe(quote.calls[1]!.to.toLowerCase());
+      expect((await pogsBalance(config.storeWallet!)) - storeBefore).toBe(BigInt(checkout.amountWei));
+      const spent = usdcBefore - (await usdc.getFunction('balanceOf')(DEMO_ACCOUNT));
+      expect(spent).toBeGreaterThan(0n);
+      expect(spent).toBeLessThanOrEqual(BigInt(quote.amountInMax));
+    } finally {
+      await movePogs(POGS_KEEPER, DEMO_ACCOUNT, kept);
+    }
+  });
+
   test('a smart wallet pays with USDC: approve and swap in one batch, its own gas, and gets its order', async ({ page }) => {
     test.setTimeout(180_000);
     const smart = await SmartAccountWallet.create(CHAIN_RPC, bundler.url);
