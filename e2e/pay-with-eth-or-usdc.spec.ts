@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures/test';
-import { Contract, Interface, JsonRpcProvider, parseEther, parseUnits } from 'ethers';
+import { Contract, Interface, JsonRpcProvider, parseEther, parseUnits, toQuantity, Wallet } from 'ethers';
 import type { Checkout, Order, Product, PublicConfig } from '../common/api';
 import type { SwapQuote } from '../common/swap-pay';
 import { quoteFigures } from '../client/features/checkout/lib/swap-figures';
@@ -19,8 +19,6 @@ import { closeToasts, expectToast, holdShippingRedirect, mostStocked, pickTestWa
 
 const DEMO_WALLET_RDNS = 'shop.pogs.demo-wallet';
 const DEMO_ACCOUNT = DEV_ACCOUNTS[1];
-/** Where the Demo Wallet's POGS wait while it pays with ETH (an account no spec pays from). */
-const POGS_KEEPER = DEV_ACCOUNTS[7];
 const ERC20 = ['function transfer(address to, uint256 amount) returns (bool)', 'function balanceOf(address) view returns (uint256)'];
 const ACCOUNT = new Interface(['function executeBatch((address target, uint256 value, bytes data)[] calls)']);
 const ROUTER = new Interface([
@@ -28,8 +26,16 @@ const ROUTER = new Interface([
   'function exactOutputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountOut, uint256 amountInMaximum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountIn)',
   'function exactInputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountIn, uint256 amountOutMinimum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountOut)',
 ]);
-/** Buys and sells POGS in the ETH quote's pool, as another trader would. */
-const TRADER = DEV_ACCOUNTS[5];
+/**
+ * An account of no other spec that the node signs for (impersonated), with 10 ETH for gas: where the
+ * Demo Wallet's POGS wait while it pays with a coin, and the trader who moves a pool's price.
+ */
+async function impersonated(): Promise<string> {
+  const address = Wallet.createRandom().address;
+  await provider.send('anvil_impersonateAccount', [address]);
+  await provider.send('anvil_setBalance', [address, toQuantity(parseEther('10'))]);
+  return address;
+}
 
 let products: Product[];
 let config: PublicConfig & { payWith?: string[] };
@@ -72,30 +78,30 @@ async function connectDemoWallet(page: Page) {
  * Another trader buys POGS with `eth` in the pool the ETH quote swaps through (its router, its
  * WETH and fee, read from the quote's call): the price moves up. Resolves with how many POGS it got.
  */
-async function traderBuysPogs(quote: SwapQuote, eth: bigint): Promise<bigint> {
+async function traderBuysPogs(trader: string, quote: SwapQuote, eth: bigint): Promise<bigint> {
   const [, [swap]] = ROUTER.decodeFunctionData('multicall', quote.calls[0]!.data) as unknown as [bigint, string[]];
   const [params] = ROUTER.decodeFunctionData('exactOutputSingle', swap!) as unknown as [{ tokenIn: string; fee: bigint }];
-  const before = await pogsBalance(TRADER);
-  const router = new Contract(quote.calls[0]!.to, ROUTER, await provider.getSigner(TRADER));
+  const before = await pogsBalance(trader);
+  const router = new Contract(quote.calls[0]!.to, ROUTER, await provider.getSigner(trader));
   const args = {
     tokenIn: params.tokenIn,
     tokenOut: config.tokenAddress!,
     fee: params.fee,
-    recipient: TRADER,
+    recipient: trader,
     amountIn: eth,
     amountOutMinimum: 0n,
     sqrtPriceLimitX96: 0n,
   };
   const gas = await router.getFunction('exactInputSingle').estimateGas(args, { value: eth });
   await mined(router.getFunction('exactInputSingle').send(args, { value: eth, gasLimit: (gas * 3n) / 2n }));
-  return (await pogsBalance(TRADER)) - before;
+  return (await pogsBalance(trader)) - before;
 }
 
 /** The trader sells `amount` POGS back into the same pool (for WETH): the price comes back down. */
-async function traderSellsPogs(quote: SwapQuote, amount: bigint) {
+async function traderSellsPogs(trader: string, quote: SwapQuote, amount: bigint) {
   const [, [swap]] = ROUTER.decodeFunctionData('multicall', quote.calls[0]!.data) as unknown as [bigint, string[]];
   const [params] = ROUTER.decodeFunctionData('exactOutputSingle', swap!) as unknown as [{ tokenIn: string; fee: bigint }];
-  const signer = await provider.getSigner(TRADER);
+  const signer = await provider.getSigner(trader);
   await mined(
     new Contract(config.tokenAddress!, ['function approve(address, uint256) returns (bool)'], signer)
       .getFunction('approve')
@@ -106,7 +112,7 @@ async function traderSellsPogs(quote: SwapQuote, amount: bigint) {
     tokenIn: config.tokenAddress!,
     tokenOut: params.tokenIn,
     fee: params.fee,
-    recipient: TRADER,
+    recipient: trader,
     amountIn: amount,
     amountOutMinimum: 0n,
     sqrtPriceLimitX96: 0n,
@@ -151,7 +157,8 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
   }, testInfo) => {
     test.setTimeout(180_000);
     expect(config.payWith).toEqual(expect.arrayContaining(['ETH', 'USDC']));
-    const kept = await movePogs(DEMO_ACCOUNT, POGS_KEEPER);
+    const keeper = await impersonated();
+    const kept = await movePogs(DEMO_ACCOUNT, keeper);
     try {
       expect(await pogsBalance(DEMO_ACCOUNT)).toBe(0n);
       await connectDemoWallet(page);
@@ -195,7 +202,7 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
       await page.goto(`/order-confirmation?id=${encodeURIComponent(order.id)}`);
       await expect(page.getByTestId('order-confirmation').getByTestId('order-number')).toHaveText(order.id);
     } finally {
-      await movePogs(POGS_KEEPER, DEMO_ACCOUNT, kept);
+      await movePogs(keeper, DEMO_ACCOUNT, kept);
     }
   });
 
@@ -203,7 +210,9 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
     page,
   }) => {
     test.setTimeout(180_000);
-    const kept = await movePogs(DEMO_ACCOUNT, POGS_KEEPER);
+    const keeper = await impersonated();
+    const kept = await movePogs(DEMO_ACCOUNT, keeper);
+    const trader = await impersonated();
     let bought = 0n;
     let quote: SwapQuote | null = null;
     try {
@@ -211,7 +220,7 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
       const { checkout } = await payFromDrawer(page);
       quote = await choose(page, 'ETH');
       // 0.02 ETH of POGS: over 1 % of the pool, more than the 0.5 % bound allows for.
-      bought = await traderBuysPogs(quote, parseEther('0.02'));
+      bought = await traderBuysPogs(trader, quote, parseEther('0.02'));
       const sentBefore = await provider.getTransactionCount(DEMO_ACCOUNT);
       const dialog = page.getByTestId('swap-dialog');
       const requoted = page.waitForResponse((r) => /^\/api\/checkout\/[^/]+\/swap-quote$/.test(new URL(r.url()).pathname));
@@ -233,14 +242,15 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
       expect((await pogsBalance(config.storeWallet!)) - storeBefore).toBe(BigInt(checkout.amountWei));
     } finally {
       // The trader's POGS go back into the pool, so the demo's price is near where it was.
-      if (bought > 0n && quote) await traderSellsPogs(quote, bought);
-      await movePogs(POGS_KEEPER, DEMO_ACCOUNT, kept);
+      if (bought > 0n && quote) await traderSellsPogs(trader, quote, bought);
+      await movePogs(keeper, DEMO_ACCOUNT, kept);
     }
   });
 
   test('the Demo Wallet pays with USDC as a plain key: the approve, its receipt, then the swap', async ({ page }) => {
     test.setTimeout(180_000);
-    const kept = await movePogs(DEMO_ACCOUNT, POGS_KEEPER);
+    const keeper = await impersonated();
+    const kept = await movePogs(DEMO_ACCOUNT, keeper);
     try {
       await connectDemoWallet(page);
       const { checkout } = await payFromDrawer(page);
@@ -264,7 +274,7 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
       expect(spent).toBeGreaterThan(0n);
       expect(spent).toBeLessThanOrEqual(BigInt(quote.amountInMax));
     } finally {
-      await movePogs(POGS_KEEPER, DEMO_ACCOUNT, kept);
+      await movePogs(keeper, DEMO_ACCOUNT, kept);
     }
   });
 
@@ -273,7 +283,7 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
     const smart = await SmartAccountWallet.create(CHAIN_RPC, bundler.url);
     try {
       // No POGS; ETH for the swap's network fee (the shop pays it only for plain POGS transfers).
-      await mined((await provider.getSigner(DEV_ACCOUNTS[4])).sendTransaction({ to: smart.address, value: parseEther('1') }));
+      await provider.send('anvil_setBalance', [smart.address, toQuantity(parseEther('1'))]);
       const wallet = await TestWallet.install(page, { smart });
       await page.goto('/');
       await page.getByTestId('wallet-button').click();
