@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ADDRESS_PATTERN } from './chain';
 import { MAX_QUANTITY, MIN_QUANTITY, QUANTITY_MAX_MESSAGE, QUANTITY_MIN_MESSAGE, QUANTITY_RANGE_MESSAGE } from './cart';
+import { payWithSchema } from './swap-pay';
 
 export const productImageSchema = z.object({ url: z.string(), alt: z.string().nullable() });
 export type ProductImage = z.infer<typeof productImageSchema>;
@@ -66,6 +67,8 @@ export const publicConfigSchema = z.object({
   storeWallet: z.string().nullable(),
   /** The shop's paymaster pays smart wallets' gas for their payments (GET /api/checkout/:id/paymaster answers). */
   gasPaidByShop: z.boolean(),
+  /** The coins besides POGS a checkout can be paid with, by a swap (POST /api/checkout/:id/swap-quote); empty: POGS only. */
+  payWith: z.array(payWithSchema),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

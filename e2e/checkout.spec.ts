@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from './fixtures/test';
 import { Contract, JsonRpcProvider } from 'ethers';
-import type { Checkout, Order, Product, PublicConfig, Variant } from '../common/api';
+import type { Checkout, Order, Product, Variant } from '../common/api';
 import { formatPogAmount } from '../client/lib/format-pog-price';
 import { formatUnits } from '../common/money';
 import { insufficientBalanceMessage } from '../client/web3/payment-errors';
@@ -197,7 +197,7 @@ test.describe('paying with the browser wallet', () => {
 
   test('a wallet without POG, in a shop that takes POGS only, is told how much more it needs, and nothing is sent', async ({ page }) => {
     // A shop that offers no other coin (where it does, pay-with-eth-or-usdc.spec.ts).
-    await routeConfig(page, { payWith: [] } as Partial<PublicConfig>);
+    await routeConfig(page, { payWith: [] });
     // Dev account #4 has ETH for gas but no demo POGS.
     const { wallet, drawer } = await connectedWithCart(page, { account: 4 });
 

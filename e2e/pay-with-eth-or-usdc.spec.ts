@@ -38,7 +38,7 @@ async function impersonated(): Promise<string> {
 }
 
 let products: Product[];
-let config: PublicConfig & { payWith?: string[] };
+let config: PublicConfig;
 let provider: JsonRpcProvider;
 let bundler: Bundler;
 
@@ -46,7 +46,7 @@ test.use({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
 
 test.beforeAll(async ({ request }) => {
   products = await (await request.get('/api/products')).json();
-  config = (await (await request.get('/api/config')).json()) as typeof config;
+  config = (await (await request.get('/api/config')).json()) as PublicConfig;
   provider = new JsonRpcProvider(CHAIN_RPC, 8453, { staticNetwork: true });
   bundler = await startBundler({ rpcUrl: CHAIN_RPC, entryPoint: localEntryPoint() });
 });

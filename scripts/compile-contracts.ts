@@ -9,6 +9,8 @@
  * - DemoWeth.sol → demo-weth.json and DemoAggregator.sol → demo-aggregator.json: the wrapped ether
  *   of local mode's POGS/WETH Uniswap v3 pool and its Chainlink-style feeds (ETH/USD, the L2
  *   sequencer's uptime), from which the dollar reference is read (server/chain/price-pool.ts);
+ * - DemoUsdc.sol → demo-usdc.json: the 6-decimal USDC of local mode's POGS/USDC pool, which
+ *   shoppers pay with when they pay in dollars (server/chain/swap-venue.ts);
  * - server/modules/auth/contracts/SignatureValidator.sol → signature-validator.json: the check of a
  *   smart account's sign-in signature (ERC-1271, ERC-6492), which sign-in sends with an eth_call
  *   and never deploys (server/modules/auth/signature.ts);
@@ -47,6 +49,7 @@ const TARGETS: Array<{ dir?: string; source: string; artifact: string; contracts
   { source: 'ShopPaymaster.sol', artifact: 'shop-paymaster.json', contracts: ['ShopPaymaster'] },
   { source: 'DemoWeth.sol', artifact: 'demo-weth.json', contracts: ['DemoWeth'] },
   { source: 'DemoAggregator.sol', artifact: 'demo-aggregator.json', contracts: ['DemoAggregator'] },
+  { source: 'DemoUsdc.sol', artifact: 'demo-usdc.json', contracts: ['DemoUsdc'] },
   {
     dir: path.join(root, 'server/modules/auth/contracts'),
     source: 'SignatureValidator.sol',

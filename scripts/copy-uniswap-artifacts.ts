@@ -3,8 +3,10 @@
  * packages' published artifacts into one committed file, server/chain/contracts/uniswap-v3.json:
  * `npx tsx scripts/copy-uniswap-artifacts.ts`. The factory (it deploys each pool with the pool's
  * canonical bytecode, whose hash the periphery's PoolAddress library expects) and the
- * NonfungiblePositionManager (liquidity, and later swaps, through the same deployment). The
- * compiled server reads the copy, so local mode needs no dev dependency at run time; the
+ * NonfungiblePositionManager (liquidity, and later swaps, through the same deployment); and for
+ * paying with ETH or USDC (server/chain/swap-venue.ts), SwapRouter02 (the router Base has, whose
+ * multicall takes a deadline and whose refundETH returns unspent ether) and QuoterV2 (the quotes,
+ * read by eth_call). The compiled server reads the copy, so local mode needs no dev dependency at run time; the
  * packages' versions are recorded, and a test (server/chain/contracts.test.ts) fails when the copy
  * no longer matches the installed packages.
  */
@@ -32,6 +34,16 @@ const UNISWAP_CONTRACTS: Record<string, { pkg: string; version: () => string; ar
     pkg: '@uniswap/v3-periphery',
     version: () => require('@uniswap/v3-periphery/package.json').version,
     artifact: () => require('@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json'),
+  },
+  QuoterV2: {
+    pkg: '@uniswap/v3-periphery',
+    version: () => require('@uniswap/v3-periphery/package.json').version,
+    artifact: () => require('@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json'),
+  },
+  SwapRouter02: {
+    pkg: '@uniswap/swap-router-contracts',
+    version: () => require('@uniswap/swap-router-contracts/package.json').version,
+    artifact: () => require('@uniswap/swap-router-contracts/artifacts/contracts/SwapRouter02.sol/SwapRouter02.json'),
   },
 };
 

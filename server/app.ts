@@ -38,6 +38,7 @@ import { paymasterRoutes, type PaymasterService } from './modules/paymaster';
 import { authRoutes, type AuthService } from './modules/auth';
 import { notificationRoutes, type PushSubscriptions } from './modules/notifications';
 import { priceReferenceRoutes, type PriceReferenceService } from './modules/price-reference';
+import { swapRoutes, type SwapQuotes } from './modules/swaps';
 import {
   adminRoutes,
   type AdminService,
@@ -110,6 +111,8 @@ export interface AppDeps {
     auth: AuthService;
     /** The shop's paymaster service, when it pays smart wallets' gas. */
     paymaster?: PaymasterService;
+    /** Paying with ETH or USDC: the swaps' quotes, when a coin has a route. */
+    swaps?: SwapQuotes;
     /** The Shopify app's client secret, the webhook HMAC key. */
     webhookSecret: string | undefined;
     /** Order updates by Web Push: the signed-in wallets' subscriptions and the VAPID public key (null: off). */
@@ -196,6 +199,7 @@ export function createApp(deps: AppDeps): Koa {
     tokenAddress: deps.payments?.target.tokenAddress ?? null,
     storeWallet: deps.payments?.target.storeWallet ?? null,
     gasPaidByShop: Boolean(deps.payments?.paymaster),
+    payWith: deps.payments?.swaps?.coins() ?? [],
   });
   api.get('/api/config', (ctx) => {
     ctx.set('Cache-Control', 'no-cache');
@@ -243,6 +247,7 @@ export function createApp(deps: AppDeps): Koa {
       notificationRoutes({ ...deps.payments.notifications, auth }),
     );
     if (deps.payments.paymaster) routers.push(paymasterRoutes(deps.payments.paymaster, checkouts));
+    if (deps.payments.swaps) routers.push(swapRoutes({ quotes: deps.payments.swaps, checkouts, db }));
   }
   // Never with a real chain or store: the Demo Wallet exists only in the full local demo.
   if (demo && deps.demoWallet) routers.push(deps.demoWallet);

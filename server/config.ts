@@ -28,6 +28,7 @@ import {
   priceReferenceProblems,
   type PriceReferenceConfig,
 } from './price-reference-config';
+import { SWAP_SETTINGS, swapConfig, type SwapConfig } from './swap-config';
 
 const DEFAULT_SHOPIFY_API_VERSION = '2026-07';
 
@@ -74,11 +75,8 @@ const envSchema = z.object({
   STORE_WALLET_ADDRESS: optional(z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte address')),
   /** Blocks on top of a payment's block before it counts (1 = the block itself). */
   REQUIRED_CONFIRMATIONS: optional(z.coerce.number().int().min(1).max(1000)),
-  CHECKOUT_TTL_MINUTES: z.coerce
-    .number()
-    .positive()
-    .max(24 * 60)
-    .default(30),
+  /** At most a day (1440 minutes). */
+  CHECKOUT_TTL_MINUTES: z.coerce.number().positive().max(1440).default(30),
   /** How long after expiry a payment for a checkout is still recognised as a (late) payment for it. */
   LATE_PAYMENT_HOURS: z.coerce
     .number()
@@ -97,6 +95,7 @@ const envSchema = z.object({
   ...PAYMASTER_SETTINGS,
   ...PUSH_SETTINGS,
   ...PRICE_REFERENCE_SETTINGS,
+  ...SWAP_SETTINGS,
   /** Prometheus metrics on their own listener (GET /metrics); off unless set. Never the public port. */
   METRICS_PORT: optional(z.coerce.number().int().min(1).max(65535)),
   /**
@@ -275,6 +274,8 @@ interface ConfigCommon {
   sponsorship: SponsorshipRules;
   /** The dollar reference beside prices: where it is read and when it is hidden (contracts null: off). */
   priceReference: PriceReferenceConfig;
+  /** Paying with ETH or USDC: each coin's route into POGS (none: POGS only), the router, the quoter and the bounds. */
+  swap: SwapConfig;
   /** The metrics listener's port (null: no metrics listener). */
   metricsPort: number | null;
   /** The address the metrics listener binds (127.0.0.1 unless METRICS_HOST says otherwise). */
@@ -488,6 +489,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     paymaster: paymasterConfig(e),
     sponsorship: sponsorshipRules(e),
     priceReference: priceReferenceConfig(e),
+    swap: swapConfig(e),
     metricsPort: e.METRICS_PORT ?? null,
     metricsHost: e.METRICS_HOST,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -145,6 +145,13 @@ const WRITES: Record<string, Write> = {
     sameSiteStatus: 200,
     changes: true,
   },
+  'POST /api/checkout/:id/swap-quote': {
+    prepare: async (w) => void (state.checkoutId = await openCheckout(w)),
+    // The configured route has no quoter on this chain: the same-site request gets through to be told so.
+    send: () => ({ path: `/api/checkout/${state.checkoutId}/swap-quote`, body: { payWith: 'ETH' } }),
+    sameSiteStatus: 503,
+    changes: false,
+  },
   'POST /api/orders/create': {
     prepare: async (w) => void (state.checkoutId = await openCheckout(w)),
     // The chain knows no such transaction: the same-site request gets through to be told so.
@@ -352,6 +359,8 @@ describe.each(testDatabaseKinds)('requests from other sites on %s', (kind) => {
         VAPID_PUBLIC_KEY: vapid.publicKey,
         VAPID_PRIVATE_KEY: vapid.privateKey,
         VAPID_SUBJECT: 'mailto:orders@pogs-shop.example',
+        // Paying with ETH on, so its quote's route exists (no pool is needed to list it).
+        SWAP_ETH_PATH: `${DEV_ACCOUNTS[3]!}:3000`,
       },
     });
     await w.h.catalogue.sync();

@@ -32,6 +32,7 @@ import { PaymasterService, SponsoredGasReport, SponsorshipWatcher } from './modu
 import { SessionService } from './modules/session';
 import { OrderNews, PushSubscriptions } from './modules/notifications';
 import { PriceReferenceService } from './modules/price-reference';
+import { SwapQuotes } from './modules/swaps';
 import { AdminService, InventoryAdmin, OrdersDesk, PaymentsDesk, recordAudit, TransferAttach } from './modules/admin';
 import { sleep as realSleep, type Sleep } from './lib/sleep';
 
@@ -91,6 +92,8 @@ export interface PaymentSystem extends PaymentServices {
   sponsoredGas?: SponsoredGasReport;
   /** With the paymaster: what each sponsorship really cost, and whether it paid its checkout. */
   sponsorshipWatcher?: SponsorshipWatcher;
+  /** Paying with ETH or USDC, when a coin has a route: the swaps' quotes. */
+  swaps?: SwapQuotes;
   /** The Shopify app's client secret, the webhook HMAC key. */
   webhookSecret: string | undefined;
   /** Order updates by Web Push: the subscriptions, the job that sends the news, and the VAPID public key (null: off). */
@@ -238,6 +241,14 @@ export function buildServices(opts: ServiceOptions): Services {
       auth,
       notifications: { subscriptions, news, publicKey: vapid?.publicKey ?? null },
       ...sponsored,
+      swaps: Object.keys(config.swap.routes).length
+        ? new SwapQuotes({
+            chain: paymentServices.chain,
+            config: config.swap,
+            tokenAddress: target.tokenAddress,
+            storeWallet: target.storeWallet,
+          })
+        : undefined,
       webhookSecret: opts.webhookSecret ?? config.shopify.clientSecret,
     };
   }

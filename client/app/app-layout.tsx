@@ -23,6 +23,9 @@ import { useOnServerRenderedPage } from '../lib/server-rendered';
 import { useScrollRestoration } from '../lib/use-scroll-restoration';
 import { RouteErrorBoundary } from './route-error-page';
 
+/** Until the config is known the shop takes POGS only (one array, so the payment's callbacks stay the same). */
+const NO_OTHER_COINS: readonly PayWith[] = [];
+
 /**
  * The wallet session and the payment around the layout (they need the public config: WalletConnect,
  * Demo Wallet, Base's RPC and explorer). The payment's state lives here, above the cart drawer.
@@ -34,11 +37,6 @@ export function AppLayout() {
     () => (walletConfig ? { rpcUrl: walletConfig.chainRpcUrl, explorerUrl: walletConfig.explorerUrl } : null),
     [walletConfig],
   );
-  // The coins the shop takes besides POGS; none until the config is known.
-  const payWith = useMemo<readonly PayWith[]>(() => {
-    const offered = (config as { payWith?: unknown } | undefined)?.payWith;
-    return Array.isArray(offered) ? offered.filter((coin): coin is PayWith => coin === 'ETH' || coin === 'USDC') : [];
-  }, [config]);
   const queryClient = useQueryClient();
   // After an order the server has emptied the cart: every reader refetches.
   const refreshAfterOrder = useCallback(() => {
@@ -47,7 +45,12 @@ export function AppLayout() {
   }, [queryClient]);
   return (
     <WalletProvider config={walletConfig}>
-      <CheckoutProvider network={network} gasPaidByShop={config?.gasPaidByShop === true} payWith={payWith} refreshCart={refreshAfterOrder}>
+      <CheckoutProvider
+        network={network}
+        gasPaidByShop={config?.gasPaidByShop === true}
+        payWith={config?.payWith ?? NO_OTHER_COINS}
+        refreshCart={refreshAfterOrder}
+      >
         <AppShell />
       </CheckoutProvider>
     </WalletProvider>

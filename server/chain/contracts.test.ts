@@ -8,6 +8,7 @@ import smartAccount from './contracts/demo-smart-account.json';
 import paymaster from './contracts/shop-paymaster.json';
 import weth from './contracts/demo-weth.json';
 import aggregator from './contracts/demo-aggregator.json';
+import usdc from './contracts/demo-usdc.json';
 import uniswap from './contracts/uniswap-v3.json';
 import { uniswapArtifacts } from '../../scripts/copy-uniswap-artifacts';
 
@@ -25,11 +26,12 @@ describe('the compiled contracts', () => {
     ['ShopPaymaster.sol', paymaster.sourceSha256],
     ['DemoWeth.sol', weth.sourceSha256],
     ['DemoAggregator.sol', aggregator.sourceSha256],
+    ['DemoUsdc.sol', usdc.sourceSha256],
   ])('%s matches its committed artifact', (source, recorded) => {
     expect(recorded).toBe(sha256(source));
   });
 
-  // After upgrading @uniswap/v3-core or v3-periphery, copy them again: npx tsx scripts/copy-uniswap-artifacts.ts
+  // After upgrading @uniswap/v3-core, v3-periphery or swap-router-contracts, copy them again: npx tsx scripts/copy-uniswap-artifacts.ts
   it('the Uniswap v3 contracts are those of the installed packages, at the versions recorded', () => {
     expect(uniswap).toEqual(uniswapArtifacts());
   });

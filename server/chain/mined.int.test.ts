@@ -19,7 +19,8 @@ describe('mined(): a transaction waited for by its receipt', () => {
     await chain?.stop();
   });
 
-  const payment = async () => (await provider.getSigner(DEV_ACCOUNTS[1])).sendTransaction({ to: DEV_ACCOUNTS[2], value: parseEther('0.01') });
+  const payment = async () =>
+    (await provider.getSigner(DEV_ACCOUNTS[1])).sendTransaction({ to: DEV_ACCOUNTS[2], value: parseEther('0.01') });
 
   it('answers with the receipt of a transaction mined before it asked, with no later block', async () => {
     const tx = await payment();
@@ -93,7 +94,9 @@ describe('mined(): a transaction waited for by its receipt', () => {
       new ContractFactory(artifact.abi, artifact.bytecode, await provider.getSigner(DEV_ACCOUNTS[0])).deploy([DEV_ACCOUNTS[1]], 10n),
     );
     expect(await provider.getCode(await token.getAddress())).not.toBe('0x');
-    const failing = await (await provider.getSigner(DEV_ACCOUNTS[3])).sendTransaction({
+    const failing = await (
+      await provider.getSigner(DEV_ACCOUNTS[3])
+    ).sendTransaction({
       to: await token.getAddress(),
       data: token.interface.encodeFunctionData('transfer', [DEV_ACCOUNTS[2], 11n]),
       gasLimit: 100_000n,

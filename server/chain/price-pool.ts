@@ -146,7 +146,7 @@ export async function deployPricePool(provider: JsonRpcProvider, tokenAddress: s
 }
 
 /** ⌊√n⌋, exactly (Newton's method on bigints). */
-function sqrtBig(n: bigint): bigint {
+export function sqrtBig(n: bigint): bigint {
   if (n < 2n) return n;
   let x = 1n << BigInt(Math.ceil(n.toString(2).length / 2));
   for (;;) {

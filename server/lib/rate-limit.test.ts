@@ -21,6 +21,7 @@ describe('the limits table', () => {
         'POST /api/cart/add',
         'POST /api/checkout',
         'POST /api/checkout/:id/transaction',
+        'POST /api/checkout/:id/swap-quote',
         'POST /api/orders/create',
         'POST /api/paymaster',
         'PUT /api/notifications/subscription',

@@ -45,7 +45,8 @@ const perHour = (max: number): Limit => ({ max, windowSeconds: 3600 });
  * - checkout holds an exact amount (a session keeps at most 5 payable); it reserves no stock.
  * - orders/create costs up to 3 RPC calls; the client asks again every 2 s while it answers 202
  *   (about 30 a minute for up to 2 minutes), so a session gets twice that.
- * - checkout/:id/transaction is one call per payment; auth/verify may call the chain
+ * - checkout/:id/transaction is one call per payment; checkout/:id/swap-quote costs two RPC calls
+ *   (the head and the quoter's eth_call), asked again as a quote expires or the coin changes; auth/verify may call the chain
  *   (contract wallets, EIP-1271).
  * - admin/login costs a scrypt check (CPU and memory); the lockout (5 failures per source, shared by every
  *   instance) is what stops guessing, this only keeps one client from spending the server on it.
@@ -57,6 +58,7 @@ export const RATE_LIMITS: readonly RateLimitRule[] = [
   { route: 'POST /api/cart/add', name: 'cart-add', ip: [perMinute(120), perHour(1000)], session: [perMinute(60)] },
   { route: 'POST /api/checkout', name: 'checkout', ip: [perMinute(30), perHour(200)], session: [perMinute(10)] },
   { route: 'POST /api/checkout/:id/transaction', name: 'checkout-tx', ip: [perMinute(60)], session: [perMinute(20)] },
+  { route: 'POST /api/checkout/:id/swap-quote', name: 'swap-quote', ip: [perMinute(60)], session: [perMinute(20)] },
   { route: 'POST /api/orders/create', name: 'order-create', ip: [perMinute(120)], session: [perMinute(60)] },
   { route: 'GET /api/auth/nonce', name: 'auth-nonce', ip: [perMinute(30), perHour(200)], session: [perMinute(10)] },
   { route: 'POST /api/auth/verify', name: 'auth-verify', ip: [perMinute(30)], session: [perMinute(10)] },

@@ -1,6 +1,7 @@
 /**
  * The full local demo's start-up, all in one place: the embedded anvil (under its guard), the demo
- * token, the shop's paymaster (sponsored gas), the Demo Wallet's JSON-RPC and the Shopify emulator inside the shop's own server.
+ * token, the shop's paymaster (sponsored gas), the dollar reference's pool and feeds, the swap venue
+ * (paying with ETH or USDC), the Demo Wallet's JSON-RPC and the Shopify emulator inside the shop's own server.
  *
  * main.ts reaches this module only by a dynamic import, and only when `config.mode` is 'local'. The
  * build makes it an entry of its own (dist-server/local/local-mode.js) and the production set leaves it
@@ -19,6 +20,8 @@ import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain } from '../chain/loc
 import { ensureDemoToken } from '../chain/demo-token';
 import { ensureLocalPaymaster } from '../chain/local-paymaster';
 import { ensurePricePool } from '../chain/price-pool';
+import { ensureSwapVenue, localSwapConfig } from '../chain/swap-venue';
+import { BASE_SWAP_QUOTER, BASE_SWAP_ROUTER } from '../swap-config';
 import { demoWalletRoutes } from '../chain/demo-wallet';
 import { startLocalShopify } from './local-shopify';
 
@@ -84,6 +87,16 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
     logger.info(
       `dollar reference: POGS/WETH pool ${pricePool.deployed ? 'deployed' : 'found'} at ${pricePool.pool} (1 POGS ≈ $0.05), ETH/USD feed ${pricePool.usdFeed}, sequencer feed ${pricePool.sequencerFeed}${pricePool.deployed && !history ? `; the chain was made before the pool, so the reference shows once the pool has ${config.priceReference.windowSeconds} s of history on the chain's clock (which moves as blocks are mined)` : ''}`,
     );
+    const { swap } = config;
+    if (Object.keys(swap.routes).length || swap.router !== BASE_SWAP_ROUTER || swap.quoter !== BASE_SWAP_QUOTER) {
+      logger.warn(
+        'the SWAP_ETH_PATH, SWAP_USDC_PATH, SWAP_ROUTER and SWAP_QUOTER settings are for a shop on Base and are not used here: the local chain has its own router, quoter and pools (the slippage bound and the quote lifetime apply to them)',
+      );
+    }
+    const venue = await ensureSwapVenue(db, chain.rpcUrl, { ...pricePool, token: token.tokenAddress }, logger);
+    logger.info(
+      `pay with ETH or USDC: SwapRouter02 ${venue.deployed ? 'deployed' : 'found'} at ${venue.router}, QuoterV2 ${venue.quoter}, demo USDC ${venue.usdc} (dev accounts ${DEV_ACCOUNTS.slice(1).join(', ')} hold 100,000 each when it is new), POGS/USDC pool (0.05 %) ${venue.usdcPool}; ETH swaps through the POGS/WETH pool (0.3 %)`,
+    );
     const target: ChainTarget = {
       rpcUrl: chain.rpcUrl,
       chainId: BASE_CHAIN_ID,
@@ -97,6 +110,7 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
     return {
       config: {
         ...local.config,
+        swap: localSwapConfig(config.swap, venue, pricePool.weth),
         priceReference: {
           ...config.priceReference,
           contracts: { pool: pricePool.pool, usdFeed: pricePool.usdFeed, sequencerFeed: pricePool.sequencerFeed },

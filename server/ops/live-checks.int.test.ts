@@ -116,12 +116,14 @@ describe('the live start checks', () => {
       'token decimals',
       'token symbol',
       'dollar reference',
+      'pay with ETH or USDC',
       'Shopify access token',
       'Shopify store',
       'Shopify webhooks',
     ]);
     expect(named(results, 'token symbol')!.found).toBe('POGS');
     expect(named(results, 'dollar reference')!.found).toMatch(/^off \(PRICE_REFERENCE_POOL is not set\)/);
+    expect(named(results, 'pay with ETH or USDC')!.found).toMatch(/^off \(SWAP_ETH_PATH and SWAP_USDC_PATH are not set\)/);
     expect(named(results, 'Shopify access token')!.found).toContain('read_products, read_inventory, write_draft_orders, read_orders');
     expect(emulator.accessTokenGrants).toHaveLength(1);
     const line = liveStartLine(config, facts);
@@ -186,6 +188,18 @@ describe('the live start checks', () => {
       fix: expect.stringContaining('decimals() answered 6, expected 18'),
     });
     expect(named(results, 'token symbol')).toMatchObject({ status: 'fail', found: expect.stringMatching(/^symbol\(\) failed: /) });
+  });
+
+  it("refuses a swap route while Base's router is not on the chain, naming the setting", async () => {
+    const { origin } = await startEmulator();
+    const { results } = await check(
+      liveConfig({ SHOPIFY_API_ORIGIN: origin, SWAP_ETH_PATH: '0x4200000000000000000000000000000000000006:3000' }),
+    );
+    expect(named(results, 'pay with ETH or USDC')).toMatchObject({
+      status: 'fail',
+      found: 'no contract at 0x2626664c2603336E57B271c5C0b26F421741e481 (SWAP_ROUTER)',
+      fix: expect.stringContaining("SWAP_ROUTER must be Uniswap's SwapRouter02 on Base"),
+    });
   });
 
   it('refuses a chain that is not Base', async () => {

@@ -19,6 +19,7 @@ import { ClientCredentialsToken, SHOP_QUERY, type ShopifyGraphql, type ShopResul
 import type { ChainClient } from '../modules/payments';
 import { missingWebhookTopics, subscribeShopifyWebhooks } from '../modules/orders';
 import { priceReferenceChecks } from './price-reference-checks';
+import { swapChecks } from './swap-checks';
 
 export interface CheckResult {
   /** What is checked, in a few words ("chain id", "token contract", …). */
@@ -69,11 +70,15 @@ export interface LiveFacts {
 export async function runLiveChecks(deps: LiveCheckDeps): Promise<{ results: CheckResult[]; facts: LiveFacts }> {
   const facts: LiveFacts = { symbol: null, shopName: null };
   const [chainResults, shopifyResults, dbResults] = await Promise.all([
-    // The dollar reference is read on the chain the checks before it found to be Base's.
+    // The dollar reference and the swap routes are read on the chain the checks before it found to be Base's.
     chainChecks(deps, facts).then(async (results) =>
       results.some((r) => r.status === 'fail')
         ? results
-        : [...results, ...(await priceReferenceChecks(deps.config.priceReference, deps.config.chain.tokenAddress, deps.chain))],
+        : [
+            ...results,
+            ...(await priceReferenceChecks(deps.config.priceReference, deps.config.chain.tokenAddress, deps.chain)),
+            ...(await swapChecks(deps.config.swap, deps.config.chain.tokenAddress, deps.chain)),
+          ],
     ),
     shopifyChecks(deps, facts),
     deps.database ? databaseChecks(deps.database, deps.config.timeouts.chainRpcMs) : Promise.resolve([]),

@@ -21,6 +21,7 @@ import { startLocalShopify } from '../local/local-shopify';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';
 import { ensurePricePool } from '../chain/price-pool';
+import { ensureSwapVenue, localSwapConfig } from '../chain/swap-venue';
 import type { LocalChain } from '../chain/local-chain';
 import type { ChainTarget } from '../modules/payments';
 import { subscribeShopifyWebhooks } from '../modules/orders';
@@ -132,6 +133,11 @@ export async function startHarness(
      * feeds, server/chain/price-pool.ts) and configured, as `npm start` does in local mode.
      */
     pricePool?: boolean;
+    /**
+     * With `chain` and `pricePool`: local mode's swap venue (SwapRouter02, QuoterV2, demo USDC and
+     * its pool, server/chain/swap-venue.ts) and its routes configured, as `npm start` does in local mode.
+     */
+    swapVenue?: boolean;
     /** Emulator options beyond the defaults (e.g. fast webhook retries). */
     emulator?: Partial<ShopifyEmulatorOptions>;
     /**
@@ -223,8 +229,13 @@ export async function startHarness(
       timeoutMs: opts.chainRpc?.timeoutMs,
     };
     if (opts.pricePool) {
-      const { pool, usdFeed, sequencerFeed } = await ensurePricePool(database.db, opts.chain.rpcUrl, token.tokenAddress);
+      const pricePool = await ensurePricePool(database.db, opts.chain.rpcUrl, token.tokenAddress);
+      const { pool, usdFeed, sequencerFeed } = pricePool;
       config = { ...config, priceReference: { ...config.priceReference, contracts: { pool, usdFeed, sequencerFeed } } };
+      if (opts.swapVenue) {
+        const venue = await ensureSwapVenue(database.db, opts.chain.rpcUrl, { ...pricePool, token: token.tokenAddress });
+        config = { ...config, swap: localSwapConfig(config.swap, venue, pricePool.weth) };
+      }
     }
   }
   const now = () => new Date(clock.now);

@@ -78,9 +78,15 @@ export interface PayingShop {
 export async function startPayingShop(
   kind: 'pglite' | 'postgres',
   chain: TestChain,
-  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean } = {},
+  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean; swapVenue?: boolean } = {},
 ): Promise<PayingShop> {
-  const h = await startHarness(kind, { chain: chain.chain, env: opts.env, logger: opts.logger, pricePool: opts.pricePool });
+  const h = await startHarness(kind, {
+    chain: chain.chain,
+    env: opts.env,
+    logger: opts.logger,
+    pricePool: opts.pricePool || opts.swapVenue,
+    swapVenue: opts.swapVenue,
+  });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();
   const unlimited = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut)!;

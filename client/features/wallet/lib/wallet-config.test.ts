@@ -20,6 +20,7 @@ const config: PublicConfig = {
   tokenAddress: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   storeWallet: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   gasPaidByShop: false,
+  payWith: [],
 };
 
 describe('toWalletConfig', () => {
