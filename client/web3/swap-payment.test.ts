@@ -10,8 +10,9 @@ const ROUTER = '0x' + 'bb'.repeat(20);
 const APPROVE_HASH = '0x' + '01'.repeat(32);
 const SWAP_HASH = '0x' + '02'.repeat(32);
 const ETH_SWAP: WalletCall[] = [{ to: ROUTER, data: '0x5ae401dc', value: '4221000000000000' }];
+const APPROVE_DATA = `0x095ea7b3${'0'.repeat(24)}${ROUTER.slice(2)}${25_256_000n.toString(16).padStart(64, '0')}`;
 const USDC_SWAP: WalletCall[] = [
-  { to: USDC, data: '0x095ea7b3', value: '0' },
+  { to: USDC, data: APPROVE_DATA, value: '0' },
   { to: ROUTER, data: '0x5ae401dc', value: '0' },
 ];
 const fast = { timeoutMs: 2000, sleep: async () => undefined };
@@ -58,12 +59,14 @@ describe('sendSwapCalls, a plain key', () => {
     const w = wallet({
       eth_estimateGas: () => '0x10000',
       eth_sendTransaction: (params) => ((params[0] as { to: string }).to === USDC ? APPROVE_HASH : SWAP_HASH),
+      eth_call: () => '0x0', // no allowance yet
       // Not mined at the first ask.
       eth_getTransactionReceipt: () => (receipts++ === 0 ? null : { status: '0x1' }),
     });
     expect(await sendSwapCalls(w, FROM, USDC_SWAP, fast)).toBe(SWAP_HASH);
     expect(w.log).toEqual([
       'wallet_getCapabilities',
+      'eth_call',
       `eth_estimateGas ${USDC} 0x0`,
       `eth_sendTransaction ${USDC} 0x0 gas 0x18000`,
       'eth_getTransactionReceipt',
@@ -92,11 +95,30 @@ describe('sendSwapCalls, a plain key', () => {
   it('a reverted approve stops before the swap', async () => {
     const w = wallet({
       eth_estimateGas: () => '0x10000',
+      eth_call: () => '0x0',
       eth_sendTransaction: () => APPROVE_HASH,
       eth_getTransactionReceipt: () => ({ status: '0x0' }),
     });
     await expect(sendSwapCalls(w, FROM, USDC_SWAP, fast)).rejects.toThrow(TRANSACTION_FAILED_MESSAGE);
     expect(w.log.filter((l) => l.startsWith('eth_sendTransaction'))).toHaveLength(1);
+  });
+
+  it('an approve the token already covers (an earlier try whose price moved) is not asked again', async () => {
+    const asked: unknown[] = [];
+    const w = wallet({
+      eth_call: (params) => {
+        asked.push(params);
+        return `0x${25_256_000n.toString(16)}`;
+      },
+      eth_estimateGas: () => '0x10000',
+      eth_sendTransaction: () => SWAP_HASH,
+    });
+    expect(await sendSwapCalls(w, FROM, USDC_SWAP, fast)).toBe(SWAP_HASH);
+    expect(w.log.filter((l) => l.startsWith('eth_sendTransaction'))).toEqual([`eth_sendTransaction ${ROUTER} 0x0 gas 0x18000`]);
+    // allowance(owner, spender) on the token
+    expect(asked).toEqual([
+      [{ to: USDC, data: `0xdd62ed3e${'0'.repeat(24)}${FROM.slice(2).toLowerCase()}${'0'.repeat(24)}${ROUTER.slice(2)}` }, 'latest'],
+    ]);
   });
 
   it('a rejection in the wallet goes on as it is (the payment says "rejected by user")', async () => {
@@ -131,7 +153,7 @@ describe('sendSwapCalls, a wallet that batches atomically (EIP-5792)', () => {
       from: FROM,
       atomicRequired: true,
       calls: [
-        { to: USDC, data: '0x095ea7b3', value: '0x0' },
+        { to: USDC, data: APPROVE_DATA, value: '0x0' },
         { to: ROUTER, data: '0x5ae401dc', value: '0x0' },
       ],
     });

@@ -47,7 +47,7 @@ export async function coinBalance(wallet: Eip1193Provider, owner: string, quote:
       ? await wallet.request({ method: 'eth_getBalance', params: [owner, 'latest'] })
       : await wallet.request({
           method: 'eth_call',
-          params: [{ to: quote.calls[0]!.to, data: `0x70a08231${owner.slice(2).toLowerCase().padStart(64, '0')}` }, 'latest'],
+          params: [{ to: quote.calls[0]!.to, data: `0x70a08231${word(owner)}` }, 'latest'],
         });
   if (typeof answer !== 'string' || !/^0x[0-9a-f]+$/i.test(answer)) throw new WalletError(INVALID_BALANCE_MESSAGE);
   return BigInt(answer);
@@ -76,12 +76,36 @@ export async function sendSwapCalls(
     return sendCalls(wallet, { from, calls: calls.map((c) => ({ to: c.to, data: c.data, value: quantity(c.value) })) }, opts);
   }
   for (const call of calls.slice(0, -1)) {
+    if (await alreadyApproved(wallet, from, call)) continue;
     const gas = await estimate(wallet, txOf(from, call), false);
     const hash = await send(wallet, { ...txOf(from, call), gas: quantity(withGasMargin(gas).toString()) });
     await waitForSuccess(wallet, hash, opts);
   }
   const gas = await estimate(wallet, txOf(from, swap), true);
   return send(wallet, { ...txOf(from, swap), gas: quantity(withGasMargin(gas).toString()) });
+}
+
+const APPROVE = '0x095ea7b3';
+const ALLOWANCE = '0xdd62ed3e';
+const word = (address: string) => address.slice(2).toLowerCase().padStart(64, '0');
+
+/**
+ * Whether `call` is an approve the token already covers (the allowance from an earlier try, whose
+ * swap was not sent because the price moved): then the wallet is not asked for it again.
+ */
+async function alreadyApproved(wallet: Eip1193Provider, from: string, call: WalletCall): Promise<boolean> {
+  if (!call.data.toLowerCase().startsWith(APPROVE) || call.data.length !== 10 + 128) return false;
+  const spender = `0x${call.data.slice(34, 74)}`;
+  const amount = BigInt(`0x${call.data.slice(74)}`);
+  try {
+    const answer = await wallet.request({
+      method: 'eth_call',
+      params: [{ to: call.to, data: `${ALLOWANCE}${word(from)}${word(spender)}` }, 'latest'],
+    });
+    return typeof answer === 'string' && /^0x[0-9a-f]+$/i.test(answer) && BigInt(answer) >= amount;
+  } catch {
+    return false; // not known: the approve is asked for
+  }
 }
 
 async function estimate(wallet: Eip1193Provider, tx: ReturnType<typeof txOf>, isSwap: boolean): Promise<bigint> {
