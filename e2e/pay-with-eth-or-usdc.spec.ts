@@ -208,7 +208,7 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
 
   test('the price moves past the quote’s bound: the swap is not sent, the shopper is told and shown a new quote, which pays', async ({
     page,
-  }) => {
+  }, testInfo) => {
     test.setTimeout(180_000);
     const keeper = await impersonated();
     const kept = await movePogs(DEMO_ACCOUNT, keeper);
@@ -227,6 +227,7 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
       await dialog.getByTestId('swap-confirm').click();
       const fresh = (await (await requoted).json()) as SwapQuote;
       await expect(dialog.getByTestId('swap-notice')).toHaveText('The price moved. Here is a new quote.');
+      await page.screenshot({ path: testInfo.outputPath('swap-price-moved-390x844.png') });
       await expect(dialog.getByTestId('swap-about')).toHaveText(quoteFigures(fresh).about);
       expect(BigInt(fresh.amountIn)).toBeGreaterThan(BigInt(quote.amountInMax));
       // Nothing was sent: the wallet's estimate refused the swap.
