@@ -5,6 +5,7 @@
  * Every route is behind the admin session (common/admin.ts).
  */
 import { z } from 'zod';
+import { paidWithSchema } from './swap-pay';
 
 /**
  * Why a transfer to the store wallet needs a person:
@@ -32,7 +33,7 @@ export const refundRecordSchema = z.object({
   transferId: z.string(),
   /** The order the refunded transfer paid (towards), if any. */
   orderId: z.string().nullable(),
-  /** Lower-case address it went to (always the transfer's sender). */
+  /** Lower-case address it went to (always the wallet that paid the transfer). */
   to: z.string(),
   /** POG, exact decimal string (at least 2 decimals). */
   amount: z.string(),
@@ -83,8 +84,14 @@ export const attentionItemSchema = z.object({
   refundableWei: z.string(),
   /** Refunds recorded against this transfer, oldest first. */
   refunds: z.array(refundRecordSchema),
-  /** The address the store wallet must refund to (the sender, checksummed for the wallet). */
-  refundTo: z.string(),
+  /** How it was paid and who paid (a swap's POGS comes from a pool); null while the shop has not looked yet. */
+  paidWith: paidWithSchema.nullable(),
+  /**
+   * The address the store wallet must refund to, checksummed for the wallet: the wallet that paid
+   * (the sender of a plain transfer, the payer the chain proved for a swap). Null when a swap's
+   * payer is not proven: the shop will not refund a pool or a router (refund-payer-unknown).
+   */
+  refundTo: z.string().nullable(),
 });
 export type AttentionItem = z.infer<typeof attentionItemSchema>;
 
@@ -354,6 +361,8 @@ export const adminOrderDetailSchema = adminOrderSchema.extend({
       txHash: z.string(),
       amount: z.string(),
       sender: z.string(),
+      /** How it was paid and who paid; null while the shop has not looked yet. */
+      paidWith: paidWithSchema.nullable(),
       at: z.string(),
       /**
        * What became of it: `paid` (it counts towards the order), `extra-payment` (a further payment

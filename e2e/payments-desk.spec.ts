@@ -138,7 +138,7 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds it
     };
     await underpaid.getByTestId('attention-refund-button').click();
     await dialog.getByTestId('refund-preset-full').click();
-    await expect(dialog.getByTestId('refund-to')).toHaveText(underpaidItem.refundTo);
+    await expect(dialog.getByTestId('refund-to')).toHaveText(underpaidItem.refundTo!);
     await connectStoreWallet();
     const firstMark = storeWallet.mark();
     await dialog.getByTestId('refund-send').dblclick();
@@ -183,7 +183,7 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds it
     await overpaid.getByTestId('attention-refund-button').click();
     await dialog.getByTestId('refund-preset-excess').click();
     await expect(dialog.getByTestId('refund-amount-check')).toHaveText(`${excess} POG exactly`);
-    await expect(dialog.getByTestId('refund-to')).toHaveText(overpaidItem.refundTo);
+    await expect(dialog.getByTestId('refund-to')).toHaveText(overpaidItem.refundTo!);
     await connectStoreWallet();
     await page.screenshot({ path: testInfo.outputPath('refund-dialog-tablet.png') });
     const mark = storeWallet.mark();
@@ -197,7 +197,9 @@ test('tablet: an underpaid transfer needs attention; the store wallet refunds it
     const tx = sent.params[0] as { to: string; data: string };
     expect(tx.to.toLowerCase()).toBe(config.tokenAddress!.toLowerCase());
     expect(tx.data.toLowerCase()).toBe(
-      '0xa9059cbb' + overpaidItem.refundTo.slice(2).toLowerCase().padStart(64, '0') + parseUnits(excess, 18).toString(16).padStart(64, '0'),
+      '0xa9059cbb' +
+        overpaidItem.refundTo!.slice(2).toLowerCase().padStart(64, '0') +
+        parseUnits(excess, 18).toString(16).padStart(64, '0'),
     );
     await dialog.getByTestId('refund-done').click();
 

@@ -29,6 +29,7 @@ import * as orderNews from './20261129055704_order_news';
 import * as orderPriceReference from './20261129060940_order_price_reference';
 import * as booksIndexes from './20261129093923_books_indexes';
 import * as outgoingWebhooks from './20261129094203_outgoing_webhooks';
+import * as transferPayer from './20261129123414_transfer_payer';
 
 export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261122000000_catalogue.ts', catalogue],
@@ -57,6 +58,7 @@ export const migrations: Array<[name: string, migration: Knex.Migration]> = [
   ['20261129060940_order_price_reference.ts', orderPriceReference],
   ['20261129093923_books_indexes.ts', booksIndexes],
   ['20261129094203_outgoing_webhooks.ts', outgoingWebhooks],
+  ['20261129123414_transfer_payer.ts', transferPayer],
 ];
 
 /**

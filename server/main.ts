@@ -122,6 +122,8 @@ async function main() {
     staticDir: path.join(ROOT, 'dist'),
     mounts,
     demoWallet: local?.demoWallet,
+    // Local mode's venue; a shop on Base has no swap facts wired yet: every transfer is taken as plain.
+    swap: local?.swap ?? null,
   });
   const { catalogue, rateLimiter } = services;
   const payments = services.payments!;

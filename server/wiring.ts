@@ -23,6 +23,7 @@ import {
   transferEventData,
   type ChainTarget,
   type PaymentServices,
+  type SwapFacts,
 } from './modules/payments';
 import { orderEventData, OrdersService, refundEventData, ShopifyHandoff, unsyncedSalesByVariant } from './modules/orders';
 import { WebhookEndpoints, WebhookSender, type WebhookAudit } from './modules/outgoing-webhooks';
@@ -44,6 +45,11 @@ export interface ServiceOptions {
   shopify?: ShopifyGraphql;
   /** Where payments go; without it there is no checkout, no orders and no webhooks (tests that need no chain). */
   target?: ChainTarget;
+  /**
+   * With `target`: the swap route's facts (lower case; null or absent when no route is set): who
+   * paid a transfer from its pools is proven from the chain, and refunds go to them.
+   */
+  swap?: SwapFacts | null;
   /** The built client (dist/) to serve. */
   staticDir?: string;
   /** Demo surfaces (local mode only, see AppDeps). */
@@ -157,6 +163,7 @@ export function buildServices(opts: ServiceOptions): Services {
       outages,
       // Built just below, on the payments' chain client: each order keeps the reference at its payment's block.
       referenceAt: async (block) => (priceReference ? priceReference.atBlock(block) : null),
+      swap: opts.swap,
     });
     const { contracts } = config.priceReference;
     if (contracts) {

@@ -15,12 +15,12 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Logger } from '../lib/logger';
 import type { ShopifyGraphql } from '../shopify';
-import type { ChainTarget } from '../modules/payments';
+import type { ChainTarget, SwapFacts } from '../modules/payments';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain } from '../chain/local-chain';
 import { ensureDemoToken } from '../chain/demo-token';
-import { ensureLocalPaymaster } from '../chain/local-paymaster';
-import { ensurePricePool } from '../chain/price-pool';
-import { ensureSwapVenue, localSwapConfig } from '../chain/swap-venue';
+import { ensureLocalPaymaster, localEntryPoint } from '../chain/local-paymaster';
+import { ensurePricePool, type LocalPricePool } from '../chain/price-pool';
+import { ensureSwapVenue, localSwapConfig, type LocalSwapVenue } from '../chain/swap-venue';
 import { BASE_SWAP_QUOTER, BASE_SWAP_ROUTER } from '../swap-config';
 import { demoWalletRoutes } from '../chain/demo-wallet';
 import { startLocalShopify } from './local-shopify';
@@ -42,8 +42,27 @@ export interface LocalMode {
   mount: { path: string; app: Koa };
   /** The Demo Wallet's JSON-RPC routes, acting as one dev account of the local chain. */
   demoWallet: Router;
+  /** The swap venue's facts: who paid a swap through its router or the local EntryPoint is proven from the chain. */
+  swap: SwapFacts;
   /** Ends the local chain (the guard saves it first). */
   stop(): Promise<void>;
+}
+
+/**
+ * The local swap venue's facts for payments (lower case): its router, the EntryPoint local mode
+ * deploys, the routes' POGS-side pools (POGS/WETH for ETH, POGS/USDC for USDC), USDC and WETH.
+ */
+export function localSwapFacts(
+  venue: Pick<LocalSwapVenue, 'router' | 'usdc' | 'usdcPool'>,
+  pricePool: Pick<LocalPricePool, 'pool' | 'weth'>,
+): SwapFacts {
+  return {
+    router: venue.router.toLowerCase(),
+    entryPoint: localEntryPoint().toLowerCase(),
+    pools: [pricePool.pool, venue.usdcPool].map((a) => a.toLowerCase()),
+    usdc: venue.usdc.toLowerCase(),
+    weth: pricePool.weth.toLowerCase(),
+  };
 }
 
 /**
@@ -126,6 +145,7 @@ export async function startLocalMode(config: Config, opts: { db: Db; logger: Log
       shopify: local.shopify,
       mount: local.mount,
       demoWallet: demoWalletRoutes({ rpcUrl: chain.rpcUrl, account: DEMO_WALLET_ACCOUNT }),
+      swap: localSwapFacts(venue, pricePool),
       stop: () => chain.stop(),
     };
   } catch (err) {

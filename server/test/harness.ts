@@ -22,6 +22,7 @@ import { createTestDatabase, type TestDatabase } from './databases';
 import { ensureDemoToken } from '../chain/demo-token';
 import { ensurePricePool } from '../chain/price-pool';
 import { ensureSwapVenue, localSwapConfig } from '../chain/swap-venue';
+import { localSwapFacts } from '../local/local-mode';
 import type { LocalChain } from '../chain/local-chain';
 import type { ChainTarget } from '../modules/payments';
 import { subscribeShopifyWebhooks } from '../modules/orders';
@@ -91,6 +92,8 @@ export interface Harness {
   clock: { now: number };
   /** With `opts.chain`: checkout, settlement, watcher and hand-off on a fresh demo token. */
   payments?: PaymentSystem;
+  /** The swap route's facts payments were given (null or absent: no route). */
+  swap?: ServiceOptions['swap'];
   /** Everything buildServices made, as main.ts gets it (for createWorkers). */
   services: Services;
   api(path: string, init?: RequestInit): Promise<Response>;
@@ -123,6 +126,8 @@ export async function startHarness(
     demoWallet?: AppDeps['demoWallet'];
     /** A running local chain: payments are wired to a demo token freshly deployed on it. */
     chain?: LocalChain;
+    /** With `chain`: the swap route's facts (which transfers came through a swap, and from whom); with `swapVenue`, the venue's by default. */
+    swap?: ServiceOptions['swap'];
     /**
      * With `chain`: payments reach the chain through this RPC URL instead (the demo token is still
      * deployed on `chain`; e.g. an RPC that never answers), and with this timeout per call.
@@ -219,6 +224,7 @@ export async function startHarness(
     });
   }
   let target: ChainTarget | undefined;
+  let swap = opts.swap;
   if (opts.chain) {
     const token = await ensureDemoToken(database.db, opts.chain.rpcUrl);
     target = {
@@ -235,6 +241,8 @@ export async function startHarness(
       if (opts.swapVenue) {
         const venue = await ensureSwapVenue(database.db, opts.chain.rpcUrl, { ...pricePool, token: token.tokenAddress });
         config = { ...config, swap: localSwapConfig(config.swap, venue, pricePool.weth) };
+        // Who paid a swap, as local mode wires it.
+        swap ??= localSwapFacts(venue, pricePool);
       }
     }
   }
@@ -264,6 +272,7 @@ export async function startHarness(
     ...wiring,
     db: database.db,
     target,
+    swap,
     demoWallet: opts.demoWallet,
     mounts,
     staticDir: opts.staticDir,
@@ -291,6 +300,7 @@ export async function startHarness(
     adminDelays,
     clock,
     payments,
+    swap,
     services,
     api: (path, init) => fetch(baseUrl + path, init),
     async startAnotherInstance() {

@@ -8,6 +8,7 @@ import { bumpCatalogueVersion } from '../modules/catalogue';
 import { sendTokenTransfer, type TestChain } from './chain';
 import { adminSession, startHarness, type Harness } from './harness';
 import type { Logger } from '../lib/logger';
+import type { ServiceOptions } from '../wiring';
 import type { Shopper } from './shopper';
 import { receiptOf } from '../chain/mined';
 
@@ -78,7 +79,7 @@ export interface PayingShop {
 export async function startPayingShop(
   kind: 'pglite' | 'postgres',
   chain: TestChain,
-  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean; swapVenue?: boolean } = {},
+  opts: { env?: Record<string, string>; logger?: Logger; pricePool?: boolean; swapVenue?: boolean; swap?: ServiceOptions['swap'] } = {},
 ): Promise<PayingShop> {
   const h = await startHarness(kind, {
     chain: chain.chain,
@@ -86,6 +87,7 @@ export async function startPayingShop(
     logger: opts.logger,
     pricePool: opts.pricePool || opts.swapVenue,
     swapVenue: opts.swapVenue,
+    swap: opts.swap,
   });
   await h.catalogue.sync();
   await h.catalogue.seedDemoPrices();

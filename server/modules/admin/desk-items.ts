@@ -13,7 +13,7 @@ import type { Db } from '../../db';
 import { AppError } from '../../lib/errors';
 import { itemKindOf, judgedStatusOf, MATCHED, receivedWeiByCheckout, refundableWei } from '../payments';
 import { deskTransferRows, type DeskTransferRow } from './desk/desk-reads';
-import { explorerUrlOf, iso, pog, wei, type ExplorerUrl } from './desk-format';
+import { explorerUrlOf, iso, paidWithOfRow, pog, wei, type ExplorerUrl } from './desk-format';
 import { refundRecords } from './refund-records';
 
 /** A transfer with its checkout, order and resolution, as payments reads it for the desk. */
@@ -32,6 +32,11 @@ export class DeskItems {
       config: Pick<Config, 'mode' | 'publicLinks'>;
       /** The chain's head block, for confirmations; absent (or failing) means none are shown. */
       chainHead?: () => Promise<number>;
+      /**
+       * Where a refund of a transfer goes (the payments module's refunds), null when its payer is
+       * not proven; absent without a chain: the wallet that paid, as recorded.
+       */
+      refundTo?: (row: { from_address: string; payer_address: string | null; paid_with: string | null }) => string | null;
     },
   ) {
     this.explorer = explorerUrlOf(deps.config);
@@ -132,10 +137,12 @@ export class DeskItems {
     const refunded = refunds.get(r.id) ?? [];
     const refundedWei = refunded.reduce((sum, f) => sum + BigInt(f.amountWei), 0n);
     const refundable = refundableWei({ status: r.status, valueWei: value }, refundedWei);
+    const refundTo = this.deps.refundTo ? this.deps.refundTo(r) : (r.payer_address ?? r.from_address);
     return {
       transferId: String(r.id),
       kind,
       sender: r.from_address,
+      paidWith: paidWithOfRow(r),
       amount: pog(value),
       amountWei: value.toString(),
       txHash: r.tx_hash,
@@ -152,7 +159,7 @@ export class DeskItems {
       refundable: pog(refundable),
       refundableWei: refundable.toString(),
       refunds: refunded,
-      refundTo: getAddress(r.from_address),
+      refundTo: refundTo === null ? null : getAddress(refundTo),
     };
   }
 }

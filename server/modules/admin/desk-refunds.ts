@@ -54,8 +54,10 @@ export class DeskRefunds {
     const refunds = this.service();
     const amountWei = parseUnits(req.amount);
     // The chain is asked outside the transaction.
-    const transfers = await refunds.verify(req.transactionHash, current.sender, amountWei);
     const id = Number(current.transferId);
+    // The wallet that paid: the sender, or the payer the chain proved for a swap (refused when not proven).
+    const to = await refunds.recipient(this.db, id);
+    const transfers = await refunds.verify(req.transactionHash, to, amountWei);
     await this.db.transaction(async (trx) => {
       const at = this.deps.now();
       const recorded = await refunds.record(trx, { transferId: id, transfers, amountWei, session, now: at });
@@ -72,7 +74,7 @@ export class DeskRefunds {
         session,
         target: String(id),
         changes: [
-          { field: 'refund', from: null, to: `${pog(amountWei)} POG to ${item.sender} in ${transfers[0]!.txHash}` },
+          { field: 'refund', from: null, to: `${pog(amountWei)} POG to ${to} in ${transfers[0]!.txHash}` },
           { field: 'refundable', from: pog(recorded.refundableBeforeWei), to: item.refundable },
           ...(recorded.order ? [{ field: `order ${recorded.order.id} status`, from: recorded.order.from, to: recorded.order.to }] : []),
           ...(resolved ? [{ field: 'resolved', from: null, to: note }] : []),

@@ -107,6 +107,7 @@ describe.each(testDatabaseKinds)('payments desk on %s', (kind) => {
       transferId: String(unmatchedRow.id),
       kind: 'unmatched',
       sender: STRANGER_WALLET.toLowerCase(),
+      paidWith: { coin: 'POGS', amountIn: null, payer: STRANGER_WALLET.toLowerCase() },
       amount: formatUnits(odd, 18, 2),
       amountWei: odd.toString(),
       txHash: made.unmatched.toLowerCase(),

@@ -280,6 +280,7 @@ describe.each(testDatabaseKinds)('the admin orders view on %s', (kind) => {
         txHash: row.tx_hash,
         amount: formatUnits(BigInt(transfer.value_wei), 18, 2),
         sender: GENEROUS_PAYER.toLowerCase(),
+        paidWith: { coin: 'POGS', amountIn: null, payer: GENEROUS_PAYER.toLowerCase() },
         at: new Date(transfer.created_at).toISOString(),
         use: 'paid',
       },

@@ -24,7 +24,7 @@
  * reorged (status_reason payment-reorged, at the order's updated_at), and the admin's audit rows
  * about the order or its transfers: resolved (payment-resolved) and attached (payment-attached).
  */
-import { explorerUrlOf, iso, pog, wei, type ExplorerUrl } from './desk-format';
+import { explorerUrlOf, iso, paidWithOfRow, pog, wei, type ExplorerUrl } from './desk-format';
 import { orderStatusSchema, type OrderStatus } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { formatUnits, parseUnits } from '../../../common/money';
@@ -106,6 +106,7 @@ export class OrdersDesk {
         txHash: t.tx_hash,
         amount: pog(wei(t.value_wei)),
         sender: t.from_address,
+        paidWith: paidWithOfRow(t),
         at: iso(t.created_at),
         use: TRANSFER_USE[t.status] ?? 'paid',
       })),

@@ -49,7 +49,12 @@ export class PaymentsDesk {
     },
   ) {
     this.now = deps.now ?? (() => new Date());
-    this.items = new DeskItems(db, { config: deps.config, chainHead: deps.chainHead });
+    const { refunds } = deps;
+    this.items = new DeskItems(db, {
+      config: deps.config,
+      chainHead: deps.chainHead,
+      refundTo: refunds && ((row) => refunds.refundTo(row)),
+    });
     this.refunds = new DeskRefunds(db, { items: this.items, refunds: deps.refunds, now: this.now });
   }
 

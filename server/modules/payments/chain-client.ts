@@ -104,6 +104,18 @@ export class ChainClient {
     return (await this.send('eth_getTransactionByHash', [hash])) != null;
   }
 
+  /** The transaction as the node gives it (its sender, its callee, the ETH it sent), or null when unknown. */
+  async transaction(hash: string): Promise<{ hash: string; from: string; to: string | null; value: bigint } | null> {
+    const t = await this.send('eth_getTransactionByHash', [hash]);
+    if (!t) return null;
+    return {
+      hash: String(t.hash).toLowerCase(),
+      from: String(t.from).toLowerCase(),
+      to: t.to ? String(t.to).toLowerCase() : null,
+      value: BigInt(t.value),
+    };
+  }
+
   async receipt(hash: string): Promise<ReceiptFacts | null> {
     const r = await this.send('eth_getTransactionReceipt', [hash]);
     if (!r) return null;

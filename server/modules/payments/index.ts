@@ -11,6 +11,8 @@ export { ChainClient, type ChainTarget } from './chain-client';
 /** Why a transfer that already counts (or went back) cannot be attached by the admin. */
 export { notAttachable } from './settlement-decision';
 export { RefundService } from './refunds';
+/** The swap route's facts: who paid a transfer from its pools is proven from the chain (swap-payer.ts). */
+export type { SwapFacts } from './swap-payer';
 /** The units claimed by checkouts whose payment is on its way (the stock module's claims, given to it in server/wiring.ts). */
 export { claimedUnitsByVariant } from './stock-claim';
 /** What became of a transfer to the store wallet (chain_transfers.status), and what of it can still be refunded. */

@@ -21,7 +21,10 @@ import type { IntentRow } from './checkout-record';
 import { checkoutNotFound } from './checkout-service';
 import type { SettlementService } from './settlement';
 import type { Settlement } from './settlement-decision';
-import { checkReceipt, type ReceiptCheck } from './verify';
+import { checkReceipt, type ReceiptCheck, type StoreTransfer } from './verify';
+import type { PaidWith } from '../../../common/swap-pay';
+import { lookUpPaidWith } from './payer-lookup';
+import type { SwapFacts } from './swap-payer';
 
 export class OrderFromTransaction {
   constructor(
@@ -34,6 +37,8 @@ export class OrderFromTransaction {
       logger: Logger;
       /** Where an outage met verifying a payment is reported, once for the instance. */
       outages?: Outages;
+      /** The swap route's facts (null when no route is set). */
+      swap?: SwapFacts | null;
     },
   ) {}
 
@@ -53,7 +58,7 @@ export class OrderFromTransaction {
     }
 
     const results: Settlement[] = [];
-    for (const transfer of check.transfers) results.push(await settlement.settle(transfer));
+    for (const transfer of check.transfers) results.push(await settlement.settle({ ...transfer, paidWith: await this.paidWith(transfer) }));
     const answer = pickAnswer(results, sessionId!, req.checkoutId);
     switch (answer.kind) {
       case 'order': {
@@ -95,6 +100,19 @@ export class OrderFromTransaction {
       this.deps.logger.debug({ err, txHash }, 'could not look at a reported transaction yet');
     }
     return row;
+  }
+
+  /**
+   * Who paid `transfer` (swap-payer.ts), or undefined when the chain does not say now: the transfer
+   * is recorded all the same, and the watcher records who paid it on its pass.
+   */
+  private async paidWith(transfer: StoreTransfer): Promise<PaidWith | undefined> {
+    try {
+      return await lookUpPaidWith(this.deps.chain, this.deps.swap ?? null, transfer);
+    } catch (err) {
+      this.deps.logger.debug({ err, txHash: transfer.txHash }, 'who paid a swap is left to the watcher');
+      return undefined;
+    }
   }
 
   /**

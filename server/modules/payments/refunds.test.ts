@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { toBeHex, zeroPadValue } from 'ethers';
 import { ErrorCode } from '../../../common/errors';
-import { checkRefundReceipt } from './refunds';
+import { AppError } from '../../lib/errors';
+import { checkRefundReceipt, refundRecipient } from './refunds';
+import type { SwapFacts } from './swap-payer';
 import { TRANSFER_TOPIC, type RawLog } from './verify';
 
 const TOKEN = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
@@ -87,5 +89,54 @@ describe('checkRefundReceipt', () => {
     const base = { head: 10, requiredConfirmations: 1, chainId: 8453, token: TOKEN, storeWallet: STORE, to: PAYER, amountWei: AMOUNT };
     expect(codeOf(checkRefundReceipt({ ...base, receipt: null, known: true }))).toBe(ErrorCode.awaitingConfirmations);
     expect(codeOf(checkRefundReceipt({ ...base, receipt: null, known: false }))).toBe(ErrorCode.transactionNotFound);
+  });
+});
+
+describe('refundRecipient', () => {
+  const POOL = '0x' + 'b0'.repeat(20);
+  const swap: SwapFacts = {
+    router: '0x' + '40'.repeat(20),
+    entryPoint: '0x' + '43'.repeat(20),
+    pools: [POOL],
+    usdc: '0x' + 'dc'.repeat(20),
+    weth: '0x' + 'e7'.repeat(20),
+  };
+  const refused = (row: Parameters<typeof refundRecipient>[0], facts: SwapFacts | null = swap) => {
+    try {
+      refundRecipient(row, facts);
+    } catch (err) {
+      return err instanceof AppError ? { code: err.code, message: err.message } : err;
+    }
+    return null;
+  };
+
+  it('a plain transfer goes back to its sender; a swap to the payer the chain proved', () => {
+    expect(refundRecipient({ from_address: PAYER, payer_address: null, paid_with: null }, swap)).toBe(PAYER.toLowerCase());
+    expect(refundRecipient({ from_address: PAYER.toLowerCase(), payer_address: PAYER.toLowerCase(), paid_with: 'POGS' }, swap)).toBe(
+      PAYER.toLowerCase(),
+    );
+    expect(refundRecipient({ from_address: POOL, payer_address: OTHER.toLowerCase(), paid_with: 'USDC' }, swap)).toBe(OTHER.toLowerCase());
+    expect(refundRecipient({ from_address: POOL, payer_address: OTHER.toLowerCase(), paid_with: 'swap' }, null)).toBe(OTHER.toLowerCase());
+  });
+
+  it('refuses a swap whose payer is not proven, and never names a pool, the router or the EntryPoint', () => {
+    const unknown = refused({ from_address: POOL, payer_address: null, paid_with: 'swap' });
+    expect(unknown).toMatchObject({ code: ErrorCode.refundPayerUnknown });
+    expect((unknown as { message: string }).message).toMatch(/will not send POGS to a pool or a router.*by hand/);
+    // Even without the route's facts, an unproven swap is refused.
+    expect(refused({ from_address: POOL, payer_address: null, paid_with: 'swap' }, null)).toMatchObject({
+      code: ErrorCode.refundPayerUnknown,
+    });
+    // Not looked up yet (or recorded as a plain transfer before the route was set): its sender is a pool.
+    expect(refused({ from_address: POOL, payer_address: null, paid_with: null })).toMatchObject({ code: ErrorCode.refundPayerUnknown });
+    expect(refused({ from_address: POOL, payer_address: POOL, paid_with: 'POGS' })).toMatchObject({ code: ErrorCode.refundPayerUnknown });
+    expect(refused({ from_address: POOL, payer_address: swap.router, paid_with: 'ETH' })).toMatchObject({
+      code: ErrorCode.refundPayerUnknown,
+    });
+    expect(
+      refused({ from_address: POOL, payer_address: swap.entryPoint.toUpperCase().replace('0X', '0x'), paid_with: 'ETH' }),
+    ).toMatchObject({
+      code: ErrorCode.refundPayerUnknown,
+    });
   });
 });

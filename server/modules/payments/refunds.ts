@@ -1,9 +1,10 @@
 /**
  * Refunds verified on chain (docs/payments.md, "Refunds"). The server never holds the
- * store wallet's key: the admin's wallet sends `transfer(sender, amount)` of the POG token, and
+ * store wallet's key: the admin's wallet sends `transfer(payer, amount)` of the POG token, and
  * the shop only looks. A refund is recorded when its transaction succeeded, is deep enough, and
- * carries a Transfer of the configured token from the store wallet to the transfer's sender of
- * exactly the amount prepared; anything else is refused with a code that says what differs, and
+ * carries a Transfer of the configured token from the store wallet to the wallet that paid (the
+ * sender of a plain transfer, the payer the chain proved for a swap: refundRecipient) of exactly
+ * the amount prepared; anything else is refused with a code that says what differs, and
  * recorded nowhere.
  *
  * Recording runs in the caller's transaction (the admin desk audits it there): the refunded
@@ -23,6 +24,7 @@ import { unavailableCause } from '../../lib/unavailable';
 import { insertRefund, refundedWeiByTransfer, refundOrderIfFull, refundsOfLogs } from '../orders';
 import { queueWebhookEvent } from '../outgoing-webhooks';
 import type { ChainClient } from './chain-client';
+import type { SwapFacts } from './swap-payer';
 import { refundableWei, type TransferStatus } from './transfer-status';
 import { TRANSFER_TOPIC, type RawLog, type ReceiptFacts } from './verify';
 import { confirmationsOf, isConfirmed } from '../../lib/confirmations';
@@ -80,7 +82,7 @@ export function checkRefundReceipt(input: {
   chainId: number;
   token: string;
   storeWallet: string;
-  /** The payer, who must receive the refund. */
+  /** The wallet that paid (refundRecipient), who must receive the refund. */
   to: string;
   amountWei: bigint;
 }): RefundCheck {
@@ -163,8 +165,32 @@ export class RefundService {
       logger: Logger;
       /** Settlement's clock: a hold is judged against it. */
       now?: () => Date;
+      /** The swap route's facts (null when no route is set): no refund goes to its pools, router or EntryPoint. */
+      swap?: SwapFacts | null;
     },
   ) {}
+
+  /** Where a refund of a transfer goes (refundRecipient), or null when its payer is not proven. */
+  refundTo(row: PayerRow): string | null {
+    try {
+      return refundRecipient(row, this.deps.swap ?? null);
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCode.refundPayerUnknown) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Where a refund of transfer `transferId` goes: the wallet that paid it (refundRecipient); 404
+   * for an unknown transfer, refund-payer-unknown for a swap whose payer the chain did not prove.
+   */
+  async recipient(db: Knex | Knex.Transaction, transferId: number): Promise<string> {
+    const row: PayerRow | undefined = await db('chain_transfers')
+      .where({ id: transferId })
+      .first('from_address', 'payer_address', 'paid_with');
+    if (!row) throw new AppError(ErrorCode.attentionItemNotFound, `There is no transfer ${transferId} to the store wallet.`);
+    return refundRecipient(row, this.deps.swap ?? null);
+  }
 
   /**
    * Asks the chain about refund transaction `txHash` and checks it refunds `amountWei` to `to`
@@ -211,6 +237,7 @@ export class RefundService {
     const now = this.deps.now?.() ?? new Date();
     const transfer = await lockTransfer(trx, transferId);
     refuseRemoved(transfer, 'Nothing was sent.');
+    refundRecipient(transfer, this.deps.swap ?? null);
     const refundedBeforeWei = await refundedFromTransfer(trx, transferId);
     refuseAboveRefundable(transfer, refundedBeforeWei, amountWei, `Send at most that: nothing was sent for ${pog(amountWei)} POG.`);
     const until = new Date(now.getTime() + (input.holdMs ?? REFUND_HOLD_MS));
@@ -232,7 +259,8 @@ export class RefundService {
     const { transferId, amountWei, now } = input;
     const transfer = await lockTransfer(trx, transferId);
     refuseRemoved(transfer, 'This refund is not recorded.');
-    const ours = input.transfers.filter((t) => t.to === lower(transfer.from_address) && t.value === amountWei);
+    const to = refundRecipient(transfer, this.deps.swap ?? null);
+    const ours = input.transfers.filter((t) => t.to === to && t.value === amountWei);
     if (ours.length === 0) throw new Error('record() needs the refund transfers verify() found for this transfer');
     // A refund comes after the payment: an older transfer to the same address (a payout, an earlier refund) is not this one's.
     const candidates = ours.filter((t) => t.blockNumber >= Number(transfer.block_number));
@@ -294,12 +322,36 @@ export class RefundService {
   }
 }
 
-interface LockedTransfer {
+/** What says who paid a transfer (chain_transfers). */
+interface PayerRow {
+  from_address: string;
+  payer_address: string | null;
+  paid_with: string | null;
+}
+
+/**
+ * Where a refund of a transfer goes (pure): the wallet that paid it, else its sender. A transfer
+ * through a swap whose payer the chain did not prove (a contract, a relay or an aggregator between
+ * the shopper and the router), or one whose only known address is a pool, the router or the
+ * EntryPoint, is refused: POGS sent there is lost.
+ */
+export function refundRecipient(row: PayerRow, swap: SwapFacts | null): string {
+  const to = lower(row.payer_address ?? row.from_address);
+  const contracts = swap ? [...swap.pools, swap.router, swap.entryPoint].map(lower) : [];
+  if ((row.payer_address === null && row.paid_with === 'swap') || contracts.includes(to)) {
+    throw new AppError(
+      ErrorCode.refundPayerUnknown,
+      `This payment came through a swap (from ${getAddress(row.from_address)}) and the chain does not prove which wallet paid it: the shop will not send POGS to a pool or a router. Refund it by hand to the address the shopper proves is theirs.`,
+    );
+  }
+  return to;
+}
+
+interface LockedTransfer extends PayerRow {
   id: number;
   status: TransferStatus;
   intent_id: string | null;
   order_id: string | null;
-  from_address: string;
   value_wei: string;
   chain_id: number;
   block_number: string | number;
@@ -326,7 +378,18 @@ async function lockTransfer(trx: Knex.Transaction, transferId: number): Promise<
     const row: LockedTransfer = await trx('chain_transfers')
       .where({ id: transferId })
       .forUpdate()
-      .first('id', 'status', 'intent_id', 'order_id', 'from_address', 'value_wei', 'chain_id', 'block_number');
+      .first(
+        'id',
+        'status',
+        'intent_id',
+        'order_id',
+        'from_address',
+        'payer_address',
+        'paid_with',
+        'value_wei',
+        'chain_id',
+        'block_number',
+      );
     // Adopted or attached between the two reads: lock its checkout too (rare; at most once more).
     if (!counts(row) || row.intent_id === checkout) return row;
   }

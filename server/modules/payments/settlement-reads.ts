@@ -11,6 +11,7 @@ import { PAYABLE, type IntentRow } from './checkout-record';
 import type { CheckoutFacts, MatchedBy } from './settlement-decision';
 import type { TransferStatus } from './transfer-status';
 import type { StoreTransfer } from './verify';
+import type { PaidWith } from '../../../common/swap-pay';
 
 export interface TransferRow {
   id: number;
@@ -30,6 +31,9 @@ export interface StoredTransferRow extends TransferRow {
   from_address: string;
   to_address: string;
   value_wei: string;
+  payer_address: string | null;
+  paid_with: PaidWith['coin'] | null;
+  amount_in: string | number | null;
   note: string | null;
   created_at: Date;
   refund_hold_until: Date | null;
@@ -100,6 +104,13 @@ export function storedTransfer(row: StoredTransferRow): StoreTransfer {
     to: row.to_address,
     value: BigInt(row.value_wei),
     removed: false,
+    ...(row.paid_with && {
+      paidWith: {
+        coin: row.paid_with,
+        amountIn: row.amount_in === null ? null : BigInt(String(row.amount_in).split('.')[0]!).toString(),
+        payer: row.payer_address,
+      },
+    }),
   };
 }
 

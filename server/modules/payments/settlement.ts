@@ -137,6 +137,7 @@ export class SettlementService {
           from_address: transfer.from,
           to_address: transfer.to,
           value_wei: transfer.value.toString(),
+          ...payerColumns(transfer),
           status: 'unmatched' satisfies TransferStatus,
           created_at: now,
           updated_at: now,
@@ -149,6 +150,8 @@ export class SettlementService {
         .forUpdate()
         .first('id', 'status', 'intent_id', 'order_id');
       if (inserted.length === 0) {
+        // Recorded before who paid it was looked up (the shopper's road, when the chain did not say): now it is.
+        if (transfer.paidWith) await trx('chain_transfers').where({ id: row.id }).whereNull('paid_with').update(payerColumns(transfer));
         const known = await this.judged(trx, row, transfer, now);
         if (known) return known;
       }
@@ -378,9 +381,11 @@ export class SettlementService {
     const lines = await lockIntentLines(trx, intent.id);
     const short = decision.claimed ? null : await this.stock.shortLine(trx, intent.id, lines, now);
     const paid = decideOrder(decision, { lines, short });
+    // The order's wallet is the one that paid: a swap's POGS comes from a pool, its payer is whom the chain proved.
+    const payment = { ...transfer, from: transfer.paidWith?.payer ?? transfer.from };
     const orderId = await createOrder(
       trx,
-      { intentId: intent.id, sessionId: intent.session_id, totalWei: intent.total_wei, payment: transfer, lines, ...paid.order },
+      { intentId: intent.id, sessionId: intent.session_id, totalWei: intent.total_wei, payment, lines, ...paid.order },
       now,
     );
     if (paid.bumpCatalogue) await bumpCatalogueVersion(trx, { variantIds: lines.map((l) => l.variant_id) });
@@ -393,4 +398,13 @@ export class SettlementService {
     await mark(paid.transfer, orderId);
     return { ...paid.settlement, orderId };
   }
+}
+
+/** The columns of who paid a transfer (all null while not looked up). */
+function payerColumns({ paidWith }: StoreTransfer) {
+  return {
+    payer_address: paidWith?.payer ?? null,
+    paid_with: paidWith?.coin ?? null,
+    amount_in: paidWith?.amountIn ?? null,
+  };
 }

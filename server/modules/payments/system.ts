@@ -16,6 +16,7 @@ import { CheckoutService } from './checkout-service';
 import { OrderFromTransaction } from './order-from-transaction';
 import { RefundService } from './refunds';
 import { SettlementService } from './settlement';
+import type { SwapFacts } from './swap-payer';
 import { ChainWatcher } from './watcher';
 
 export interface PaymentServices {
@@ -43,8 +44,14 @@ export function createPaymentServices(deps: {
   now?: () => Date;
   /** The dollar reference at a block, kept with each order made (server/wiring.ts hands in the price reference's). */
   referenceAt?: (block: number) => Promise<OrderReference>;
+  /**
+   * The swap route's facts, lower case (absent or null when no route is set): a transfer from one
+   * of its pools was paid through a swap, by whoever the chain proves (swap-payer.ts).
+   */
+  swap?: SwapFacts | null;
 }): PaymentServices {
   const { config, db, logger, target, orders, stock, now, outages, referenceAt } = deps;
+  const swap = deps.swap ?? null;
   const chain = new ChainClient(target);
   const checkouts = new CheckoutService(db, target, {
     stock,
@@ -61,8 +68,9 @@ export function createPaymentServices(deps: {
     requiredConfirmations: config.payments.requiredConfirmations,
     logger,
     outages,
+    swap,
   });
-  const refunds = new RefundService({ chain, requiredConfirmations: config.payments.requiredConfirmations, logger, now });
+  const refunds = new RefundService({ chain, requiredConfirmations: config.payments.requiredConfirmations, logger, now, swap });
   const watcher = new ChainWatcher({
     db,
     dbKind: dbKind(db),
@@ -72,6 +80,7 @@ export function createPaymentServices(deps: {
     config: config.payments,
     logger,
     outages,
+    swap,
     startAtGenesis: config.chain.kind === 'local',
   });
   return { target, chain, checkouts, settlement, orderFromTx, refunds, watcher };

@@ -4,6 +4,7 @@
  */
 import { dataSlice, getAddress, id } from 'ethers';
 import { ErrorCode } from '../../../common/errors';
+import type { PaidWith } from '../../../common/swap-pay';
 import { confirmationsOf, isConfirmed } from '../../lib/confirmations';
 
 export const TRANSFER_TOPIC = id('Transfer(address,address,uint256)');
@@ -31,6 +32,8 @@ export interface StoreTransfer {
   to: string;
   value: bigint;
   removed: boolean;
+  /** Who paid it and with what, when it was looked up (swap-payer.ts); recorded with the transfer. */
+  paidWith?: PaidWith;
 }
 
 const lower = (a: string) => a.toLowerCase();

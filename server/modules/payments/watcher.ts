@@ -22,6 +22,8 @@ import type { SettlementService } from './settlement';
 import { paidTowardsOrder } from './settlement-reads';
 import type { TransferStatus } from './transfer-status';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
+import { lookUpPaidWith } from './payer-lookup';
+import type { SwapFacts } from './swap-payer';
 import { lastConfirmedBlock } from '../../lib/confirmations';
 
 /** Advisory lock key of the watcher ("PAY!"). */
@@ -63,6 +65,8 @@ export class ChainWatcher implements Job {
       logger: Logger;
       /** Where the outages its passes meet are reported, once each for the process. */
       outages?: Outages;
+      /** The swap route's facts (null when no route is set): a transfer from its pools was paid by whoever the chain proves. */
+      swap: SwapFacts | null;
       /** Where a fresh database starts scanning: the config's start block, else 0 (local) or the head. */
       startAtGenesis: boolean;
     },
@@ -122,8 +126,11 @@ export class ChainWatcher implements Job {
           await this.undo(transfer);
           continue;
         }
+        // Who paid it, before it is recorded: a chain that does not answer ends the pass here, and
+        // the range is scanned again on the next one (its transfers settled so far are kept once).
+        const paidWith = await lookUpPaidWith(chain, this.deps.swap, transfer);
         // Settlement logs what it judged, and the order it made (once, whoever presented the transfer).
-        const settled = await this.deps.settlement.settle(transfer, 'watcher');
+        const settled = await this.deps.settlement.settle({ ...transfer, paidWith }, 'watcher');
         if (settled.kind === 'order' && settled.created) result.orders++;
       }
       cursor = { block: to, hash: await chain.blockHash(to) };

@@ -10,6 +10,7 @@ const item = {
   transferId: 't1',
   kind: 'overpaid',
   sender: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc',
+  paidWith: { coin: 'POGS', amountIn: null, payer: '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc' },
   amount: '30.00',
   amountWei: '30000000000000000000',
   txHash: HASH,

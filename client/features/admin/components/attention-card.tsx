@@ -5,8 +5,9 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { cn } from '../../../lib/utils';
 import { useSentRefund } from '../hooks/use-sent-refund';
-import { attentionKindClass, attentionKindLabel, canAttach, canRefund } from '../lib/attention-view';
+import { attentionKindClass, attentionKindLabel, canAttach, canRefund, refundByHand } from '../lib/attention-view';
 import { Copyable, Fact, Facts, Pog, TxReference, When } from './desk-bits';
+import { PAYER_UNKNOWN_TEXT, paidWithText, shownPayer } from '../lib/paid-with-text';
 
 export type DeskAction = 'resolve' | 'attach' | 'refund';
 
@@ -14,6 +15,8 @@ export type DeskAction = 'resolve' | 'attach' | 'refund';
 export function AttentionCard({ item, onAction }: { item: AttentionItem; onAction: (action: DeskAction, item: AttentionItem) => void }) {
   const sent = useSentRefund(item.transferId);
   const open = item.resolved === null;
+  const paid = paidWithText(item.paidWith);
+  const payer = shownPayer(item.paidWith, item.sender);
   return (
     <Card
       className="grid gap-3 p-4 sm:p-5"
@@ -49,6 +52,16 @@ export function AttentionCard({ item, onAction }: { item: AttentionItem; onActio
         <Fact label="Sender">
           <Copyable value={item.sender} what="sender address" testId="attention-sender" />
         </Fact>
+        {paid && (
+          <Fact label="Paid" testId="attention-paid-with">
+            <span>{paid}</span>
+          </Fact>
+        )}
+        {payer && (
+          <Fact label="Payer">
+            <Copyable value={payer} what="payer address" testId="attention-payer" />
+          </Fact>
+        )}
         <Fact label="Transaction">
           <TxReference txHash={item.txHash} explorerUrl={item.explorerUrl} />
         </Fact>
@@ -74,6 +87,12 @@ export function AttentionCard({ item, onAction }: { item: AttentionItem; onActio
           </Fact>
         )}
       </Facts>
+
+      {refundByHand(item) && (
+        <p className="text-sm text-yellow-950" data-testid="attention-payer-unknown">
+          {PAYER_UNKNOWN_TEXT}
+        </p>
+      )}
 
       {item.note && (
         <p className="text-sm text-muted-foreground" data-testid="attention-note">

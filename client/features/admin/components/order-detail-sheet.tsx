@@ -14,6 +14,7 @@ import { getTransferItem } from '../api/get-attention';
 import { canRetryHandoff, draftStateText, isPositiveAmount, orderFlagsText } from '../lib/admin-order-text';
 import { Copyable, Fact, Facts, Pog, TxReference, When } from './desk-bits';
 import { RefundDialog } from './refund-dialog';
+import { paidWithText, shownPayer } from '../lib/paid-with-text';
 
 /** How a transfer that does not count towards the order is labelled. */
 const TRANSFER_USE_TEXT: Record<Exclude<AdminOrderDetail['transfers'][number]['use'], 'paid'>, string> = {
@@ -204,6 +205,12 @@ function OrderDetail({ order }: { order: AdminOrderDetail }) {
                 <Copyable value={t.sender} what="sender address" />
                 <TxReference txHash={t.txHash} explorerUrl={explorerUrl(explorer, 'tx', t.txHash)} />
               </span>
+              {paidWithText(t.paidWith) && (
+                <span className="flex flex-wrap items-center gap-2" data-testid="order-transfer-paid-with">
+                  <span>{paidWithText(t.paidWith)}</span>
+                  {shownPayer(t.paidWith, t.sender) && <Copyable value={shownPayer(t.paidWith, t.sender)!} what="payer address" />}
+                </span>
+              )}
               {(t.use === 'paid' || t.use === 'extra-payment') && (
                 <Button
                   variant="outline"

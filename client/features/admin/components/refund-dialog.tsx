@@ -33,7 +33,7 @@ export function RefundDialog({ item, onClose }: { item: AttentionItem; onClose: 
         <div className="grid gap-1 pr-10">
           <DialogTitle>Refund</DialogTitle>
           <DialogDescription>
-            From the store wallet to the sender. Up to {formatPogAmount(item.refundable)} POG can be refunded.
+            From the store wallet to the wallet that paid. Up to {formatPogAmount(item.refundable)} POG can be refunded.
           </DialogDescription>
         </div>
         {view.kind === 'recorded' && <RefundResult item={view.item} sent={view.sent} onClose={onClose} />}

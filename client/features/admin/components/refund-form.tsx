@@ -12,14 +12,16 @@ import { cn } from '../../../lib/utils';
 import { useWallet } from '../../wallet';
 import { checkRefundAmount, refundPresets, type RefundPreset } from '../lib/refund-amount';
 import type { RefundPlan } from '../lib/run-refund';
+import { PAYER_UNKNOWN_TEXT } from '../lib/paid-with-text';
 
 /**
  * The refund's first phase: the amount (full, the excess only, or a partial amount typed in), the
- * sender it goes to, and the store wallet, which must be the connected one before anything is sent.
+ * wallet that paid (where it goes), and the store wallet, which must be the connected one before anything is sent.
  */
 export function RefundForm({ item, message, onSend }: { item: AttentionItem; message: string | null; onSend: (plan: RefundPlan) => void }) {
   const { data: config } = useConfig();
   const wallet = useWallet();
+  const { refundTo } = item;
   const presets = useMemo(() => refundPresets(item), [item]);
   const [preset, setPreset] = useState<RefundPreset>(presets[0]!.preset);
   const [typed, setTyped] = useState('');
@@ -37,8 +39,8 @@ export function RefundForm({ item, message, onSend }: { item: AttentionItem; mes
       className="grid gap-4"
       onSubmit={(e) => {
         e.preventDefault();
-        if (!check.ok || !isStore || !wallet.address) return;
-        onSend({ transferId: item.transferId, from: wallet.address, to: item.refundTo, amount: check.amount, wei: check.wei });
+        if (!check.ok || !isStore || !wallet.address || refundTo === null) return;
+        onSend({ transferId: item.transferId, from: wallet.address, to: refundTo, amount: check.amount, wei: check.wei });
       }}
     >
       <fieldset className="grid gap-2">
@@ -94,13 +96,19 @@ export function RefundForm({ item, message, onSend }: { item: AttentionItem; mes
       </fieldset>
 
       <div className="grid gap-1 text-sm">
-        <span className="font-semibold">To (the sender)</span>
-        <span className="flex items-center gap-1">
-          <span className="min-w-0 font-mono break-all" data-testid="refund-to">
-            {item.refundTo}
+        <span className="font-semibold">To (the wallet that paid)</span>
+        {refundTo === null ? (
+          <span className="text-yellow-950" data-testid="refund-payer-unknown">
+            {PAYER_UNKNOWN_TEXT}
           </span>
-          <CopyButton value={item.refundTo} label="Copy address" copiedLabel="Address copied" />
-        </span>
+        ) : (
+          <span className="flex items-center gap-1">
+            <span className="min-w-0 font-mono break-all" data-testid="refund-to">
+              {refundTo}
+            </span>
+            <CopyButton value={refundTo} label="Copy address" copiedLabel="Address copied" />
+          </span>
+        )}
       </div>
 
       <WalletBlock
@@ -118,7 +126,7 @@ export function RefundForm({ item, message, onSend }: { item: AttentionItem; mes
         </p>
       )}
 
-      <Button type="submit" size="lg" disabled={!check.ok || !isStore} data-testid="refund-send">
+      <Button type="submit" size="lg" disabled={!check.ok || !isStore || refundTo === null} data-testid="refund-send">
         {check.ok ? `Send ${check.amount} POG` : 'Send refund'}
       </Button>
     </form>

@@ -9,6 +9,7 @@ import {
   canAttach,
   canRefund,
   readAttentionView,
+  refundByHand,
 } from './attention-view';
 
 describe('the kinds of the queue', () => {
@@ -70,8 +71,15 @@ describe('the actions offered', () => {
   });
 
   it('offers Refund while anything is refundable', () => {
-    expect(canRefund({ refundableWei: '1' })).toBe(true);
-    expect(canRefund({ refundableWei: '0' })).toBe(false);
-    expect(canRefund({ refundableWei: 'junk' })).toBe(false);
+    const to = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    expect(canRefund({ refundableWei: '1', refundTo: to })).toBe(true);
+    expect(canRefund({ refundableWei: '0', refundTo: to })).toBe(false);
+    expect(canRefund({ refundableWei: 'junk', refundTo: to })).toBe(false);
+    // A swap whose payer the chain does not prove: nobody to send it to from the desk.
+    expect(canRefund({ refundableWei: '1', refundTo: null })).toBe(false);
+    expect(refundByHand({ refundableWei: '1', refundTo: null })).toBe(true);
+    expect(refundByHand({ refundableWei: '0', refundTo: null })).toBe(false);
+    expect(refundByHand({ refundableWei: 'junk', refundTo: null })).toBe(false);
+    expect(refundByHand({ refundableWei: '1', refundTo: to })).toBe(false);
   });
 });

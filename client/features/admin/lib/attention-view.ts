@@ -82,9 +82,18 @@ export function canAttach(item: { kind: string; orderId: string | null; resolved
 }
 
 /** Whether 'Refund' is offered: something of the transfer is still refundable. */
-export function canRefund(item: { refundableWei: string }): boolean {
+export function canRefund(item: { refundableWei: string; refundTo: string | null }): boolean {
+  return item.refundTo !== null && hasRefundable(item.refundableWei);
+}
+
+/** Something is left to refund but the chain proves no payer (a swap through another contract): refunded by hand, off the desk. */
+export function refundByHand(item: { refundableWei: string; refundTo: string | null }): boolean {
+  return item.refundTo === null && hasRefundable(item.refundableWei);
+}
+
+function hasRefundable(wei: string): boolean {
   try {
-    return BigInt(item.refundableWei) > 0n;
+    return BigInt(wei) > 0n;
   } catch {
     return false;
   }

@@ -31,6 +31,9 @@ export interface DeskTransferRow {
   log_index: number;
   block_number: string | number;
   from_address: string;
+  payer_address: string | null;
+  paid_with: string | null;
+  amount_in: string | null;
   value_wei: string;
   intent_id: string | null;
   note: string | null;
@@ -71,6 +74,9 @@ export function deskTransferRows(db: Db | Knex.Transaction, ids: readonly number
       'ct.log_index',
       'ct.block_number',
       'ct.from_address',
+      'ct.payer_address',
+      'ct.paid_with',
+      'ct.amount_in',
       'ct.value_wei',
       'ct.intent_id',
       'ct.note',

@@ -10,6 +10,9 @@ interface CheckoutTransferRecord {
   tx_hash: string;
   value_wei: string;
   from_address: string;
+  payer_address: string | null;
+  paid_with: string | null;
+  amount_in: string | null;
   created_at: Date | string;
 }
 
@@ -18,5 +21,5 @@ export function transfersOfCheckout(db: Db | Knex.Transaction, intentId: string)
   return db('chain_transfers')
     .where({ intent_id: intentId })
     .orderBy('id')
-    .select('id', 'status', 'tx_hash', 'value_wei', 'from_address', 'created_at');
+    .select('id', 'status', 'tx_hash', 'value_wei', 'from_address', 'payer_address', 'paid_with', 'amount_in', 'created_at');
 }
