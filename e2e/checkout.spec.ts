@@ -5,7 +5,15 @@ import { formatPogAmount } from '../client/lib/format-pog-price';
 import { formatUnits } from '../common/money';
 import { insufficientBalanceMessage } from '../client/web3/payment-errors';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
-import { closeToasts, completeShopifyShippingForm, expectToast, holdShippingRedirect, mostStocked, pickTestWallet } from './fixtures/ui';
+import {
+  closeToasts,
+  completeShopifyShippingForm,
+  expectToast,
+  holdShippingRedirect,
+  mostStocked,
+  pickTestWallet,
+  routeConfig,
+} from './fixtures/ui';
 import { mined } from '../server/chain/mined';
 
 // Paying against the real server in local mode: the embedded anvil chain with its demo POGS, the
@@ -187,7 +195,9 @@ test.describe('paying with the browser wallet', () => {
     await expect(confirmation.getByTestId('order-status')).toHaveText(/shipped/i);
   });
 
-  test('a wallet without POG is told how much more it needs, and nothing is sent', async ({ page }) => {
+  test('a wallet without POG, in a shop that takes POGS only, is told how much more it needs, and nothing is sent', async ({ page }) => {
+    // A shop that offers no other coin (where it does, pay-with-eth-or-usdc.spec.ts).
+    await routeConfig(page, { payWith: [] });
     // Dev account #4 has ETH for gas but no demo POGS.
     const { wallet, drawer } = await connectedWithCart(page, { account: 4 });
 

@@ -1,8 +1,7 @@
 import { expect, test, type Page, type Request } from './fixtures/test';
-import type { Product, PublicConfig } from '../common/api';
-import { INLINE_DATA_IDS } from '../common/inline-data';
+import type { Product } from '../common/api';
 import { DEV_ACCOUNTS, TEST_WALLET_NAME, TEST_WALLET_RDNS, TestWallet } from './fixtures/test-wallet';
-import { closeToasts, expectToast, holdShippingRedirect, homeHydrated, pickTestWallet } from './fixtures/ui';
+import { closeToasts, expectToast, holdShippingRedirect, homeHydrated, pickTestWallet, routeConfig } from './fixtures/ui';
 
 // The wallet against the real server in local mode (embedded anvil chain, Demo Wallet on).
 // Most tests inject the EIP-6963 test wallet (e2e/fixtures/test-wallet.ts) before the shop loads,
@@ -32,27 +31,6 @@ async function expectDisconnected(page: Page) {
   await expect(walletButton(page)).toHaveAttribute('data-status', 'disconnected');
   await expect(walletButton(page)).toContainText('Connect Wallet');
   await expect(page.getByTestId('wallet-address')).toHaveCount(0);
-}
-
-/** Serves /api/config with some fields replaced (the real answer otherwise). */
-async function routeConfig(page: Page, patch: Partial<PublicConfig>) {
-  await page.route('**/api/config', async (route) => {
-    const response = await route.fetch();
-    const config = (await response.json()) as PublicConfig;
-    await route.fulfill({ response, json: { ...config, ...patch } });
-  });
-  // The home and product pages carry the config in their HTML (server/pages/shop-pages.ts): patch it there too.
-  const tag = new RegExp(`(<script type="application/json" id="${INLINE_DATA_IDS.config}">)(.*?)(</script>)`, 's');
-  await page.route('**/*', async (route) => {
-    if (route.request().resourceType() !== 'document') return route.fallback();
-    const response = await route.fetch();
-    const html = await response.text();
-    const patched = html.replace(tag, (_all, open: string, json: string, close: string) => {
-      const config = { ...(JSON.parse(json) as PublicConfig), ...patch };
-      return open + JSON.stringify(config).replace(/</g, '\\u003c') + close;
-    });
-    await route.fulfill({ response, body: patched });
-  });
 }
 
 test.describe('with a browser wallet (EIP-6963)', () => {

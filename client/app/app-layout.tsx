@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import type { PayWith } from '../../common/swap-pay';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { ToastSpace } from '../components/ui/toast-space';
@@ -22,6 +23,9 @@ import { useOnServerRenderedPage } from '../lib/server-rendered';
 import { useScrollRestoration } from '../lib/use-scroll-restoration';
 import { RouteErrorBoundary } from './route-error-page';
 
+/** Until the config is known the shop takes POGS only (one array, so the payment's callbacks stay the same). */
+const NO_OTHER_COINS: readonly PayWith[] = [];
+
 /**
  * The wallet session and the payment around the layout (they need the public config: WalletConnect,
  * Demo Wallet, Base's RPC and explorer). The payment's state lives here, above the cart drawer.
@@ -41,7 +45,12 @@ export function AppLayout() {
   }, [queryClient]);
   return (
     <WalletProvider config={walletConfig}>
-      <CheckoutProvider network={network} gasPaidByShop={config?.gasPaidByShop === true} refreshCart={refreshAfterOrder}>
+      <CheckoutProvider
+        network={network}
+        gasPaidByShop={config?.gasPaidByShop === true}
+        payWith={config?.payWith ?? NO_OTHER_COINS}
+        refreshCart={refreshAfterOrder}
+      >
         <AppShell />
       </CheckoutProvider>
     </WalletProvider>

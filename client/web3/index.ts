@@ -11,6 +11,7 @@ export { WalletController } from './wallet-controller';
 export type { WalletOption, WalletSnapshot } from './wallet-controller';
 export { ensureBaseNetwork } from './ensure-base-network';
 export { createTokenPayment } from './token-payment';
+export { coinBalance, sendSwapCalls } from './swap-payment';
 
 let controller: WalletController | null = null;
 

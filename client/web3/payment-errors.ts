@@ -11,6 +11,14 @@ export const RECEIPT_NOT_FOUND_MESSAGE = 'Transaction receipt not found';
 export const TRANSACTION_FAILED_MESSAGE = 'Transaction failed';
 export const PAYMENT_FAILED_FALLBACK = 'Failed to process payment';
 
+/** A swap the wallet's estimate says would revert: the price moved past the quote's bound (swap-payment.ts). Quote again. */
+export class PriceMovedError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('The price moved past the quote’s bound.', options);
+    this.name = 'PriceMovedError';
+  }
+}
+
 /** JSON-RPC "server error": what most nodes answer for a transaction the account cannot pay for. */
 export const RPC_SERVER_ERROR = -32000;
 

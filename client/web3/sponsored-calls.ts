@@ -29,18 +29,40 @@ export function callsPollDelay(attempt: number): number {
  */
 export const CAPABILITIES_TIMEOUT_MS = 3000;
 
-/** Whether the wallet says it can have a paymaster pay its gas on Base (no answer in time, or an error: it cannot). */
-export async function offersPaymaster(wallet: Eip1193Provider, from: string, timeoutMs = CAPABILITIES_TIMEOUT_MS): Promise<boolean> {
+interface BaseCapabilities {
+  paymasterService?: { supported?: boolean };
+  /** EIP-5792 2.0.0: 'supported' (it batches atomically), 'ready' (it can, once the shopper upgrades the account). */
+  atomic?: { status?: string };
+  /** The draft before it. */
+  atomicBatch?: { supported?: boolean };
+}
+
+/** What the wallet says it can do on Base; null when it does not say in time, or does not know the method. */
+async function capabilitiesOnBase(wallet: Eip1193Provider, from: string, timeoutMs: number): Promise<BaseCapabilities | null> {
   try {
     const asked = wallet.request({ method: 'wallet_getCapabilities', params: [from, [BASE_CHAIN_ID_HEX]] }) as Promise<Record<
       string,
-      { paymasterService?: { supported?: boolean } } | undefined
+      BaseCapabilities | undefined
     > | null>;
-    const capabilities = await withinTime(asked, timeoutMs);
-    return capabilities?.[BASE_CHAIN_ID_HEX]?.paymasterService?.supported === true;
+    return (await withinTime(asked, timeoutMs))?.[BASE_CHAIN_ID_HEX] ?? null;
   } catch {
-    return false; // a wallet that does not know the method: a plain transfer
+    return null;
   }
+}
+
+/** Whether the wallet says it can have a paymaster pay its gas on Base (no answer in time, or an error: it cannot). */
+export async function offersPaymaster(wallet: Eip1193Provider, from: string, timeoutMs = CAPABILITIES_TIMEOUT_MS): Promise<boolean> {
+  return (await capabilitiesOnBase(wallet, from, timeoutMs))?.paymasterService?.supported === true;
+}
+
+/** Whether the wallet sends a batch of calls atomically on Base (all or none; no answer in time, or an error: it does not). */
+export async function sendsAtomicBatch(wallet: Eip1193Provider, from: string, timeoutMs = CAPABILITIES_TIMEOUT_MS): Promise<boolean> {
+  const capabilities = await capabilitiesOnBase(wallet, from, timeoutMs);
+  return (
+    capabilities?.atomic?.status === 'supported' ||
+    capabilities?.atomic?.status === 'ready' ||
+    capabilities?.atomicBatch?.supported === true
+  );
 }
 
 /**
@@ -48,10 +70,36 @@ export async function offersPaymaster(wallet: Eip1193Provider, from: string, tim
  * and resolves with the hash of the transaction that carried it once the wallet knows it (its
  * status 200 or a receipt), within `timeoutMs`.
  */
-export async function sendSponsoredTransfer(
+export function sendSponsoredTransfer(
   wallet: Eip1193Provider,
   call: { from: string; token: string; to: string; amountWei: bigint; paymaster: PaymasterCapability },
-  opts: { timeoutMs: number; sleep?: (ms: number) => Promise<void> },
+  opts: CallsOptions,
+): Promise<string> {
+  return sendCalls(
+    wallet,
+    {
+      from: call.from,
+      calls: [{ to: call.token, data: ERC20.encodeFunctionData('transfer', [call.to, call.amountWei]), value: '0x0' }],
+      capabilities: { paymasterService: { url: call.paymaster.url, context: call.paymaster.context } },
+    },
+    opts,
+  );
+}
+
+export interface CallsOptions {
+  timeoutMs: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Sends `calls` from `from` as one atomic EIP-5792 batch (`wallet_sendCalls`), and resolves with
+ * the hash of the transaction that carried them once the wallet knows it (its status 200 or a
+ * receipt), within `timeoutMs`.
+ */
+export async function sendCalls(
+  wallet: Eip1193Provider,
+  batch: { from: string; calls: Array<{ to: string; data: string; value: string }>; capabilities?: Record<string, unknown> },
+  opts: CallsOptions,
 ): Promise<string> {
   const sent = (await wallet.request({
     method: 'wallet_sendCalls',
@@ -59,10 +107,10 @@ export async function sendSponsoredTransfer(
       {
         version: '2.0.0',
         chainId: BASE_CHAIN_ID_HEX,
-        from: call.from,
+        from: batch.from,
         atomicRequired: true,
-        calls: [{ to: call.token, data: ERC20.encodeFunctionData('transfer', [call.to, call.amountWei]), value: '0x0' }],
-        capabilities: { paymasterService: { url: call.paymaster.url, context: call.paymaster.context } },
+        calls: batch.calls,
+        ...(batch.capabilities ? { capabilities: batch.capabilities } : {}),
       },
     ],
   })) as string | { id?: string };

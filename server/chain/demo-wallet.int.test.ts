@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEMO_WALLET_ACCOUNT, DEV_ACCOUNTS, startLocalChain, type LocalChain } from './local-chain';
 import { demoWalletRoutes } from './demo-wallet';
@@ -64,6 +64,42 @@ describe('local chain and Demo Wallet', () => {
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
     const tx = await anvil('eth_getTransactionByHash', [hash]);
     expect(tx.from.toLowerCase()).toBe(DEMO_WALLET_ACCOUNT.toLowerCase());
+  });
+
+  it('a chain that does not answer is a wallet error within its time, not a hang', async () => {
+    const silent = createServer(() => undefined); // takes the call, never answers
+    silent.listen(0, '127.0.0.1');
+    await new Promise((r) => silent.once('listening', r));
+    const app = new Koa();
+    app.use(bodyParser());
+    const rpcUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    app.use(demoWalletRoutes({ rpcUrl, account: DEMO_WALLET_ACCOUNT, timeoutMs: 300 }).routes());
+    const wallet = app.listen(0, '127.0.0.1');
+    await new Promise((r) => wallet.once('listening', r));
+    try {
+      const started = Date.now();
+      const res = await fetch(`http://127.0.0.1:${(wallet.address() as AddressInfo).port}/api/dev/wallet`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'eth_blockNumber', params: [] }),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        jsonrpc: '2.0',
+        id: 3,
+        error: { code: -32603, message: 'The Demo Wallet cannot reach the local chain' },
+      });
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      wallet.close();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it('offers no batch of calls: a page sends a swap’s approve and swap in turn, as with a plain key', async () => {
+    expect((await rpc('wallet_sendCalls', [{ calls: [] }])).error.code).toBe(4200);
+    expect((await rpc('wallet_getCapabilities', [DEMO_WALLET_ACCOUNT, ['0x2105']])).error.code).toBe(4200);
   });
 
   it('signs messages as the demo account', async () => {

@@ -2,6 +2,9 @@
  * The Demo Wallet's JSON-RPC endpoint, mounted ONLY with the embedded local chain: a newcomer can
  * buy with no extension installed. The browser announces it through EIP-6963 like any wallet;
  * here every call acts as one unlocked dev account, and only wallet-ish and read methods pass.
+ * A transaction it sends is whatever the page asks (a POGS transfer, or paying with ETH or USDC:
+ * the approve and the swap, each with the gas the page estimated), always from that account; it
+ * offers no batch (wallet_sendCalls), so the page sends a swap's calls in turn, as a plain key does.
  */
 import { Router } from '@koa/router';
 import { BASE_CHAIN_ID_HEX } from '../../common/chain';
@@ -32,17 +35,27 @@ interface RpcRequest {
 }
 type RpcAnswer = { result: unknown } | { error: { code: number; message: string } };
 
-export function demoWalletRoutes(opts: { rpcUrl: string; account: string }): Router {
+/** How long the chain may take to answer one call before the page is told the wallet failed. */
+const CHAIN_TIMEOUT_MS = 15_000;
+
+export function demoWalletRoutes(opts: { rpcUrl: string; account: string; timeoutMs?: number }): Router {
   const router = new Router();
   const account = opts.account;
 
   async function forward(method: string, params: unknown[]): Promise<RpcAnswer> {
-    const res = await fetch(opts.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+    let body: { result?: unknown; error?: { code: number; message: string } };
+    try {
+      const res = await fetch(opts.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        signal: AbortSignal.timeout(opts.timeoutMs ?? CHAIN_TIMEOUT_MS),
+      });
+      body = (await res.json()) as typeof body;
+    } catch {
+      // The local chain stopped or hangs: a wallet error the page shows, not a 500.
+      return { error: { code: -32603, message: 'The Demo Wallet cannot reach the local chain' } };
+    }
     return body.error ? { error: body.error } : { result: body.result };
   }
 

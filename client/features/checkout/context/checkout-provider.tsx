@@ -15,7 +15,10 @@ import { toast } from '../../../components/ui/use-toast';
 import { NETWORK_ERROR_MESSAGE } from '../../../lib/api-client';
 import type { BaseNetworkOptions } from '../../../web3/ensure-base-network';
 import type { Eip1193Provider } from '../../../web3/types';
+import type { PayWith } from '../../../../common/swap-pay';
 import type { PayElsewhereDialogProps } from '../components/pay-elsewhere-dialog';
+import type { SwapDialogProps } from '../components/swap-dialog';
+import type { SwapPrompt } from '../lib/swap-prompt';
 import { checkoutReducer, initialCheckoutState, isPaying, PAY_BUTTON_LABELS, PAYMENT_FAILED_TITLE } from '../lib/checkout-machine';
 
 /** The payment's code (requests, failure texts, order handling): fetched when the drawer opens. */
@@ -55,6 +58,8 @@ interface CheckoutProviderProps {
   network: BaseNetworkOptions | null;
   /** The shop pays smart wallets' gas (public config): only then is the paymaster asked for. */
   gasPaidByShop: boolean;
+  /** The coins the shop takes besides POGS (public config), offered when the wallet's POGS are short. */
+  payWith: readonly PayWith[];
   /** Refetches the cart and tells its readers (app/ wires in the cart feature's). */
   refreshCart: () => Promise<void>;
   children: ReactNode;
@@ -64,12 +69,23 @@ interface CheckoutProviderProps {
  * The payment's state for the whole app, above the cart drawer: closing and reopening the drawer
  * mid-payment shows the same step. Also hosts the "Pay from another wallet" dialog.
  */
-export function CheckoutProvider({ network, gasPaidByShop, refreshCart, children }: CheckoutProviderProps) {
+export function CheckoutProvider({ network, gasPaidByShop, payWith, refreshCart, children }: CheckoutProviderProps) {
   const [state, dispatch] = useReducer(checkoutReducer, initialCheckoutState);
   const running = useRef(false);
   const [elsewhere, setElsewhere] = useState<{ open: boolean; cart: Cart | null }>({ open: false, cart: null });
   // Loaded on first use: few shoppers need it, and it brings the QR code library along.
   const [ElsewhereDialog, setElsewhereDialog] = useState<ComponentType<PayElsewhereDialogProps> | null>(null);
+  // "Pay with ETH or USDC", loaded when a payment first offers it.
+  const [swap, setSwap] = useState<{ Dialog: ComponentType<SwapDialogProps>; prompt: SwapPrompt } | null>(null);
+  const showSwap = useCallback((prompt: SwapPrompt) => {
+    import('../components/swap-dialog').then(
+      ({ SwapDialog }) => setSwap({ Dialog: SwapDialog, prompt }),
+      () => {
+        prompt.close(); // the payment ends unpaid
+        toast({ title: PAYMENT_FAILED_TITLE, description: NETWORK_ERROR_MESSAGE, variant: 'destructive' });
+      },
+    );
+  }, []);
 
   // Back from the shipping page through the back/forward cache: the page is as it was left,
   // 'Redirecting to shipping...'. Start over.
@@ -87,7 +103,7 @@ export function CheckoutProvider({ network, gasPaidByShop, refreshCart, children
       running.current = true;
       void loadPayment()
         .then(
-          ({ startPayment }) => startPayment({ cart, ...wallet }, { dispatch, network, gasPaidByShop, refreshCart }),
+          ({ startPayment }) => startPayment({ cart, ...wallet }, { dispatch, network, gasPaidByShop, refreshCart, payWith, showSwap }),
           // Its code could not be fetched (offline, an old page after a release): as a failed request would say.
           () => void toast({ title: PAYMENT_FAILED_TITLE, description: NETWORK_ERROR_MESSAGE, variant: 'destructive' }),
         )
@@ -95,7 +111,7 @@ export function CheckoutProvider({ network, gasPaidByShop, refreshCart, children
           running.current = false;
         });
     },
-    [network, gasPaidByShop, refreshCart],
+    [network, gasPaidByShop, refreshCart, payWith, showSwap],
   );
 
   const payElsewhere = useCallback((cart: Cart) => {
@@ -129,6 +145,7 @@ export function CheckoutProvider({ network, gasPaidByShop, refreshCart, children
       {ElsewhereDialog && elsewhere.cart && (
         <ElsewhereDialog open={elsewhere.open} cart={elsewhere.cart} onOpenChange={closeElsewhere} onPaid={onPaidElsewhere} />
       )}
+      {swap && <swap.Dialog prompt={swap.prompt} />}
     </CheckoutContext.Provider>
   );
 }

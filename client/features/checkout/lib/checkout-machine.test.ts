@@ -68,6 +68,19 @@ describe('checkoutReducer', () => {
     expect(checkoutReducer(awaiting, { type: 'server-notified' })).toBe(awaiting);
   });
 
+  it('short of POGS: choosing a coin, then the wallet; back to choosing when the price moved, never once sent', () => {
+    const choosing = run([{ type: 'start' }, { type: 'short' }]);
+    expect(choosing).toEqual({ phase: 'choosing-coin', transactionHash: null });
+    const awaiting = checkoutReducer(choosing, { type: 'balance-ok' });
+    expect(awaiting.phase).toBe('awaiting-wallet');
+    expect(checkoutReducer(awaiting, { type: 'short' }).phase).toBe('choosing-coin');
+    const sent = checkoutReducer(awaiting, { type: 'transaction-sent', transactionHash: HASH });
+    expect(checkoutReducer(sent, { type: 'short' })).toBe(sent);
+    expect(checkoutReducer(initialCheckoutState, { type: 'short' })).toBe(initialCheckoutState);
+    expect(checkoutReducer(choosing, { type: 'failed' })).toEqual(initialCheckoutState);
+    expect(checkoutReducer(choosing, { type: 'start' })).toBe(choosing);
+  });
+
   it('"done" holds the cart as it was paid, until a reset', () => {
     const done = run(HAPPY);
     expect(done).toEqual({ phase: 'done', transactionHash: HASH, paidCart: PAID_CART });
@@ -88,8 +101,8 @@ describe('isPaying / PAY_BUTTON_LABELS', () => {
   it('is busy in every phase but idle, each with its own label', () => {
     expect(isPaying('idle')).toBe(false);
     const phases = Object.keys(PAY_BUTTON_LABELS) as (keyof typeof PAY_BUTTON_LABELS)[];
-    expect(phases.filter(isPaying)).toHaveLength(6);
-    expect(new Set(Object.values(PAY_BUTTON_LABELS)).size).toBe(7);
+    expect(phases.filter(isPaying)).toHaveLength(7);
+    expect(new Set(Object.values(PAY_BUTTON_LABELS)).size).toBe(8);
     expect(PAY_BUTTON_LABELS.idle).toBe('Pay with POG');
   });
 });

@@ -5,7 +5,10 @@
  *
  * - checking-balance: the checkout is created (POST /api/checkout), the wallet moved to Base and
  *   the token balance read;
- * - awaiting-wallet: the transfer waits for the shopper's approval in the wallet;
+ * - choosing-coin (checking-balance → choosing-coin → awaiting-wallet): the POGS are short and the
+ *   shop takes ETH or USDC: the shopper chooses, sees the quote and confirms it (run-swap.ts); back
+ *   here from awaiting-wallet when the price moved before the swap was sent;
+ * - awaiting-wallet: the transfer (or the swap) waits for the shopper's approval in the wallet;
  * - sent: the wallet returned the hash (held from here on) and the server is told about it;
  * - confirming: waiting for the receipt on chain;
  * - creating-order: receipt status 1, POST /api/orders/create;
@@ -17,7 +20,8 @@
  */
 import type { Cart } from '../../../../common/api';
 
-export type CheckoutPhase = 'idle' | 'checking-balance' | 'awaiting-wallet' | 'sent' | 'confirming' | 'creating-order' | 'done';
+export type CheckoutPhase =
+  'idle' | 'checking-balance' | 'choosing-coin' | 'awaiting-wallet' | 'sent' | 'confirming' | 'creating-order' | 'done';
 
 export interface CheckoutState {
   phase: CheckoutPhase;
@@ -33,6 +37,8 @@ export interface CheckoutState {
 export type CheckoutEvent =
   | { type: 'start' }
   | { type: 'balance-ok' }
+  /** The POGS are short: the shopper may pay with another coin. */
+  | { type: 'short' }
   | { type: 'transaction-sent'; transactionHash: string }
   | { type: 'server-notified' }
   | { type: 'receipt-confirmed' }
@@ -56,7 +62,9 @@ export function checkoutReducer(state: CheckoutState, event: CheckoutEvent): Che
     case 'start':
       return state.phase === 'idle' ? { phase: 'checking-balance', transactionHash: null } : state;
     case 'balance-ok':
-      return state.phase === 'checking-balance' ? { ...state, phase: 'awaiting-wallet' } : state;
+      return state.phase === 'checking-balance' || state.phase === 'choosing-coin' ? { ...state, phase: 'awaiting-wallet' } : state;
+    case 'short':
+      return state.phase === 'checking-balance' || state.phase === 'awaiting-wallet' ? { ...state, phase: 'choosing-coin' } : state;
     case 'transaction-sent':
       return state.phase === 'awaiting-wallet' ? { ...state, phase: 'sent', transactionHash: event.transactionHash } : state;
     case 'server-notified':
@@ -80,6 +88,7 @@ export const PAYMENT_FAILED_TITLE = 'Payment Failed';
 export const PAY_BUTTON_LABELS: Readonly<Record<CheckoutPhase, string>> = Object.freeze({
   idle: 'Pay with POG',
   'checking-balance': 'Checking balance...',
+  'choosing-coin': 'Choose how to pay...',
   'awaiting-wallet': 'Confirm in your wallet...',
   sent: 'Transaction sent...',
   confirming: 'Confirming on chain...',

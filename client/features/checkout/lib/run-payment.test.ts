@@ -109,6 +109,8 @@ function harness(
     },
     // A shop that pays no gas unless a test says otherwise.
     paymasterFor: null,
+    // A shop that takes POGS only unless a test says otherwise.
+    payBySwap: null,
     createOrder: async (request) => {
       log.push(`createOrder ${request.checkoutId} ${request.transactionHash} ${request.customerWallet} ${request.cartItems?.length}`);
       return order;
@@ -303,6 +305,82 @@ describe('runPayment', () => {
       { title: 'Payment Failed', description: 'Insufficient POG balance. You need 5.00 more POG', variant: 'destructive' },
     ]);
     expect(h.log.at(-1)).toBe('dispose');
+  });
+
+  describe('with the shop taking ETH or USDC', () => {
+    const SWAP_HASH = '0x' + 'cd'.repeat(32);
+
+    it('a short balance is paid by the swap the shopper chooses, and the order follows as for POGS', async () => {
+      const h = harness({
+        balance: 20n * POG,
+        payBySwap: async (paid, shortBy) => {
+          h.log.push(`payBySwap ${paid.id} (${shortBy})`);
+          // What run-swap reports as the shopper confirms (start-payment.ts wires it so).
+          h.deps.dispatch({ type: 'balance-ok' });
+          return SWAP_HASH;
+        },
+      });
+      await runPayment(request, h.deps);
+      expect(h.log).toEqual([
+        `createCheckout ${BUYER}`,
+        `connectToken ${TOKEN}`,
+        `balanceOf ${BUYER}`,
+        `payBySwap ${checkout.id} (Insufficient POG balance. You need 5.00 more POG)`,
+        `reportTransaction ${checkout.id} ${SWAP_HASH}`,
+        `waitForReceipt ${SWAP_HASH}`,
+        'toast Transaction Confirmed',
+        `createOrder ${checkout.id} ${SWAP_HASH} ${BUYER} 1`,
+        'refreshCart (holding the paid cart, 25.00)',
+        'toast Order Created',
+        'sleep 1500',
+        'redirect /orders/o1/shipping',
+        'dispose',
+      ]);
+      expect(h.phases).toEqual([
+        'idle',
+        'checking-balance',
+        'choosing-coin',
+        'awaiting-wallet',
+        'sent',
+        'confirming',
+        'creating-order',
+        'done',
+      ]);
+    });
+
+    it('closed unpaid: back to idle with nothing said and nothing sent', async () => {
+      const h = harness({ balance: 0n, payBySwap: async () => null });
+      await runPayment(request, h.deps);
+      expect(h.phases).toEqual(['idle', 'checking-balance', 'choosing-coin', 'idle']);
+      expect(h.notices).toEqual([]);
+      expect(h.log.some((l) => /^(transfer|reportTransaction|createOrder)/.test(l))).toBe(false);
+      expect(h.log.at(-1)).toBe('dispose');
+    });
+
+    it('a swap the wallet rejects is a failed payment, as a rejected transfer', async () => {
+      const h = harness({
+        balance: 0n,
+        payBySwap: async () => {
+          h.deps.dispatch({ type: 'balance-ok' });
+          throw Object.assign(new Error('User rejected the request.'), { code: 4001 });
+        },
+      });
+      await runPayment(request, h.deps);
+      expect(h.phases).toEqual(['idle', 'checking-balance', 'choosing-coin', 'awaiting-wallet', 'idle']);
+      expect(h.notices).toEqual([{ title: 'Payment Failed', description: 'Transaction was rejected by user', variant: 'destructive' }]);
+    });
+
+    it('enough POGS: the plain transfer, no swap offered', async () => {
+      const h = harness({
+        payBySwap: async () => {
+          h.log.push('payBySwap');
+          return SWAP_HASH;
+        },
+      });
+      await runPayment(request, h.deps);
+      expect(h.log).not.toContain('payBySwap');
+      expect(h.log).toContain(`transfer ${BUYER} → ${STORE} 25000000000000012345`);
+    });
   });
 
   it('a balance of exactly the amount is enough', async () => {

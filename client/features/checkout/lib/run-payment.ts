@@ -56,6 +56,12 @@ export interface PaymentDeps {
    * plain transfer).
    */
   paymasterFor: ((checkoutId: string) => Promise<PaymasterOffer | null>) | null;
+  /**
+   * Null when the shop takes POGS only (config.payWith empty); else, for a wallet whose POGS are
+   * short of the checkout, pays it by a swap the shopper chooses (run-swap.ts): the swap's
+   * transaction hash, or null when the shopper closed it unpaid. `shortBy` says by how much.
+   */
+  payBySwap: ((checkout: Checkout, shortBy: string) => Promise<string | null>) | null;
   createOrder(request: CreateOrderRequest): Promise<Order>;
   /** Refetches the cart (the server emptied it with the order) and tells every reader. */
   refreshCart(): Promise<void>;
@@ -82,6 +88,27 @@ async function checkWallet(provider: Eip1193Provider, address: string): Promise<
   if (!listed) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, CONNECT_WALLET_FIRST_MESSAGE);
 }
 
+/** The plain POGS transfer, its gas paid by the shop where it offers to and the wallet can take it. */
+async function payWithPogs(
+  payment: SponsorablePayment,
+  checkout: Checkout,
+  address: string,
+  amount: bigint,
+  deps: PaymentDeps,
+): Promise<string> {
+  deps.dispatch({ type: 'balance-ok' });
+  // The wallet is asked only when the shop offers, the shop only for such a wallet; otherwise a plain transfer.
+  const sponsor = deps.paymasterFor && (await payment.offersPaymaster(address)) ? deps.paymasterFor : null;
+  const offer = sponsor && (await sponsor(checkout.id));
+  const paymaster = offer && 'url' in offer ? offer : null;
+  if (paymaster) deps.notify(SPONSORED_NOTICE);
+  // The shopper pays the fee: told why, before the wallet asks for it.
+  else if (offer && 'unavailable' in offer) deps.notify({ title: UNSPONSORED_TITLE, description: offer.unavailable.message });
+  return paymaster
+    ? payment.sponsoredTransfer(address, checkout.storeWallet, amount, paymaster)
+    : payment.transfer(address, checkout.storeWallet, amount);
+}
+
 export async function runPayment({ cart, address, provider }: PaymentRequest, deps: PaymentDeps): Promise<void> {
   const { dispatch } = deps;
   let payment: SponsorablePayment | null = null;
@@ -92,20 +119,21 @@ export async function runPayment({ cart, address, provider }: PaymentRequest, de
     payment = await deps.connectToken(provider, checkout.tokenAddress);
     const amount = BigInt(checkout.amountWei);
     const balance = await payment.balanceOf(address);
-    if (balance < amount) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, insufficientBalanceMessage(amount, balance));
-    dispatch({ type: 'balance-ok' });
-
-    // The shop pays the gas where it offers to and the wallet can take it (the wallet is asked only
-    // then, the shop only for such a wallet); otherwise a plain transfer.
-    const sponsor = deps.paymasterFor && (await payment.offersPaymaster(address)) ? deps.paymasterFor : null;
-    const offer = sponsor && (await sponsor(checkout.id));
-    const paymaster = offer && 'url' in offer ? offer : null;
-    if (paymaster) deps.notify(SPONSORED_NOTICE);
-    // The shopper pays the fee: told why, before the wallet asks for it.
-    else if (offer && 'unavailable' in offer) deps.notify({ title: UNSPONSORED_TITLE, description: offer.unavailable.message });
-    const transactionHash = paymaster
-      ? await payment.sponsoredTransfer(address, checkout.storeWallet, amount, paymaster)
-      : await payment.transfer(address, checkout.storeWallet, amount);
+    let transactionHash: string;
+    if (balance < amount) {
+      const shortBy = insufficientBalanceMessage(amount, balance);
+      if (!deps.payBySwap) throw new CheckoutFailure(PAYMENT_FAILED_TITLE, shortBy);
+      // The shop takes other coins: the shopper may pay with one (a swap that delivers the exact amount).
+      dispatch({ type: 'short' });
+      const swapHash = await deps.payBySwap(checkout, shortBy);
+      if (!swapHash) {
+        dispatch({ type: 'failed' }); // closed unpaid: nothing to say
+        return;
+      }
+      transactionHash = swapHash;
+    } else {
+      transactionHash = await payWithPogs(payment, checkout, address, amount, deps);
+    }
     dispatch({ type: 'transaction-sent', transactionHash });
     // From here the server can finish the order on its own, even if this tab dies. A hint only.
     await deps.reportTransaction(checkout.id, transactionHash).catch(() => undefined);

@@ -4,6 +4,7 @@
  * the checkout's requests, the failure texts and the order handling.
  */
 import { toast } from '../../../components/ui/use-toast';
+import type { PayWith } from '../../../../common/swap-pay';
 import { sleep } from '../../../lib/sleep';
 import type { BaseNetworkOptions } from '../../../web3/ensure-base-network';
 import { loadWeb3 } from '../../../web3/load-web3';
@@ -11,8 +12,11 @@ import { WalletError, WRONG_NETWORK_MESSAGE } from '../../../web3/wallet-errors'
 import { createCheckout } from '../api/create-checkout';
 import { createOrder } from '../api/create-order';
 import { getPaymaster } from '../api/get-paymaster';
+import { getSwapQuote } from '../api/get-swap-quote';
 import { reportTransaction } from '../api/report-transaction';
 import { runPayment, type PaymentDeps, type PaymentRequest } from './run-payment';
+import { runSwap } from './run-swap';
+import { SwapPrompt } from './swap-prompt';
 
 interface StartPaymentOptions {
   dispatch: PaymentDeps['dispatch'];
@@ -21,11 +25,15 @@ interface StartPaymentOptions {
   /** The shop pays smart wallets' gas: a wallet that can take a paymaster gets the shop's at each payment (else none is asked for). */
   gasPaidByShop: boolean;
   refreshCart: () => Promise<void>;
+  /** The coins the shop takes besides POGS (config.payWith): offered when the POGS are short. */
+  payWith: readonly PayWith[];
+  /** Shows the swap dialog the payment drives (the provider loads it). */
+  showSwap: (prompt: SwapPrompt) => void;
 }
 
 export function startPayment(
   request: PaymentRequest,
-  { dispatch, network, gasPaidByShop, refreshCart }: StartPaymentOptions,
+  { dispatch, network, gasPaidByShop, refreshCart, payWith, showSwap }: StartPaymentOptions,
 ): Promise<void> {
   const deps: PaymentDeps = {
     dispatch,
@@ -39,6 +47,25 @@ export function startPayment(
     },
     reportTransaction,
     paymasterFor: gasPaidByShop ? getPaymaster : null,
+    payBySwap:
+      payWith.length > 0
+        ? (checkout, shortBy) => {
+            const prompt = new SwapPrompt(checkout.displayTotal);
+            showSwap(prompt);
+            return runSwap({
+              coins: payWith,
+              checkout,
+              shortBy,
+              quote: getSwapQuote,
+              balanceOf: async (quote) => (await loadWeb3()).coinBalance(request.provider, request.address, quote),
+              send: async (quote) => (await loadWeb3()).sendSwapCalls(request.provider, request.address, quote.calls),
+              prompt,
+              onSending: () => dispatch({ type: 'balance-ok' }),
+              onQuoteAgain: () => dispatch({ type: 'short' }),
+              now: Date.now,
+            });
+          }
+        : null,
     createOrder,
     refreshCart,
     notify: (notice) => void toast(notice),
