@@ -37,7 +37,8 @@ export function SwapDialog({ prompt }: SwapDialogProps) {
         <header className="px-5 pt-5 pr-14">
           <DialogTitle>{titleOf(view)}</DialogTitle>
           <DialogDescription className="mt-1">
-            Paying {formatPogPrice(prompt.total)}: the shop swaps your coin for exactly that many POGS, sent straight to the store.
+            Paying {formatPogPrice(prompt.total)}: your wallet swaps your coin on Uniswap for exactly that many POGS, sent straight to the
+            store.
           </DialogDescription>
         </header>
         <div className="grid gap-4 px-5 pt-4">{view && <StepBody step={view} answer={answer} />}</div>
