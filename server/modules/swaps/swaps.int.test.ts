@@ -153,6 +153,37 @@ describe.each(testDatabaseKinds)('paying with ETH or USDC on %s', (kind) => {
     expect((await shop.pay.checkoutOf(s, c.id)).status).toBe('paid');
   });
 
+  it('a swap whose output is not the exact amount, or that delivers elsewhere, settles no checkout', async () => {
+    const s = new Shopper(shop.h);
+    const c = await shop.pay.checkout(s, shop.unlimited.id, ETH_ONLY);
+    const before = (await shop.pay.checkoutOf(s, c.id)).status;
+    const q = await quoted(s, c.id, 'ETH');
+    const deadline = BigInt(Math.floor(Date.parse(q.expiresAt) / 1000));
+    // Twice the quote's bound: the first swap moves the pool's price (the rest comes back).
+    const amountInMax = 2n * BigInt(q.amountInMax);
+    const own = (amountOut: bigint, recipient: string): WalletCall => ({
+      to: swap.router,
+      value: amountInMax.toString(),
+      data: swapCallData({ path: swap.routes.ETH!, pogs, recipient, amountOut, amountInMax, deadline }, true),
+    });
+    const storeBefore = await balanceOf(pogs, store);
+    // One wei short of the amount, to the store: it arrives, and names no checkout.
+    const [short] = await sendCalls(ETH_ONLY, [own(BigInt(c.amountWei) - 1n, store)]);
+    expect(short!.status).toBe(1);
+    expect((await balanceOf(pogs, store)) - storeBefore).toBe(BigInt(c.amountWei) - 1n);
+    // The exact amount, to the shopper's own wallet: nothing reaches the store.
+    const [elsewhere] = await sendCalls(ETH_ONLY, [own(BigInt(c.amountWei), ETH_ONLY)]);
+    expect(elsewhere!.status).toBe(1);
+    expect(await balanceOf(pogs, ETH_ONLY)).toBe(BigInt(c.amountWei));
+    expect((await balanceOf(pogs, store)) - storeBefore).toBe(BigInt(c.amountWei) - 1n);
+
+    await shop.h.payments!.watcher.tick();
+    const after = await shop.pay.checkoutOf(s, c.id);
+    expect(after.status).toBe(before);
+    expect(after.status).not.toBe('paid');
+    expect(after.amountReceived).toBe('0.00');
+  });
+
   it('refuses the swap when the price moved past the bound after the quote: nothing but gas is spent', async () => {
     const s = new Shopper(shop.h);
     const c = await shop.pay.checkout(s, shop.unlimited.id, ETH_ONLY);
