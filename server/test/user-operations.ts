@@ -25,6 +25,11 @@ export function batchCall(calls: Array<{ token: string; to: string; value: bigin
   ]);
 }
 
+/** Any calls, as a smart wallet batches them (a swap's approve and swap, say). */
+export function callsBatch(calls: Array<{ to: string; value: bigint; data: string }>): string {
+  return ACCOUNT.encodeFunctionData('executeBatch', [calls.map((c) => [c.to, c.value, c.data])]);
+}
+
 /** The fees a wallet offers on Base now: the network's tip, and half the base fee again on top for its rise. */
 export async function walletFees(provider: JsonRpcProvider): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }> {
   const network = await readNetworkFees((method, params) => provider.send(method, params));

@@ -5,7 +5,7 @@
  * another site can send is refused with the reason, and nothing is sponsored twice. (What a
  * stranger who runs the bundle can try: paymaster-attacks.int.test.ts.)
  */
-import { toQuantity, Wallet, type Contract } from 'ethers';
+import { Interface, toQuantity, Wallet, type Contract } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSchema, orderSchema, type Checkout } from '../../../common/api';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
@@ -15,12 +15,16 @@ import type { Harness } from '../../test/harness';
 import { startPayingShop } from '../../test/paying';
 import { Shopper } from '../../test/shopper';
 import { deploySponsorStack, ownPaymasterSettings, TEST_BUNDLER, type PaymasterAnswer, type SmartAccounts } from '../../test/smart-account';
-import { batchCall, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
+import { batchCall, callsBatch, pack, signAndSubmit, transferCall, userOperation } from '../../test/user-operations';
 import { useTestChain } from '../../test/use-test-chain';
 import type { UserOperation } from './user-operation';
 import { mined } from '../../chain/mined';
 
 const testChain = useTestChain();
+const SWAP_CALLS = new Interface([
+  'function approve(address spender, uint256 value) returns (bool)',
+  'function multicall(uint256 deadline, bytes[] data) payable returns (bytes[] results)',
+]);
 const signerKey = Wallet.createRandom().privateKey;
 
 describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
@@ -113,7 +117,7 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
     expect((await refusedFor(again, capability.context)).data?.reason).toBe('not-payable');
   });
 
-  it('refuses another token, recipient or amount, a second call, another chain or EntryPoint', async () => {
+  it('refuses another token, recipient or amount, a second call, a swap, another chain or EntryPoint', async () => {
     const { c, capability } = await checkout();
     const amount = BigInt(c.amountWei);
     const cases: Array<[string, string, Partial<UserOperation>, { entryPoint?: string; chainId?: string }]> = [
@@ -125,6 +129,27 @@ describe.each(testDatabaseKinds)('the paymaster service on %s', (kind) => {
         batchCall([
           { token: c.tokenAddress, to: c.storeWallet, value: amount },
           { token: c.tokenAddress, to: DEV_ACCOUNTS[2]!, value: 1n },
+        ]),
+        {},
+        {},
+      ],
+      // Paying with USDC through a swap, as a smart wallet batches it: approve, then the router's
+      // multicall (its own gas: the shop sponsors plain POGS transfers only). The router here is
+      // any address; the shape alone is refused before any code is looked at.
+      [
+        'not-one-call',
+        callsBatch([
+          { to: DEV_ACCOUNTS[2]!, value: 0n, data: SWAP_CALLS.encodeFunctionData('approve', [DEV_ACCOUNTS[3]!, amount]) },
+          { to: DEV_ACCOUNTS[3]!, value: 0n, data: SWAP_CALLS.encodeFunctionData('multicall', [9_999_999_999n, ['0x']]) },
+        ]),
+        {},
+        {},
+      ],
+      // Paying with ETH through a swap: one call to the router, with value.
+      [
+        'not-the-token',
+        callsBatch([
+          { to: DEV_ACCOUNTS[3]!, value: 10n ** 15n, data: SWAP_CALLS.encodeFunctionData('multicall', [9_999_999_999n, ['0x']]) },
         ]),
         {},
         {},
