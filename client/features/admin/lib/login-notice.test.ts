@@ -70,6 +70,12 @@ describe('loginNoticeFor', () => {
     }
   });
 
+  it('says plainly when the logins from this address are over the rate limit', () => {
+    const notice = loginNoticeFor({ status: 429, code: ErrorCode.rateLimited }, null, now);
+    expect(text(notice)).toBe('Too many logins from this address — Nothing was checked. Please wait a minute, then try again.');
+    expect(isLockActive(notice, now)).toBe(false);
+  });
+
   it('answers anything else with the generic error', () => {
     for (const refusal of [
       { status: 0, code: null },

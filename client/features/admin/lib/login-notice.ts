@@ -30,6 +30,12 @@ const LOGIN_BUSY_NOTICE: LoginNotice = {
   description: 'Please try again in a few seconds.',
 };
 
+const LOGIN_RATE_LIMITED_NOTICE: LoginNotice = {
+  kind: 'error',
+  title: 'Too many logins from this address',
+  description: 'Nothing was checked. Please wait a minute, then try again.',
+};
+
 /** The operator's sign-in link was accepted: this browser now logs in past the pause on new browsers. */
 export const BROWSER_RECOGNISED_NOTICE: LoginNotice = {
   kind: 'browser-recognised',
@@ -101,6 +107,8 @@ export function loginNoticeFor(refusal: LoginRefusal, previous: LoginNotice | nu
   }
   // Too many logins being checked (this browser's, or the server's): nothing is counted; try again soon.
   if (refusal.code === ErrorCode.adminLoginInProgress || refusal.code === ErrorCode.adminLoginBusy) return LOGIN_BUSY_NOTICE;
+  // Over the rate limit of logins from one address (a minute's window): nothing was checked or counted.
+  if (refusal.code === ErrorCode.rateLimited) return LOGIN_RATE_LIMITED_NOTICE;
   return LOGIN_ERROR_NOTICE;
 }
 
