@@ -4,7 +4,7 @@
  * at the chain's newest block, and the calls the shopper's wallet sends to make it. The swap's
  * recipient is the store wallet and its output the exact amount, so the store receives what a
  * POGS transfer would have carried; it may take at most the quote plus the slippage bound, and
- * only until its deadline (the block's time plus the quote's lifetime).
+ * only until its deadline (now, by the block's time or the clock's if later, plus the quote's lifetime).
  */
 import { Interface, toQuantity } from 'ethers';
 import { ErrorCode } from '../../../common/errors';
@@ -135,7 +135,9 @@ export class SwapQuotes {
       );
     }
     const amountInMax = withSlippage(amountIn, config.slippageBps);
-    const deadline = BigInt(block.timestamp + config.quoteTtlSeconds);
+    // From the later of the block's time and the clock's: a chain that mines only when sent to (local
+    // mode) can have a newest block far older than now, and its next block takes the time of now.
+    const deadline = BigInt(Math.max(block.timestamp, Math.floor(Date.now() / 1000)) + config.quoteTtlSeconds);
     const router = config.router;
     const swap = swapCallData({ path, pogs: tokenAddress, recipient: storeWallet, amountOut, amountInMax, deadline }, payWith === 'ETH');
     const calls: WalletCall[] =
