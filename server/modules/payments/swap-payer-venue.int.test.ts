@@ -12,6 +12,7 @@ import { ErrorCode } from '../../../common/errors';
 import { attentionItemSchema } from '../../../common/payments-desk';
 import { swapQuoteSchema, type SwapQuote, type WalletCall } from '../../../common/swap-pay';
 import { receiptOf } from '../../chain/mined';
+import { parseCsv } from '../../test/csv';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
 import { startPayingShop, type PayingShop } from '../../test/paying';
@@ -29,6 +30,11 @@ const USDC_PAYER = DEV_ACCOUNTS[2]!;
 const ACCOUNT = new Interface([
   'function execute(address target, uint256 value, bytes data)',
   'function executeBatch((address target, uint256 value, bytes data)[] calls)',
+]);
+const ROUTER = new Interface([
+  'function exactOutputSingle((address tokenIn, address tokenOut, uint24 fee, address recipient, uint256 amountOut, uint256 amountInMaximum, uint160 sqrtPriceLimitX96) params) payable returns (uint256 amountIn)',
+  'function refundETH() payable',
+  'function multicall(uint256 deadline, bytes[] data) payable returns (bytes[] results)',
 ]);
 const ERC20 = new Interface([
   'function balanceOf(address) view returns (uint256)',
@@ -142,6 +148,39 @@ describe.each(testDatabaseKinds)('who paid a swap, on %s', (kind) => {
     expect(toPayer.status, JSON.stringify(toPayer.body)).toBe(200);
     expect(await shop.h.database.db('refunds').where({ transfer_id: row.id })).toMatchObject([{ to_address: lower(ETH_PAYER) }]);
     expect(amountWei).toBe(BigInt(row.value_wei as string));
+  });
+
+  it("a swap of an amount no checkout asks for stays unmatched, and the desk's export names its payer as the sender, not the pool", async () => {
+    const route = shop.h.config.swap.routes.ETH!;
+    const { pogs, store } = { pogs: shop.h.payments!.target.tokenAddress, store: shop.h.payments!.target.storeWallet };
+    const deadline = BigInt(Math.floor(Date.now() / 1000) + 600);
+    const amountOut = 7n * 10n ** 18n + 123n;
+    const amountInMax = 10n ** 16n;
+    // The router's calls written out here (payments does not reach into the swaps module).
+    const swapOut = ROUTER.encodeFunctionData('exactOutputSingle', [
+      {
+        tokenIn: route.tokens[0],
+        tokenOut: pogs,
+        fee: route.fees[0],
+        recipient: store,
+        amountOut,
+        amountInMaximum: amountInMax,
+        sqrtPriceLimitX96: 0n,
+      },
+    ]);
+    const data = ROUTER.encodeFunctionData('multicall', [deadline, [swapOut, ROUTER.encodeFunctionData('refundETH', [])]]);
+    const [receipt] = await sendCalls(ETH_PAYER, [{ to: shop.h.config.swap.router, data, value: amountInMax.toString() }]);
+    const row = await recorded(receipt!.hash);
+    expect(row).toMatchObject({ status: 'unmatched', payer_address: lower(ETH_PAYER), paid_with: 'ETH' });
+    expect(facts().pools).toContain(row.from_address);
+
+    const day = new Date().toISOString().slice(0, 10);
+    const res = await asAdmin(`/api/admin/payments/export.csv?from=${day}&to=${day}`);
+    expect(res.status).toBe(200);
+    const [header, ...rows] = parseCsv(await res.text());
+    const line = rows.find((r) => r[header!.indexOf('tx_hash')] === lower(receipt!.hash));
+    expect(line, 'the transfer in the export').toBeDefined();
+    expect(line![header!.indexOf('sender')]).toBe(lower(ETH_PAYER));
   });
 
   it('USDC from a wallet: the caller paid the USDC it sent', async () => {

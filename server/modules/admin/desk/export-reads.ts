@@ -47,7 +47,8 @@ export function exportBatch(db: Db, start: Date, end: Date, after: ExportRow | n
       'o.id as order_id',
       db.raw(`${exportStatusSql('ct.status')} as status`),
       'ct.tx_hash as tx_hash',
-      'ct.from_address as sender',
+      // Who paid: for a swap, the payer the chain proved (its POGS came from a pool); else the sender.
+      db.raw('coalesce(ct.payer_address, ct.from_address) as sender'),
       'ct.value_wei as paid_wei',
       db.raw('null::text as name'),
       db.raw('null::text as usd_per_pogs'),
