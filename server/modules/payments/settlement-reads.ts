@@ -67,7 +67,8 @@ export async function matchCheckout(trx: Knex.Transaction, transfer: StoreTransf
   }
   const proven: Array<{ id: string }> = await ours(
     trx('checkout_intents as c')
-      .whereIn('c.session_id', sessionsProvenBy(trx, transfer.from, now))
+      // Who paid: a swap's POGS come from a pool, its payer is whom the chain proved.
+      .whereIn('c.session_id', sessionsProvenBy(trx, transfer.paidWith?.payer ?? transfer.from, now))
       .where('c.created_at', '<=', seenAt)
       .whereIn('c.status', PAYABLE),
   )

@@ -205,7 +205,9 @@ export class SettlementService {
       .first();
     if (!oldest?.t) return [];
     const candidates: Array<{ id: number }> = await this.db('chain_transfers')
-      .where({ status: 'unmatched' satisfies TransferStatus, from_address: wallet.toLowerCase() })
+      .where({ status: 'unmatched' satisfies TransferStatus })
+      // Paid by that wallet: its own transfer, or a swap whose payer the chain proved to be it.
+      .whereRaw('coalesce(payer_address, from_address) = ?', [wallet.toLowerCase()])
       .where((q) => q.whereNull('refund_hold_until').orWhere('refund_hold_until', '<=', now))
       .where('created_at', '>=', oldest.t)
       .orderBy('id')

@@ -150,13 +150,12 @@ describe.each(testDatabaseKinds)('who paid a swap, on %s', (kind) => {
     expect(amountWei).toBe(BigInt(row.value_wei as string));
   });
 
-  it("a swap of an amount no checkout asks for stays unmatched, and the desk's export names its payer as the sender, not the pool", async () => {
+  /** A swap of ETH into `amountOut` of POGS for the store, by `from`, written out here (payments does not reach into the swaps module). */
+  async function ownSwap(from: string, amountOut: bigint): Promise<TransactionReceipt> {
     const route = shop.h.config.swap.routes.ETH!;
-    const { pogs, store } = { pogs: shop.h.payments!.target.tokenAddress, store: shop.h.payments!.target.storeWallet };
+    const { tokenAddress: pogs, storeWallet: store } = shop.h.payments!.target;
     const deadline = BigInt(Math.floor(Date.now() / 1000) + 600);
-    const amountOut = 7n * 10n ** 18n + 123n;
-    const amountInMax = 10n ** 16n;
-    // The router's calls written out here (payments does not reach into the swaps module).
+    const amountInMax = 10n ** 17n;
     const swapOut = ROUTER.encodeFunctionData('exactOutputSingle', [
       {
         tokenIn: route.tokens[0],
@@ -169,8 +168,13 @@ describe.each(testDatabaseKinds)('who paid a swap, on %s', (kind) => {
       },
     ]);
     const data = ROUTER.encodeFunctionData('multicall', [deadline, [swapOut, ROUTER.encodeFunctionData('refundETH', [])]]);
-    const [receipt] = await sendCalls(ETH_PAYER, [{ to: shop.h.config.swap.router, data, value: amountInMax.toString() }]);
-    const row = await recorded(receipt!.hash);
+    const [receipt] = await sendCalls(from, [{ to: shop.h.config.swap.router, data, value: amountInMax.toString() }]);
+    return receipt!;
+  }
+
+  it("a swap of an amount no checkout asks for stays unmatched, and the desk's export names its payer as the sender, not the pool", async () => {
+    const receipt = [await ownSwap(ETH_PAYER, 7n * 10n ** 18n + 123n)];
+    const row = await recorded(receipt[0]!.hash);
     expect(row).toMatchObject({ status: 'unmatched', payer_address: lower(ETH_PAYER), paid_with: 'ETH' });
     expect(facts().pools).toContain(row.from_address);
 
@@ -178,9 +182,33 @@ describe.each(testDatabaseKinds)('who paid a swap, on %s', (kind) => {
     const res = await asAdmin(`/api/admin/payments/export.csv?from=${day}&to=${day}`);
     expect(res.status).toBe(200);
     const [header, ...rows] = parseCsv(await res.text());
-    const line = rows.find((r) => r[header!.indexOf('tx_hash')] === lower(receipt!.hash));
+    const line = rows.find((r) => r[header!.indexOf('tx_hash')] === lower(receipt[0]!.hash));
     expect(line, 'the transfer in the export').toBeDefined();
     expect(line![header!.indexOf('sender')]).toBe(lower(ETH_PAYER));
+  });
+
+  it('a shopper signed in as the payer: a swap of part of the amount counts for their checkout, as a transfer from their wallet would', async () => {
+    const s = new Shopper(shop.h);
+    await s.signIn(provider(), ETH_PAYER);
+    const c = await shop.pay.checkout(s, shop.unlimited.id, ETH_PAYER);
+    const half = BigInt(c.amountWei) / 2n;
+    const receipt = await ownSwap(ETH_PAYER, half);
+    const row = await recorded(receipt.hash);
+    expect(facts().pools).toContain(row.from_address);
+    expect(row).toMatchObject({ payer_address: lower(ETH_PAYER), status: 'underpaid' });
+    expect(await shop.pay.checkoutOf(s, c.id)).toMatchObject({ status: 'underpaid' });
+    await s.request('/api/auth/logout', { method: 'POST' });
+  });
+
+  it('the same swap sent before signing in: kept unmatched, then counted for the checkout once the shopper proves the payer wallet', async () => {
+    const s = new Shopper(shop.h);
+    const c = await shop.pay.checkout(s, shop.unlimited.id, ETH_PAYER);
+    const receipt = await ownSwap(ETH_PAYER, BigInt(c.amountWei) / 2n);
+    expect(await recorded(receipt.hash)).toMatchObject({ payer_address: lower(ETH_PAYER), status: 'unmatched' });
+    await s.signIn(provider(), ETH_PAYER);
+    expect(await shop.pay.transferRow(receipt.hash)).toMatchObject({ status: 'underpaid' });
+    expect(await shop.pay.checkoutOf(s, c.id)).toMatchObject({ status: 'underpaid' });
+    await s.request('/api/auth/logout', { method: 'POST' });
   });
 
   it('USDC from a wallet: the caller paid the USDC it sent', async () => {
