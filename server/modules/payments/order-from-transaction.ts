@@ -103,15 +103,19 @@ export class OrderFromTransaction {
   }
 
   /**
-   * Who paid `transfer` (swap-payer.ts), or undefined when the chain does not say now: the transfer
-   * is recorded all the same, and the watcher records who paid it on its pass.
+   * Who paid `transfer` (swap-payer.ts). When the chain does not say now, nothing is recorded and
+   * the shopper's page asks again (202); the watcher records it meanwhile if it can.
    */
-  private async paidWith(transfer: StoreTransfer): Promise<PaidWith | undefined> {
+  private async paidWith(transfer: StoreTransfer): Promise<PaidWith> {
     try {
       return await lookUpPaidWith(this.deps.chain, this.deps.swap ?? null, transfer);
     } catch (err) {
-      this.deps.logger.debug({ err, txHash: transfer.txHash }, 'who paid a swap is left to the watcher');
-      return undefined;
+      // Nothing is recorded of a swap until who paid it is known: its order belongs to the payer.
+      this.deps.logger.debug({ err, txHash: transfer.txHash }, 'who paid a swap is not known yet');
+      throw new AppError(
+        ErrorCode.awaitingConfirmations,
+        'The payment is on chain; the shop is still reading who paid it. Ask again in a moment.',
+      );
     }
   }
 

@@ -15,7 +15,9 @@ import { DEV_ACCOUNTS } from '../../chain/local-chain';
 import { testDatabaseKinds } from '../../test/databases';
 import { startHarness, type Harness } from '../../test/harness';
 import { payingKit, startPayingShop, type PayingKit } from '../../test/paying';
+import { Shopper } from '../../test/shopper';
 import { useTestChain } from '../../test/use-test-chain';
+import { lookUpPaidWith, type PayerLookups } from './payer-lookup';
 import type { SwapFacts } from './swap-payer';
 
 const STORE = DEV_ACCOUNTS[0]!;
@@ -125,12 +127,15 @@ describe.each(testDatabaseKinds)('who paid a transfer, on %s', (kind) => {
 /** An RPC in front of anvil that relays every call, or holds those of the methods named (never answered). */
 async function startRelay(upstream: string) {
   let held = new Set<string>();
+  const asked = new Map<string, number>();
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
-      if (held.has((JSON.parse(body.toString()) as { method: string }).method)) return;
+      const { method } = JSON.parse(body.toString()) as { method: string };
+      asked.set(method, (asked.get(method) ?? 0) + 1);
+      if (held.has(method)) return;
       const answer = await fetch(upstream, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(await answer.text());
@@ -140,6 +145,8 @@ async function startRelay(upstream: string) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hold: (...methods: string[]) => void (held = new Set(methods)),
+    /** How many times `method` was asked for so far. */
+    asked: (method: string) => asked.get(method) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections(); // the held calls' connections too
@@ -177,5 +184,45 @@ describe('a chain that does not give the swap’s transaction', () => {
     expect(await pay.transferRow(fromPool)).toMatchObject({ payer_address: null, paid_with: 'swap', from_address: POOL.toLowerCase() });
     // Scanned again from the same range: the plain transfer is still recorded once.
     expect(await h.database.db('chain_transfers').where({ tx_hash: plain.toLowerCase() })).toHaveLength(1);
+  });
+
+  it('asks once per transaction in a pass, and judges nothing from a receipt that does not hold the transfer as it was read', async () => {
+    const hash = await pay.send(POOL, { value: 3n * POG + 1n });
+    const receipt = (await h.payments!.chain.receipt(hash))!;
+    const log = receipt.logs.find((l) => l.address.toLowerCase() === h.payments!.target.tokenAddress.toLowerCase())!;
+    const transfer = { txHash: hash, logIndex: log.logIndex, from: POOL.toLowerCase(), value: 3n * POG + 1n, blockHash: log.blockHash };
+    const lookups: PayerLookups = new Map();
+    const before = relay.asked('eth_getTransactionByHash');
+    expect(await lookUpPaidWith(h.payments!.chain, swap, transfer, lookups)).toEqual({ coin: 'swap', amountIn: null, payer: null });
+    await lookUpPaidWith(h.payments!.chain, swap, transfer, lookups);
+    expect(relay.asked('eth_getTransactionByHash') - before).toBe(1);
+    await lookUpPaidWith(h.payments!.chain, swap, transfer, new Map());
+    expect(relay.asked('eth_getTransactionByHash') - before).toBe(2);
+    // Read from another fork (its block), at another place, or of another amount: asked again later.
+    for (const other of [{ blockHash: '0x' + '11'.repeat(32) }, { logIndex: log.logIndex + 1 }, { value: 3n * POG }]) {
+      await expect(lookUpPaidWith(h.payments!.chain, swap, { ...transfer, ...other })).rejects.toThrow(/does not hold its transfer/);
+    }
+  });
+
+  it("the shopper's page asking for the order meanwhile is told to ask again (202), and nothing is recorded: no order with the pool as its wallet", async () => {
+    await h.catalogue.sync();
+    await h.catalogue.seedDemoPrices();
+    const variant = (await h.catalogue.list()).products.flatMap((p) => p.variants).find((v) => !v.isSoldOut && v.availableStock > 0)!;
+    const s = new Shopper(h);
+    const c = await pay.checkout(s, variant.id, null);
+    await pay.send(FUNDER, { value: BigInt(c.amountWei), to: POOL });
+    const fromPool = await pay.send(POOL, { value: BigInt(c.amountWei) });
+    relay.hold('eth_getTransactionByHash');
+    try {
+      const res = await s.post('/api/orders/create', { checkoutId: c.id, transactionHash: fromPool });
+      expect({ status: res.status, code: ((await res.json()) as { code?: string }).code }).toEqual({
+        status: 202,
+        code: ErrorCode.awaitingConfirmations,
+      });
+      expect(await pay.transferRow(fromPool)).toBeUndefined();
+      expect(await pay.ordersFor(fromPool)).toEqual([]);
+    } finally {
+      relay.hold();
+    }
   });
 });

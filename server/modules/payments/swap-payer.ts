@@ -48,6 +48,9 @@ export interface TransactionFacts {
 
 export const USER_OPERATION_EVENT_TOPIC = id('UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)');
 export const WETH_DEPOSIT_TOPIC = id('Deposit(address,uint256)');
+/** An EntryPoint's BeforeExecution(), logged once at the start of each bundle's execution. */
+export const BEFORE_EXECUTION_TOPIC = id('BeforeExecution()');
+const BUNDLE_TOPICS = new Set([USER_OPERATION_EVENT_TOPIC, BEFORE_EXECUTION_TOPIC]);
 
 const lower = (a: string) => a.toLowerCase();
 const WORD = /^0x[0-9a-fA-F]{64}$/;
@@ -59,6 +62,8 @@ export function fromRoutePool(from: string, swap: SwapFacts | null): boolean {
 }
 
 const unproven: PaidWith = { coin: 'swap', amountIn: null, payer: null };
+/** A payer counts only with what it paid in: its USDC sent, or the ether the router wrapped. */
+const proven = (paid: PaidWith): PaidWith => (paid.coin === 'swap' ? unproven : paid);
 
 /**
  * How the transfer `transfer` (a log of `logs`, the receipt's) was paid. `tx` is the transaction;
@@ -77,9 +82,18 @@ export function paidWithOf(input: {
   const logs = input.logs.filter((l) => !l.removed && lower(l.transactionHash) === lower(transfer.txHash));
   const to = lower(tx.to);
 
-  if (to === lower(swap.router)) return coinOf(lower(tx.from), logs, swap);
+  // Someone else's signed user operation can be run inside a transaction of a stranger's (a bundle
+  // nested in another EntryPoint's, or in a token's callback during a router call): the money
+  // moved would be the operation's sender's, and the stranger would be taken as its payer. So a
+  // call to the router with any EntryPoint's events in it proves nothing, and neither does a call to
+  // an EntryPoint with another contract's such events in it or with more than one bundle in it.
+  const bundles = logs.filter((l) => l.topics.length > 0 && BUNDLE_TOPICS.has(lower(l.topics[0]!)));
+
+  if (to === lower(swap.router)) return bundles.length ? unproven : proven(coinOf(lower(tx.from), logs, swap));
 
   if (swap.entryPoints.some((entryPoint) => lower(entryPoint) === to)) {
+    if (bundles.some((l) => lower(l.address) !== to)) return unproven;
+    if (bundles.filter((l) => lower(l.topics[0]!) === BEFORE_EXECUTION_TOPIC).length !== 1) return unproven;
     const ops = logs
       .map((log) => userOperationEvent(log, to))
       .filter((e): e is UserOperationEvent => e !== null)
@@ -89,10 +103,12 @@ export function paidWithOf(input: {
     if (!op || !op.success) return unproven;
     // The operation's own logs: after the previous operation's event, before its own.
     const after = index > 0 ? ops[index - 1]!.logIndex : -1;
-    return coinOf(
-      op.sender,
-      logs.filter((l) => l.logIndex > after && l.logIndex < op.logIndex),
-      swap,
+    return proven(
+      coinOf(
+        op.sender,
+        logs.filter((l) => l.logIndex > after && l.logIndex < op.logIndex),
+        swap,
+      ),
     );
   }
   return unproven;

@@ -22,7 +22,7 @@ import type { SettlementService } from './settlement';
 import { paidTowardsOrder } from './settlement-reads';
 import type { TransferStatus } from './transfer-status';
 import { decodeStoreTransfer, type StoreTransfer } from './verify';
-import { lookUpPaidWith } from './payer-lookup';
+import { lookUpPaidWith, type PayerLookups } from './payer-lookup';
 import type { SwapFacts } from './swap-payer';
 import { lastConfirmedBlock } from '../../lib/confirmations';
 
@@ -118,6 +118,7 @@ export class ChainWatcher implements Job {
       const from = cursor.block + 1;
       const to = Math.min(safe, from + config.logRange - 1);
       const logs = await chain.storeTransferLogs(from, to);
+      const lookups: PayerLookups = new Map();
       for (const log of logs) {
         const transfer = decodeStoreTransfer(log, chain.target.chainId, chain.target.tokenAddress, chain.target.storeWallet);
         if (!transfer) continue;
@@ -128,7 +129,7 @@ export class ChainWatcher implements Job {
         }
         // Who paid it, before it is recorded: a chain that does not answer ends the pass here, and
         // the range is scanned again on the next one (its transfers settled so far are kept once).
-        const paidWith = await lookUpPaidWith(chain, this.deps.swap, transfer);
+        const paidWith = await lookUpPaidWith(chain, this.deps.swap, transfer, lookups);
         // Settlement logs what it judged, and the order it made (once, whoever presented the transfer).
         const settled = await this.deps.settlement.settle({ ...transfer, paidWith }, 'watcher');
         if (settled.kind === 'order' && settled.created) result.orders++;
