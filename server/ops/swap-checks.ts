@@ -62,6 +62,25 @@ export async function swapChecks(config: SwapConfig, tokenAddress: string, chain
         `SWAP_ROUTER must be Uniswap's SwapRouter02 (${DOC})`,
       );
     }
+    // The quoter must price the router's pools: one of another venue (another factory or WETH)
+    // quotes pools the swap never touches.
+    let quoterVenue: [string, string] | null = null;
+    try {
+      quoterVenue = [
+        getAddress(String((await call(config.quoter, ROUTER_ABI, 'factory', []))[0])),
+        getAddress(String((await call(config.quoter, ROUTER_ABI, 'WETH9', []))[0])),
+      ];
+    } catch (err) {
+      if (unavailableCause(err)) throw err;
+    }
+    if (!quoterVenue || quoterVenue[0] !== factory || quoterVenue[1] !== weth) {
+      throw new SwapSetupError(
+        quoterVenue
+          ? `the quoter ${config.quoter} prices the pools of factory ${quoterVenue[0]} (WETH ${quoterVenue[1]}), the router swaps in factory ${factory} (WETH ${weth})`
+          : `${config.quoter} does not answer factory() and WETH9(): not a QuoterV2`,
+        `SWAP_QUOTER must be Uniswap's QuoterV2 of the router's factory (${DOC})`,
+      );
+    }
     results.push({
       name: `${NAME}: router`,
       status: 'ok',

@@ -4,13 +4,13 @@
  * receives exactly the checkout's amount and the watcher settles it; a price moved past the bound
  * or a passed deadline spends nothing but gas; and only the checkout's own browser gets a quote.
  */
-import { Contract, Interface, MaxUint256, parseEther, parseUnits, type TransactionReceipt } from 'ethers';
+import { Contract, ContractFactory, getAddress, Interface, MaxUint256, parseEther, parseUnits, type TransactionReceipt } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicConfigSchema } from '../../../common/api';
 import { ErrorCode } from '../../../common/errors';
 import { swapQuoteSchema, type SwapQuote, type WalletCall } from '../../../common/swap-pay';
 import { createApp } from '../../app';
-import { mined, receiptOf } from '../../chain/mined';
+import { deployed, mined, receiptOf } from '../../chain/mined';
 import uniswap from '../../chain/contracts/uniswap-v3.json';
 import wethArtifact from '../../chain/contracts/demo-weth.json';
 import { DEV_ACCOUNTS } from '../../chain/local-chain';
@@ -301,9 +301,18 @@ describe.each(testDatabaseKinds)('paying with ETH or USDC on %s', (kind) => {
     // No contract at the router (Base's default address on this chain), or the quoter.
     expect(await failed({ ...swap, router: ETH_ONLY })).toMatchObject({ found: expect.stringContaining('SWAP_ROUTER') });
     expect(await failed({ ...swap, quoter: ETH_ONLY })).toMatchObject({ found: expect.stringContaining('SWAP_QUOTER') });
-    // A quoter that is a contract but not a quoter: the route's quote fails.
+    // A contract that is not a quoter.
     expect(await failed({ ...swap, quoter: pogs })).toMatchObject({
-      found: expect.stringContaining('did not quote 1 POGS'),
+      found: expect.stringContaining('not a QuoterV2'),
+      fix: expect.stringContaining('SWAP_QUOTER'),
+    });
+    // A QuoterV2 of another venue (another factory): it would price pools the swap never touches.
+    const deployer = await provider().getSigner(DEV_ACCOUNTS[0]!);
+    const elsewhere = await deployed(
+      new ContractFactory(uniswap.contracts.QuoterV2.abi, uniswap.contracts.QuoterV2.bytecode, deployer).deploy(pogs, weth()),
+    );
+    expect(await failed({ ...swap, quoter: await elsewhere.getAddress() })).toMatchObject({
+      found: expect.stringContaining(`prices the pools of factory ${getAddress(pogs)}`),
       fix: expect.stringContaining('SWAP_QUOTER'),
     });
   });
