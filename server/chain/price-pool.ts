@@ -89,60 +89,118 @@ async function deployedAll(provider: JsonRpcProvider, known: LocalPricePool): Pr
 export async function deployPricePool(provider: JsonRpcProvider, tokenAddress: string): Promise<LocalPricePool> {
   const deployer = await provider.getSigner(DEPLOYER);
   const lp = await provider.getSigner(LIQUIDITY_PROVIDER);
-  const deploy = async (artifact: { abi: readonly object[] | unknown[]; bytecode: string }, signer: Signer, ...args: unknown[]) => {
-    const contract = await new ContractFactory(artifact.abi as object[], artifact.bytecode, signer).deploy(...args);
-    await deployed(contract);
-    return contract.getAddress();
-  };
-  // Half as much gas again as estimated: the pool writes a price observation in the first block of
-  // each second, so a transaction estimated in one second and mined in the next (a loaded machine)
-  // needs more than its estimate, and would run out of gas.
-  const send = async (c: Contract, fn: string, args: unknown[], value?: bigint) => {
-    const method = c.getFunction(fn);
-    const overrides = value === undefined ? {} : { value };
-    const estimate = await method.estimateGas(...args, overrides);
-    return mined(method(...args, { ...overrides, gasLimit: (estimate * 3n) / 2n }));
-  };
-
-  const weth = await deploy(wethArtifact, deployer);
-  const factory = await deploy(uniswap.contracts.UniswapV3Factory, deployer);
-  const positionManager = await deploy(uniswap.contracts.NonfungiblePositionManager, deployer, factory, weth, ZeroAddress);
-
-  const pogsIsToken0 = BigInt(tokenAddress) < BigInt(weth);
-  const [token0, token1] = pogsIsToken0 ? [tokenAddress, weth] : [weth, tokenAddress];
-  const manager = new Contract(positionManager, uniswap.contracts.NonfungiblePositionManager.abi, lp);
-  // Uniswap prices token0 in token1: WETH per POGS, or POGS per WETH.
-  const sqrtPriceX96 = pogsIsToken0 ? sqrtBig((1n << 192n) / DEMO_POGS_PER_WETH) : sqrtBig(DEMO_POGS_PER_WETH << 192n);
-  await send(manager, 'createAndInitializePoolIfNecessary', [token0, token1, LOCAL_POOL_FEE, sqrtPriceX96]);
-  const pool = String(
-    await new Contract(factory, uniswap.contracts.UniswapV3Factory.abi, provider).getFunction('getPool')(token0, token1, LOCAL_POOL_FEE),
-  );
-  await send(new Contract(pool, POOL_ABI, lp), 'increaseObservationCardinalityNext', [OBSERVATIONS]);
+  const weth = await deployContract(wethArtifact, deployer);
+  const factory = await deployContract(uniswap.contracts.UniswapV3Factory, deployer);
+  const positionManager = await deployContract(uniswap.contracts.NonfungiblePositionManager, deployer, factory, weth, ZeroAddress);
 
   const liquidityWeth = LIQUIDITY_POGS / DEMO_POGS_PER_WETH;
-  await send(new Contract(weth, wethArtifact.abi, lp), 'deposit', [], liquidityWeth + parseEther('0.01'));
-  for (const token of [tokenAddress, weth]) await send(new Contract(token, ERC20_APPROVE, lp), 'approve', [positionManager, MaxUint256]);
-  const [amount0, amount1] = pogsIsToken0 ? [LIQUIDITY_POGS, liquidityWeth] : [liquidityWeth, LIQUIDITY_POGS];
-  await send(manager, 'mint', [
+  await sendWithMargin(new Contract(weth, wethArtifact.abi, lp), 'deposit', [], liquidityWeth + parseEther('0.01'));
+  const pool = await fullRangePool(provider, lp, {
+    factory,
+    positionManager,
+    fee: LOCAL_POOL_FEE,
+    fullRangeTick: FULL_RANGE_TICK,
+    a: { token: tokenAddress, amount: LIQUIDITY_POGS },
+    b: { token: weth, amount: liquidityWeth },
+    // Uniswap prices token0 in token1: WETH per POGS, or POGS per WETH.
+    sqrtPriceX96: (pogsIsToken0) => (pogsIsToken0 ? sqrtBig((1n << 192n) / DEMO_POGS_PER_WETH) : sqrtBig(DEMO_POGS_PER_WETH << 192n)),
+    beforeMint: (address) => sendWithMargin(new Contract(address, POOL_ABI, lp), 'increaseObservationCardinalityNext', [OBSERVATIONS]),
+  });
+
+  const now = (await provider.getBlock('latest'))!.timestamp;
+  const usdFeed = await deployContract(
+    aggregatorArtifact,
+    deployer,
+    FEED_DECIMALS,
+    'ETH / USD',
+    DEMO_ETH_USD * 10n ** BigInt(FEED_DECIMALS),
+    now,
+  );
+  const sequencerFeed = await deployContract(
+    aggregatorArtifact,
+    deployer,
+    0,
+    'L2 Sequencer Uptime Status Feed',
+    0,
+    now - SEQUENCER_UP_FOR_S,
+  );
+  return { pool, weth, factory, positionManager, usdFeed, sequencerFeed };
+}
+
+/** Deploys `artifact` from `signer` with the constructor's `args`: its address, once mined. */
+export async function deployContract(
+  artifact: { abi: readonly object[] | unknown[]; bytecode: string },
+  signer: Signer,
+  ...args: unknown[]
+): Promise<string> {
+  const contract = await new ContractFactory(artifact.abi as object[], artifact.bytecode, signer).deploy(...args);
+  await deployed(contract);
+  return contract.getAddress();
+}
+
+/**
+ * Sends `fn` with half as much gas again as estimated: a pool writes a price observation in the
+ * first block of each second, so a transaction estimated in one second and mined in the next (a
+ * loaded machine) needs more than its estimate, and would run out of gas.
+ */
+export async function sendWithMargin(c: Contract, fn: string, args: unknown[], value?: bigint) {
+  const method = c.getFunction(fn);
+  const overrides = value === undefined ? {} : { value };
+  const estimate = await method.estimateGas(...args, overrides);
+  return mined(method(...args, { ...overrides, gasLimit: (estimate * 3n) / 2n }));
+}
+
+/**
+ * A Uniswap v3 pool of tokens `a` and `b` at `fee`, created at the price `sqrtPriceX96` gives
+ * (told whether `a` is the pool's token0), with full-range liquidity of both amounts from `lp`
+ * (which approves the position manager). `beforeMint` runs on the new pool before its liquidity.
+ * Its address.
+ */
+export async function fullRangePool(
+  provider: JsonRpcProvider,
+  lp: Signer,
+  opts: {
+    factory: string;
+    positionManager: string;
+    fee: number;
+    /** The widest tick the fee's spacing allows. */
+    fullRangeTick: number;
+    a: { token: string; amount: bigint };
+    b: { token: string; amount: bigint };
+    sqrtPriceX96: (aIsToken0: boolean) => bigint;
+    beforeMint?: (pool: string) => Promise<unknown>;
+  },
+): Promise<string> {
+  const aIsToken0 = BigInt(opts.a.token) < BigInt(opts.b.token);
+  const [first, second] = aIsToken0 ? [opts.a, opts.b] : [opts.b, opts.a];
+  const manager = new Contract(opts.positionManager, uniswap.contracts.NonfungiblePositionManager.abi, lp);
+  await sendWithMargin(manager, 'createAndInitializePoolIfNecessary', [first.token, second.token, opts.fee, opts.sqrtPriceX96(aIsToken0)]);
+  const pool = String(
+    await new Contract(opts.factory, uniswap.contracts.UniswapV3Factory.abi, provider).getFunction('getPool')(
+      first.token,
+      second.token,
+      opts.fee,
+    ),
+  );
+  await opts.beforeMint?.(pool);
+  for (const token of [first.token, second.token])
+    await sendWithMargin(new Contract(token, ERC20_APPROVE, lp), 'approve', [opts.positionManager, MaxUint256]);
+  await sendWithMargin(manager, 'mint', [
     {
-      token0,
-      token1,
-      fee: LOCAL_POOL_FEE,
-      tickLower: -FULL_RANGE_TICK,
-      tickUpper: FULL_RANGE_TICK,
-      amount0Desired: amount0,
-      amount1Desired: amount1,
+      token0: first.token,
+      token1: second.token,
+      fee: opts.fee,
+      tickLower: -opts.fullRangeTick,
+      tickUpper: opts.fullRangeTick,
+      amount0Desired: first.amount,
+      amount1Desired: second.amount,
       amount0Min: 0n,
       amount1Min: 0n,
-      recipient: LIQUIDITY_PROVIDER,
+      recipient: await lp.getAddress(),
       deadline: MaxUint256,
     },
   ]);
-
-  const now = (await provider.getBlock('latest'))!.timestamp;
-  const usdFeed = await deploy(aggregatorArtifact, deployer, FEED_DECIMALS, 'ETH / USD', DEMO_ETH_USD * 10n ** BigInt(FEED_DECIMALS), now);
-  const sequencerFeed = await deploy(aggregatorArtifact, deployer, 0, 'L2 Sequencer Uptime Status Feed', 0, now - SEQUENCER_UP_FOR_S);
-  return { pool, weth, factory, positionManager, usdFeed, sequencerFeed };
+  return pool;
 }
 
 /** ⌊√n⌋, exactly (Newton's method on bigints). */

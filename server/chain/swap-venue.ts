@@ -12,7 +12,7 @@
  * app_state and checked on every start, like the price pool's; a chain that lost them, or a new
  * price pool (a new WETH and factory), gets a fresh deployment.
  */
-import { Contract, ContractFactory, getAddress, JsonRpcProvider, MaxUint256, parseUnits, ZeroAddress, type Signer } from 'ethers';
+import { getAddress, JsonRpcProvider, parseUnits, ZeroAddress } from 'ethers';
 import { BASE_CHAIN_ID } from '../../common/chain';
 import type { Db } from '../db';
 import { getState, setState } from '../lib/app-state';
@@ -21,8 +21,7 @@ import type { SwapConfig } from '../swap-config';
 import usdcArtifact from './contracts/demo-usdc.json' with { type: 'json' };
 import uniswap from './contracts/uniswap-v3.json' with { type: 'json' };
 import { DEV_ACCOUNTS } from './local-chain';
-import { deployed, mined } from './mined';
-import { LIQUIDITY_PROVIDER, LOCAL_POOL_FEE, sqrtBig } from './price-pool';
+import { deployContract, fullRangePool, LIQUIDITY_PROVIDER, LOCAL_POOL_FEE, sqrtBig } from './price-pool';
 
 /** The POGS/USDC pool's fee tier (0.05 %) and the widest ticks its spacing (10) allows. */
 export const LOCAL_USDC_POOL_FEE = 500;
@@ -55,8 +54,6 @@ export interface LocalSwapVenue {
   /** The POGS/USDC pool (LOCAL_USDC_POOL_FEE). */
   usdcPool: string;
 }
-
-const ERC20_APPROVE = ['function approve(address spender, uint256 value) returns (bool)'];
 
 /**
  * The local chain's venue: found where app_state says it is (on the same token and price pool),
@@ -102,59 +99,21 @@ async function deployedAll(provider: JsonRpcProvider, known: LocalSwapVenue): Pr
 /** Deploys the venue on the chain `provider` reaches (also the tests' way to get one). */
 export async function deploySwapVenue(provider: JsonRpcProvider, base: SwapVenueBase): Promise<LocalSwapVenue> {
   const deployer = await provider.getSigner(DEPLOYER);
-  const lp = await provider.getSigner(LIQUIDITY_PROVIDER);
-  const deploy = async (artifact: { abi: readonly object[] | unknown[]; bytecode: string }, signer: Signer, ...args: unknown[]) => {
-    const contract = await new ContractFactory(artifact.abi as object[], artifact.bytecode, signer).deploy(...args);
-    await deployed(contract);
-    return contract.getAddress();
-  };
-  // Half as much gas again as estimated: a pool writes a price observation in the first block of
-  // each second, so a transaction estimated in one second and mined in the next needs more.
-  const send = async (c: Contract, fn: string, args: unknown[]) => {
-    const method = c.getFunction(fn);
-    const estimate = await method.estimateGas(...args);
-    return mined(method(...args, { gasLimit: (estimate * 3n) / 2n }));
-  };
-
   // factoryV2 is the zero address: only v2 swaps use it, and the shop's routes are v3 pools.
-  const router = await deploy(uniswap.contracts.SwapRouter02, deployer, ZeroAddress, base.factory, base.positionManager, base.weth);
-  const quoter = await deploy(uniswap.contracts.QuoterV2, deployer, base.factory, base.weth);
-  const usdc = await deploy(usdcArtifact, deployer, DEV_ACCOUNTS.slice(1), USDC_EACH);
-
-  const pogsIsToken0 = BigInt(base.token) < BigInt(usdc);
-  const [token0, token1] = pogsIsToken0 ? [base.token, usdc] : [usdc, base.token];
-  // Uniswap prices token0 in token1 (in their smallest units): USDC per POGS, or POGS per USDC.
-  const sqrtPriceX96 = pogsIsToken0
-    ? sqrtBig((USDC_UNITS_PER_POGS << 192n) / POGS_UNIT)
-    : sqrtBig((POGS_UNIT << 192n) / USDC_UNITS_PER_POGS);
-  const manager = new Contract(base.positionManager, uniswap.contracts.NonfungiblePositionManager.abi, lp);
-  await send(manager, 'createAndInitializePoolIfNecessary', [token0, token1, LOCAL_USDC_POOL_FEE, sqrtPriceX96]);
-  const usdcPool = String(
-    await new Contract(base.factory, uniswap.contracts.UniswapV3Factory.abi, provider).getFunction('getPool')(
-      token0,
-      token1,
-      LOCAL_USDC_POOL_FEE,
-    ),
-  );
-
-  const liquidityUsdc = (LIQUIDITY_POGS * USDC_UNITS_PER_POGS) / POGS_UNIT;
-  for (const token of [base.token, usdc]) await send(new Contract(token, ERC20_APPROVE, lp), 'approve', [base.positionManager, MaxUint256]);
-  const [amount0, amount1] = pogsIsToken0 ? [LIQUIDITY_POGS, liquidityUsdc] : [liquidityUsdc, LIQUIDITY_POGS];
-  await send(manager, 'mint', [
-    {
-      token0,
-      token1,
-      fee: LOCAL_USDC_POOL_FEE,
-      tickLower: -FULL_RANGE_TICK,
-      tickUpper: FULL_RANGE_TICK,
-      amount0Desired: amount0,
-      amount1Desired: amount1,
-      amount0Min: 0n,
-      amount1Min: 0n,
-      recipient: LIQUIDITY_PROVIDER,
-      deadline: MaxUint256,
-    },
-  ]);
+  const router = await deployContract(uniswap.contracts.SwapRouter02, deployer, ZeroAddress, base.factory, base.positionManager, base.weth);
+  const quoter = await deployContract(uniswap.contracts.QuoterV2, deployer, base.factory, base.weth);
+  const usdc = await deployContract(usdcArtifact, deployer, DEV_ACCOUNTS.slice(1), USDC_EACH);
+  const usdcPool = await fullRangePool(provider, await provider.getSigner(LIQUIDITY_PROVIDER), {
+    factory: base.factory,
+    positionManager: base.positionManager,
+    fee: LOCAL_USDC_POOL_FEE,
+    fullRangeTick: FULL_RANGE_TICK,
+    a: { token: base.token, amount: LIQUIDITY_POGS },
+    b: { token: usdc, amount: (LIQUIDITY_POGS * USDC_UNITS_PER_POGS) / POGS_UNIT },
+    // Uniswap prices token0 in token1 (in their smallest units): USDC per POGS, or POGS per USDC.
+    sqrtPriceX96: (pogsIsToken0) =>
+      pogsIsToken0 ? sqrtBig((USDC_UNITS_PER_POGS << 192n) / POGS_UNIT) : sqrtBig((POGS_UNIT << 192n) / USDC_UNITS_PER_POGS),
+  });
   return { router, quoter, usdc, usdcPool };
 }
 
