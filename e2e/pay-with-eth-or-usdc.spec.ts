@@ -5,6 +5,7 @@ import type { SwapQuote } from '../common/swap-pay';
 import { quoteFigures } from '../client/features/checkout/lib/swap-figures';
 import { localEntryPoint } from '../server/chain/local-paymaster';
 import { mined } from '../server/chain/mined';
+import { logInAsAdmin } from './fixtures/admin';
 import { startBundler, type Bundler } from './fixtures/bundler';
 import { SmartAccountWallet } from './fixtures/smart-wallet';
 import { CHAIN_RPC, DEV_ACCOUNTS, TestWallet } from './fixtures/test-wallet';
@@ -201,6 +202,25 @@ test.describe('paying with ETH or USDC when the POGS are short', () => {
 
       await page.goto(`/order-confirmation?id=${encodeURIComponent(order.id)}`);
       await expect(page.getByTestId('order-confirmation').getByTestId('order-number')).toHaveText(order.id);
+
+      // The admin's order view says how it was paid, on a tablet and a phone.
+      await page.setViewportSize({ width: 820, height: 1180 });
+      await logInAsAdmin(page);
+      await page.getByTestId('admin-tab-orders').click();
+      await page.getByTestId('orders-search').fill(order.id);
+      await page.getByTestId('orders-search').press('Enter');
+      await page.locator(`[data-testid="admin-order"][data-order-id="${order.id}"]`).click();
+      const paidWith = page.getByTestId('order-detail').getByTestId('order-transfer-paid-with');
+      await expect(paidWith).toContainText(/^Paid with \d[\d.]* ETH/);
+      await page.screenshot({ path: testInfo.outputPath('admin-order-paid-with-eth-820x1180.png'), animations: 'disabled' });
+      // On a phone, the sheet opened there.
+      await page.keyboard.press('Escape');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.locator(`[data-testid="admin-order"][data-order-id="${order.id}"]`).click();
+      await expect(paidWith).toBeVisible();
+      // Nothing wider than the sheet (the timeline names the payer's whole address).
+      expect(await page.getByTestId('order-detail').evaluate((sheet) => sheet.scrollWidth - sheet.clientWidth)).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: testInfo.outputPath('admin-order-paid-with-eth-390x844.png'), animations: 'disabled' });
     } finally {
       await movePogs(keeper, DEMO_ACCOUNT, kept);
     }

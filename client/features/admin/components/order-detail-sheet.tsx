@@ -259,7 +259,7 @@ function OrderDetail({ order }: { order: AdminOrderDetail }) {
         <ol className="grid gap-2 border-l-2 border-border pl-4" data-testid="order-timeline">
           {order.timeline.map((event, i) => (
             <li key={i} className="grid text-sm" data-kind={event.kind}>
-              <span className="break-words">{event.text}</span>
+              <span className="[overflow-wrap:anywhere]">{event.text}</span>
               <When at={event.at} className="text-xs text-muted-foreground" />
             </li>
           ))}
